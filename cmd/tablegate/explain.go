@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tablegate/tablegate/exec"
+)
+
+func explainCmd(ctx context.Context, stdout io.Writer) *cobra.Command {
+	var schemaPath, input string
+	cmd := &cobra.Command{
+		Use:   "explain --schema S [--input IN]",
+		Short: "Print the compiled SQL; with an input, check its column types first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			plan, err := loadPlan(cmd.Context(), schemaPath)
+			if err != nil {
+				return err
+			}
+			if input == "" {
+				fmt.Fprint(stdout, plan.Explain())
+				return nil
+			}
+			in, err := parseInput(input)
+			if err != nil {
+				return err
+			}
+			eng, err := exec.Open(exec.Config{})
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			q, err := eng.Explain(cmd.Context(), plan, in)
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(stdout, q)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&schemaPath, "schema", "", "schema file (YAML or JSON)")
+	cmd.Flags().StringVar(&input, "input", "", "input whose column types are checked first")
+	return cmd
+}

@@ -1,0 +1,123 @@
+// Command tablegate validates tables with DuckDB: `validate` runs a schema over an input and
+// writes the valid rows and the quarantine, `explain` prints the compiled SQL, `check` reports
+// declaration errors.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/schema"
+)
+
+// Exit statuses of SPEC §8.
+const (
+	exitOK          = 0
+	exitDataFailed  = 1
+	exitUsage       = 2
+	exitColumnCheck = 3
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError marks command-line mistakes (exit 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// run executes one command line and returns its exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	code := exitOK
+	root := &cobra.Command{
+		Use:           "tablegate",
+		Short:         "Validate tables with DuckDB: one query, a quarantine, one check per rule.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetArgs(args)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.AddCommand(validateCmd(ctx, stdout, stderr, &code), explainCmd(ctx, stdout), checkCmd(stdout))
+	if err := root.ExecuteContext(ctx); err != nil {
+		if code == exitOK {
+			code = exitCode(err)
+		}
+		fmt.Fprintln(stderr, "tablegate: "+err.Error())
+		if code == exitUsage && isUsage(err) {
+			fmt.Fprintln(stderr, "Run 'tablegate --help' for usage.")
+		}
+	}
+	return code
+}
+
+func isUsage(err error) bool {
+	var u *usageError
+	return errors.As(err, &u)
+}
+
+// exitCode maps an error to the exit status of SPEC §8.
+func exitCode(err error) int {
+	var (
+		colErr   *outcome.ColumnSchemaError
+		abortErr *outcome.ValidationAbortError
+		noValid  *outcome.NoValidRowsError
+		castErr  *outcome.CastError
+	)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &colErr):
+		return exitColumnCheck
+	case errors.As(err, &abortErr), errors.As(err, &noValid), errors.As(err, &castErr):
+		return exitDataFailed
+	}
+	return exitUsage
+}
+
+// loadPlan loads and compiles a schema file.
+func loadPlan(ctx context.Context, path string) (*compile.Plan, error) {
+	if path == "" {
+		return nil, usagef("--schema is required")
+	}
+	s, err := schema.LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return compile.CompileContext(ctx, s)
+}
+
+func checkCmd(stdout io.Writer) *cobra.Command {
+	var schemaPath string
+	cmd := &cobra.Command{
+		Use:   "check --schema S",
+		Short: "Report the schema's declaration errors; exit 0 when it is valid",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			plan, err := loadPlan(cmd.Context(), schemaPath)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s is valid: %d columns, %d rules.\n", plan.Name, len(plan.Columns), len(plan.Rules))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&schemaPath, "schema", "", "schema file (YAML or JSON)")
+	return cmd
+}

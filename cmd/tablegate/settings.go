@@ -1,0 +1,35 @@
+package main
+
+import (
+	"os"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tablegate/tablegate/exec"
+)
+
+// resolveSettings layers the settings: defaults < TABLEGATE_* environment < flags.
+func resolveSettings(cmd *cobra.Command, f *validateFlags) (exec.Options, error) {
+	opts, err := exec.OptionsFromEnv(os.LookupEnv)
+	if err != nil {
+		return opts, err
+	}
+	flags := []struct {
+		flag, setting, value string
+	}{
+		{"granularity", exec.SettingCheckGranularity, f.granularity},
+		{"schema-rules", exec.SettingSchemaRules, f.schemaRules},
+		{"samples", exec.SettingMaxFailureSamples, strconv.Itoa(f.samples)},
+		{"row-sample", exec.SettingRowSample, strconv.Itoa(f.rowSample)},
+	}
+	for _, fl := range flags {
+		if !cmd.Flags().Changed(fl.flag) {
+			continue
+		}
+		if err := opts.ApplySetting(fl.setting, fl.value, "flag --"+fl.flag); err != nil {
+			return opts, err
+		}
+	}
+	return opts, nil
+}

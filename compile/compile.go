@@ -1,0 +1,169 @@
+// Package compile turns a validated schema into a Plan: the rules in Dataframely order with their
+// names, check names, severities and SQL, and the single DuckDB statement that evaluates them all.
+// A Plan is immutable and safe to share between goroutines.
+package compile
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tablegate/tablegate/schema"
+)
+
+// Rule is one compiled rule.
+type Rule struct {
+	Name        string          // amount|min, primary_key, amount_is_rounded
+	Check       string          // dy_rule__amount__min
+	Column      string          // the column of a column rule; "" for schema-level rules
+	Kind        string          // the rule kind (min, regex, …); "custom" or "group" for schema rules
+	Severity    schema.Severity // error or warn
+	Expr        string          // the rule's SQL (before the NULL-is-valid wrap), for reports
+	Description string          // what the rule requires, for people
+
+	value string // the SQL of the rule column in the plan query
+}
+
+// IsError reports whether a failure of the rule makes the row invalid.
+func (r Rule) IsError() bool { return r.Severity == schema.Error }
+
+// Column is a schema column as the plan sees it.
+type Column struct {
+	Name  string
+	DType schema.DType
+}
+
+// Plan is a compiled schema.
+type Plan struct {
+	Name    string // the schema's name
+	Columns []Column
+	Rules   []Rule
+
+	schema *schema.Schema
+	keyed  []keyGroup
+}
+
+// Schema returns the schema the plan was compiled from. Treat it as read-only.
+func (p *Plan) Schema() *schema.Schema { return p.schema }
+
+// Compile validates the schema and compiles it. The error lists every declaration problem at
+// once (*schema.Errors), custom SQL that is not exactly one boolean expression included.
+func Compile(s *schema.Schema) (*Plan, error) {
+	return CompileContext(context.Background(), s)
+}
+
+// CompileContext is Compile with a context for the DuckDB parser calls that check custom SQL.
+func CompileContext(ctx context.Context, s *schema.Schema) (*Plan, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	c := &compiler{ctx: ctx, s: s, plan: &Plan{Name: s.Name, schema: s}}
+	for _, col := range s.Columns {
+		c.plan.Columns = append(c.plan.Columns, Column{Name: col.Name, DType: col.DType})
+	}
+	c.schemaRules()
+	c.primaryKey()
+	for _, col := range s.Columns {
+		c.columnRules(col)
+	}
+	if len(c.problems) > 0 {
+		return nil, &schema.Errors{Schema: s.Name, Problems: c.problems}
+	}
+	return c.plan, nil
+}
+
+type compiler struct {
+	ctx      context.Context
+	s        *schema.Schema
+	plan     *Plan
+	problems []error
+}
+
+func (c *compiler) fail(column, key, format string, args ...any) {
+	c.problems = append(c.problems, &schema.DeclarationError{Schema: c.s.Name, Pos: schema.Pos{File: c.s.File}, Column: column, Key: key, Msg: fmt.Sprintf(format, args...)})
+}
+
+// severityOf resolves a rule's severity: the per-rule entry wins over the one value for all.
+func severityOf(spec schema.SeveritySpec, rule string, ruleNames []string) schema.Severity {
+	sev := schema.Error
+	if spec.All != "" {
+		sev = spec.All
+	}
+	for _, e := range spec.PerRule {
+		for _, r := range schema.ResolveSeverityName(e.Rule, ruleNames) {
+			if r == rule {
+				sev = e.Severity
+			}
+		}
+	}
+	return sev
+}
+
+func (c *compiler) add(r Rule) {
+	r.Check = schema.CheckName(r.Name)
+	c.plan.Rules = append(c.plan.Rules, r)
+}
+
+func (c *compiler) schemaRules() {
+	names := c.s.SchemaRuleNames()
+	for _, r := range c.s.Rules {
+		rule := Rule{Name: r.Name, Kind: "custom", Severity: severityOf(c.s.Severity, r.Name, names), Description: r.Description}
+		keys := r.GroupBy
+		if len(keys) == 1 && keys[0] == schema.RulePrimaryKey {
+			keys = c.s.PrimaryKey()
+		}
+		info, err := c.checkSQL(r.SQL, nil, keys)
+		if err != nil {
+			c.fail("", "rules", "rule '%s': %v", r.Name, err)
+			continue
+		}
+		rule.Expr = info.sql
+		switch {
+		case len(keys) > 0 || info.aggregate:
+			if len(keys) > 0 {
+				rule.Kind = "group"
+			}
+			keyExprs := make([]string, len(keys))
+			for i, k := range keys {
+				keyExprs[i] = identFor(c.s, k)
+			}
+			rule.value = c.keyedRule(keyExprs, fmt.Sprintf("NOT COALESCE(%s, TRUE)", info.sql), "")
+		default:
+			rule.value = fmt.Sprintf("COALESCE(%s, TRUE)", info.sql)
+		}
+		if rule.Description == "" {
+			rule.Description = info.sql
+			if len(keys) > 0 {
+				rule.Description = fmt.Sprintf("%s per group of %s", info.sql, strings.Join(keys, ", "))
+			}
+		}
+		c.add(rule)
+	}
+}
+
+func (c *compiler) primaryKey() {
+	pk := c.s.PrimaryKey()
+	if len(pk) == 0 {
+		return
+	}
+	keys := make([]string, len(pk))
+	for i, k := range pk {
+		keys[i] = identFor(c.s, k)
+	}
+	c.add(Rule{
+		Name:        schema.RulePrimaryKey,
+		Kind:        schema.RulePrimaryKey,
+		Severity:    severityOf(c.s.Severity, schema.RulePrimaryKey, c.s.SchemaRuleNames()),
+		Expr:        fmt.Sprintf("count(*) = 1 per (%s)", strings.Join(keys, ", ")),
+		Description: "PK: " + strings.Join(pk, ", "),
+		value:       c.keyedRule(keys, "count(*) > 1", ""),
+	})
+}
+
+func identFor(s *schema.Schema, column string) string {
+	if col := s.Column(column); col != nil {
+		return quote(col.Name)
+	}
+	return quote(column)
+}
+

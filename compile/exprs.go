@@ -1,0 +1,329 @@
+package compile
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/tablegate/tablegate/schema"
+	"github.com/tablegate/tablegate/sql"
+)
+
+// columnRules compiles every rule of one top-level column.
+func (c *compiler) columnRules(col *schema.Column) {
+	names := col.RuleNames()
+	ref := quote(col.Name)
+	for _, r := range col.Rules() {
+		rule := Rule{
+			Name:     col.Name + "|" + r.Name,
+			Column:   col.Name,
+			Kind:     r.Kind,
+			Severity: severityOf(col.Args.Severity, r.Name, names),
+		}
+		expr, keyed, err := c.ruleSQL(col, r, ref)
+		if err != nil {
+			c.fail(col.Name, r.Name, "%v", err)
+			continue
+		}
+		rule.Expr = expr
+		rule.Description = describe(col.Name, r)
+		if keyed != "" {
+			rule.value = keyed
+		} else {
+			rule.value = fmt.Sprintf("COALESCE(%s, TRUE)", expr)
+		}
+		c.add(rule)
+	}
+}
+
+// ruleSQL returns the rule's boolean SQL and, for keyed rules, the SQL of its rule column.
+func (c *compiler) ruleSQL(col *schema.Column, r schema.ColumnRule, ref string) (expr, keyed string, err error) {
+	// Cross-row rules: unique on the column itself or on (nested) struct fields.
+	if r.Kind == schema.RuleUnique && allFields(r.Path) {
+		key, guard := ref, ""
+		cur := col
+		var guards []string
+		for _, st := range r.Path {
+			guards = append(guards, key+" IS NULL")
+			cur = field(cur, st.Field)
+			key = key + "." + quote(cur.Name)
+		}
+		if len(guards) > 0 {
+			guard = "(" + strings.Join(guards, " OR ") + ")"
+		}
+		expr = fmt.Sprintf("count(*) = 1 per (%s)", key)
+		return expr, c.keyedRule([]string{key}, "count(*) > 1", guard), nil
+	}
+	if r.Kind == schema.RuleCheck && len(r.Path) == 0 {
+		info, err := c.checkSQL(r.Check.SQL, &col.DType, nil)
+		if err != nil {
+			return "", "", fmt.Errorf("check %s: %w", r.Name, err)
+		}
+		expr = sql.ReplaceIdent(info.sql, "_", ref)
+		if info.aggregate {
+			return expr, c.keyedRule(nil, fmt.Sprintf("NOT COALESCE(%s, TRUE)", expr), ""), nil
+		}
+		return expr, "", nil
+	}
+	expr, err = c.nested(col, r, r.Path, ref, 0)
+	return expr, "", err
+}
+
+func allFields(path []schema.Step) bool {
+	for _, st := range path {
+		if st.Kind != schema.StepField {
+			return false
+		}
+	}
+	return true
+}
+
+func field(c *schema.Column, name string) *schema.Column {
+	for _, f := range c.DType.Fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// nested walks from a column down the rule's path: into every element of a list or array
+// (list_bool_and ignores NULL results, and NULL or empty lists give NULL, i.e. valid) and into
+// struct fields (a NULL struct passes its fields' rules).
+func (c *compiler) nested(col *schema.Column, r schema.ColumnRule, path []schema.Step, ref string, depth int) (string, error) {
+	if len(path) == 0 {
+		return c.leaf(col, r, ref)
+	}
+	if r.Kind == schema.RuleUnique && path[0].Kind == schema.StepElement && allFields(path[1:]) {
+		// Uniqueness within each list; [x] keeps NULL elements, which count as equal.
+		v := fmt.Sprintf("__tg_x%d", depth)
+		elem := v
+		for _, st := range path[1:] {
+			elem += "." + quote(st.Field)
+		}
+		return fmt.Sprintf("len(list_distinct(list_transform(%s, lambda %s: [%s]))) = len(%s)", ref, v, elem, ref), nil
+	}
+	switch st := path[0]; st.Kind {
+	case schema.StepElement:
+		v := fmt.Sprintf("__tg_x%d", depth)
+		inner, err := c.nested(col.DType.Inner, r, path[1:], v, depth+1)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("list_bool_and(list_transform(%s, lambda %s: %s))", ref, v, inner), nil
+	default:
+		f := field(col, st.Field)
+		inner, err := c.nested(f, r, path[1:], ref+"."+quote(f.Name), depth)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("CASE WHEN %s IS NULL THEN TRUE ELSE %s END", ref, inner), nil
+	}
+}
+
+// leaf is the rule on the value ref of column col (the rule's target).
+func (c *compiler) leaf(col *schema.Column, r schema.ColumnRule, ref string) (string, error) {
+	a := &col.Args
+	d := col.DType
+	bound := func(v *schema.Value, op string) (string, error) {
+		p, err := schema.ParseValue(d, *v)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s %s %s", ref, op, sql.Literal(d, p)), nil
+	}
+	switch r.Kind {
+	case schema.RuleNullability:
+		return ref + " IS NOT NULL", nil
+	case schema.RuleMin:
+		return bound(a.Min, ">=")
+	case schema.RuleMinExclusive:
+		return bound(a.MinExclusive, ">")
+	case schema.RuleMax:
+		return bound(a.Max, "<=")
+	case schema.RuleMaxExclusive:
+		return bound(a.MaxExclusive, "<")
+	case schema.RuleIsIn:
+		if len(a.IsIn) == 0 {
+			// IN () is a syntax error; this is FALSE for values and NULL (valid) for NULL.
+			return fmt.Sprintf("(%s IS NULL AND NULL)", ref), nil
+		}
+		lits := make([]string, len(a.IsIn))
+		for i, v := range a.IsIn {
+			if d.Kind == schema.KindString {
+				lits[i] = sql.String(v.Text)
+				continue
+			}
+			p, err := schema.ParseValue(d, v)
+			if err != nil {
+				return "", err
+			}
+			lits[i] = sql.Literal(d, p)
+		}
+		return fmt.Sprintf("%s IN (%s)", ref, strings.Join(lits, ", ")), nil
+	case schema.RuleInf:
+		return fmt.Sprintf("NOT isinf(%s)", ref), nil
+	case schema.RuleNaN:
+		return fmt.Sprintf("NOT isnan(%s)", ref), nil
+	case schema.RuleMinLength, schema.RuleMaxLength:
+		op, n := ">=", a.MinLength
+		if r.Kind == schema.RuleMaxLength {
+			op, n = "<=", a.MaxLength
+		}
+		fn := "strlen" // UTF-8 bytes, as Dataframely's len_bytes
+		if d.Kind == schema.KindList {
+			fn = "len"
+		}
+		return fmt.Sprintf("%s(%s) %s %d", fn, ref, op, *n), nil
+	case schema.RuleRegex:
+		return fmt.Sprintf("regexp_matches(%s, %s)", ref, sql.String(*a.Regex)), nil
+	case schema.RuleResolution:
+		return resolutionSQL(d, a.Resolution, ref)
+	case schema.RulePrimaryKey:
+		// Elements of each list must be distinct: whole elements, or the key fields of struct
+		// elements. [x] wraps elements so that NULLs take part and count as equal.
+		v := "__tg_pk"
+		elem := "[" + v + "]"
+		if keys := schema.StructKeyFields(d.Inner); len(keys) > 0 {
+			parts := make([]string, len(keys))
+			for i, k := range keys {
+				parts[i] = fmt.Sprintf("%s: %s.%s", sql.String(k), v, quote(k))
+			}
+			elem = "{" + strings.Join(parts, ", ") + "}"
+		}
+		return fmt.Sprintf("len(list_distinct(list_transform(%s, lambda %s: %s))) = len(%s)", ref, v, elem, ref), nil
+	case schema.RuleCheck:
+		info, err := c.checkSQL(r.Check.SQL, &d, nil)
+		if err != nil {
+			return "", fmt.Errorf("check %s: %w", r.Name, err)
+		}
+		if info.aggregate {
+			return "", fmt.Errorf("check %s: an aggregate cannot check the elements of a nested column", r.Name)
+		}
+		return "(" + sql.ReplaceIdent(info.sql, "_", ref) + ")", nil
+	case schema.RuleUnique:
+		return "", fmt.Errorf("unique inside a nested value is supported within a list (List(… unique)) or on struct fields across rows")
+	}
+	return "", fmt.Errorf("rule %s has no SQL form", r.Kind)
+}
+
+// resolutionSQL is true when the value sits on the resolution grid, as polars' truncate defines
+// it: epoch-based modulo for fixed widths, Monday 1970-01-05 for weeks, the month index for months.
+func resolutionSQL(d schema.DType, resolution, ref string) (string, error) {
+	r, err := schema.ParseDuration(resolution)
+	if err != nil {
+		return "", err
+	}
+	kind, err := r.Classify()
+	if err != nil {
+		return "", err
+	}
+	months := func(v string, withTime bool) string {
+		s := fmt.Sprintf("day(%s) = 1 AND (year(%s) * 12 + month(%s) - 1) %% %d = 0", v, v, v, r.Months)
+		if withTime {
+			s = fmt.Sprintf("day(%s) = 1 AND %s = date_trunc('day', %s) AND (year(%s) * 12 + month(%s) - 1) %% %d = 0", v, v, v, v, v, r.Months)
+		}
+		return "(" + s + ")"
+	}
+	switch d.Kind {
+	case schema.KindDate:
+		switch kind {
+		case schema.ResolutionMonths:
+			return months(ref, false), nil
+		case schema.ResolutionWeeks:
+			return fmt.Sprintf("(%s - DATE '1970-01-05') %% %d = 0", ref, 7*r.Weeks), nil
+		}
+		return fmt.Sprintf("(%s - DATE '1970-01-01') %% %d = 0", ref, r.Days), nil
+	case schema.KindTime, schema.KindDuration:
+		return fmt.Sprintf("epoch_us(%s) %% %s = 0", ref, modulus(r.FixedNanos(), 1000)), nil
+	}
+	// Datetime: a zoned value is judged on its wall time in the declared zone.
+	v, fn, unitNs := ref, "epoch_us", int64(1000)
+	switch {
+	case d.TimeZone != "":
+		v = fmt.Sprintf("(%s AT TIME ZONE %s)", ref, sql.String(d.TimeZone))
+	case d.TimeUnit == schema.Millis:
+		fn, unitNs = "epoch_ms", 1_000_000
+	case d.TimeUnit == schema.Nanos:
+		fn, unitNs = "epoch_ns", 1
+	}
+	switch kind {
+	case schema.ResolutionMonths:
+		return months(v, true), nil
+	case schema.ResolutionWeeks:
+		shift := new(big.Int).Quo(big.NewInt(4*86400*1_000_000_000), big.NewInt(unitNs))
+		return fmt.Sprintf("(%s(%s) - %s) %% %s = 0", fn, v, shift, modulus(r.FixedNanos(), unitNs)), nil
+	}
+	return fmt.Sprintf("%s(%s) %% %s = 0", fn, v, modulus(r.FixedNanos(), unitNs)), nil
+}
+
+// modulus is the grid width expressed in a unit of unitNs nanoseconds: a value v (in that unit)
+// is aligned to width w (ns) iff v*unitNs % w == 0 iff v % (w / gcd(w, unitNs)) == 0.
+func modulus(widthNs *big.Int, unitNs int64) string {
+	g := new(big.Int).GCD(nil, nil, widthNs, big.NewInt(unitNs))
+	return new(big.Int).Quo(widthNs, g).String()
+}
+
+// describe renders a rule's constraint for people: `amount >= 0`, `order_id not null`.
+func describe(column string, r schema.ColumnRule) string {
+	t := r.Target
+	a := &t.Args
+	subject := column
+	prefix := ""
+	for _, st := range r.Path {
+		if st.Kind == schema.StepElement {
+			prefix = "elements "
+		} else {
+			subject += "." + st.Field
+		}
+	}
+	var s string
+	switch r.Kind {
+	case schema.RuleNullability:
+		s = subject + " not null"
+	case schema.RuleUnique:
+		s = subject + " unique"
+	case schema.RuleMin:
+		s = subject + " >= " + a.Min.Text
+	case schema.RuleMinExclusive:
+		s = subject + " > " + a.MinExclusive.Text
+	case schema.RuleMax:
+		s = subject + " <= " + a.Max.Text
+	case schema.RuleMaxExclusive:
+		s = subject + " < " + a.MaxExclusive.Text
+	case schema.RuleIsIn:
+		vals := make([]string, len(a.IsIn))
+		for i, v := range a.IsIn {
+			vals[i] = v.Text
+		}
+		s = subject + " in (" + strings.Join(vals, ", ") + ")"
+	case schema.RuleInf:
+		s = subject + " not infinite"
+	case schema.RuleNaN:
+		s = subject + " not NaN"
+	case schema.RuleMinLength, schema.RuleMaxLength:
+		op, n := ">=", a.MinLength
+		if r.Kind == schema.RuleMaxLength {
+			op, n = "<=", a.MaxLength
+		}
+		unit := "bytes"
+		if t.DType.Kind == schema.KindList {
+			unit = "elements"
+		}
+		s = fmt.Sprintf("%s length %s %d %s", subject, op, *n, unit)
+	case schema.RuleRegex:
+		s = subject + " matches " + *a.Regex
+	case schema.RuleResolution:
+		s = subject + " aligned to " + a.Resolution
+	case schema.RulePrimaryKey:
+		s = subject + " elements distinct"
+	case schema.RuleCheck:
+		s = subject + ": " + r.Check.SQL
+	default:
+		s = subject + " " + r.Kind
+	}
+	if prefix != "" {
+		return prefix + "of " + s
+	}
+	return s
+}

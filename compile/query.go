@@ -1,0 +1,147 @@
+package compile
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tablegate/tablegate/sql"
+)
+
+// Relation is the input a plan query reads: a FROM item and a SQL expression over it that gives
+// each row a unique, input-ordered ordinal (rowid, a Parquet file/row number, …).
+type Relation struct {
+	From  string
+	RowID string
+	// Casts replaces a column's reference by an explicit cast (only when the user asks to cast).
+	Casts map[string]string
+}
+
+// Placeholder is the relation `explain` shows when no input is given.
+var Placeholder = Relation{From: "__tg_input", RowID: "rowid"}
+
+// Names of the columns tablegate generates in the plan query.
+const (
+	RowIDColumn = "__tg_rid"
+	srcName     = "__tg_src"
+)
+
+// keyGroup is one failing-keys aggregate: the keyed rules that share a key list, each with its
+// failure condition. Rules of one group are evaluated in one GROUP BY.
+type keyGroup struct {
+	keys  []string // SQL over the source columns, unqualified
+	conds []string // per rule: true when the group fails
+}
+
+// keyedRule registers a keyed rule and returns the SQL of its rule column. guard, when set, is a
+// condition under which the rule passes regardless (a NULL struct for a field's unique).
+func (c *compiler) keyedRule(keys []string, failCond, guard string) string {
+	id := strings.Join(keys, "\x00")
+	g := -1
+	for i, kg := range c.plan.keyed {
+		if strings.Join(kg.keys, "\x00") == id {
+			g = i
+			break
+		}
+	}
+	if g < 0 {
+		c.plan.keyed = append(c.plan.keyed, keyGroup{keys: keys})
+		g = len(c.plan.keyed) - 1
+	}
+	m := len(c.plan.keyed[g].conds)
+	c.plan.keyed[g].conds = append(c.plan.keyed[g].conds, failCond)
+	value := fmt.Sprintf("COALESCE(NOT __tg_k%d.__tg_m%d, TRUE)", g, m)
+	if guard != "" {
+		value = fmt.Sprintf("(%s OR %s)", guard, value)
+	}
+	return value
+}
+
+// Query is the plan's single statement over rel: the schema's columns in schema order, the row
+// ordinal, and one boolean column per rule named by the rule (TRUE = valid). Keyed rules are
+// failing-key aggregates LEFT JOINed back NULL-safely; no window functions.
+func (p *Plan) Query(rel Relation) string {
+	var b strings.Builder
+	b.WriteString("WITH " + srcName + " AS (\n  " + p.SourceSQL(rel) + "\n)")
+	for g, kg := range p.keyed {
+		fmt.Fprintf(&b, ",\n__tg_k%d AS (\n  SELECT ", g)
+		for i, k := range kg.keys {
+			fmt.Fprintf(&b, "%s AS __tg_k%d_%d, ", k, g, i)
+		}
+		for m, cond := range kg.conds {
+			if m > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "(%s) AS __tg_m%d", cond, m)
+		}
+		b.WriteString("\n  FROM " + srcName)
+		if len(kg.keys) > 0 {
+			b.WriteString("\n  GROUP BY " + strings.Join(kg.keys, ", "))
+		}
+		b.WriteString("\n  HAVING ")
+		for m, cond := range kg.conds {
+			if m > 0 {
+				b.WriteString(" OR ")
+			}
+			b.WriteString("(" + cond + ")")
+		}
+		b.WriteString("\n)")
+	}
+	b.WriteString("\nSELECT\n  ")
+	for _, col := range p.Columns {
+		b.WriteString(srcName + "." + sql.Ident(col.Name) + ", ")
+	}
+	b.WriteString(srcName + "." + RowIDColumn)
+	for _, r := range p.Rules {
+		fmt.Fprintf(&b, ",\n  %s AS %s", r.value, sql.Ident(r.Name))
+	}
+	b.WriteString("\nFROM " + srcName)
+	for g, kg := range p.keyed {
+		fmt.Fprintf(&b, "\nLEFT JOIN __tg_k%d ON ", g)
+		if len(kg.keys) == 0 {
+			b.WriteString("TRUE")
+		}
+		for i, k := range kg.keys {
+			if i > 0 {
+				b.WriteString(" AND ")
+			}
+			fmt.Fprintf(&b, "%s.%s IS NOT DISTINCT FROM __tg_k%d.__tg_k%d_%d", srcName, k, g, g, i)
+		}
+	}
+	return b.String()
+}
+
+// SourceSQL selects the schema's columns (cast where rel says so) and the row ordinal from the
+// input. The plan query and the writer of the valid rows read the input through it.
+func (p *Plan) SourceSQL(rel Relation) string {
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	for _, col := range p.Columns {
+		if cast, ok := rel.Casts[col.Name]; ok {
+			b.WriteString(cast + " AS ")
+		}
+		b.WriteString(sql.Ident(col.Name) + ", ")
+	}
+	fmt.Fprintf(&b, "%s AS %s FROM %s", rel.RowID, RowIDColumn, rel.From)
+	return b.String()
+}
+
+// Explain is the plan query over the placeholder input, for `tablegate explain`.
+func (p *Plan) Explain() string { return p.Query(Placeholder) + ";\n" }
+
+// ValidExpr is the SQL that is TRUE when a row passes every rule of the given severity class:
+// errorsOnly selects the error rules (row validity), otherwise every rule (any failure).
+func (p *Plan) ValidExpr(errorsOnly bool) string {
+	var parts []string
+	for _, r := range p.Rules {
+		if errorsOnly && !r.IsError() {
+			continue
+		}
+		parts = append(parts, sql.Ident(r.Name))
+	}
+	if len(parts) == 0 {
+		return "TRUE"
+	}
+	return "(" + strings.Join(parts, " AND ") + ")"
+}
+
+func quote(name string) string { return sql.Ident(name) }

@@ -1,0 +1,308 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tablegate/tablegate/casting"
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/sql"
+)
+
+// ColumnsCheckName is the name of the column-schema check.
+const ColumnsCheckName = "dy_schema__columns"
+
+func columnsCheck(p *compile.Plan, mm []casting.Mismatch) outcome.Check {
+	c := outcome.Check{
+		Name: ColumnsCheckName, Passed: len(mm) == 0, Severity: outcome.SeverityError, Blocking: true,
+		Description: fmt.Sprintf("Columns and dtypes match %s.", p.Name), Metadata: map[string]any{},
+	}
+	if len(mm) > 0 {
+		c.Metadata["dy_schema__errors"] = mm
+	}
+	return c
+}
+
+// failureDetail is what the report needs besides the counts: per-rule samples and, for
+// collapsed checks, how many rows failed any member.
+type failureDetail struct {
+	samples     map[int][]any
+	groupFailed map[string]int64
+}
+
+// report fills the checks, invalid_by_rules, samples and health from the failed-rows table.
+func (e *Engine) report(ctx context.Context, r *run, rep *outcome.Report, a Asset, opts Options, failed string, stats ruleStats, out outcome.Outcome) error {
+	p := a.Plan
+	groups := checkGroups(p, opts)
+	detail := failureDetail{samples: map[int][]any{}, groupFailed: map[string]int64{}}
+	if failed != "" {
+		n := opts.samples()
+		for i, rule := range p.Rules {
+			if stats.failed[i] == 0 || n == 0 {
+				continue
+			}
+			q := fmt.Sprintf("SELECT j FROM (SELECT %s AS j, %s FROM %s WHERE NOT %s ORDER BY %s LIMIT %d) ORDER BY %s",
+				rowJSON(p, ""), compile.RowIDColumn, sql.Ident(failed), sql.Ident(rule.Name), compile.RowIDColumn, n, compile.RowIDColumn)
+			rows, err := rowsJSON(ctx, r, q)
+			if err != nil {
+				return fmt.Errorf("sample failing rows: %w", err)
+			}
+			detail.samples[i] = rows
+		}
+		if err := e.groupCounts(ctx, r, failed, groups, stats, detail.groupFailed); err != nil {
+			return err
+		}
+		if stats.invalid > 0 {
+			sets, err := invalidByRules(ctx, r, p, failed)
+			if err != nil {
+				return err
+			}
+			rep.InvalidByRules = sets
+		}
+		if opts.RowSample > 0 && stats.invalid > 0 {
+			q := fmt.Sprintf("SELECT %s FROM %s WHERE NOT %s ORDER BY %s LIMIT %d", rowJSON(p, ""), sql.Ident(failed), p.ValidExpr(true), compile.RowIDColumn, opts.RowSample)
+			rows, err := rowsJSON(ctx, r, q)
+			if err != nil {
+				return fmt.Errorf("sample invalid rows: %w", err)
+			}
+			rep.InvalidSample = rows
+		}
+	}
+	rep.Checks = buildChecks(p, a, opts, out, stats, &detail, groups)
+	rep.Health = outcome.HealthOf(rep.Checks)
+	return nil
+}
+
+func (e *Engine) groupCounts(ctx context.Context, r *run, failed string, groups []checkGroup, stats ruleStats, into map[string]int64) error {
+	var parts []string
+	var names []string
+	for _, g := range groups {
+		if len(g.members) == 1 && !g.collapsed {
+			continue
+		}
+		any := false
+		conds := make([]string, len(g.members))
+		for i, m := range g.members {
+			conds[i] = sql.Ident(m.rule.Name)
+			any = any || stats.failed[m.index] > 0
+		}
+		if !any {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("count_if(NOT (%s))", strings.Join(conds, " AND ")))
+		names = append(names, g.name)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	vals := make([]int64, len(parts))
+	dest := make([]any, len(parts))
+	for i := range vals {
+		dest[i] = &vals[i]
+	}
+	if err := r.conn.QueryRowContext(ctx, "SELECT "+strings.Join(parts, ", ")+" FROM "+sql.Ident(failed)).Scan(dest...); err != nil {
+		return fmt.Errorf("count failures per check: %w", err)
+	}
+	for i, n := range names {
+		into[n] = vals[i]
+	}
+	return nil
+}
+
+// invalidByRules counts the invalid rows by the exact set of rules each failed.
+func invalidByRules(ctx context.Context, r *run, p *compile.Plan, failed string) ([]outcome.RuleSet, error) {
+	rules := append([]compile.Rule(nil), p.Rules...)
+	sort.Slice(rules, func(i, j int) bool { return rules[i].Check < rules[j].Check })
+	parts := make([]string, len(rules))
+	for i, rule := range rules {
+		parts[i] = fmt.Sprintf("CASE WHEN NOT %s THEN %s END", sql.Ident(rule.Name), sql.String(rule.Check))
+	}
+	q := fmt.Sprintf("SELECT concat_ws(', ', %s) AS rules, count(*) AS n FROM %s WHERE NOT %s GROUP BY ALL ORDER BY n DESC, rules",
+		strings.Join(parts, ", "), sql.Ident(failed), p.ValidExpr(true))
+	rows, err := r.conn.QueryContext(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("count invalid rows by rules: %w", err)
+	}
+	defer rows.Close()
+	out := []outcome.RuleSet{}
+	for rows.Next() {
+		var s outcome.RuleSet
+		if err := rows.Scan(&s.Rules, &s.Count); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+type member struct {
+	index int
+	rule  compile.Rule
+}
+
+// checkGroup is one rule check: a single rule, or the collapsed rules of a column or schema.
+type checkGroup struct {
+	name        string
+	description string
+	collapsed   bool
+	members     []member
+}
+
+// checkGroups arranges the rules into checks for the granularity.
+func checkGroups(p *compile.Plan, opts Options) []checkGroup {
+	single := func(i int, r compile.Rule) checkGroup {
+		return checkGroup{name: r.Check, description: r.Description, members: []member{{i, r}}}
+	}
+	var groups []checkGroup
+	switch opts.Granularity {
+	case PerSchema:
+		if len(p.Rules) == 0 {
+			return nil
+		}
+		g := checkGroup{name: "dy_schema__rules", collapsed: true, description: fmt.Sprintf("Every rule of %s.", p.Name)}
+		for i, r := range p.Rules {
+			g.members = append(g.members, member{i, r})
+		}
+		return []checkGroup{g}
+	case PerColumn:
+		byColumn := map[string]int{}
+		schemaRules := checkGroup{name: "dy_schema__rules", collapsed: true}
+		var perRule []checkGroup
+		for i, r := range p.Rules {
+			if r.Column == "" {
+				schemaRules.members = append(schemaRules.members, member{i, r})
+				perRule = append(perRule, single(i, r))
+				continue
+			}
+			k, ok := byColumn[r.Column]
+			if !ok {
+				groups = append(groups, checkGroup{name: "dy_col__" + r.Column, collapsed: true})
+				k = len(groups) - 1
+				byColumn[r.Column] = k
+			}
+			groups[k].members = append(groups[k].members, member{i, r})
+		}
+		for k := range groups {
+			col := strings.TrimPrefix(groups[k].name, "dy_col__")
+			groups[k].description = fmt.Sprintf("Every rule on %s: %s.", col, shortDescriptions(col, groups[k].members))
+		}
+		switch {
+		case len(schemaRules.members) == 0:
+		case opts.SchemaRulesPerRule:
+			groups = append(groups, perRule...)
+		default:
+			schemaRules.description = fmt.Sprintf("Every schema-level rule of %s: %s.", p.Name, shortDescriptions("", schemaRules.members))
+			groups = append(groups, schemaRules)
+		}
+		return groups
+	}
+	for i, r := range p.Rules {
+		groups = append(groups, single(i, r))
+	}
+	return groups
+}
+
+func shortDescriptions(column string, members []member) string {
+	parts := make([]string, len(members))
+	for i, m := range members {
+		d := m.rule.Description
+		switch {
+		case m.rule.Kind == "check":
+			d = strings.TrimPrefix(strings.TrimPrefix(m.rule.Name, column+"|"), "check__")
+		case column != "":
+			d = strings.TrimPrefix(d, column+" ")
+		default:
+			d = m.rule.Name
+		}
+		parts[i] = d
+	}
+	return strings.Join(parts, ", ")
+}
+
+func ruleSeverity(r compile.Rule, out outcome.Outcome) outcome.Severity {
+	if r.IsError() && (out == outcome.Aborted || out == outcome.NoValidRows) {
+		return outcome.SeverityError
+	}
+	return outcome.SeverityWarn
+}
+
+// buildChecks reports the column-schema check and the rule checks of a run that got past it.
+func buildChecks(p *compile.Plan, a Asset, opts Options, out outcome.Outcome, stats ruleStats, detail *failureDetail, groups []checkGroup) []outcome.Check {
+	if groups == nil {
+		groups = checkGroups(p, opts)
+	}
+	if detail == nil {
+		detail = &failureDetail{}
+	}
+	checks := []outcome.Check{columnsCheck(p, nil)}
+	for _, g := range groups {
+		c := outcome.Check{Name: g.name, Passed: true, Severity: outcome.SeverityWarn, Description: g.description, Metadata: map[string]any{}}
+		anyErrorFailed, anyError := false, false
+		var listed []map[string]any
+		var sample []any
+		for _, m := range g.members {
+			failed := stats.failed[m.index]
+			if failed > 0 {
+				c.Passed = false
+				if m.rule.IsError() {
+					anyErrorFailed = true
+				}
+			}
+			if m.rule.IsError() {
+				anyError = true
+			}
+			if !g.collapsed {
+				c.Metadata["dy_rule"] = m.rule.Name
+				c.Metadata["dy_rule__expr"] = m.rule.Expr
+				if failed > 0 {
+					c.Metadata["dy_failed_count"] = failed
+				}
+				if s := detail.samples[m.index]; len(s) > 0 {
+					c.Metadata["dy_failed_sample"] = s
+				}
+				c.Severity = ruleSeverity(m.rule, out)
+				continue
+			}
+			listed = append(listed, map[string]any{"rule": m.rule.Name, "failed": failed, "expr": m.rule.Expr})
+			for _, row := range detail.samples[m.index] {
+				if len(sample) < opts.samples() {
+					sample = append(sample, withRule(m.rule.Name, row))
+				}
+			}
+		}
+		c.Blocking = !a.Quarantine && anyError
+		if g.collapsed {
+			c.Metadata["dy_rules"] = listed
+			if n := detail.groupFailed[g.name]; n > 0 {
+				c.Metadata["dy_failed_count"] = n
+			}
+			if len(sample) > 0 {
+				c.Metadata["dy_failed_sample"] = sample
+			}
+			aborts := out == outcome.Aborted || out == outcome.NoValidRows
+			if aborts && (anyErrorFailed || (c.Passed && anyError)) {
+				c.Severity = outcome.SeverityError
+			}
+		}
+		checks = append(checks, c)
+	}
+	return checks
+}
+
+// withRule puts a dy_rule field first in a sample row of a collapsed check.
+func withRule(rule string, row any) any {
+	raw, ok := row.(json.RawMessage)
+	name, _ := json.Marshal(rule)
+	if !ok || len(raw) < 2 || raw[0] != '{' {
+		return row
+	}
+	body := strings.TrimSpace(string(raw[1:]))
+	if body == "}" {
+		return json.RawMessage(`{"dy_rule":` + string(name) + `}`)
+	}
+	return json.RawMessage(`{"dy_rule":` + string(name) + `,` + body)
+}

@@ -1,0 +1,144 @@
+// Package exec runs compiled plans on DuckDB: it reads an asset's input, evaluates every rule once,
+// applies the failure policy, writes the valid rows to the table and the invalid rows to the
+// quarantine atomically, and reports one check per rule.
+package exec
+
+import (
+	"context"
+	gosql "database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/tablegate/tablegate/sql"
+)
+
+// Engine runs assets on one DuckDB database. It is safe for concurrent runs of different assets.
+type Engine struct {
+	db     *gosql.DB
+	owned  bool
+	nextID atomic.Int64
+}
+
+// Config configures an engine's DuckDB.
+type Config struct {
+	// Path is a DuckDB database file; "" is an in-memory database.
+	Path string
+	// MemoryLimit caps DuckDB's memory (DuckDB syntax: "4GB"); "" keeps DuckDB's default (80% of
+	// RAM). Past it DuckDB spills to TempDirectory.
+	MemoryLimit string
+	// TempDirectory is where DuckDB spills; "" uses DuckDB's default (next to the database, or
+	// .tmp in the working directory for in-memory databases).
+	TempDirectory string
+	// Threads limits DuckDB's worker threads; 0 uses every core.
+	Threads int
+}
+
+// Open opens an engine on a new DuckDB database (in memory unless cfg.Path is set).
+func Open(cfg Config) (*Engine, error) {
+	connector, err := duckdb.NewConnector(cfg.Path, nil)
+	if err != nil {
+		return nil, fmt.Errorf("open DuckDB %q: %w", cfg.Path, err)
+	}
+	db := gosql.OpenDB(connector)
+	var settings []string
+	if cfg.MemoryLimit != "" {
+		settings = append(settings, "SET memory_limit = "+sql.String(cfg.MemoryLimit))
+	}
+	if cfg.TempDirectory != "" {
+		settings = append(settings, "SET temp_directory = "+sql.String(cfg.TempDirectory))
+	}
+	if cfg.Threads > 0 {
+		settings = append(settings, fmt.Sprintf("SET threads = %d", cfg.Threads))
+	}
+	for _, s := range settings {
+		if _, err := db.Exec(s); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("configure DuckDB (%s): %w", s, err)
+		}
+	}
+	return &Engine{db: db, owned: true}, nil
+}
+
+// New wraps a DuckDB *sql.DB the caller owns; Close leaves it open.
+func New(db *gosql.DB) *Engine { return &Engine{db: db} }
+
+// DB is the engine's database, for callers that prepare inputs in it.
+func (e *Engine) DB() *gosql.DB { return e.db }
+
+// Close closes the database if the engine opened it.
+func (e *Engine) Close() error {
+	if e.owned {
+		return e.db.Close()
+	}
+	return nil
+}
+
+// run is the state of one run on its own connection (temp tables are per connection).
+type run struct {
+	conn     *gosql.Conn
+	id       int64
+	attached map[string]string // absolute database file -> alias
+	temps    []string
+}
+
+func (e *Engine) newRun(ctx context.Context) (*run, error) {
+	conn, err := e.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("connect to DuckDB: %w", err)
+	}
+	return &run{conn: conn, id: e.nextID.Add(1), attached: map[string]string{}}, nil
+}
+
+// close drops what the run created and detaches its databases; it runs even when ctx is done.
+func (r *run) close() {
+	ctx := context.Background()
+	for _, t := range r.temps {
+		_, _ = r.conn.ExecContext(ctx, "DROP TABLE IF EXISTS temp.main."+sql.Ident(t))
+	}
+	for _, alias := range r.attached {
+		_, _ = r.conn.ExecContext(ctx, "DETACH DATABASE IF EXISTS "+sql.Ident(alias))
+	}
+	_ = r.conn.Close()
+}
+
+func (r *run) tempName(base string) string {
+	name := fmt.Sprintf("__tg_%s_%d", base, r.id)
+	r.temps = append(r.temps, name)
+	return name
+}
+
+// attach makes a database file available under an alias, once per run. Inputs attach read-only
+// unless the same file is also the output.
+func (r *run) attach(ctx context.Context, path string, write bool) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	if alias, ok := r.attached[abs]; ok {
+		return alias, nil
+	}
+	if !write {
+		if _, err := os.Stat(abs); err != nil {
+			return "", fmt.Errorf("database file: %w", err)
+		}
+	}
+	alias := fmt.Sprintf("__tg_db%d_%d", r.id, len(r.attached))
+	stmt := fmt.Sprintf("ATTACH %s AS %s", sql.String(abs), sql.Ident(alias))
+	if !write {
+		stmt += " (READ_ONLY)"
+	}
+	if _, err := r.conn.ExecContext(ctx, stmt); err != nil {
+		return "", fmt.Errorf("open database %s: %w", path, err)
+	}
+	r.attached[abs] = alias
+	return alias, nil
+}
+
+func (r *run) exec(ctx context.Context, query string) error {
+	_, err := r.conn.ExecContext(ctx, query)
+	return err
+}

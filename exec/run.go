@@ -1,0 +1,432 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/tablegate/tablegate/casting"
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/schema"
+	"github.com/tablegate/tablegate/sql"
+)
+
+// Asset is what a run validates and writes.
+type Asset struct {
+	// Name names the asset and its quarantine (<name>_quarantine); "" takes the output's base
+	// name, or the schema's name when validating in place.
+	Name string
+	Plan *compile.Plan
+	// Input is the rows to validate; nil means no source data (the skipped outcome).
+	Input Input
+	// Output is the table; nil validates in place and writes nothing.
+	Output Output
+	// Quarantine declares a quarantine: invalid rows go there and the valid rows are written.
+	Quarantine bool
+}
+
+// Granularity is how rule checks are reported.
+type Granularity string
+
+// Check granularities.
+const (
+	PerRule   Granularity = "rule"
+	PerColumn Granularity = "column"
+	PerSchema Granularity = "schema"
+)
+
+// Options tune a run. The zero value is the default.
+type Options struct {
+	// MaxFailureSamples caps the failing rows each check shows: 0 means 5, negative means none.
+	MaxFailureSamples int
+	// RowSample adds the first N valid and invalid rows to the report (0: none).
+	RowSample int
+	// Cast casts mismatched columns to their declared dtypes, strictly (a value that does not
+	// convert fails the run with *outcome.CastError).
+	Cast bool
+	// SkipMissing turns an input that matches no data into the skipped outcome.
+	SkipMissing bool
+	// Granularity of the rule checks ("" is PerRule).
+	Granularity Granularity
+	// SchemaRulesPerRule gives schema-level rules their own checks at column granularity.
+	SchemaRulesPerRule bool
+	// Progress, when set, is told which phase a run is in.
+	Progress func(Progress)
+}
+
+// Progress reports a run's phase; Total is 0 when unknown.
+type Progress struct {
+	Phase string
+	Rows  int64
+}
+
+func (o Options) samples() int {
+	switch {
+	case o.MaxFailureSamples == 0:
+		return 5
+	case o.MaxFailureSamples < 0:
+		return 0
+	}
+	return o.MaxFailureSamples
+}
+
+func (o Options) progress(phase string, rows int64) {
+	if o.Progress != nil {
+		o.Progress(Progress{Phase: phase, Rows: rows})
+	}
+}
+
+// ruleStats is what one evaluation tells about the rules.
+type ruleStats struct {
+	invalid int64   // rows failing an error rule
+	failed  []int64 // per rule, rows failing it (warn rules included)
+}
+
+// Run validates the asset and applies the failure policy. The report is always returned (with
+// the outcome when the run got that far); the error is typed for the failing outcomes
+// (*outcome.ColumnSchemaError, *outcome.ValidationAbortError, *outcome.NoValidRowsError,
+// *outcome.CastError) or is an input/output problem.
+func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
+	p := a.Plan
+	rep := &outcome.Report{Asset: assetName(a), Schema: p.Name, Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{}}
+	if a.Output != nil {
+		rep.Table.Address = a.Output.String()
+		if a.Quarantine {
+			rep.Quarantine.Address = a.Output.QuarantineAddress(rep.Asset)
+		}
+	} else if a.Quarantine {
+		return rep, fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
+	}
+	if a.Input == nil {
+		return e.skipped(rep, a, opts), nil
+	}
+
+	r, err := e.newRun(ctx)
+	if err != nil {
+		return rep, fail(rep, err)
+	}
+	defer r.close()
+
+	written := map[string]bool{}
+	if t, ok := a.Output.(TableOutput); ok && t.File != "" {
+		abs, _ := filepath.Abs(t.File)
+		written[abs] = true
+	}
+	opts.progress("reading input", 0)
+	rel, err := a.Input.open(ctx, r, written)
+	if err != nil {
+		if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
+			return e.skipped(rep, a, opts), nil
+		}
+		return rep, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
+	}
+	actual, err := casting.Describe(ctx, r.conn, rel.From)
+	if err != nil {
+		return rep, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
+	}
+	mismatches := casting.CheckColumns(p.Schema().Columns, actual)
+	if len(mismatches) > 0 && opts.Cast {
+		if mismatches, err = e.applyCasts(ctx, r, p, &rel, mismatches); err != nil {
+			return rep, fail(rep, err)
+		}
+	}
+	if len(mismatches) > 0 {
+		return rep, e.columnMismatch(rep, p, mismatches)
+	}
+
+	var total int64
+	if err := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&total); err != nil {
+		return rep, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
+	}
+	opts.progress("evaluating rules", total)
+	failedTable, stats, err := e.evaluate(ctx, r, p, rel)
+	if err != nil {
+		return rep, fail(rep, inputOrRun(a.Input, err))
+	}
+	rep.Rows = outcome.Rows{Input: total, Invalid: stats.invalid, Valid: total - stats.invalid}
+
+	var out outcome.Outcome
+	switch {
+	case stats.invalid == 0:
+		out = outcome.AllValid
+	case !a.Quarantine:
+		out = outcome.Aborted
+	case stats.invalid == total:
+		out = outcome.NoValidRows
+	default:
+		out = outcome.Quarantined
+	}
+	rep.Outcome = &out
+	if err := e.report(ctx, r, rep, a, opts, failedTable, stats, out); err != nil {
+		return rep, fail(rep, err)
+	}
+
+	if a.Output != nil && out != outcome.Aborted {
+		opts.progress("writing outputs", total)
+		w := writes{asset: rep.Asset}
+		if out != outcome.NoValidRows {
+			w.table = validRowsSQL(p, rel, failedTable, stats.invalid > 0)
+		}
+		if stats.invalid > 0 && a.Quarantine {
+			w.quarantine = quarantineSQL(p, failedTable)
+		} else {
+			w.dropQuarantine = true
+		}
+		if err := a.Output.write(ctx, r, w); err != nil {
+			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
+		rep.Table.Written = w.table != ""
+		rep.Quarantine.Written = w.quarantine != ""
+		if rep.Quarantine.Written {
+			rep.Quarantine.Rows = stats.invalid
+		}
+	}
+
+	counts := errorCounts(p, stats)
+	switch out {
+	case outcome.Aborted:
+		return rep, fail(rep, &outcome.ValidationAbortError{Schema: p.Name, Invalid: stats.invalid, Counts: counts})
+	case outcome.NoValidRows:
+		return rep, fail(rep, &outcome.NoValidRowsError{Schema: p.Name, Rows: total, Counts: counts, Quarantine: rep.Quarantine.Address})
+	}
+	return rep, nil
+}
+
+func assetName(a Asset) string {
+	switch {
+	case a.Name != "":
+		return a.Name
+	case a.Output != nil:
+		return a.Output.DefaultAssetName()
+	}
+	return a.Plan.Name
+}
+
+// fail records err in the report and returns it.
+func fail(rep *outcome.Report, err error) error {
+	rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
+	if rep.Outcome != nil {
+		rep.Health = outcome.HealthOf(rep.Checks)
+	}
+	return err
+}
+
+func inputOrRun(in Input, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &outcome.InputError{Input: in.String(), Err: err}
+}
+
+// skipped is the outcome for no source data: nothing is read or written, every check passes.
+func (e *Engine) skipped(rep *outcome.Report, a Asset, opts Options) *outcome.Report {
+	out := outcome.Skipped
+	rep.Outcome = &out
+	rep.Checks = buildChecks(a.Plan, a, opts, out, ruleStats{failed: make([]int64, len(a.Plan.Rules))}, nil, nil)
+	rep.Health = outcome.HealthOf(rep.Checks)
+	return rep
+}
+
+func (e *Engine) columnMismatch(rep *outcome.Report, p *compile.Plan, mm []casting.Mismatch) error {
+	out := outcome.ColumnSchemaMismatch
+	rep.Outcome = &out
+	rep.Checks = []outcome.Check{columnsCheck(p, mm)}
+	return fail(rep, &outcome.ColumnSchemaError{Schema: p.Name, Mismatches: mm})
+}
+
+// applyCasts casts the mismatched columns that exist, after checking that every value converts;
+// it returns the mismatches a cast cannot mend (missing columns).
+func (e *Engine) applyCasts(ctx context.Context, r *run, p *compile.Plan, rel *compile.Relation, mm []casting.Mismatch) ([]casting.Mismatch, error) {
+	var rest []casting.Mismatch
+	var cast []*schema.Column
+	for _, m := range mm {
+		if m.Actual == casting.Missing {
+			rest = append(rest, m)
+			continue
+		}
+		cast = append(cast, p.Schema().Column(m.Column))
+	}
+	if len(rest) > 0 || len(cast) == 0 {
+		return rest, nil
+	}
+	vals := make([]any, len(cast))
+	ptrs := make([]any, len(cast))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if err := r.conn.QueryRowContext(ctx, casting.FailedCastProbe(cast, rel.From)).Scan(ptrs...); err != nil {
+		return nil, fmt.Errorf("check the casts: %w", err)
+	}
+	for i, v := range vals {
+		if v != nil {
+			return nil, &outcome.CastError{Column: cast[i].Name, Value: fmt.Sprint(v), Target: cast[i].DType.String()}
+		}
+	}
+	rel.Casts = map[string]string{}
+	for _, c := range cast {
+		rel.Casts[c.Name] = casting.CastExpr(c)
+	}
+	return nil, nil
+}
+
+// evaluate runs the plan query once and keeps only the rows that fail some rule (warn rules
+// included, so that their counts are exact) in a temp table; every count, sample and output of
+// invalid rows comes from it.
+func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel compile.Relation) (string, ruleStats, error) {
+	stats := ruleStats{failed: make([]int64, len(p.Rules))}
+	if len(p.Rules) == 0 {
+		return "", stats, nil
+	}
+	failed := r.tempName("failed")
+	q := fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * FROM (\n%s\n) WHERE NOT %s",
+		sql.Ident(failed), p.Query(rel), p.ValidExpr(false))
+	if err := r.exec(ctx, q); err != nil {
+		return "", stats, fmt.Errorf("evaluate the rules: %w", err)
+	}
+	parts := []string{fmt.Sprintf("count_if(NOT %s)", p.ValidExpr(true))}
+	for _, rule := range p.Rules {
+		parts = append(parts, fmt.Sprintf("count_if(NOT %s)", sql.Ident(rule.Name)))
+	}
+	dest := make([]any, 0, len(parts))
+	dest = append(dest, &stats.invalid)
+	for i := range stats.failed {
+		dest = append(dest, &stats.failed[i])
+	}
+	if err := r.conn.QueryRowContext(ctx, "SELECT "+strings.Join(parts, ", ")+" FROM "+sql.Ident(failed)).Scan(dest...); err != nil {
+		return "", stats, fmt.Errorf("count failures: %w", err)
+	}
+	return failed, stats, nil
+}
+
+func errorCounts(p *compile.Plan, stats ruleStats) []outcome.RuleCount {
+	var out []outcome.RuleCount
+	for i, r := range p.Rules {
+		if r.IsError() && stats.failed[i] > 0 {
+			out = append(out, outcome.RuleCount{Rule: r.Name, Count: stats.failed[i]})
+		}
+	}
+	return out
+}
+
+func columnList(p *compile.Plan, prefix string) string {
+	cols := make([]string, len(p.Columns))
+	for i, c := range p.Columns {
+		cols[i] = prefix + sql.Ident(c.Name)
+	}
+	return strings.Join(cols, ", ")
+}
+
+// validRowsSQL selects the valid rows: the input anti-joined with the invalid row ordinals, in
+// input order. With no invalid rows there is no join and nothing to reorder.
+func validRowsSQL(p *compile.Plan, rel compile.Relation, failed string, anyInvalid bool) string {
+	src := p.SourceSQL(rel)
+	if !anyInvalid {
+		return fmt.Sprintf("SELECT %s FROM (%s) AS s ORDER BY s.%s", columnList(p, "s."), src, compile.RowIDColumn)
+	}
+	return fmt.Sprintf("SELECT %s FROM (%s) AS s ANTI JOIN (SELECT %s FROM %s WHERE NOT %s) AS f ON s.%s = f.%s ORDER BY s.%s",
+		columnList(p, "s."), src, compile.RowIDColumn, sql.Ident(failed), p.ValidExpr(true),
+		compile.RowIDColumn, compile.RowIDColumn, compile.RowIDColumn)
+}
+
+// quarantineSQL selects the invalid rows with one valid/invalid column per rule, in input order.
+func quarantineSQL(p *compile.Plan, failed string) string {
+	var b strings.Builder
+	b.WriteString("SELECT " + columnList(p, ""))
+	for _, r := range p.Rules {
+		fmt.Fprintf(&b, ", CASE WHEN %s THEN 'valid' ELSE 'invalid' END AS %s", sql.Ident(r.Name), sql.Ident(r.Check))
+	}
+	fmt.Fprintf(&b, " FROM %s WHERE NOT %s ORDER BY %s", sql.Ident(failed), p.ValidExpr(true), compile.RowIDColumn)
+	return b.String()
+}
+
+// rowsJSON runs a query whose single column is a JSON text per row.
+func rowsJSON(ctx context.Context, r *run, query string) ([]any, error) {
+	rows, err := r.conn.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []any{}
+	for rows.Next() {
+		var text string
+		if err := rows.Scan(&text); err != nil {
+			return nil, err
+		}
+		out = append(out, json.RawMessage(sanitizeJSON(text)))
+	}
+	return out, rows.Err()
+}
+
+// rowJSON renders the schema columns of a row as a JSON object.
+func rowJSON(p *compile.Plan, prefix string) string {
+	parts := make([]string, len(p.Columns))
+	for i, c := range p.Columns {
+		parts[i] = fmt.Sprintf("%s := %s%s", sql.Ident(c.Name), prefix, sql.Ident(c.Name))
+	}
+	return fmt.Sprintf("CAST(to_json(struct_pack(%s)) AS VARCHAR)", strings.Join(parts, ", "))
+}
+
+// sanitizeJSON quotes the NaN and Infinity tokens DuckDB's to_json writes for floats, which are
+// not JSON.
+func sanitizeJSON(s string) string {
+	if json.Valid([]byte(s)) {
+		return s
+	}
+	var b strings.Builder
+	inString := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if inString {
+			b.WriteByte(c)
+			if c == '\\' && i+1 < len(s) {
+				i++
+				b.WriteByte(s[i])
+			} else if c == '"' {
+				inString = false
+			}
+			continue
+		}
+		matched := false
+		for _, tok := range []string{"-Infinity", "Infinity", "NaN"} {
+			if strings.HasPrefix(s[i:], tok) {
+				b.WriteString(`"` + tok + `"`)
+				i += len(tok) - 1
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			if c == '"' {
+				inString = true
+			}
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// Explain returns the plan query over the input, after checking the input's column types (a
+// mismatch is a *outcome.ColumnSchemaError). Nothing is evaluated.
+func (e *Engine) Explain(ctx context.Context, p *compile.Plan, in Input) (string, error) {
+	r, err := e.newRun(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer r.close()
+	rel, err := in.open(ctx, r, nil)
+	if err != nil {
+		return "", &outcome.InputError{Input: in.String(), Err: err}
+	}
+	actual, err := casting.Describe(ctx, r.conn, rel.From)
+	if err != nil {
+		return "", &outcome.InputError{Input: in.String(), Err: err}
+	}
+	if mm := casting.CheckColumns(p.Schema().Columns, actual); len(mm) > 0 {
+		return "", &outcome.ColumnSchemaError{Schema: p.Name, Mismatches: mm}
+	}
+	return p.Query(rel) + ";\n", nil
+}

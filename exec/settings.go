@@ -1,0 +1,92 @@
+package exec
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// SettingError is a setting with a value tablegate cannot use. It names the setting, the value,
+// where the value came from, and what is allowed.
+type SettingError struct {
+	Setting string
+	Value   string
+	Source  string // "environment variable TABLEGATE_ROW_SAMPLE", "flag --samples", "argument"
+	Allowed string
+}
+
+func (e *SettingError) Error() string {
+	return fmt.Sprintf("setting %s: %q (from %s) is not allowed; use %s", e.Setting, e.Value, e.Source, e.Allowed)
+}
+
+// Setting names, as environment variables take them after TABLEGATE_.
+const (
+	SettingCheckGranularity  = "check_granularity"
+	SettingSchemaRules       = "schema_rules"
+	SettingMaxFailureSamples = "max_failure_samples"
+	SettingRowSample         = "row_sample"
+)
+
+// EnvName is the environment variable of a setting: TABLEGATE_CHECK_GRANULARITY.
+func EnvName(setting string) string {
+	b := []byte("TABLEGATE_" + setting)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+// ApplySetting sets one setting on opts from its text, validating it; source says where the
+// text came from, for the error.
+func (o *Options) ApplySetting(setting, value, source string) error {
+	bad := func(allowed string) error {
+		return &SettingError{Setting: setting, Value: value, Source: source, Allowed: allowed}
+	}
+	switch setting {
+	case SettingCheckGranularity:
+		switch g := Granularity(value); g {
+		case PerRule, PerColumn, PerSchema:
+			o.Granularity = g
+		default:
+			return bad("rule, column or schema")
+		}
+	case SettingSchemaRules:
+		switch value {
+		case "collapsed":
+			o.SchemaRulesPerRule = false
+		case "per_rule":
+			o.SchemaRulesPerRule = true
+		default:
+			return bad("collapsed or per_rule")
+		}
+	case SettingMaxFailureSamples, SettingRowSample:
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 0 {
+			return bad("a whole number from 0 up")
+		}
+		if setting == SettingRowSample {
+			o.RowSample = n
+		} else if n == 0 {
+			o.MaxFailureSamples = -1
+		} else {
+			o.MaxFailureSamples = n
+		}
+	default:
+		return fmt.Errorf("unknown setting %q", setting)
+	}
+	return nil
+}
+
+// OptionsFromEnv reads the settings from TABLEGATE_* environment variables over the defaults.
+func OptionsFromEnv(lookup func(string) (string, bool)) (Options, error) {
+	var o Options
+	for _, s := range []string{SettingCheckGranularity, SettingSchemaRules, SettingMaxFailureSamples, SettingRowSample} {
+		if v, ok := lookup(EnvName(s)); ok && v != "" {
+			if err := o.ApplySetting(s, v, "environment variable "+EnvName(s)); err != nil {
+				return o, err
+			}
+		}
+	}
+	return o, nil
+}

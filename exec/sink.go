@@ -1,0 +1,244 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tablegate/tablegate/sql"
+)
+
+// Output is where an asset's table goes; its quarantine goes beside it.
+type Output interface {
+	// String is the table's address.
+	String() string
+	// QuarantineAddress is the address of the asset's quarantine beside the table.
+	QuarantineAddress(asset string) string
+	// DefaultAssetName is the asset name when none is given: the table's base name.
+	DefaultAssetName() string
+	write(ctx context.Context, r *run, w writes) error
+}
+
+// writes is what one run writes: each a SELECT, or "" for nothing.
+type writes struct {
+	asset          string
+	table          string
+	quarantine     string
+	dropQuarantine bool // remove an older quarantine: it belongs to an earlier run
+}
+
+// ParquetOutput writes the table to a Parquet file; the quarantine is <asset>_quarantine.parquet
+// in the same folder.
+type ParquetOutput struct{ Path string }
+
+// TableOutput writes the table to a DuckDB database file ("" File: the engine's own database);
+// the quarantine is the table <asset>_quarantine in the same schema.
+type TableOutput struct {
+	File   string
+	Schema string // "" is main
+	Table  string
+}
+
+func (o ParquetOutput) String() string { return o.Path }
+
+// QuarantineAddress is <dir>/<asset>_quarantine.parquet.
+func (o ParquetOutput) QuarantineAddress(asset string) string {
+	return filepath.Join(filepath.Dir(o.Path), asset+"_quarantine.parquet")
+}
+
+// DefaultAssetName is the file's base name without extension.
+func (o ParquetOutput) DefaultAssetName() string {
+	return strings.TrimSuffix(filepath.Base(o.Path), filepath.Ext(o.Path))
+}
+
+func (o TableOutput) schemaName() string {
+	if o.Schema == "" {
+		return "main"
+	}
+	return o.Schema
+}
+
+func (o TableOutput) String() string { return o.address(o.Table) }
+
+func (o TableOutput) address(table string) string {
+	name := table
+	if o.Schema != "" {
+		name = o.Schema + "." + table
+	}
+	if o.File == "" {
+		return name
+	}
+	return o.File + ":" + name
+}
+
+// QuarantineAddress is the table <asset>_quarantine beside the output table.
+func (o TableOutput) QuarantineAddress(asset string) string { return o.address(asset + "_quarantine") }
+
+// DefaultAssetName is the table's name.
+func (o TableOutput) DefaultAssetName() string { return o.Table }
+
+// write writes both files under temporary names in the target folder, flushes them, and renames
+// them into place: a crash leaves the previous table byte-for-byte intact and never a
+// half-written file under the table's name. The quarantine is renamed first, so a table always
+// sits next to its own run's quarantine or an older one of no later run.
+func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
+	dir := filepath.Dir(o.Path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	unlock, err := lockPath(ctx, filepath.Join(dir, "."+filepath.Base(o.Path)+".tablegate.lock"))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	qPath := o.QuarantineAddress(w.asset)
+	removeStale(o.Path)
+	removeStale(qPath)
+
+	var renames [][2]string
+	defer func() {
+		for _, rn := range renames {
+			_ = os.Remove(rn[0]) // temporaries not moved into place
+		}
+	}()
+	copyTo := func(query, final string) error {
+		tmp := tempPath(final, r.id)
+		renames = append(renames, [2]string{tmp, final})
+		if err := r.exec(ctx, fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet)", query, sql.String(tmp))); err != nil {
+			return err
+		}
+		return syncFile(tmp)
+	}
+	if w.quarantine != "" {
+		if err := copyTo(w.quarantine, qPath); err != nil {
+			return err
+		}
+	}
+	if w.table != "" {
+		if err := copyTo(w.table, o.Path); err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if w.dropQuarantine {
+		if err := os.Remove(qPath); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove the older quarantine %s: %w", qPath, err)
+		}
+	}
+	for len(renames) > 0 {
+		rn := renames[0]
+		if err := os.Rename(rn[0], rn[1]); err != nil {
+			return err
+		}
+		renames = renames[1:]
+	}
+	return syncDir(dir)
+}
+
+// tempPath is a hidden name beside final that no *.parquet glob matches.
+func tempPath(final string, id int64) string {
+	return filepath.Join(filepath.Dir(final), fmt.Sprintf(".%s.tablegate-%d-%d.tmp", filepath.Base(final), os.Getpid(), id))
+}
+
+// removeStale deletes temporaries left by killed runs; the caller holds the target's lock, so no
+// live run owns them.
+func removeStale(final string) {
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(final), "."+filepath.Base(final)+".tablegate-*.tmp"))
+	for _, m := range matches {
+		_ = os.Remove(m)
+	}
+}
+
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	_ = d.Sync() // not every filesystem can sync a directory
+	return nil
+}
+
+// lockPath takes an exclusive lock on path, waiting for another run that holds it until ctx ends.
+func lockPath(ctx context.Context, path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() {
+				_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+				f.Close()
+			}, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, fmt.Errorf("waiting for another run writing the same output: %w", ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// write replaces the table and the quarantine in one transaction: a failed or killed run leaves
+// the previous tables as they were.
+func (o TableOutput) write(ctx context.Context, r *run, w writes) (err error) {
+	catalog := ""
+	if o.File != "" {
+		if catalog, err = r.attach(ctx, o.File, true); err != nil {
+			return err
+		}
+	}
+	if err := r.exec(ctx, "BEGIN TRANSACTION"); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = r.exec(context.Background(), "ROLLBACK")
+		}
+	}()
+	if o.Schema != "" {
+		if err := r.exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+sql.QualifiedIdent(catalog, o.Schema)); err != nil {
+			return err
+		}
+	}
+	qName := sql.QualifiedIdent(catalog, o.schemaName(), w.asset+"_quarantine")
+	if w.table != "" {
+		if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TABLE %s AS %s", sql.QualifiedIdent(catalog, o.schemaName(), o.Table), w.table)); err != nil {
+			return err
+		}
+	}
+	if w.quarantine != "" {
+		if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TABLE %s AS %s", qName, w.quarantine)); err != nil {
+			return err
+		}
+	}
+	if w.dropQuarantine {
+		if err := r.exec(ctx, "DROP TABLE IF EXISTS "+qName); err != nil {
+			return err
+		}
+	}
+	return r.exec(ctx, "COMMIT")
+}

@@ -1,0 +1,205 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/sql"
+)
+
+// ErrNoSourceData is the cause of an input error when the input matches no data at all (a
+// missing file, a glob that matches nothing). Options.SkipMissing turns it into the skipped
+// outcome.
+var ErrNoSourceData = errors.New("no source data")
+
+// Input is where an asset's rows come from.
+type Input interface {
+	// String names the input in messages.
+	String() string
+	// open makes the input readable on the run's connection.
+	open(ctx context.Context, r *run, writes map[string]bool) (compile.Relation, error)
+}
+
+// ParquetInput reads a Parquet file or glob in place.
+type ParquetInput struct{ Path string }
+
+// CSVInput reads a CSV file (header row, types detected by DuckDB).
+type CSVInput struct{ Path string }
+
+// NDJSONInput reads a newline-delimited JSON file.
+type NDJSONInput struct{ Path string }
+
+// TableInput reads a table of a DuckDB database file ("" File: the engine's own database).
+type TableInput struct {
+	File   string
+	Schema string // "" is main
+	Table  string
+}
+
+// QueryInput runs SQL as the input, in a DuckDB database file when File is set.
+type QueryInput struct {
+	SQL  string
+	File string
+}
+
+func (in ParquetInput) String() string { return in.Path }
+func (in CSVInput) String() string     { return in.Path }
+func (in NDJSONInput) String() string  { return in.Path }
+func (in QueryInput) String() string   { return "query" }
+func (in TableInput) String() string {
+	name := in.Table
+	if in.Schema != "" {
+		name = in.Schema + "." + in.Table
+	}
+	if in.File == "" {
+		return name
+	}
+	return in.File + ":" + name
+}
+
+func noData(path string) error {
+	return fmt.Errorf("%s: %w (no file matches)", path, ErrNoSourceData)
+}
+
+func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (compile.Relation, error) {
+	matches, err := filepath.Glob(in.Path)
+	if err != nil {
+		return compile.Relation{}, fmt.Errorf("bad glob %q: %w", in.Path, err)
+	}
+	if len(matches) == 0 {
+		return compile.Relation{}, noData(in.Path)
+	}
+	for _, m := range matches {
+		if st, err := os.Stat(m); err == nil && st.Size() == 0 {
+			return compile.Relation{}, fmt.Errorf("%s is an empty file, not Parquet", m)
+		}
+	}
+	// file_index and file_row_number give every row an input-ordered ordinal without a window.
+	return compile.Relation{
+		From:  fmt.Sprintf("read_parquet(%s)", sql.String(in.Path)),
+		RowID: "((file_index::BIGINT << 40) + file_row_number)",
+	}, nil
+}
+
+// materialise copies a relation into a temp table, for inputs that have no stable row ordinal
+// or that must not be evaluated twice (CSV parsing, queries).
+func materialise(ctx context.Context, r *run, from string) (compile.Relation, error) {
+	name := r.tempName("input")
+	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * FROM %s", sql.Ident(name), from)); err != nil {
+		return compile.Relation{}, err
+	}
+	return compile.Relation{From: "temp.main." + sql.Ident(name), RowID: "rowid"}, nil
+}
+
+func statFile(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return noData(path)
+	case err != nil:
+		return err
+	case st.IsDir():
+		return fmt.Errorf("%s is a directory", path)
+	case st.Size() == 0:
+		return fmt.Errorf("%s is an empty file", path)
+	}
+	return nil
+}
+
+func (in CSVInput) open(ctx context.Context, r *run, _ map[string]bool) (compile.Relation, error) {
+	if err := statFile(in.Path); err != nil {
+		return compile.Relation{}, err
+	}
+	return materialise(ctx, r, fmt.Sprintf("read_csv(%s, header = true, strict_mode = true)", sql.String(in.Path)))
+}
+
+func (in NDJSONInput) open(ctx context.Context, r *run, _ map[string]bool) (compile.Relation, error) {
+	if err := statFile(in.Path); err != nil {
+		return compile.Relation{}, err
+	}
+	return materialise(ctx, r, fmt.Sprintf("read_json(%s, format = 'newline_delimited')", sql.String(in.Path)))
+}
+
+func (in TableInput) open(ctx context.Context, r *run, writes map[string]bool) (compile.Relation, error) {
+	catalog := ""
+	if in.File != "" {
+		if _, err := os.Stat(in.File); errors.Is(err, os.ErrNotExist) {
+			return compile.Relation{}, noData(in.File)
+		}
+		abs, _ := filepath.Abs(in.File)
+		alias, err := r.attach(ctx, in.File, writes[abs])
+		if err != nil {
+			return compile.Relation{}, err
+		}
+		catalog = alias
+	}
+	schemaName := in.Schema
+	if schemaName == "" {
+		schemaName = "main"
+	}
+	var kind string
+	q := "SELECT table_type FROM information_schema.tables WHERE table_schema = ? AND table_name = ?"
+	args := []any{schemaName, in.Table}
+	if catalog != "" {
+		q += " AND table_catalog = ?"
+		args = append(args, catalog)
+	}
+	if err := r.conn.QueryRowContext(ctx, q, args...).Scan(&kind); err != nil {
+		tables := listTables(ctx, r, catalog)
+		return compile.Relation{}, fmt.Errorf("no table %s.%s in %s (tables there: %s)", schemaName, in.Table, orMemory(in.File), tables)
+	}
+	from := sql.QualifiedIdent(catalog, schemaName, in.Table)
+	if kind != "BASE TABLE" {
+		return materialise(ctx, r, from) // views have no rowid
+	}
+	return compile.Relation{From: from, RowID: "rowid"}, nil
+}
+
+func orMemory(file string) string {
+	if file == "" {
+		return "the engine's database"
+	}
+	return file
+}
+
+func listTables(ctx context.Context, r *run, catalog string) string {
+	q := "SELECT string_agg(table_schema || '.' || table_name, ', ' ORDER BY table_schema, table_name) FROM information_schema.tables WHERE table_schema NOT IN ('information_schema', 'pg_catalog')"
+	args := []any{}
+	if catalog != "" {
+		q += " AND table_catalog = ?"
+		args = append(args, catalog)
+	}
+	var list *string
+	if err := r.conn.QueryRowContext(ctx, q, args...).Scan(&list); err != nil || list == nil {
+		return "none"
+	}
+	return *list
+}
+
+func (in QueryInput) open(ctx context.Context, r *run, writes map[string]bool) (compile.Relation, error) {
+	if strings.TrimSpace(in.SQL) == "" {
+		return compile.Relation{}, fmt.Errorf("the query is empty")
+	}
+	if in.File != "" {
+		abs, _ := filepath.Abs(in.File)
+		alias, err := r.attach(ctx, in.File, writes[abs])
+		if err != nil {
+			return compile.Relation{}, err
+		}
+		var current string
+		if err := r.conn.QueryRowContext(ctx, "SELECT current_database()").Scan(&current); err != nil {
+			return compile.Relation{}, err
+		}
+		if err := r.exec(ctx, "USE "+sql.Ident(alias)); err != nil {
+			return compile.Relation{}, err
+		}
+		defer func() { _ = r.exec(context.Background(), "USE "+sql.Ident(current)) }()
+	}
+	// The query runs once, into a temp table: a query may be non-deterministic or costly.
+	return materialise(ctx, r, "(\n"+in.SQL+"\n)")
+}

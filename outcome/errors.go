@@ -1,0 +1,127 @@
+package outcome
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tablegate/tablegate/casting"
+)
+
+// RuleCount is how many invalid rows failed one rule.
+type RuleCount struct {
+	Rule  string
+	Count int64
+}
+
+// ColumnSchemaError: the input's columns or dtypes are not the schema's. Nothing was read or
+// written.
+type ColumnSchemaError struct {
+	Schema     string
+	Mismatches []casting.Mismatch
+}
+
+func (e *ColumnSchemaError) Error() string {
+	parts := make([]string, len(e.Mismatches))
+	var hints []string
+	for i, m := range e.Mismatches {
+		parts[i] = m.String()
+		if m.Cast != "" {
+			hints = append(hints, fmt.Sprintf("'%s' %s", m.Column, m.Cast))
+		}
+	}
+	subject, verb := "Column", "does"
+	if len(parts) > 1 {
+		subject, verb = "Columns", "do"
+	}
+	msg := fmt.Sprintf("%s %s %s not match %s. Fix the query that produced it, or cast explicitly. tablegate never casts for you.",
+		subject, strings.Join(parts, ", "), verb, e.Schema)
+	if len(hints) > 0 {
+		msg += " An explicit cast (--cast) would be: " + strings.Join(hints, ", ") + "."
+	}
+	return msg
+}
+
+// ValidationAbortError: some rows failed an error rule and the asset has no quarantine, so
+// nothing was written.
+type ValidationAbortError struct {
+	Schema  string
+	Invalid int64
+	Counts  []RuleCount // error rules with failures, in rule order
+}
+
+func (e *ValidationAbortError) Error() string {
+	return fmt.Sprintf("%s failed %s validation, %s. Nothing was written, so the last-known-good table is unchanged. "+
+		"Fix the rows or the rules, or declare a quarantine to write the valid rows and keep the invalid ones apart.",
+		rowsPhrase(e.Invalid), e.Schema, countsPhrase(e.Counts))
+}
+
+// NoValidRowsError: every row failed and the asset has a quarantine; the rows are in the
+// quarantine and the table was not written.
+type NoValidRowsError struct {
+	Schema     string
+	Rows       int64
+	Counts     []RuleCount
+	Quarantine string
+}
+
+func (e *NoValidRowsError) Error() string {
+	return fmt.Sprintf("All %s failed %s validation, %s. The rows are in %s, with one column per rule. "+
+		"The table was not written, so the last-known-good table is unchanged.",
+		rowsPhrase(e.Rows), e.Schema, countsPhrase(e.Counts), e.Quarantine)
+}
+
+// CastError: an explicit cast met a value that does not convert. Nothing was written.
+type CastError struct {
+	Column string
+	Value  string
+	Target string // the dtype, as the schema spells it
+}
+
+func (e *CastError) Error() string {
+	return fmt.Sprintf("Cannot cast column '%s' to %s: the value %q does not convert. Nothing was written. "+
+		"Fix the value in the input, or change the declared dtype.", e.Column, e.Target, e.Value)
+}
+
+// InputError: the input cannot be read (missing file, not a table, corrupt data).
+type InputError struct {
+	Input string
+	Err   error
+}
+
+func (e *InputError) Error() string { return fmt.Sprintf("input %s: %v", e.Input, e.Err) }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// OutputError: the output cannot be written. The previous table is unchanged.
+type OutputError struct {
+	Output string
+	Err    error
+}
+
+func (e *OutputError) Error() string {
+	return fmt.Sprintf("output %s: %v (the previous table is unchanged)", e.Output, e.Err)
+}
+func (e *OutputError) Unwrap() error { return e.Err }
+
+func rowsPhrase(n int64) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return fmt.Sprintf("%d rows", n)
+}
+
+func countsPhrase(counts []RuleCount) string {
+	parts := make([]string, len(counts))
+	for i, c := range counts {
+		parts[i] = fmt.Sprintf("%d by '%s'", c.Count, c.Rule)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// TypeName is the error's type name for the report: ColumnSchemaError, ValidationAbortError, …
+func TypeName(err error) string {
+	t := fmt.Sprintf("%T", err)
+	if i := strings.LastIndexByte(t, '.'); i >= 0 {
+		t = t[i+1:]
+	}
+	return strings.TrimPrefix(t, "*")
+}

@@ -1,0 +1,560 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// LoadFile reads a schema file (YAML, or JSON by the .json extension), follows `extends`, and
+// validates the result. The error is a syntax error with its line, or *Errors listing every
+// declaration problem with file, line, column and key.
+func LoadFile(path string) (*Schema, error) {
+	return loadFile(path, nil)
+}
+
+func loadFile(path string, chain []string) (*Schema, error) {
+	abs, _ := filepath.Abs(path)
+	for _, p := range chain {
+		if p == abs {
+			return nil, fmt.Errorf("%s: extends forms a cycle: %s", path, strings.Join(append(chain, abs), " -> "))
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read schema: %w", err)
+	}
+	s, err := parse(data, path, append(chain, abs))
+	if err != nil {
+		return nil, err
+	}
+	return s, s.Validate()
+}
+
+// Parse reads a schema from YAML or JSON text; file names the source in messages (its extension
+// picks JSON syntax checking for .json). `extends` is resolved relative to file's folder.
+func Parse(data []byte, file string) (*Schema, error) {
+	abs, _ := filepath.Abs(file)
+	s, err := parse(data, file, []string{abs})
+	if err != nil {
+		return nil, err
+	}
+	return s, s.Validate()
+}
+
+func parse(data []byte, file string, chain []string) (*Schema, error) {
+	if strings.EqualFold(filepath.Ext(file), ".json") {
+		var probe any
+		if err := json.Unmarshal(data, &probe); err != nil {
+			return nil, jsonSyntaxError(data, file, err)
+		}
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: the schema file is empty", file)
+		}
+		return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	l := &loader{file: file, chain: chain}
+	s := l.schema(&doc)
+	return s, nil
+}
+
+func jsonSyntaxError(data []byte, file string, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line := 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
+		col := int(se.Offset) - bytes.LastIndexByte(data[:min(int(se.Offset), len(data))], '\n') - 1
+		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", file, line, col, se)
+	}
+	return fmt.Errorf("%s: invalid JSON: %w", file, err)
+}
+
+type loader struct {
+	file     string
+	chain    []string
+	name     string
+	problems []error
+}
+
+func (l *loader) pos(n *yaml.Node) Pos { return Pos{File: l.file, Line: n.Line} }
+
+func (l *loader) bad(n *yaml.Node, column, key, format string, args ...any) {
+	l.problems = append(l.problems, &DeclarationError{Schema: l.name, Pos: l.pos(n), Column: column, Key: key, Msg: fmt.Sprintf(format, args...)})
+}
+
+func kindOf(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	switch n.Tag {
+	case "!!null":
+		return "null"
+	case "!!str":
+		return fmt.Sprintf("the string %q", n.Value)
+	case "!!bool":
+		return "the boolean " + n.Value
+	}
+	return n.Value
+}
+
+// pairs walks a mapping's keys and values in order.
+func pairs(n *yaml.Node) [][2]*yaml.Node {
+	var out [][2]*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		out = append(out, [2]*yaml.Node{n.Content[i], n.Content[i+1]})
+	}
+	return out
+}
+
+var schemaKeys = []string{"schema", "description", "extends", "columns", "rules", "severity"}
+
+func (l *loader) schema(doc *yaml.Node) *Schema {
+	root := doc
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		root = doc.Content[0]
+	}
+	s := &Schema{File: l.file}
+	if root.Kind != yaml.MappingNode {
+		l.bad(root, "", "", "a schema file is a mapping with keys %s; got %s", strings.Join(schemaKeys, ", "), kindOf(root))
+		s.problems = l.problems
+		return s
+	}
+	// The name first, so that every message can carry it.
+	for _, kv := range pairs(root) {
+		if kv[0].Value == "schema" {
+			s.Name = l.str(kv[1], "", "schema")
+		}
+	}
+	l.name = s.Name
+	var parent *Schema
+	var own []*Column
+	for _, kv := range pairs(root) {
+		key, val := kv[0], kv[1]
+		switch key.Value {
+		case "schema":
+		case "description":
+			s.Description = l.str(val, "", "description")
+		case "extends":
+			parent = l.extends(val)
+		case "columns":
+			if val.Kind != yaml.SequenceNode {
+				l.bad(val, "", "columns", "columns is a list of columns; got %s", kindOf(val))
+				continue
+			}
+			for _, cn := range val.Content {
+				if c := l.column(cn, "", true); c != nil {
+					own = append(own, c)
+				}
+			}
+		case "rules":
+			s.Rules = l.rules(val)
+		case "severity":
+			s.Severity = l.severity(val, "")
+		default:
+			l.bad(key, "", key.Value, "unknown key '%s'; a schema has %s", key.Value, strings.Join(schemaKeys, ", "))
+		}
+	}
+	if parent != nil {
+		child := Extends(parent, s.Name, own...)
+		child.File, child.Description = s.File, firstNonEmpty(s.Description, parent.Description)
+		child.Rules = append(child.Rules, s.Rules...)
+		child.Severity = mergeSeverity(parent.Severity, s.Severity)
+		child.problems = append(child.problems, l.problems...)
+		return child
+	}
+	s.Columns = own
+	s.problems = l.problems
+	return s
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// mergeSeverity lays the child's schema-level declarations over the parent's.
+func mergeSeverity(parent, child SeveritySpec) SeveritySpec {
+	out := copySeverity(parent)
+	if child.All != "" || child.Invalid != "" {
+		out.All, out.Invalid = child.All, child.Invalid
+	}
+	out.PerRule = append(out.PerRule, child.PerRule...)
+	return out
+}
+
+func (l *loader) extends(val *yaml.Node) *Schema {
+	name := l.str(val, "", "extends")
+	if name == "" {
+		return nil
+	}
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(l.file), name)
+	}
+	parent, err := loadFile(path, l.chain)
+	if parent == nil {
+		l.bad(val, "", "extends", "cannot load the parent schema: %v", err)
+		return nil
+	}
+	if err != nil {
+		// The parent's own problems are reported with the parent's file and lines.
+		var errs *Errors
+		if errors.As(err, &errs) {
+			l.problems = append(l.problems, errs.Problems...)
+		} else {
+			l.problems = append(l.problems, err)
+		}
+		parent.problems = nil
+	}
+	return parent
+}
+
+func (l *loader) str(n *yaml.Node, column, key string) string {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		l.bad(n, column, key, "%s must be a string; got %s", key, kindOf(n))
+		return ""
+	}
+	return n.Value
+}
+
+func (l *loader) boolean(n *yaml.Node, column, key string) bool {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		l.bad(n, column, key, "%s must be true or false; got %s", key, kindOf(n))
+		return false
+	}
+	return n.Value == "true"
+}
+
+func (l *loader) integer(n *yaml.Node, column, key string) (int64, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+		l.bad(n, column, key, "%s must be a whole number; got %s", key, kindOf(n))
+		return 0, false
+	}
+	v, err := strconv.ParseInt(n.Value, 0, 64)
+	if err != nil {
+		l.bad(n, column, key, "%s must be a whole number; got %s", key, n.Value)
+		return 0, false
+	}
+	return v, true
+}
+
+func (l *loader) value(n *yaml.Node, column, key string) *Value {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" || n.Tag == "!!bool" {
+		l.bad(n, column, key, "%s must be a number or a string; got %s", key, kindOf(n))
+		return nil
+	}
+	text := n.Value
+	if n.Tag == "!!float" {
+		switch strings.ToLower(strings.TrimPrefix(text, "+")) {
+		case ".inf":
+			text = "inf"
+		case "-.inf":
+			text = "-inf"
+		case ".nan":
+			text = "nan"
+		}
+	}
+	return &Value{Text: text, IsString: n.Tag == "!!str"}
+}
+
+var columnKeys = []string{
+	"name", "type", "description", "nullable", "primary_key", "unique", "check", "min", "min_exclusive",
+	"max", "max_exclusive", "is_in", "regex", "min_length", "max_length", "allow_inf", "allow_nan",
+	"resolution", "severity", "precision", "scale", "time_unit", "time_zone", "categories", "inner",
+	"shape", "fields",
+}
+
+// column reads one column; named is false for a List/Array inner column, which has no name.
+func (l *loader) column(n *yaml.Node, parent string, named bool) *Column {
+	if n.Kind != yaml.MappingNode {
+		l.bad(n, parent, "columns", "a column is a mapping with name and type; got %s", kindOf(n))
+		return nil
+	}
+	c := &Column{pos: l.pos(n)}
+	label := parent
+	for _, kv := range pairs(n) {
+		if kv[0].Value == "name" {
+			c.Name = l.str(kv[1], parent, "name")
+			if parent == "" {
+				label = c.Name
+			} else {
+				label = parent + "." + c.Name
+			}
+		}
+	}
+	if named && c.Name == "" {
+		l.bad(n, parent, "name", "the column has no name")
+	}
+	if !named && c.Name != "" {
+		l.bad(n, parent, "name", "an inner column has no name")
+	}
+	if !named {
+		label = parent + "[]"
+	}
+	var typeNode *yaml.Node
+	for _, kv := range pairs(n) {
+		if kv[0].Value == "type" {
+			typeNode = kv[1]
+		}
+	}
+	if typeNode == nil {
+		l.bad(n, label, "type", "the column has no type; use one of %s", strings.Join(KindNames(), ", "))
+	} else if k, ok := ParseKind(l.str(typeNode, label, "type")); ok {
+		c.DType.Kind = k
+		if k == KindAny {
+			c.Args.Nullable = true
+		}
+		if k == KindDatetime || k == KindDuration {
+			c.DType.TimeUnit = Micros
+		}
+	} else if typeNode.Kind == yaml.ScalarNode {
+		l.bad(typeNode, label, "type", "unknown type %q; use one of %s", typeNode.Value, strings.Join(KindNames(), ", "))
+	}
+	a := &c.Args
+	for _, kv := range pairs(n) {
+		key, val := kv[0], kv[1]
+		switch key.Value {
+		case "name", "type":
+		case "description":
+			a.Description = l.str(val, label, key.Value)
+		case "nullable":
+			a.Nullable = l.boolean(val, label, key.Value)
+		case "primary_key":
+			a.PrimaryKey = l.boolean(val, label, key.Value)
+		case "unique":
+			a.Unique = l.boolean(val, label, key.Value)
+		case "allow_inf":
+			a.AllowInf = l.boolean(val, label, key.Value)
+		case "allow_nan":
+			a.AllowNaN = l.boolean(val, label, key.Value)
+		case "check":
+			a.Checks = l.checks(val, label)
+		case "min":
+			a.Min = l.value(val, label, key.Value)
+		case "min_exclusive":
+			a.MinExclusive = l.value(val, label, key.Value)
+		case "max":
+			a.Max = l.value(val, label, key.Value)
+		case "max_exclusive":
+			a.MaxExclusive = l.value(val, label, key.Value)
+		case "is_in":
+			a.HasIsIn = true
+			if val.Kind != yaml.SequenceNode {
+				l.bad(val, label, "is_in", "is_in is a list of values; got %s", kindOf(val))
+				continue
+			}
+			for _, item := range val.Content {
+				if v := l.value(item, label, "is_in"); v != nil {
+					a.IsIn = append(a.IsIn, *v)
+				}
+			}
+		case "regex":
+			r := l.str(val, label, key.Value)
+			a.Regex = &r
+		case "min_length", "max_length":
+			if v, ok := l.integer(val, label, key.Value); ok {
+				if key.Value == "min_length" {
+					a.MinLength = &v
+				} else {
+					a.MaxLength = &v
+				}
+			}
+		case "resolution":
+			a.Resolution = l.str(val, label, key.Value)
+		case "severity":
+			a.Severity = l.severity(val, label)
+		case "precision", "scale":
+			if c.DType.Kind != KindDecimal {
+				l.bad(key, label, key.Value, "%s applies to Decimal columns only", key.Value)
+				continue
+			}
+			if v, ok := l.integer(val, label, key.Value); ok {
+				if key.Value == "precision" {
+					c.DType.Precision = int(v)
+				} else {
+					c.DType.Scale = int(v)
+				}
+			}
+		case "time_unit":
+			if c.DType.Kind != KindDatetime && c.DType.Kind != KindDuration {
+				l.bad(key, label, key.Value, "time_unit applies to Datetime and Duration columns only")
+				continue
+			}
+			c.DType.TimeUnit = TimeUnit(l.str(val, label, key.Value))
+		case "time_zone":
+			if c.DType.Kind != KindDatetime {
+				l.bad(key, label, key.Value, "time_zone applies to Datetime columns only")
+				continue
+			}
+			c.DType.TimeZone = l.str(val, label, key.Value)
+		case "categories":
+			if c.DType.Kind != KindEnum {
+				l.bad(key, label, key.Value, "categories applies to Enum columns only")
+				continue
+			}
+			if val.Kind != yaml.SequenceNode {
+				l.bad(val, label, "categories", "categories is a list of strings; got %s", kindOf(val))
+				continue
+			}
+			c.DType.Categories = []string{}
+			for _, item := range val.Content {
+				c.DType.Categories = append(c.DType.Categories, l.str(item, label, "categories"))
+			}
+		case "inner":
+			if c.DType.Kind != KindList && c.DType.Kind != KindArray {
+				l.bad(key, label, key.Value, "inner applies to List and Array columns only")
+				continue
+			}
+			c.DType.Inner = l.column(val, label, false)
+		case "shape":
+			if c.DType.Kind != KindArray {
+				l.bad(key, label, key.Value, "shape applies to Array columns only")
+				continue
+			}
+			c.DType.Shape = l.shape(val, label)
+		case "fields":
+			if c.DType.Kind != KindStruct {
+				l.bad(key, label, key.Value, "fields applies to Struct columns only")
+				continue
+			}
+			if val.Kind != yaml.SequenceNode {
+				l.bad(val, label, "fields", "fields is a list of named columns; got %s", kindOf(val))
+				continue
+			}
+			for _, fn := range val.Content {
+				if f := l.column(fn, label, true); f != nil {
+					c.DType.Fields = append(c.DType.Fields, f)
+				}
+			}
+		default:
+			l.bad(key, label, key.Value, "unknown key '%s'; a column takes %s", key.Value, strings.Join(columnKeys, ", "))
+		}
+	}
+	return c
+}
+
+func (l *loader) shape(val *yaml.Node, label string) []int {
+	if val.Kind == yaml.ScalarNode {
+		if v, ok := l.integer(val, label, "shape"); ok {
+			return []int{int(v)}
+		}
+		return nil
+	}
+	if val.Kind != yaml.SequenceNode {
+		l.bad(val, label, "shape", "shape is a size or a list of sizes; got %s", kindOf(val))
+		return nil
+	}
+	var out []int
+	for _, item := range val.Content {
+		if v, ok := l.integer(item, label, "shape"); ok {
+			out = append(out, int(v))
+		}
+	}
+	return out
+}
+
+func (l *loader) checks(val *yaml.Node, label string) []Check {
+	switch val.Kind {
+	case yaml.ScalarNode:
+		return []Check{{SQL: l.str(val, label, "check")}}
+	case yaml.SequenceNode:
+		var out []Check
+		for i, item := range val.Content {
+			out = append(out, Check{Name: strconv.Itoa(i), SQL: l.str(item, label, "check")})
+		}
+		return out
+	case yaml.MappingNode:
+		var out []Check
+		for _, kv := range pairs(val) {
+			out = append(out, Check{Name: kv[0].Value, SQL: l.str(kv[1], label, "check")})
+		}
+		return out
+	}
+	l.bad(val, label, "check", "check is SQL, a list of SQL, or a mapping name -> SQL; got %s", kindOf(val))
+	return nil
+}
+
+func (l *loader) severity(val *yaml.Node, label string) SeveritySpec {
+	switch val.Kind {
+	case yaml.ScalarNode:
+		if val.Tag != "!!str" {
+			return SeveritySpec{Invalid: kindOf(val)}
+		}
+		return SeveritySpec{All: Severity(val.Value)}
+	case yaml.MappingNode:
+		var spec SeveritySpec
+		for _, kv := range pairs(val) {
+			sev := Severity(kv[1].Value)
+			if kv[1].Kind != yaml.ScalarNode {
+				sev = Severity(kindOf(kv[1]))
+			}
+			spec.PerRule = append(spec.PerRule, SeverityEntry{Rule: kv[0].Value, Severity: sev})
+		}
+		return spec
+	}
+	return SeveritySpec{Invalid: kindOf(val)}
+}
+
+var ruleKeys = []string{"name", "description", "sql", "group_by"}
+
+func (l *loader) rules(val *yaml.Node) []*Rule {
+	if val.Kind != yaml.SequenceNode {
+		l.bad(val, "", "rules", "rules is a list of {name, sql, description, group_by}; got %s", kindOf(val))
+		return nil
+	}
+	var out []*Rule
+	for _, rn := range val.Content {
+		if rn.Kind != yaml.MappingNode {
+			l.bad(rn, "", "rules", "a rule is a mapping with name and sql; got %s", kindOf(rn))
+			continue
+		}
+		r := &Rule{pos: l.pos(rn)}
+		for _, kv := range pairs(rn) {
+			key, v := kv[0], kv[1]
+			switch key.Value {
+			case "name":
+				r.Name = l.str(v, "", "rules.name")
+			case "description":
+				r.Description = l.str(v, "", "rules.description")
+			case "sql":
+				r.SQL = l.str(v, "", "rules.sql")
+			case "group_by":
+				switch v.Kind {
+				case yaml.ScalarNode:
+					r.GroupBy = []string{l.str(v, "", "rules.group_by")}
+				case yaml.SequenceNode:
+					for _, g := range v.Content {
+						r.GroupBy = append(r.GroupBy, l.str(g, "", "rules.group_by"))
+					}
+				default:
+					l.bad(v, "", "rules.group_by", "group_by is a column name or a list of them; got %s", kindOf(v))
+				}
+			default:
+				l.bad(key, "", "rules."+key.Value, "unknown key '%s'; a rule takes %s", key.Value, strings.Join(ruleKeys, ", "))
+			}
+		}
+		if r.Name == "" {
+			l.bad(rn, "", "rules.name", "the rule has no name")
+		}
+		out = append(out, r)
+	}
+	return out
+}

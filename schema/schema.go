@@ -1,0 +1,138 @@
+// Package schema is tablegate's schema model: dtypes, columns, rule arguments, schema-level
+// rules and severities, loaded from YAML/JSON files or built in Go. Validate reports every
+// declaration error at once; a valid schema compiles with package compile.
+package schema
+
+import "fmt"
+
+// Schema is a named list of columns with schema-level rules and severities.
+type Schema struct {
+	Name        string
+	Description string
+	Columns     []*Column
+	Rules       []*Rule
+	Severity    SeveritySpec
+
+	// File is the schema file the schema was loaded from ("" for builder schemas).
+	File string
+	// problems are errors found while loading, reported again by Validate.
+	problems []error
+}
+
+// Rule is a schema-level custom rule: a SQL boolean expression over a row, or, with GroupBy, an
+// aggregate evaluated per group (every row of a failing group fails).
+type Rule struct {
+	Name        string
+	Description string
+	SQL         string
+	GroupBy     []string
+	pos         Pos
+}
+
+// Pos is a place in a schema file.
+type Pos struct {
+	File string
+	Line int
+}
+
+func (p Pos) String() string {
+	switch {
+	case p.File == "":
+		return ""
+	case p.Line == 0:
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d", p.File, p.Line)
+}
+
+// New declares a schema with columns in order.
+func New(name string, columns ...*Column) *Schema {
+	return &Schema{Name: name, Columns: columns}
+}
+
+// Extends declares a child schema: it has the parent's columns, rules and severities, then
+// these columns. A column with a parent's name replaces it and moves to the end, as in
+// Dataframely.
+func Extends(parent *Schema, name string, columns ...*Column) *Schema {
+	child := &Schema{
+		Name:        name,
+		Description: parent.Description,
+		Rules:       append([]*Rule(nil), parent.Rules...),
+		Severity:    copySeverity(parent.Severity),
+		problems:    append([]error(nil), parent.problems...),
+	}
+	child.Columns = mergeColumns(parent.Columns, columns)
+	return child
+}
+
+func mergeColumns(parent, child []*Column) []*Column {
+	overridden := make(map[string]bool, len(child))
+	for _, c := range child {
+		overridden[c.Name] = true
+	}
+	out := make([]*Column, 0, len(parent)+len(child))
+	for _, c := range parent {
+		if !overridden[c.Name] {
+			out = append(out, c)
+		}
+	}
+	return append(out, child...)
+}
+
+func copySeverity(s SeveritySpec) SeveritySpec {
+	s.PerRule = append([]SeverityEntry(nil), s.PerRule...)
+	return s
+}
+
+// Describe sets the schema's description.
+func (s *Schema) Describe(text string) *Schema { s.Description = text; return s }
+
+// AddRule adds a schema-level custom rule.
+func (s *Schema) AddRule(name, sql string) *Schema {
+	s.Rules = append(s.Rules, &Rule{Name: name, SQL: sql})
+	return s
+}
+
+// AddGroupRule adds a schema-level aggregate rule evaluated per group of the key columns.
+func (s *Schema) AddGroupRule(name, sql string, groupBy ...string) *Schema {
+	s.Rules = append(s.Rules, &Rule{Name: name, SQL: sql, GroupBy: groupBy})
+	return s
+}
+
+// DescribeRule sets the description of the schema-level rule added last.
+func (s *Schema) DescribeRule(text string) *Schema {
+	if n := len(s.Rules); n > 0 {
+		s.Rules[n-1].Description = text
+	}
+	return s
+}
+
+// SeverityAll sets one severity for every schema-level rule (primary_key and custom rules).
+func (s *Schema) SeverityAll(sev Severity) *Schema { s.Severity.All = sev; return s }
+
+// SeverityOf sets the severity of one schema-level rule.
+func (s *Schema) SeverityOf(rule string, sev Severity) *Schema {
+	s.Severity.PerRule = append(s.Severity.PerRule, SeverityEntry{Rule: rule, Severity: sev})
+	return s
+}
+
+// Column returns the declared column with this name, or nil.
+func (s *Schema) Column(name string) *Column {
+	for _, c := range s.Columns {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// PrimaryKey lists the primary-key columns in schema order.
+func (s *Schema) PrimaryKey() []string {
+	var pk []string
+	for _, c := range s.Columns {
+		if c.Args.PrimaryKey {
+			pk = append(pk, c.Name)
+		}
+	}
+	return pk
+}
