@@ -166,4 +166,3 @@ func identFor(s *schema.Schema, column string) string {
 	}
 	return quote(column)
 }
-
