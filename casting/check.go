@@ -78,6 +78,9 @@ func CheckColumns(cols []*schema.Column, actual []ColumnType) []Mismatch {
 			out = append(out, Mismatch{Column: col.Name, Expected: col.DType.String(), Actual: Missing})
 			continue
 		}
+		if col.DType.Kind == schema.KindAny {
+			continue // any type, even one ParseType does not know
+		}
 		t, err := ParseType(typ)
 		if err != nil || !Matches(col.DType, t) {
 			m := Mismatch{Column: col.Name, Expected: col.DType.String(), Actual: typ}

@@ -22,6 +22,7 @@ type Rule struct {
 	Description string          // what the rule requires, for people
 
 	value string // the SQL of the rule column in the plan query
+	group int    // the failing-keys aggregate the rule reads, or -1
 }
 
 // IsError reports whether a failure of the rule makes the row invalid.
@@ -41,6 +42,8 @@ type Plan struct {
 
 	schema *schema.Schema
 	keyed  []keyGroup
+	// unused marks key groups no rule of this plan reads (in a Subset).
+	unused map[int]bool
 }
 
 // Schema returns the schema the plan was compiled from. Treat it as read-only.
@@ -57,7 +60,7 @@ func CompileContext(ctx context.Context, s *schema.Schema) (*Plan, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	c := &compiler{ctx: ctx, s: s, plan: &Plan{Name: s.Name, schema: s}}
+	c := &compiler{ctx: ctx, s: s, plan: &Plan{Name: s.Name, schema: s}, pendingGroup: -1}
 	for _, col := range s.Columns {
 		c.plan.Columns = append(c.plan.Columns, Column{Name: col.Name, DType: col.DType})
 	}
@@ -77,6 +80,8 @@ type compiler struct {
 	s        *schema.Schema
 	plan     *Plan
 	problems []error
+	// pendingGroup is the key group registered for the rule being compiled, or -1.
+	pendingGroup int
 }
 
 func (c *compiler) fail(column, key, format string, args ...any) {
@@ -101,6 +106,7 @@ func severityOf(spec schema.SeveritySpec, rule string, ruleNames []string) schem
 
 func (c *compiler) add(r Rule) {
 	r.Check = schema.CheckName(r.Name)
+	r.group, c.pendingGroup = c.pendingGroup, -1
 	c.plan.Rules = append(c.plan.Rules, r)
 }
 

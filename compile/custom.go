@@ -68,6 +68,15 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, groupBy []string) 
 	if strings.ContainsRune(expr, 0) {
 		return info, fmt.Errorf("the SQL contains a NUL byte")
 	}
+	if strings.Contains(strings.ToLower(expr), "__tg_") {
+		// The probe and the plan query name their internals differently; a reference to one
+		// would pass here and break the plan query.
+		return info, fmt.Errorf("the prefix __tg_ is reserved for tablegate's generated names")
+	}
+	if i := strings.LastIndexByte(expr, '\n'); strings.Contains(expr[i+1:], "--") {
+		// A trailing -- comment must not swallow what the plan query writes after the expression.
+		info.sql += "\n"
+	}
 	db, aggregates, err := parserDB()
 	if err != nil {
 		return info, err
@@ -195,6 +204,9 @@ func inspectTree(tree string, aggregates map[string]bool) (bool, error) {
 			switch class {
 			case "SUBQUERY":
 				return fmt.Errorf("subqueries are not allowed in rules; a rule is an expression over the row")
+			case "STAR", "POSITIONAL_REFERENCE":
+				// COLUMNS(…), *, #n expand to other columns (or several) in the plan query.
+				return fmt.Errorf("*, COLUMNS(…) and #n are not allowed in rules; name the columns")
 			case "WINDOW":
 				inWindow = true
 			case "FUNCTION":

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 
@@ -98,10 +99,22 @@ func (c *compiler) nested(col *schema.Column, r schema.ColumnRule, path []schema
 		// Uniqueness within each list; [x] keeps NULL elements, which count as equal.
 		v := fmt.Sprintf("__tg_x%d", depth)
 		elem := v
+		var guards []string
 		for _, st := range path[1:] {
+			guards = append(guards, elem+" IS NULL")
 			elem += "." + quote(st.Field)
 		}
-		return fmt.Sprintf("len(list_distinct(list_transform(%s, lambda %s: [%s]))) = len(%s)", ref, v, elem, ref), nil
+		if len(guards) == 0 {
+			return fmt.Sprintf("len(list_distinct(list_transform(%s, lambda %s: [%s]))) = len(%s)", ref, v, elem, ref), nil
+		}
+		// A struct field's rule is `when(struct is null) then true otherwise rule(field)`: NULL
+		// elements pass, but their NULL field values still count. So the field values of the
+		// non-NULL elements must be distinct, and none may be NULL when some element is NULL.
+		null := "(" + strings.Join(guards, " OR ") + ")"
+		kept := fmt.Sprintf("list_filter(%s, lambda %s: NOT %s)", ref, v, null)
+		return fmt.Sprintf("(len(list_distinct(list_transform(%s, lambda %s: [%s]))) = len(%s) AND NOT ("+
+			"list_bool_or(list_transform(%s, lambda %s: %s)) AND list_bool_or(list_transform(%s, lambda %s: %s IS NULL))))",
+			kept, v, elem, kept, ref, v, null, kept, v, elem), nil
 	}
 	switch st := path[0]; st.Kind {
 	case schema.StepElement:
@@ -110,7 +123,23 @@ func (c *compiler) nested(col *schema.Column, r schema.ColumnRule, path []schema
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("list_bool_and(list_transform(%s, lambda %s: %s))", ref, v, inner), nil
+		// A multi-dimensional array holds its inner values len(Shape) levels down: the inner
+		// rules apply to those values, not to the sub-arrays (whose type the rule cannot take).
+		levels := 1
+		if col.DType.Kind == schema.KindArray && len(col.DType.Shape) > 1 {
+			levels = len(col.DType.Shape)
+		}
+		for l := levels - 1; l >= 0; l-- {
+			param, src := v, ref
+			if l < levels-1 {
+				param = fmt.Sprintf("%s_%d", v, l)
+			}
+			if l > 0 {
+				src = fmt.Sprintf("%s_%d", v, l-1)
+			}
+			inner = fmt.Sprintf("list_bool_and(list_transform(%s, lambda %s: %s))", src, param, inner)
+		}
+		return inner, nil
 	default:
 		f := field(col, st.Field)
 		inner, err := c.nested(f, r, path[1:], ref+"."+quote(f.Name), depth)
@@ -130,7 +159,14 @@ func (c *compiler) leaf(col *schema.Column, r schema.ColumnRule, ref string) (st
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("%s %s %s", ref, op, sql.Literal(d, p)), nil
+		lit := sql.Literal(d, p)
+		if d.Kind == schema.KindFloat && math.Abs(p.Float) <= math.MaxFloat32 {
+			// Float is FLOAT or DOUBLE: the bound takes the column's own type (RULES §2.4), so a
+			// FLOAT column compares with the bound rounded to FLOAT, as Float32 does.
+			lit = fmt.Sprintf("(CASE WHEN typeof(%s) = 'FLOAT' THEN %s ELSE %s END)",
+				ref, sql.Literal(schema.DType{Kind: schema.KindFloat32}, p), lit)
+		}
+		return fmt.Sprintf("%s %s %s", ref, op, lit), nil
 	}
 	switch r.Kind {
 	case schema.RuleNullability:

@@ -47,6 +47,7 @@ func (c *compiler) keyedRule(keys []string, failCond, guard string) string {
 		c.plan.keyed = append(c.plan.keyed, keyGroup{keys: keys})
 		g = len(c.plan.keyed) - 1
 	}
+	c.pendingGroup = g
 	m := len(c.plan.keyed[g].conds)
 	c.plan.keyed[g].conds = append(c.plan.keyed[g].conds, failCond)
 	value := fmt.Sprintf("COALESCE(NOT __tg_k%d.__tg_m%d, TRUE)", g, m)
@@ -63,6 +64,9 @@ func (p *Plan) Query(rel Relation) string {
 	var b strings.Builder
 	b.WriteString("WITH " + srcName + " AS (\n  " + p.SourceSQL(rel) + "\n)")
 	for g, kg := range p.keyed {
+		if p.unused[g] {
+			continue
+		}
 		fmt.Fprintf(&b, ",\n__tg_k%d AS (\n  SELECT ", g)
 		for i, k := range kg.keys {
 			fmt.Fprintf(&b, "%s AS __tg_k%d_%d, ", k, g, i)
@@ -96,6 +100,9 @@ func (p *Plan) Query(rel Relation) string {
 	}
 	b.WriteString("\nFROM " + srcName)
 	for g, kg := range p.keyed {
+		if p.unused[g] {
+			continue
+		}
 		fmt.Fprintf(&b, "\nLEFT JOIN __tg_k%d ON ", g)
 		if len(kg.keys) == 0 {
 			b.WriteString("TRUE")
@@ -108,6 +115,27 @@ func (p *Plan) Query(rel Relation) string {
 		}
 	}
 	return b.String()
+}
+
+// Subset is the plan restricted to some of its rules (by index), reading only the key
+// aggregates those rules need. Benchmarks use it to measure one query per rule.
+func (p *Plan) Subset(rules ...int) *Plan {
+	sub := *p
+	sub.Rules = nil
+	used := map[int]bool{}
+	for _, i := range rules {
+		sub.Rules = append(sub.Rules, p.Rules[i])
+		if g := p.Rules[i].group; g >= 0 {
+			used[g] = true
+		}
+	}
+	sub.unused = map[int]bool{}
+	for g := range p.keyed {
+		if !used[g] || p.unused[g] {
+			sub.unused[g] = true
+		}
+	}
+	return &sub
 }
 
 // SourceSQL selects the schema's columns (cast where rel says so) and the row ordinal from the

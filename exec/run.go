@@ -164,6 +164,16 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	if err := e.report(ctx, r, rep, a, opts, failedTable, stats, out); err != nil {
 		return rep, fail(rep, err)
 	}
+	if opts.RowSample > 0 && stats.invalid < total {
+		// report() samples the invalid rows from the failed-rows table; the valid ones come from
+		// the input, bounded in SQL.
+		q := fmt.Sprintf("SELECT %s FROM (%s LIMIT %d)", rowJSON(p, ""), validRowsSQL(p, rel, failedTable, stats.invalid > 0), opts.RowSample)
+		rows, err := rowsJSON(ctx, r, q)
+		if err != nil {
+			return rep, fail(rep, fmt.Errorf("sample valid rows: %w", err))
+		}
+		rep.ValidSample = rows
+	}
 
 	if a.Output != nil && out != outcome.Aborted {
 		opts.progress("writing outputs", total)
@@ -287,9 +297,10 @@ func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel comp
 	if err := r.exec(ctx, q); err != nil {
 		return "", stats, fmt.Errorf("evaluate the rules: %w", err)
 	}
-	parts := []string{fmt.Sprintf("count_if(NOT %s)", p.ValidExpr(true))}
+	// count(*) FILTER, not count_if: count_if over no rows (every row valid) is NULL.
+	parts := []string{fmt.Sprintf("count(*) FILTER (WHERE NOT %s)", p.ValidExpr(true))}
 	for _, rule := range p.Rules {
-		parts = append(parts, fmt.Sprintf("count_if(NOT %s)", sql.Ident(rule.Name)))
+		parts = append(parts, fmt.Sprintf("count(*) FILTER (WHERE NOT %s)", sql.Ident(rule.Name)))
 	}
 	dest := make([]any, 0, len(parts))
 	dest = append(dest, &stats.invalid)

@@ -104,7 +104,8 @@ func ValueOf(x any) Value {
 		return Value{Text: formatFloat(t, 64)}
 	case time.Time:
 		if t.Location() == time.UTC && t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
-			return Value{Text: t.Format("2006-01-02 15:04:05"), IsString: true}
+			// A bare date reads as a Date bound and as midnight for a naive Datetime.
+			return Value{Text: t.Format("2006-01-02"), IsString: true}
 		}
 		return Value{Text: t.Format("2006-01-02 15:04:05.999999999Z07:00"), IsString: true}
 	case time.Duration:

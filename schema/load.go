@@ -51,6 +51,9 @@ func Parse(data []byte, file string) (*Schema, error) {
 }
 
 func parse(data []byte, file string, chain []string) (*Schema, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%s: the schema file is empty", file)
+	}
 	if strings.EqualFold(filepath.Ext(file), ".json") {
 		var probe any
 		if err := json.Unmarshal(data, &probe); err != nil {
@@ -325,7 +328,7 @@ func (l *loader) column(n *yaml.Node, parent string, named bool) *Column {
 		if k == KindDatetime || k == KindDuration {
 			c.DType.TimeUnit = Micros
 		}
-	} else if typeNode.Kind == yaml.ScalarNode {
+	} else if typeNode.Kind == yaml.ScalarNode && typeNode.Tag != "!!null" {
 		l.bad(typeNode, label, "type", "unknown type %q; use one of %s", typeNode.Value, strings.Join(KindNames(), ", "))
 	}
 	a := &c.Args

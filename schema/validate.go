@@ -56,6 +56,9 @@ func (v *validator) columnName(c *Column, seen map[string]string) {
 	case strings.HasPrefix(strings.ToLower(c.Name), "dy_"):
 		v.add(c.pos, c.Name, "name", "names starting with 'dy_' are reserved for tablegate's checks; rename the column in the input query")
 		return
+	case strings.HasPrefix(strings.ToLower(c.Name), "__tg_"):
+		v.add(c.pos, c.Name, "name", "names starting with '__tg_' are reserved for the columns tablegate generates; rename the column in the input query")
+		return
 	}
 	lower := strings.ToLower(c.Name)
 	if prev, ok := seen[lower]; ok {
@@ -78,7 +81,10 @@ func (v *validator) column(c *Column, path string, top bool) {
 
 	switch k {
 	case KindInvalid:
-		bad("type", "the column has no type; use one of %s", strings.Join(KindNames(), ", "))
+		// A loaded column's missing or unknown type was reported by the loader, at its line.
+		if c.pos == (Pos{}) {
+			bad("type", "the column has no type; use one of %s", strings.Join(KindNames(), ", "))
+		}
 		return
 	case KindDecimal:
 		if d.Precision < 0 || d.Precision > 38 {
@@ -353,8 +359,25 @@ func (v *validator) regex(c *Column, path, pattern string) {
 		switch ch := pattern[i]; {
 		case ch == '\\':
 			i++
+		case !inClass && strings.HasPrefix(pattern[i:], "(?<"):
+			v.add(c.pos, path, "regex", "%q uses the group syntax (?<name>...), which RE2 (DuckDB) rejects; write (?P<name>...)", pattern)
+			return
+		case ch == '[' && inClass && strings.HasPrefix(pattern[i:], "[:"):
+			if end := strings.Index(pattern[i:], ":]"); end > 0 {
+				i += end + 1 // a POSIX class such as [:alpha:] means the same in both
+			}
+		case ch == '[' && inClass:
+			v.add(c.pos, path, "regex", "%q nests a character class, which RE2 (DuckDB) reads as a literal '['; escape it as \\[ or write the class out in full", pattern)
+			return
 		case ch == '[':
 			inClass = true
+			// A ']' right after '[' or '[^' is a literal member, not the end of the class.
+			if i+1 < len(pattern) && pattern[i+1] == '^' {
+				i++
+			}
+			if i+1 < len(pattern) && pattern[i+1] == ']' {
+				i++
+			}
 		case ch == ']':
 			inClass = false
 		case inClass && i+1 < len(pattern) && (ch == '&' || ch == '~' || ch == '-') && pattern[i+1] == ch:
@@ -449,6 +472,8 @@ func (v *validator) schemaRules() {
 			v.add(r.pos, "", "rules", "rule '%s' has the name of a column; rename the rule", r.Name)
 		case strings.HasPrefix(strings.ToLower(r.Name), "dy_"):
 			v.add(r.pos, "", "rules", "rule name '%s' is in the reserved 'dy_' namespace", r.Name)
+		case strings.HasPrefix(strings.ToLower(r.Name), "__tg_"):
+			v.add(r.pos, "", "rules", "rule name '%s' is in the reserved '__tg_' namespace of tablegate's generated columns", r.Name)
 		case seen[strings.ToLower(r.Name)]:
 			v.add(r.pos, "", "rules", "two rules are named '%s'", r.Name)
 		}

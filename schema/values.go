@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -102,6 +103,10 @@ func ParseValue(d DType, v Value) (Parsed, error) {
 		return parseDatetime(d, text)
 	case k == KindDuration:
 		dur, err := ParseDuration(text)
+		if err != nil && zeroDurationRE.MatchString(text) {
+			// A zero span is no resolution, but it is a fine bound (min: 0s).
+			dur, err = Span{}, nil
+		}
 		if err != nil {
 			return Parsed{}, err
 		}
@@ -117,6 +122,8 @@ func ParseValue(d DType, v Value) (Parsed, error) {
 	}
 	return Parsed{}, fmt.Errorf("%s takes no bounds", d.Kind)
 }
+
+var zeroDurationRE = regexp.MustCompile(`^(0+(ns|us|ms|s|m|h|d|w|mo|q|y))+$`)
 
 func isRangeErr(err error) bool {
 	ne, ok := err.(*strconv.NumError)
@@ -135,8 +142,12 @@ func parseDecimal(d DType, text string) (Parsed, error) {
 		return Parsed{}, fmt.Errorf("%s has %d fractional digits, more than the scale %d", text, len(frac), d.Scale)
 	}
 	intDigits := len(strings.TrimLeft(intPart, "0"))
-	if d.Precision > 0 && intDigits > d.Precision-d.Scale {
-		return Parsed{}, fmt.Errorf("%s has %d integer digits, more than precision %d minus scale %d allows", text, intDigits, d.Precision, d.Scale)
+	precision := d.Precision
+	if precision == 0 {
+		precision = 38 // any precision DuckDB has: the bound must still fit DECIMAL(38, scale)
+	}
+	if intDigits > precision-d.Scale {
+		return Parsed{}, fmt.Errorf("%s has %d integer digits, more than precision %d minus scale %d allows", text, intDigits, precision, d.Scale)
 	}
 	return Parsed{Rat: r, Text: r.FloatString(d.Scale)}, nil
 }
@@ -199,6 +210,12 @@ var durationUnits = []struct {
 	{"s", func(d *Span, n int64) { d.Nanos += n * int64(time.Second) }},
 }
 
+// subDayNanos is the length in nanoseconds of each sub-day unit of the duration language.
+var subDayNanos = map[string]int64{
+	"ns": 1, "us": int64(time.Microsecond), "ms": int64(time.Millisecond),
+	"s": int64(time.Second), "m": int64(time.Minute), "h": int64(time.Hour),
+}
+
 // ParseDuration reads the duration language.
 func ParseDuration(s string) (Span, error) {
 	var d Span
@@ -211,14 +228,21 @@ func ParseDuration(s string) (Span, error) {
 		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
 			i++
 		}
-		if i == 0 || i > 12 {
+		if i == 0 {
 			return d, fmt.Errorf("%q is not a duration; use e.g. 1d, 4h, 30m, 1d4h, 500ms, 1w, 1mo, 1q, 1y", s)
 		}
-		n, _ := strconv.ParseInt(rest[:i], 10, 64)
+		n, err := strconv.ParseInt(rest[:i], 10, 64)
+		digits := i
 		rest = rest[i:]
 		matched := false
 		for _, u := range durationUnits {
 			if strings.HasPrefix(rest, u.suffix) {
+				// Sub-day units add up in int64 nanoseconds (about 292 years); calendar units
+				// are counts, kept to 12 digits.
+				per := subDayNanos[u.suffix]
+				if err != nil || (per == 0 && digits > 12) || (per > 0 && n > (math.MaxInt64-d.Nanos)/per) {
+					return d, fmt.Errorf("%q is too long for a duration", s)
+				}
 				u.apply(&d, n)
 				rest = rest[len(u.suffix):]
 				matched = true

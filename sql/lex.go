@@ -39,6 +39,11 @@ func ReplaceIdent(expr, name, replacement string) string {
 			}
 			b.WriteByte(c)
 			i++
+		case (c == 'E' || c == 'e') && i+1 < len(expr) && expr[i+1] == '\'':
+			// Escape string E'…': a backslash escapes the next character (E'\'' is one quote).
+			j := skipEscaped(expr, i+1)
+			b.WriteString(expr[i:j])
+			i = j
 		case isIdentStart(c):
 			j := i + 1
 			for j < len(expr) && isIdentPart(expr[j]) {
@@ -68,6 +73,24 @@ func skipQuoted(s string, start int, q byte) int {
 				i += 2
 				continue
 			}
+			return i + 1
+		}
+		i++
+	}
+	return len(s)
+}
+
+func skipEscaped(s string, start int) int {
+	i := start + 1
+	for i < len(s) {
+		switch {
+		case s[i] == '\\':
+			i += 2
+			continue
+		case s[i] == '\'' && i+1 < len(s) && s[i+1] == '\'':
+			i += 2
+			continue
+		case s[i] == '\'':
 			return i + 1
 		}
 		i++

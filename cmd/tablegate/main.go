@@ -54,10 +54,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	root.SetArgs(args)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(validateCmd(ctx, stdout, stderr, &code), explainCmd(ctx, stdout), checkCmd(stdout))
+	root.AddCommand(validateCmd(ctx, stdout, stderr, &code), explainCmd(ctx, stdout), checkCmd(stdout), sampleCmd(stdout))
 	if err := root.ExecuteContext(ctx); err != nil {
 		if code == exitOK {
 			code = exitCode(err)
+			// validate stopped before its RunE (a bad flag or argument): still one JSON object.
+			writeEarlyReport(args, stdout, err)
 		}
 		fmt.Fprintln(stderr, "tablegate: "+err.Error())
 		if code == exitUsage && isUsage(err) {

@@ -131,6 +131,49 @@ func validateCmd(ctx context.Context, stdout, stderr io.Writer, code *int) *cobr
 	return cmd
 }
 
+// writeEarlyReport prints the error report of a validate command line that failed before its
+// flags were parsed (an unknown flag, a stray argument), when it asks for --format json or
+// --report: SPEC §9 wants one JSON object with outcome null for every exit-2 error.
+func writeEarlyReport(args []string, stdout io.Writer, err error) {
+	if len(args) == 0 || args[0] != "validate" {
+		return
+	}
+	var format, report string
+	for i := 1; i < len(args); i++ {
+		name, value, hasValue := strings.Cut(args[i], "=")
+		if name != "--format" && name != "--report" {
+			continue
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				continue
+			}
+			i++
+			value = args[i]
+		}
+		if name == "--format" {
+			format = value
+		} else {
+			report = value
+		}
+	}
+	if format != "json" && report == "" {
+		return
+	}
+	rep := &outcome.Report{Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{},
+		Error: &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}}
+	data, jerr := json.MarshalIndent(rep, "", "  ")
+	if jerr != nil {
+		return
+	}
+	if report != "" {
+		_ = os.WriteFile(report, append(data, '\n'), 0o644)
+	}
+	if format == "json" {
+		fmt.Fprintln(stdout, string(data))
+	}
+}
+
 func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.Report, error) {
 	ctx := cmd.Context()
 	if f.format != "text" && f.format != "json" {
