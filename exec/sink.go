@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sql"
 )
 
@@ -242,3 +243,20 @@ func (o TableOutput) write(ctx context.Context, r *run, w writes) (err error) {
 	}
 	return r.exec(ctx, "COMMIT")
 }
+
+// WriteQuery writes a query's rows to an output atomically, as a run writes a table (used by
+// `tablegate sample`).
+func (e *Engine) WriteQuery(ctx context.Context, query string, out Output) error {
+	r, err := e.newRun(ctx)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	if err := out.write(ctx, r, writes{asset: out.DefaultAssetName(), table: query}); err != nil {
+		return &OutputError{Output: out.String(), Err: err}
+	}
+	return nil
+}
+
+// OutputError is an output that could not be written; the previous table is unchanged.
+type OutputError = outcome.OutputError

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tgexec "github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/sample"
+	"github.com/tablegate/tablegate/schema"
+)
+
+// TestDataframelyAgrees runs the benchmark rule sets through tablegate and through dataframely
+// (the reference implementation of these semantics) on the same generated data and requires the
+// same valid-row count and the same failure count per rule. It needs python3 with dataframely
+// and polars (CI installs them); elsewhere it is skipped.
+func TestDataframelyAgrees(t *testing.T) {
+	py := findDataframely()
+	if py == "" {
+		t.Skip("python3 with dataframely and polars is not available")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.parquet")
+	gen, err := schema.LoadFile("../schemas/bench40.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _, err := sample.Query(gen, sample.Spec{Rows: 20000, InvalidRate: 0.2, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := tgexec.Open(tgexec.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	if err := eng.WriteQuery(ctx, q, tgexec.ParquetOutput{Path: data}); err != nil {
+		t.Fatal(err)
+	}
+	for _, rules := range []string{"5", "15", "40"} {
+		t.Run(rules+" rules", func(t *testing.T) {
+			plan, err := loadPlan("../schemas/bench" + rules + ".yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := eng.Run(ctx, tgexec.Asset{Plan: plan, Input: tgexec.ParquetInput{Path: data}}, tgexec.Options{MaxFailureSamples: -1})
+			if rep == nil || rep.Outcome == nil {
+				t.Fatalf("run failed before an outcome: %v", err)
+			}
+			ours := map[string]int64{}
+			for _, c := range rep.Checks {
+				if n, ok := c.Metadata["dy_failed_count"].(int64); ok {
+					ours[c.Metadata["dy_rule"].(string)] = n
+				}
+			}
+			out, err := exec.Command(py, "../peers/dataframely_bench.py", "--rules", rules, "--input", data, "--out", t.TempDir()).Output()
+			if err != nil {
+				t.Fatalf("dataframely: %v", err)
+			}
+			var theirs struct {
+				Valid  int64            `json:"valid"`
+				Counts map[string]int64 `json:"counts"`
+			}
+			if err := json.Unmarshal(out, &theirs); err != nil {
+				t.Fatalf("dataframely output %q: %v", out, err)
+			}
+			// dataframely has no is_in for strings; the peer schema spells it as a named check.
+			peer := map[string]int64{}
+			for k, v := range theirs.Counts {
+				peer[strings.Replace(k, "|check__is_in", "|is_in", 1)] = v
+			}
+			if rep.Rows.Valid != theirs.Valid {
+				t.Errorf("valid rows: tablegate %d, dataframely %d", rep.Rows.Valid, theirs.Valid)
+			}
+			for rule, n := range peer {
+				if ours[rule] != n {
+					t.Errorf("rule %s: tablegate %d failures, dataframely %d", rule, ours[rule], n)
+				}
+			}
+			for rule, n := range ours {
+				if _, ok := peer[rule]; !ok {
+					t.Errorf("rule %s: tablegate %d failures, dataframely none", rule, n)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,445 @@
+// Command harness measures tablegate against the floor (a plain DuckDB copy of the same columns)
+// and its peers in one run, each as a whole process (wall time and peak RSS, median of runs), and
+// writes benchmarks/results/: a Markdown table of ratios, the raw JSON and an SVG plot.
+//
+//	go run ./benchmarks/harness                          # 1M and 10M rows x 5/15/40 rules x both storages
+//	go run ./benchmarks/harness -rows 1000000,10000000,30000000 -runs 5
+//	go run ./benchmarks/harness -guard 2.5               # CI: 1M rows, fail if full/floor > 2.5
+//
+// It re-executes itself for the floor and the per-rule-query approach (subcommands `floor`,
+// `perrule`, `load`), so every approach runs as its own process on the same DuckDB build.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if len(os.Args) > 1 {
+		var err error
+		switch os.Args[1] {
+		case "floor":
+			err = floorMain(os.Args[2:])
+		case "perrule":
+			err = perRuleMain(os.Args[2:])
+		case "load":
+			err = loadMain(os.Args[2:])
+		default:
+			err = benchMain(os.Args[1:])
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "harness:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := benchMain(nil); err != nil {
+		fmt.Fprintln(os.Stderr, "harness:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	rows        []int64
+	rules       []int
+	storages    []string
+	approaches  []string
+	runs        int
+	work        string
+	results     string
+	guard       float64
+	invalidRate float64
+	memoryLimit string
+}
+
+// measurement is one approach on one cell, over several runs.
+type measurement struct {
+	Rows     int64     `json:"rows"`
+	Rules    int       `json:"rules"`
+	Storage  string    `json:"storage"`
+	Approach string    `json:"approach"`
+	Seconds  []float64 `json:"seconds"`
+	RSSMB    []float64 `json:"rss_mb"`
+	Median   float64   `json:"median_s"`
+	MedRSS   float64   `json:"median_rss_mb"`
+	Error    string    `json:"error,omitempty"`
+}
+
+func parseInts(s string) ([]int64, error) {
+	var out []int64
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(strings.ToUpper(f))
+		mult := int64(1)
+		switch {
+		case strings.HasSuffix(f, "M"):
+			mult, f = 1_000_000, strings.TrimSuffix(f, "M")
+		case strings.HasSuffix(f, "K"):
+			mult, f = 1_000, strings.TrimSuffix(f, "K")
+		}
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a count", f)
+		}
+		out = append(out, n*mult)
+	}
+	return out, nil
+}
+
+func benchMain(args []string) error {
+	fs := flag.NewFlagSet("harness", flag.ExitOnError)
+	rows := fs.String("rows", "1M,10M", "row counts (1M, 10M, 30M, …)")
+	rules := fs.String("rules", "5,15,40", "rule sets: 5, 15, 40 (benchmarks/schemas/benchN.yaml)")
+	storages := fs.String("storage", "parquet,duckdb", "parquet (Parquet -> Parquet) and/or duckdb (table -> table)")
+	approaches := fs.String("approaches", "floor,counts,full,perrule,dataframely", "what to measure")
+	runs := fs.Int("runs", 3, "runs per measurement (the median is reported)")
+	work := fs.String("work", filepath.Join(os.TempDir(), "tablegate-bench"), "scratch folder for data and outputs")
+	results := fs.String("results", "benchmarks/results", "where the results go")
+	guard := fs.Float64("guard", 0, "regression guard: measure 1M rows x 15 rules Parquet->Parquet and fail when full/floor exceeds this")
+	rate := fs.Float64("invalid-rate", 0.03, "share of generated rows that break a rule")
+	mem := fs.String("memory-limit", "", "DuckDB memory limit for tablegate (e.g. 4GB)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg := config{runs: *runs, work: *work, results: *results, guard: *guard, invalidRate: *rate, memoryLimit: *mem}
+	var err error
+	if cfg.rows, err = parseInts(*rows); err != nil {
+		return err
+	}
+	ruleSets, err := parseInts(*rules)
+	if err != nil {
+		return err
+	}
+	for _, r := range ruleSets {
+		cfg.rules = append(cfg.rules, int(r))
+	}
+	cfg.storages = strings.Split(*storages, ",")
+	cfg.approaches = strings.Split(*approaches, ",")
+	if cfg.guard > 0 {
+		cfg.rows, cfg.rules, cfg.storages, cfg.approaches = []int64{1_000_000}, []int{15}, []string{"parquet"}, []string{"floor", "full"}
+		if cfg.runs < 5 {
+			cfg.runs = 5
+		}
+	}
+	return bench(context.Background(), cfg)
+}
+
+type tools struct {
+	tablegate string
+	harness   string
+	python    string
+}
+
+func bench(ctx context.Context, cfg config) error {
+	if err := os.MkdirAll(cfg.work, 0o755); err != nil {
+		return err
+	}
+	t := tools{tablegate: filepath.Join(cfg.work, "tablegate")}
+	build := exec.CommandContext(ctx, "go", "build", "-o", t.tablegate, "./cmd/tablegate")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("build tablegate (run the harness from the repository root): %w", err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	t.harness = self
+	if slices.Contains(cfg.approaches, "dataframely") {
+		t.python = findDataframely()
+		if t.python == "" {
+			fmt.Fprintln(os.Stderr, "harness: dataframely/polars not importable by python3; skipping that peer (pip install dataframely polars)")
+		}
+	}
+
+	var all []measurement
+	for _, n := range cfg.rows {
+		data := filepath.Join(cfg.work, fmt.Sprintf("data_%d.parquet", n))
+		if err := prepare(ctx, t, cfg, n, data); err != nil {
+			return err
+		}
+		db := filepath.Join(cfg.work, fmt.Sprintf("data_%d.duckdb", n))
+		if slices.Contains(cfg.storages, "duckdb") {
+			if _, err := os.Stat(db); err != nil {
+				if err := runQuiet(ctx, t.harness, "load", data, db); err != nil {
+					return err
+				}
+			}
+		}
+		for _, rules := range cfg.rules {
+			schemaFile := filepath.Join("benchmarks", "schemas", fmt.Sprintf("bench%d.yaml", rules))
+			for _, storage := range cfg.storages {
+				for _, approach := range cfg.approaches {
+					cmd := command(t, cfg, approach, storage, schemaFile, rules, data, db)
+					if cmd == nil {
+						continue
+					}
+					m := measurement{Rows: n, Rules: rules, Storage: storage, Approach: approach}
+					for run := 0; run < cfg.runs; run++ {
+						cleanOutputs(cfg.work)
+						secs, rss, err := measure(ctx, cmd)
+						if err != nil {
+							m.Error = err.Error()
+							break
+						}
+						m.Seconds = append(m.Seconds, secs)
+						m.RSSMB = append(m.RSSMB, rss)
+					}
+					m.Median, m.MedRSS = median(m.Seconds), median(m.RSSMB)
+					fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s %-12s %7.2fs %7.0f MB %s\n", n, rules, storage, approach, m.Median, m.MedRSS, m.Error)
+					all = append(all, m)
+				}
+			}
+		}
+	}
+	if cfg.guard > 0 {
+		return checkGuard(all, cfg.guard)
+	}
+	return writeResults(cfg, all)
+}
+
+// prepare generates the data once per row count (same seed, same bytes).
+func prepare(ctx context.Context, t tools, cfg config, n int64, data string) error {
+	if _, err := os.Stat(data); err == nil {
+		return nil
+	}
+	fmt.Fprintf(os.Stderr, "harness: generating %d rows into %s\n", n, data)
+	return runQuiet(ctx, t.tablegate, "sample", "--schema", "benchmarks/schemas/bench40.yaml",
+		"--rows", fmt.Sprint(n), "--invalid-rate", fmt.Sprint(cfg.invalidRate), "--seed", "1", "--out", data)
+}
+
+func outPath(work, storage, name string) string {
+	if storage == "duckdb" {
+		return filepath.Join(work, "out.duckdb") + ":" + name
+	}
+	return filepath.Join(work, "out", name+".parquet")
+}
+
+// command is the process that measures one approach, or nil when it does not apply.
+func command(t tools, cfg config, approach, storage, schemaFile string, rules int, data, db string) []string {
+	in := data
+	if storage == "duckdb" {
+		in = db + ":t"
+	}
+	out := outPath(cfg.work, storage, "orders")
+	switch approach {
+	case "floor":
+		return []string{t.harness, "floor", storage, schemaFile, in, out}
+	case "counts":
+		return withMem(cfg, []string{t.tablegate, "validate", "--schema", schemaFile, "--input", in, "--samples", "0"})
+	case "full":
+		return withMem(cfg, []string{t.tablegate, "validate", "--schema", schemaFile, "--input", in, "--out", out, "--quarantine", "--samples", "0"})
+	case "perrule":
+		return []string{t.harness, "perrule", storage, schemaFile, in, out}
+	case "dataframely":
+		if t.python == "" || storage != "parquet" {
+			return nil
+		}
+		return []string{t.python, filepath.Join("benchmarks", "peers", "dataframely_bench.py"), "--rules", fmt.Sprint(rules), "--input", data, "--out", filepath.Join(cfg.work, "out")}
+	}
+	return nil
+}
+
+func withMem(cfg config, args []string) []string {
+	if cfg.memoryLimit != "" {
+		args = append(args, "--memory-limit", cfg.memoryLimit)
+	}
+	return args
+}
+
+func cleanOutputs(work string) {
+	_ = os.RemoveAll(filepath.Join(work, "out"))
+	_ = os.Remove(filepath.Join(work, "out.duckdb"))
+	_ = os.Remove(filepath.Join(work, "out.duckdb.wal"))
+	_ = os.MkdirAll(filepath.Join(work, "out"), 0o755)
+}
+
+// measure runs a process and returns its wall time and peak RSS. Exit status 1 (the data failed)
+// is a normal result for validation runs.
+func measure(ctx context.Context, args []string) (float64, float64, error) {
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	secs := time.Since(start).Seconds()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			return 0, 0, fmt.Errorf("%s: %v: %s", strings.Join(args, " "), err, lastLine(stderr.String()))
+		}
+	}
+	rss := 0.0
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = float64(ru.Maxrss) / 1024 // KiB on Linux
+	}
+	return secs, rss, nil
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+func runQuiet(ctx context.Context, name string, args ...string) error {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Stderr = os.Stderr
+	return cmd.Run()
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func findDataframely() string {
+	for _, py := range []string{"python3", "python"} {
+		path, err := exec.LookPath(py)
+		if err != nil {
+			continue
+		}
+		if exec.Command(path, "-c", "import dataframely, polars").Run() == nil {
+			return path
+		}
+	}
+	return ""
+}
+
+func checkGuard(all []measurement, limit float64) error {
+	var floor, full float64
+	for _, m := range all {
+		if m.Error != "" {
+			return fmt.Errorf("%s failed: %s", m.Approach, m.Error)
+		}
+		switch m.Approach {
+		case "floor":
+			floor = m.Median
+		case "full":
+			full = m.Median
+		}
+	}
+	ratio := full / floor
+	fmt.Printf("regression guard: 1M rows x 15 rules Parquet->Parquet: full %.2fs, floor %.2fs, ratio %.2f (limit %.2f)\n", full, floor, ratio, limit)
+	if ratio > limit {
+		return fmt.Errorf("full validation is %.2fx the plain copy, past the guard's %.2fx: a window function or a per-rule scan may have crept into the hot path", ratio, limit)
+	}
+	return nil
+}
+
+func machine() string {
+	mem := ""
+	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
+		line, _, _ := strings.Cut(string(data), "\n")
+		f := strings.Fields(line)
+		if len(f) >= 2 {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			mem = fmt.Sprintf(", %.0f GiB memory", kb/1024/1024)
+		}
+	}
+	return fmt.Sprintf("%d cores%s, %s/%s, %s", runtime.NumCPU(), mem, runtime.GOOS, runtime.GOARCH, runtime.Version())
+}
+
+func writeResults(cfg config, all []measurement) error {
+	if err := os.MkdirAll(cfg.results, 0o755); err != nil {
+		return err
+	}
+	data, _ := json.MarshalIndent(all, "", "  ")
+	if err := os.WriteFile(filepath.Join(cfg.results, "results.json"), data, 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(cfg.results, "results.md"), []byte(markdown(cfg, all)), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(cfg.results, "time_vs_rows.svg"), []byte(plot(all)), 0o644)
+}
+
+func find(all []measurement, rows int64, rules int, storage, approach string) *measurement {
+	for i := range all {
+		m := &all[i]
+		if m.Rows == rows && m.Rules == rules && m.Storage == storage && m.Approach == approach && m.Error == "" && m.Median > 0 {
+			return m
+		}
+	}
+	return nil
+}
+
+func ratio(a, b *measurement) string {
+	if a == nil || b == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f×", a.Median/b.Median)
+}
+
+func markdown(cfg config, all []measurement) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Benchmark results\n\nMachine: %s. DuckDB 1.5.6 (duckdb-go v2.10506.0). %d runs per cell, medians; whole-process wall time and peak RSS. Data: `tablegate sample --schema benchmarks/schemas/bench40.yaml --invalid-rate %g --seed 1` (13 columns).\n\n",
+		machine(), cfg.runs, cfg.invalidRate)
+	fmt.Fprintf(&b, "Approaches: **floor** = plain DuckDB COPY (Parquet) or CREATE TABLE AS (DuckDB) of the same columns; **counts** = `tablegate validate` in place (no outputs); **full** = table + quarantine + counts; **perrule** = one `count(*) … WHERE NOT rule` query per rule, then the two outputs (the Soda / Great Expectations / dbt shape), from the same compiled rules; **dataframely** = dataframely %s on polars, `filter` + write valid rows and failures (Parquet only).\n\n", pyVersions())
+	b.WriteString("| rows | rules | storage | floor s | counts s | full s | perrule s | dataframely s | full / floor | counts / floor | perrule / full | dataframely / full | full RSS MB | dataframely RSS MB |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	secs := func(m *measurement) string {
+		if m == nil {
+			return "–"
+		}
+		return fmt.Sprintf("%.2f", m.Median)
+	}
+	rss := func(m *measurement) string {
+		if m == nil {
+			return "–"
+		}
+		return fmt.Sprintf("%.0f", m.MedRSS)
+	}
+	for _, n := range cfg.rows {
+		for _, r := range cfg.rules {
+			for _, s := range cfg.storages {
+				floor, counts, full := find(all, n, r, s, "floor"), find(all, n, r, s, "counts"), find(all, n, r, s, "full")
+				per, dy := find(all, n, r, s, "perrule"), find(all, n, r, s, "dataframely")
+				fmt.Fprintf(&b, "| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+					n, r, s, secs(floor), secs(counts), secs(full), secs(per), secs(dy),
+					ratio(full, floor), ratio(counts, floor), ratio(per, full), ratio(dy, full), rss(full), rss(dy))
+			}
+		}
+	}
+	var errs []string
+	for _, m := range all {
+		if m.Error != "" {
+			errs = append(errs, fmt.Sprintf("- %d rows, %d rules, %s, %s: %s", m.Rows, m.Rules, m.Storage, m.Approach, m.Error))
+		}
+	}
+	if len(errs) > 0 {
+		b.WriteString("\nFailed measurements:\n\n" + strings.Join(errs, "\n") + "\n")
+	}
+	return b.String()
+}
+
+func pyVersions() string {
+	py := findDataframely()
+	if py == "" {
+		return "(not installed)"
+	}
+	out, err := exec.Command(py, "-c", "import dataframely, polars; print(dataframely.__version__, '/ polars', polars.__version__)").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

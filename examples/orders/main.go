@@ -1,0 +1,95 @@
+// Command orders is tablegate's runnable example: it validates the shipped orders (16 rows, some
+// broken on purpose) against the Orders schema, writes the valid rows and the quarantine, and
+// prints the report.
+//
+//	go run ./examples/orders            # writes out/orders.parquet and out/orders_quarantine.parquet
+//	go run ./examples/orders -json      # the JSON report instead of the text summary
+package main
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/schema"
+)
+
+//go:embed orders.yaml
+var schemaYAML []byte
+
+//go:embed orders.parquet
+var ordersParquet []byte
+
+func main() {
+	outDir := flag.String("out", "out", "folder for the table and the quarantine")
+	asJSON := flag.Bool("json", false, "print the JSON report")
+	flag.Parse()
+	if err := run(context.Background(), *outDir, *asJSON); err != nil {
+		fmt.Fprintln(os.Stderr, "orders:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, outDir string, asJSON bool) error {
+	s, err := schema.Parse(schemaYAML, "orders.yaml")
+	if err != nil {
+		return err
+	}
+	plan, err := compile.CompileContext(ctx, s)
+	if err != nil {
+		return err
+	}
+	// DuckDB reads files, so the embedded data goes to a temporary file first.
+	dir, err := os.MkdirTemp("", "tablegate-orders-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	input := filepath.Join(dir, "orders.parquet")
+	if err := os.WriteFile(input, ordersParquet, 0o644); err != nil {
+		return err
+	}
+
+	eng, err := exec.Open(exec.Config{})
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	rep, err := eng.Run(ctx, exec.Asset{
+		Plan:       plan,
+		Input:      exec.ParquetInput{Path: input},
+		Output:     exec.ParquetOutput{Path: filepath.Join(outDir, "orders.parquet")},
+		Quarantine: true,
+	}, exec.Options{})
+	var noValid *outcome.NoValidRowsError
+	if err != nil && !errors.As(err, &noValid) {
+		return err
+	}
+	if asJSON {
+		data, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Println(string(data))
+		return nil
+	}
+	fmt.Printf("%s: %s — %d rows in, %d valid to %s, %d invalid to %s (health %s)\n",
+		rep.Schema, *rep.Outcome, rep.Rows.Input, rep.Rows.Valid, rep.Table.Address, rep.Rows.Invalid, rep.Quarantine.Address, rep.Health)
+	for _, c := range rep.Checks {
+		status := "pass"
+		if !c.Passed {
+			status = fmt.Sprintf("FAIL %v rows", c.Metadata["dy_failed_count"])
+		}
+		fmt.Printf("  %-5s %-38s %-14s %s\n", c.Severity, c.Name, status, c.Description)
+	}
+	fmt.Println("invalid rows by the rules they failed:")
+	for _, s := range rep.InvalidByRules {
+		fmt.Printf("  %d  %s\n", s.Count, s.Rules)
+	}
+	return nil
+}

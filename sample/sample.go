@@ -1,0 +1,470 @@
+// Package sample generates deterministic synthetic data that fits a schema, with a chosen share of
+// rows that violate its rules (spread across the rules it knows how to break), for benchmarks and
+// demos. The data is produced by one DuckDB query over range(N) with hash-based pseudo-random
+// values, so the same seed gives the same rows.
+package sample
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/tablegate/tablegate/schema"
+	"github.com/tablegate/tablegate/sql"
+)
+
+// Spec sizes a sample.
+type Spec struct {
+	Rows        int64
+	InvalidRate float64 // share of rows made to violate one rule, 0..1
+	Seed        uint64
+}
+
+type violation struct {
+	rule string
+	expr string
+}
+
+type gen struct {
+	spec       Spec
+	salt       int
+	violations []violation
+	colExprs   []string
+}
+
+// h is a deterministic pseudo-random UBIGINT for the row, distinct per call site.
+func (g *gen) h() string {
+	g.salt++
+	return fmt.Sprintf("CAST(hash(i, %d, %d) >> 1 AS BIGINT)", g.spec.Seed, g.salt)
+}
+
+// Query returns the SELECT that generates the sample, and the rules it can break.
+func Query(s *schema.Schema, spec Spec) (string, []string, error) {
+	if spec.Rows < 0 || spec.InvalidRate < 0 || spec.InvalidRate > 1 {
+		return "", nil, fmt.Errorf("rows must be >= 0 and the invalid rate within 0..1")
+	}
+	if err := s.Validate(); err != nil {
+		return "", nil, err
+	}
+	g := &gen{spec: spec}
+	pk := s.PrimaryKey()
+	for _, c := range s.Columns {
+		expr, err := g.column(c, len(pk) > 0 && pk[0] == c.Name)
+		if err != nil {
+			return "", nil, fmt.Errorf("column '%s': %w", c.Name, err)
+		}
+		g.colExprs = append(g.colExprs, expr)
+	}
+	// Each column expression picks its violation when the row is bad and the row's draw lands on
+	// that violation; violations are numbered across the schema.
+	var cols []string
+	k := 0
+	for i, c := range s.Columns {
+		expr := g.colExprs[i]
+		for strings.Contains(expr, "{{V}}") {
+			expr = strings.Replace(expr, "{{V}}", fmt.Sprint(k), 1)
+			k++
+		}
+		cols = append(cols, expr+" AS "+sql.Ident(c.Name))
+	}
+	n := len(g.violations)
+	rules := make([]string, n)
+	for i, v := range g.violations {
+		rules[i] = v.rule
+	}
+	rate := int64(spec.InvalidRate * 1_000_000)
+	which := "0"
+	if n > 0 {
+		which = fmt.Sprintf("hash(i, %d, -2) %% %d", spec.Seed, n)
+	} else {
+		rate = 0
+	}
+	q := fmt.Sprintf("SELECT %s FROM (SELECT i, (hash(i, %d, -1) %% 1000000) < %d AS __bad, %s AS __which FROM range(%d) AS t(i)) ORDER BY i",
+		strings.Join(cols, ", "), spec.Seed, rate, which, spec.Rows)
+	return q, rules, nil
+}
+
+// column builds the expression of one column: its valid value, NULLs for nullable columns, and
+// the violations it can take.
+func (g *gen) column(c *schema.Column, pkLead bool) (string, error) {
+	a := &c.Args
+	valid, err := g.valid(c, pkLead || a.Unique)
+	if err != nil {
+		return "", err
+	}
+	var cases []violation
+	if !a.Nullable && c.DType.Kind != schema.KindAny {
+		cases = append(cases, violation{c.Name + "|nullability", "NULL"})
+	}
+	if pkLead || a.Unique {
+		dup, err := g.key(c, "(i - 1)")
+		if err == nil {
+			name := c.Name + "|unique"
+			if pkLead {
+				name = "primary_key"
+			}
+			cases = append(cases, violation{name, dup})
+		}
+	}
+	cases = append(cases, g.breaks(c)...)
+	expr := valid
+	if a.Nullable {
+		expr = fmt.Sprintf("CASE WHEN %s %% 20 = 0 THEN NULL ELSE %s END", g.h(), valid)
+	}
+	if len(cases) == 0 {
+		return fmt.Sprintf("CAST(%s AS %s)", expr, c.DType.DuckDBType()), nil
+	}
+	var b strings.Builder
+	b.WriteString("CASE")
+	for _, v := range cases {
+		g.violations = append(g.violations, v)
+		fmt.Fprintf(&b, " WHEN __bad AND __which = {{V}} THEN CAST(%s AS %s)", v.expr, c.DType.DuckDBType())
+	}
+	fmt.Fprintf(&b, " ELSE CAST(%s AS %s) END", expr, c.DType.DuckDBType())
+	return b.String(), nil
+}
+
+// key is a distinct value per row index for key columns.
+func (g *gen) key(c *schema.Column, idx string) (string, error) {
+	switch k := c.DType.Kind; {
+	case k.IsInteger():
+		lo := intLow(c)
+		return fmt.Sprintf("(%s + %s)", lo, idx), nil
+	case k == schema.KindString:
+		return fmt.Sprintf("('k' || lpad(CAST(%s AS VARCHAR), 10, '0'))", idx), nil
+	case k.IsFloat(), k == schema.KindDecimal:
+		return fmt.Sprintf("CAST(%s AS DOUBLE)", idx), nil
+	}
+	return "", fmt.Errorf("no distinct values for a %s key", c.DType.Kind)
+}
+
+func bound(c *schema.Column, v *schema.Value) *schema.Parsed {
+	if v == nil {
+		return nil
+	}
+	p, err := schema.ParseValue(c.DType, *v)
+	if err != nil {
+		return nil
+	}
+	return &p
+}
+
+func intLow(c *schema.Column) string {
+	lo, _ := intRange(c)
+	return lo.String()
+}
+
+// intRange is the range valid integers are drawn from: the bounds, else 0..1,000,000.
+func intRange(c *schema.Column) (*big.Int, *big.Int) {
+	tlo, thi := schema.IntRange(c.DType.Kind)
+	lo, hi := big.NewInt(0), (*big.Int)(nil)
+	if lo.Cmp(tlo) < 0 {
+		lo = new(big.Int).Set(tlo)
+	}
+	if p := bound(c, c.Args.Min); p != nil {
+		lo = p.Int
+	}
+	if p := bound(c, c.Args.MinExclusive); p != nil {
+		lo = new(big.Int).Add(p.Int, big.NewInt(1))
+	}
+	if p := bound(c, c.Args.Max); p != nil {
+		hi = p.Int
+	} else if p := bound(c, c.Args.MaxExclusive); p != nil {
+		hi = new(big.Int).Sub(p.Int, big.NewInt(1))
+	} else {
+		hi = new(big.Int).Add(lo, big.NewInt(1_000_000))
+	}
+	if hi.Cmp(thi) > 0 {
+		hi = thi
+	}
+	return lo, hi
+}
+
+func (g *gen) valid(c *schema.Column, key bool) (string, error) {
+	a := &c.Args
+	d := c.DType
+	if key {
+		return g.key(c, "i")
+	}
+	switch k := d.Kind; {
+	case k == schema.KindBool:
+		return fmt.Sprintf("(%s %% 2 = 0)", g.h()), nil
+	case k.IsInteger():
+		if a.HasIsIn && len(a.IsIn) > 0 {
+			return pick(g.h(), valuesText(a.IsIn)), nil
+		}
+		lo, hi := intRange(c)
+		width := new(big.Int).Add(new(big.Int).Sub(hi, lo), big.NewInt(1))
+		if width.Sign() <= 0 {
+			return "", fmt.Errorf("the bounds leave no valid value")
+		}
+		if width.Cmp(big.NewInt(1_000_000_000)) > 0 {
+			width = big.NewInt(1_000_000_000)
+		}
+		return fmt.Sprintf("(CAST(%s AS HUGEINT) + %s %% %s)", lo, g.h(), width), nil
+	case k.IsFloat():
+		lo, hi := floatRange(c)
+		return fmt.Sprintf("(%g + (1 + %s %% 999999) / 1000000.0 * %g)", lo, g.h(), hi-lo), nil
+	case k == schema.KindDecimal:
+		lo, hi := floatRange(c)
+		scale := 1.0
+		for range d.Scale {
+			scale *= 10
+		}
+		loS, hiS := int64(lo*scale)+1, int64(hi*scale)-1
+		if hiS < loS {
+			hiS = loS
+		}
+		return fmt.Sprintf("(CAST(%d + %s %% %d AS DECIMAL(38,0)) / %g)", loS, g.h(), hiS-loS+1, scale), nil
+	case k == schema.KindString:
+		return g.stringValue(c)
+	case k == schema.KindEnum:
+		return pick(g.h(), d.Categories), nil
+	case k.IsTemporal():
+		return g.temporal(c)
+	case k == schema.KindAny:
+		return "NULL", nil
+	}
+	return "", fmt.Errorf("sample does not generate %s columns yet", d.Kind)
+}
+
+func floatRange(c *schema.Column) (float64, float64) {
+	lo, hi := 0.0, 1000.0
+	for _, v := range []*schema.Value{c.Args.Min, c.Args.MinExclusive} {
+		if p := bound(c, v); p != nil {
+			lo = floatOf(p)
+		}
+	}
+	for _, v := range []*schema.Value{c.Args.Max, c.Args.MaxExclusive} {
+		if p := bound(c, v); p != nil {
+			hi = floatOf(p)
+		}
+	}
+	if hi <= lo {
+		hi = lo + 1000
+		if c.Args.Max != nil || c.Args.MaxExclusive != nil {
+			hi = lo
+		}
+	}
+	return lo, hi
+}
+
+func floatOf(p *schema.Parsed) float64 {
+	if p.Rat != nil {
+		f, _ := p.Rat.Float64()
+		return f
+	}
+	return p.Float
+}
+
+func valuesText(vs []schema.Value) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Text
+	}
+	return out
+}
+
+// pick chooses one of the values (rendered as literals) by the hash.
+func pick(h string, values []string) string {
+	lits := make([]string, len(values))
+	for i, v := range values {
+		lits[i] = sql.String(v)
+	}
+	return fmt.Sprintf("[%s][CAST(1 + %s %% %d AS BIGINT)]", strings.Join(lits, ", "), h, len(values))
+}
+
+func (g *gen) stringValue(c *schema.Column) (string, error) {
+	a := &c.Args
+	if a.HasIsIn && len(a.IsIn) > 0 {
+		return pick(g.h(), valuesText(a.IsIn)), nil
+	}
+	if a.Regex != nil {
+		// A pool of strings that match, drawn with a seeded generator.
+		rng := rand.New(rand.NewPCG(g.spec.Seed, uint64(g.salt)))
+		re := regexp.MustCompile(*a.Regex)
+		var pool []string
+		for range 256 {
+			if s, ok := matching(*a.Regex, rng); ok && re.MatchString(s) && lengthOK(c, s) {
+				pool = append(pool, s)
+			}
+		}
+		if len(pool) == 0 {
+			return "", fmt.Errorf("cannot generate strings matching %q within the length bounds", *a.Regex)
+		}
+		return pick(g.h(), pool), nil
+	}
+	minLen, maxLen := int64(0), int64(24)
+	if a.MinLength != nil {
+		minLen = *a.MinLength
+	}
+	if a.MaxLength != nil {
+		maxLen = *a.MaxLength
+	}
+	if maxLen < minLen {
+		return "", fmt.Errorf("the length bounds leave no valid value")
+	}
+	// A word of 1..8 hex digits, padded to min_length and cut at max_length (ASCII: 1 byte each).
+	word := fmt.Sprintf("printf('%%x', %s %% 4294967296)", g.h())
+	return fmt.Sprintf("left(rpad(%s, %d, 'x'), %d)", word, minLen, maxLen), nil
+}
+
+func lengthOK(c *schema.Column, s string) bool {
+	n := int64(len(s))
+	return (c.Args.MinLength == nil || n >= *c.Args.MinLength) && (c.Args.MaxLength == nil || n <= *c.Args.MaxLength)
+}
+
+// temporal draws aligned values between the bounds (default: 2020-01-01 plus ten years).
+func (g *gen) temporal(c *schema.Column) (string, error) {
+	d := c.DType
+	step := int64(1_000_000) // 1 s, in microseconds
+	months := int64(0)
+	if c.Args.Resolution != "" {
+		r, err := schema.ParseDuration(c.Args.Resolution)
+		if err != nil {
+			return "", err
+		}
+		kind, _ := r.Classify()
+		switch kind {
+		case schema.ResolutionMonths:
+			months = r.Months
+		default:
+			step = new(big.Int).Quo(r.FixedNanos(), big.NewInt(1000)).Int64()
+			if kind == schema.ResolutionWeeks {
+				months = -1
+			}
+		}
+		if d.TimeZone != "" && step < 3_600_000_000 {
+			return "", fmt.Errorf("sample does not generate zoned values at sub-hour resolution")
+		}
+	}
+	switch d.Kind {
+	case schema.KindDate:
+		if step < 86_400_000_000 {
+			step = 86_400_000_000
+		}
+	case schema.KindTime:
+		n := 86_400_000_000 / step
+		return fmt.Sprintf("CAST(TIME '00:00:00' + to_microseconds((%s %% %d) * %d) AS TIME)", g.h(), n, step), nil
+	case schema.KindDuration:
+		return fmt.Sprintf("to_microseconds((%s %% 1000) * %d)", g.h(), step), nil
+	}
+	lo := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	if p := bound(c, c.Args.Min); p != nil {
+		lo = p.Time
+	} else if p := bound(c, c.Args.MinExclusive); p != nil {
+		lo = p.Time.Add(time.Second)
+	}
+	span := int64(3650)
+	if p := bound(c, c.Args.Max); p != nil {
+		span = int64(p.Time.Sub(lo).Hours()/24) - 1
+	} else if p := bound(c, c.Args.MaxExclusive); p != nil {
+		span = int64(p.Time.Sub(lo).Hours()/24) - 1
+	}
+	if span < 1 {
+		return "", fmt.Errorf("the bounds leave too little room to sample")
+	}
+	switch {
+	case months > 0:
+		start := time.Date(lo.Year(), lo.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, 1, 0)
+		idx := int64(start.Year())*12 + int64(start.Month()) - 1
+		for idx%months != 0 {
+			start = start.AddDate(0, 1, 0)
+			idx++
+		}
+		n := max(span/(31*months), 1)
+		return fmt.Sprintf("(DATE '%s' + to_months((%s %% %d) * %d))", start.Format("2006-01-02"), g.h(), n, months), nil
+	case months < 0: // weeks: Mondays
+		start := lo.AddDate(0, 0, 1)
+		for start.Weekday() != time.Monday {
+			start = start.AddDate(0, 0, 1)
+		}
+		start = time.Date(start.Year(), start.Month(), start.Day(), 0, 0, 0, 0, time.UTC)
+		weeks := step / 604_800_000_000
+		n := max(span/(7*weeks), 1)
+		return fmt.Sprintf("(TIMESTAMP '%s' + to_microseconds((%s %% %d) * %d))", start.Format("2006-01-02"), g.h(), n, step), nil
+	}
+	// Start on the grid: the next multiple of step after lo, from the epoch.
+	startUs := (lo.UnixMicro()/step + 1) * step
+	n := max(span*86_400_000_000/step, 1)
+	base := fmt.Sprintf("make_timestamp(%d + (%s %% %d) * %d)", startUs, g.h(), n, step)
+	if d.TimeZone != "" {
+		return fmt.Sprintf("CAST(%s AS VARCHAR) || '+00'", base), nil
+	}
+	return base, nil
+}
+
+// breaks lists the violations of a column's value rules that the sampler knows how to make.
+func (g *gen) breaks(c *schema.Column) []violation {
+	a := &c.Args
+	d := c.DType
+	var out []violation
+	add := func(rule, expr string) { out = append(out, violation{c.Name + "|" + rule, expr}) }
+	switch k := d.Kind; {
+	case k.IsInteger():
+		lo, hi := intRange(c)
+		tlo, thi := schema.IntRange(k)
+		below := new(big.Int).Sub(lo, big.NewInt(1))
+		above := new(big.Int).Add(hi, big.NewInt(1))
+		if a.Min != nil && below.Cmp(tlo) >= 0 {
+			add("min", below.String())
+		}
+		if a.MinExclusive != nil && below.Cmp(tlo) >= 0 {
+			add("min_exclusive", below.String())
+		}
+		if a.Max != nil && above.Cmp(thi) <= 0 {
+			add("max", above.String())
+		}
+		if a.MaxExclusive != nil && above.Cmp(thi) <= 0 {
+			add("max_exclusive", above.String())
+		}
+		if a.HasIsIn {
+			m := new(big.Int)
+			for _, v := range a.IsIn {
+				if p := bound(c, &v); p != nil && p.Int.Cmp(m) > 0 {
+					m = p.Int
+				}
+			}
+			if next := new(big.Int).Add(m, big.NewInt(1)); next.Cmp(thi) <= 0 {
+				add("is_in", next.String())
+			}
+		}
+	case k.IsFloat() || k == schema.KindDecimal:
+		lo, hi := floatRange(c)
+		for _, r := range []struct {
+			rule string
+			set  bool
+			v    float64
+		}{{"min", a.Min != nil, lo - 1}, {"min_exclusive", a.MinExclusive != nil, lo}, {"max", a.Max != nil, hi + 1}, {"max_exclusive", a.MaxExclusive != nil, hi}} {
+			if r.set {
+				add(r.rule, fmt.Sprintf("%g", r.v))
+			}
+		}
+		if k.IsFloat() && !a.AllowInf {
+			add("inf", "'inf'")
+		}
+		if k.IsFloat() && !a.AllowNaN {
+			add("nan", "'nan'")
+		}
+	case k == schema.KindString:
+		if a.MinLength != nil && *a.MinLength > 0 {
+			add("min_length", "''")
+		}
+		if a.MaxLength != nil {
+			add("max_length", fmt.Sprintf("repeat('x', %d)", *a.MaxLength+1))
+		}
+		if a.Regex != nil {
+			re := regexp.MustCompile(*a.Regex)
+			if s, ok := notMatching(re.MatchString); ok && lengthOK(c, s) {
+				add("regex", sql.String(s))
+			}
+		}
+		if a.HasIsIn {
+			add("is_in", "'__not_in_the_set__'")
+		}
+	}
+	return out
+}
