@@ -19,7 +19,7 @@ type Mismatch struct {
 	Expected string `json:"expected"` // schema language: Float64, Decimal(10,2), List(String)
 	Actual   string `json:"actual"`   // DuckDB's spelling, or <missing>
 	// Cast says what an explicit cast would do: exact, lossless or lossy ("" when missing).
-	Cast string `json:"cast,omitempty"`
+	Cast string `json:"-"`
 }
 
 func (m Mismatch) String() string {

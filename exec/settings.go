@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -78,10 +79,14 @@ func (o *Options) ApplySetting(setting, value, source string) error {
 	return nil
 }
 
-// OptionsFromEnv reads the settings from TABLEGATE_* environment variables over the defaults.
-func OptionsFromEnv(lookup func(string) (string, bool)) (Options, error) {
+// OptionsFromEnv reads the settings from TABLEGATE_* environment variables over the defaults,
+// except those named in skip (given by a higher tier, such as a flag).
+func OptionsFromEnv(lookup func(string) (string, bool), skip ...string) (Options, error) {
 	var o Options
 	for _, s := range []string{SettingCheckGranularity, SettingSchemaRules, SettingMaxFailureSamples, SettingRowSample} {
+		if slices.Contains(skip, s) {
+			continue
+		}
 		if v, ok := lookup(EnvName(s)); ok && v != "" {
 			if err := o.ApplySetting(s, v, "environment variable "+EnvName(s)); err != nil {
 				return o, err
@@ -90,3 +95,6 @@ func OptionsFromEnv(lookup func(string) (string, bool)) (Options, error) {
 	}
 	return o, nil
 }
+
+// TypeName names the error in the JSON report.
+func (e *SettingError) TypeName() string { return "SettingError" }

@@ -96,6 +96,17 @@ func materialise(ctx context.Context, r *run, from string) (compile.Relation, er
 	return compile.Relation{From: "temp.main." + sql.Ident(name), RowID: "rowid"}, nil
 }
 
+// materialiseOrdered copies a relation into a temp table with an explicit ordinal column, for
+// inputs whose own columns hide DuckDB's rowid or Parquet row numbers.
+func materialiseOrdered(ctx context.Context, r *run, from string) (compile.Relation, error) {
+	name := r.tempName("input")
+	q := fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT *, row_number() OVER () AS __tg_ord FROM %s", sql.Ident(name), from)
+	if err := r.exec(ctx, q); err != nil {
+		return compile.Relation{}, err
+	}
+	return compile.Relation{From: "temp.main." + sql.Ident(name), RowID: "__tg_ord"}, nil
+}
+
 func statFile(path string) error {
 	st, err := os.Stat(path)
 	switch {

@@ -1,6 +1,7 @@
 package outcome
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -118,10 +119,18 @@ func countsPhrase(counts []RuleCount) string {
 }
 
 // TypeName is the error's type name for the report: ColumnSchemaError, ValidationAbortError, …
+// An error in the chain may name itself with a TypeName method; errors of no named type (a
+// cancelled context, a DuckDB failure) are "Error".
 func TypeName(err error) string {
-	t := fmt.Sprintf("%T", err)
-	if i := strings.LastIndexByte(t, '.'); i >= 0 {
-		t = t[i+1:]
+	var named interface{ TypeName() string }
+	if errors.As(err, &named) {
+		return named.TypeName()
 	}
-	return strings.TrimPrefix(t, "*")
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		t := fmt.Sprintf("%T", e)
+		if strings.HasPrefix(t, "*outcome.") {
+			return strings.TrimPrefix(t, "*outcome.")
+		}
+	}
+	return "Error"
 }

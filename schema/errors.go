@@ -100,3 +100,28 @@ func (e *Errors) Error() string {
 
 // Unwrap exposes each problem to errors.Is and errors.As.
 func (e *Errors) Unwrap() []error { return e.Problems }
+
+// TypeName names the error in reports: the problems' own type when they share one
+// (InvalidSeverityError, InvalidColumnNameError), else DeclarationError.
+func (e *Errors) TypeName() string {
+	name := ""
+	for _, p := range e.Problems {
+		var n string
+		switch p.(type) {
+		case *InvalidSeverityError:
+			n = "InvalidSeverityError"
+		case *InvalidColumnNameError:
+			n = "InvalidColumnNameError"
+		default:
+			n = "DeclarationError"
+		}
+		if name != "" && name != n {
+			return "DeclarationError"
+		}
+		name = n
+	}
+	if name == "" {
+		return "DeclarationError"
+	}
+	return name
+}

@@ -53,7 +53,7 @@ class Bench15(dy.Schema):
 
     @dy.rule()
     def customer_total_bounded(cls) -> pl.Expr:
-        return (pl.col("amount").sum() < 1e9).over("customer_id")
+        return (pl.len() < 1000).over("customer_id")
 
 
 class Bench40(dy.Schema):
@@ -73,7 +73,7 @@ class Bench40(dy.Schema):
 
     @dy.rule()
     def customer_total_bounded(cls) -> pl.Expr:
-        return (pl.col("amount").sum() < 1e9).over("customer_id")
+        return (pl.len() < 1000).over("customer_id")
 
     @dy.rule()
     def price_matches_amount(cls) -> pl.Expr:

@@ -15,7 +15,7 @@ func explainCmd(ctx context.Context, stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explain --schema S [--input IN]",
 		Short: "Print the compiled SQL; with an input, check its column types first",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			plan, err := loadPlan(cmd.Context(), schemaPath)
 			if err != nil {

@@ -110,7 +110,7 @@ func checkCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check --schema S",
 		Short: "Report the schema's declaration errors; exit 0 when it is valid",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			plan, err := loadPlan(cmd.Context(), schemaPath)
 			if err != nil {
@@ -123,3 +123,14 @@ func checkCmd(stdout io.Writer) *cobra.Command {
 	cmd.Flags().StringVar(&schemaPath, "schema", "", "schema file (YAML or JSON)")
 	return cmd
 }
+
+// noArgs refuses positional arguments as a usage error (exit 2).
+func noArgs(_ *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("unexpected argument %q; every input is given by a flag", args[0])
+	}
+	return nil
+}
+
+// TypeName names the error in the JSON report.
+func (e *usageError) TypeName() string { return "UsageError" }

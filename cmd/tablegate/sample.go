@@ -19,7 +19,7 @@ func sampleCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sample --schema S --rows N --invalid-rate R --seed K --out FILE",
 		Short: "Write deterministic synthetic data that fits the schema, with a share of rows that break its rules",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if schemaPath == "" || out == "" {
 				return usagef("sample needs --schema and --out")

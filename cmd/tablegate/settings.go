@@ -11,10 +11,6 @@ import (
 
 // resolveSettings layers the settings: defaults < TABLEGATE_* environment < flags.
 func resolveSettings(cmd *cobra.Command, f *validateFlags) (exec.Options, error) {
-	opts, err := exec.OptionsFromEnv(os.LookupEnv)
-	if err != nil {
-		return opts, err
-	}
 	flags := []struct {
 		flag, setting, value string
 	}{
@@ -22,6 +18,16 @@ func resolveSettings(cmd *cobra.Command, f *validateFlags) (exec.Options, error)
 		{"schema-rules", exec.SettingSchemaRules, f.schemaRules},
 		{"samples", exec.SettingMaxFailureSamples, strconv.Itoa(f.samples)},
 		{"row-sample", exec.SettingRowSample, strconv.Itoa(f.rowSample)},
+	}
+	var given []string
+	for _, fl := range flags {
+		if cmd.Flags().Changed(fl.flag) {
+			given = append(given, fl.setting)
+		}
+	}
+	opts, err := exec.OptionsFromEnv(os.LookupEnv, given...)
+	if err != nil {
+		return opts, err
 	}
 	for _, fl := range flags {
 		if !cmd.Flags().Changed(fl.flag) {

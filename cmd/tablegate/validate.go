@@ -78,7 +78,7 @@ func validateCmd(ctx context.Context, stdout, stderr io.Writer, code *int) *cobr
 	cmd := &cobra.Command{
 		Use:   "validate --schema S [--input IN | --query SQL] [--out OUT] [flags]",
 		Short: "Validate an input, write the valid rows and the quarantine, report one check per rule",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			rep, err := validate(cmd, &f, stderr)
 			if f.format == "json" || f.report != "" {

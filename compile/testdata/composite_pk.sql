@@ -1,19 +1,19 @@
-WITH __tg_src AS (
+WITH __tg_src AS NOT MATERIALIZED (
   SELECT "order_id", "line_no", "sku", "ean", rowid AS __tg_rid FROM __tg_input
 ),
-__tg_k0 AS (
+__tg_k0 AS NOT MATERIALIZED (
   SELECT "order_id" AS __tg_k0_0, "line_no" AS __tg_k0_1, (count(*) > 1) AS __tg_m0
   FROM __tg_src
   GROUP BY "order_id", "line_no"
   HAVING (count(*) > 1)
 ),
-__tg_k1 AS (
+__tg_k1 AS NOT MATERIALIZED (
   SELECT "sku" AS __tg_k1_0, (count(*) > 1) AS __tg_m0
   FROM __tg_src
   GROUP BY "sku"
   HAVING (count(*) > 1)
 ),
-__tg_k2 AS (
+__tg_k2 AS NOT MATERIALIZED (
   SELECT "ean" AS __tg_k2_0, (count(*) > 1) AS __tg_m0
   FROM __tg_src
   GROUP BY "ean"

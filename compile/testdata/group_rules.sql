@@ -1,19 +1,19 @@
-WITH __tg_src AS (
+WITH __tg_src AS NOT MATERIALIZED (
   SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM __tg_input
 ),
-__tg_k0 AS (
+__tg_k0 AS NOT MATERIALIZED (
   SELECT "customer_id" AS __tg_k0_0, (NOT COALESCE(sum(amount) < 1000000, TRUE)) AS __tg_m0, (NOT COALESCE(count(DISTINCT currency) = 1, TRUE)) AS __tg_m1
   FROM __tg_src
   GROUP BY "customer_id"
   HAVING (NOT COALESCE(sum(amount) < 1000000, TRUE)) OR (NOT COALESCE(count(DISTINCT currency) = 1, TRUE))
 ),
-__tg_k1 AS (
+__tg_k1 AS NOT MATERIALIZED (
   SELECT "payment_id" AS __tg_k1_0, (NOT COALESCE(count(*) <= 1, TRUE)) AS __tg_m0, (count(*) > 1) AS __tg_m1
   FROM __tg_src
   GROUP BY "payment_id"
   HAVING (NOT COALESCE(count(*) <= 1, TRUE)) OR (count(*) > 1)
 ),
-__tg_k2 AS (
+__tg_k2 AS NOT MATERIALIZED (
   SELECT (NOT COALESCE(sum(amount) IS NOT NULL, TRUE)) AS __tg_m0, (NOT COALESCE(sum("amount") > 0, TRUE)) AS __tg_m1
   FROM __tg_src
   HAVING (NOT COALESCE(sum(amount) IS NOT NULL, TRUE)) OR (NOT COALESCE(sum("amount") > 0, TRUE))

@@ -1,13 +1,13 @@
-WITH __tg_src AS (
+WITH __tg_src AS NOT MATERIALIZED (
   SELECT "tags", "scores", "point", "grid", "address", "lines", "ids", rowid AS __tg_rid FROM __tg_input
 ),
-__tg_k0 AS (
+__tg_k0 AS NOT MATERIALIZED (
   SELECT "address"."zip" AS __tg_k0_0, (count(*) > 1) AS __tg_m0
   FROM __tg_src
   GROUP BY "address"."zip"
   HAVING (count(*) > 1)
 ),
-__tg_k1 AS (
+__tg_k1 AS NOT MATERIALIZED (
   SELECT "ids" AS __tg_k1_0, (count(*) > 1) AS __tg_m0
   FROM __tg_src
   GROUP BY "ids"

@@ -1,7 +1,7 @@
-WITH __tg_src AS (
+WITH __tg_src AS NOT MATERIALIZED (
   SELECT "flag", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "any_int", "f32", "f64", "any_float", "price", "ratio", rowid AS __tg_rid FROM __tg_input
 ),
-__tg_k0 AS (
+__tg_k0 AS NOT MATERIALIZED (
   SELECT "i64" AS __tg_k0_0, (count(*) > 1) AS __tg_m0
   FROM __tg_src
   GROUP BY "i64"

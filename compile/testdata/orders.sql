@@ -1,13 +1,13 @@
-WITH __tg_src AS (
+WITH __tg_src AS NOT MATERIALIZED (
   SELECT "customer_id", "order_id", "amount", "note", "email", rowid AS __tg_rid FROM __tg_input
 ),
-__tg_k0 AS (
+__tg_k0 AS NOT MATERIALIZED (
   SELECT "customer_id" AS __tg_k0_0, (NOT COALESCE(sum(amount) < 1000000, TRUE)) AS __tg_m0
   FROM __tg_src
   GROUP BY "customer_id"
   HAVING (NOT COALESCE(sum(amount) < 1000000, TRUE))
 ),
-__tg_k1 AS (
+__tg_k1 AS NOT MATERIALIZED (
   SELECT "order_id" AS __tg_k1_0, (count(*) > 1) AS __tg_m0
   FROM __tg_src
   GROUP BY "order_id"

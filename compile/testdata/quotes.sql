@@ -1,4 +1,4 @@
-WITH __tg_src AS (
+WITH __tg_src AS NOT MATERIALIZED (
   SELECT "name", "path", "label", "mood", "memo", rowid AS __tg_rid FROM __tg_input
 )
 SELECT

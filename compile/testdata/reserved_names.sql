@@ -1,19 +1,19 @@
-WITH __tg_src AS (
+WITH __tg_src AS NOT MATERIALIZED (
   SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", rowid AS __tg_rid FROM __tg_input
 ),
-__tg_k0 AS (
+__tg_k0 AS NOT MATERIALIZED (
   SELECT "CustomerID" AS __tg_k0_0, "group" AS __tg_k0_1, (NOT COALESCE(count(*) < 10, TRUE)) AS __tg_m0
   FROM __tg_src
   GROUP BY "CustomerID", "group"
   HAVING (NOT COALESCE(count(*) < 10, TRUE))
 ),
-__tg_k1 AS (
+__tg_k1 AS NOT MATERIALIZED (
   SELECT "select" AS __tg_k1_0, (count(*) > 1) AS __tg_m0
   FROM __tg_src
   GROUP BY "select"
   HAVING (count(*) > 1)
 ),
-__tg_k2 AS (
+__tg_k2 AS NOT MATERIALIZED (
   SELECT "group" AS __tg_k2_0, (count(*) > 1) AS __tg_m0
   FROM __tg_src
   GROUP BY "group"

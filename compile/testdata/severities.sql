@@ -1,7 +1,7 @@
-WITH __tg_src AS (
+WITH __tg_src AS NOT MATERIALIZED (
   SELECT "id", "amount", "note", "email", "ratio", rowid AS __tg_rid FROM __tg_input
 ),
-__tg_k0 AS (
+__tg_k0 AS NOT MATERIALIZED (
   SELECT "id" AS __tg_k0_0, (count(*) > 1) AS __tg_m0
   FROM __tg_src
   GROUP BY "id"

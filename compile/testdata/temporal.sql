@@ -1,4 +1,4 @@
-WITH __tg_src AS (
+WITH __tg_src AS NOT MATERIALIZED (
   SELECT "day", "week_start", "month_start", "opens", "created", "created_ms", "created_ns", "created_local", "created_monthly", "created_weekly", "took", rowid AS __tg_rid FROM __tg_input
 )
 SELECT
