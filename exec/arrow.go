@@ -5,10 +5,9 @@ package exec
 import (
 	"context"
 	"database/sql/driver"
-	"errors"
 	"fmt"
-	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/duckdb/duckdb-go/v2"
 
@@ -91,68 +90,99 @@ func (f *Filtered) Close() {
 
 // Filter validates the input without writing anything and returns the valid rows and the
 // failure info, for callers who drop invalid rows themselves. A column-schema mismatch is still
-// an error (*outcome.ColumnSchemaError); failing rows are not.
+// an error (*outcome.ColumnSchemaError); failing rows are not. Available with the build tag
+// duckdb_arrow.
 func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Options) (*Filtered, error) {
 	if in == nil {
 		return nil, fmt.Errorf("filter needs an input: %w", ErrNoSourceData)
 	}
-	rep := &outcome.Report{Asset: p.Name, Schema: p.Name, Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{}}
 	a := Asset{Plan: p, Input: in, Quarantine: true}
+	rep := &outcome.Report{Asset: assetName(a), Schema: p.Name, Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{}}
 	r, err := e.newRun(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			r.close()
-		}
-	}()
-	rel, _, stats, failed, err := e.prepare(ctx, r, rep, a, opts)
-	if err != nil {
+	f := &Filtered{Report: rep, Counts: map[string]int64{}, run: r}
+	abort := func(err error) (*Filtered, error) {
+		f.Close()
 		return nil, err
 	}
-	f := &Filtered{Report: rep, Counts: map[string]int64{}, run: r}
+	rel, err := e.load(ctx, r, rep, a, opts, nil)
+	if err != nil {
+		return abort(err)
+	}
+	total, failed, stats, err := e.evaluateInput(ctx, r, a, rel, opts)
+	if err != nil {
+		return abort(err)
+	}
+	rep.Rows = outcome.Rows{Input: total, Invalid: stats.invalid, Valid: total - stats.invalid}
+	out := outcome.AllValid
+	if stats.invalid > 0 {
+		out = outcome.Quarantined
+	}
+	rep.Outcome = &out
+	if err := e.report(ctx, r, rep, a, opts, failed, stats, out); err != nil {
+		return abort(err)
+	}
 	for i, rule := range p.Rules {
 		if stats.failed[i] > 0 {
 			f.Counts[rule.Name] = stats.failed[i]
 		}
 	}
-	validSQL := validRowsSQL(p, rel, failed, stats.invalid > 0)
-	invalidSQL := quarantineSQL(p, failed)
-	if failed == "" {
-		invalidSQL = fmt.Sprintf("SELECT %s FROM (%s) WHERE FALSE", columnList(p, ""), p.SourceSQL(rel))
+	validSQL, err := e.validRows(ctx, r, p, rel, failed, stats.invalid > 0)
+	if err != nil {
+		return abort(err)
+	}
+	invalidSQL := fmt.Sprintf("SELECT %s FROM (%s) WHERE FALSE", columnList(p, ""), p.SourceSQL(rel))
+	if failed != "" {
+		invalidSQL = quarantineSQL(p, failed)
 	}
 	err = r.conn.Raw(func(dc any) error {
-		a, err := duckdb.NewArrowFromConn(dc.(driver.Conn))
+		conn, ok := dc.(driver.Conn)
+		if !ok {
+			return fmt.Errorf("not a DuckDB connection")
+		}
+		a, err := duckdb.NewArrowFromConn(conn)
 		if err != nil {
 			return err
 		}
-		if f.Valid, err = a.QueryContext(ctx, validSQL); err != nil {
+		// A new query on a connection ends the previous result's stream, so the invalid rows
+		// (the few) are read into memory first and the valid rows (the many) stream last.
+		invalid, err := a.QueryContext(ctx, invalidSQL)
+		if err != nil {
 			return err
 		}
-		f.Invalid, err = a.QueryContext(ctx, invalidSQL)
+		f.Invalid, err = collect(invalid)
+		if err != nil {
+			return err
+		}
+		f.Valid, err = a.QueryContext(ctx, validSQL)
 		return err
 	})
 	if err != nil {
-		f.Close()
-		ok = true
-		return nil, fmt.Errorf("read the filtered rows: %w", err)
+		return abort(fmt.Errorf("read the filtered rows: %w", err))
 	}
-	ok = true
 	return f, nil
 }
 
-// prepare is Run up to the evaluation, shared with Filter: open the input, check the column
-// types (casting when asked), count the rows and evaluate the rules once.
-func (e *Engine) prepare(ctx context.Context, r *run, rep *outcome.Report, a Asset, opts Options) (compile.Relation, int64, ruleStats, string, error) {
-	rel, err := a.Input.open(ctx, r, nil)
-	if err != nil {
-		return rel, 0, ruleStats{}, "", &outcome.InputError{Input: a.Input.String(), Err: err}
+// collect reads a record reader into memory and returns a reader over the copies.
+func collect(r array.RecordReader) (array.RecordReader, error) {
+	defer r.Release()
+	var recs []arrow.RecordBatch
+	for r.Next() {
+		rec := r.RecordBatch()
+		rec.Retain()
+		recs = append(recs, rec)
 	}
-	total, stats, failed, err := e.evaluateInput(ctx, r, rep, a, opts, &rel)
-	return rel, total, stats, failed, err
+	if err := r.Err(); err != nil {
+		for _, rec := range recs {
+			rec.Release()
+		}
+		return nil, err
+	}
+	out, err := array.NewRecordReader(r.Schema(), recs)
+	for _, rec := range recs {
+		rec.Release() // the new reader holds its own references
+	}
+	return out, err
 }
-
-var _ = errors.New
-var _ = strings.Join

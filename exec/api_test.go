@@ -1,0 +1,83 @@
+package exec_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/schema"
+)
+
+// A cancelled run stops promptly, reports the cancellation and writes nothing.
+func TestCancelStopsPromptlyAndWritesNothing(t *testing.T) {
+	eng, err := exec.Open(exec.Config{})
+	require.NoError(t, err)
+	defer eng.Close()
+	plan, err := compile.Compile(schema.New("Big", schema.Int64("a").Min(0)).
+		AddRule("slow", "a % 7 <> 3 OR a % 11 <> 5"))
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "big.parquet")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = eng.Run(ctx, exec.Asset{
+		Plan:   plan,
+		Input:  exec.QueryInput{SQL: "SELECT range AS a FROM range(2000000000)"},
+		Output: exec.ParquetOutput{Path: out},
+	}, exec.Options{})
+	require.Error(t, err)
+	require.Less(t, time.Since(start), 5*time.Second, "the run must stop soon after the context ends")
+	_, statErr := os.Stat(out)
+	require.True(t, os.IsNotExist(statErr), "nothing is written")
+	entries, _ := os.ReadDir(filepath.Dir(out))
+	for _, e := range entries {
+		require.NotContains(t, e.Name(), ".tmp", "no temporary file is left")
+	}
+}
+
+// One engine runs different assets at once; each gets its own result (run with -race in CI).
+func TestConcurrentRunsOnOneEngine(t *testing.T) {
+	eng, err := exec.Open(exec.Config{})
+	require.NoError(t, err)
+	defer eng.Close()
+	plan, err := compile.Compile(schema.New("Nums", schema.Int64("n").PrimaryKey().Max(900)))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	const assets = 6
+	for i := range assets {
+		q := fmt.Sprintf("SELECT range AS n FROM range(%d)", 1000+i*10)
+		require.NoError(t, eng.WriteQuery(context.Background(), q, exec.ParquetOutput{Path: filepath.Join(dir, fmt.Sprintf("in%d.parquet", i))}))
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, assets)
+	reps := make([]*outcome.Report, assets)
+	for i := range assets {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			reps[i], errs[i] = eng.Run(context.Background(), exec.Asset{
+				Name:       fmt.Sprintf("nums%d", i),
+				Plan:       plan,
+				Input:      exec.ParquetInput{Path: filepath.Join(dir, fmt.Sprintf("in%d.parquet", i))},
+				Output:     exec.ParquetOutput{Path: filepath.Join(dir, "out", fmt.Sprintf("nums%d.parquet", i))},
+				Quarantine: true,
+			}, exec.Options{})
+		}()
+	}
+	wg.Wait()
+	for i := range assets {
+		require.NoError(t, errs[i])
+		want := int64(1000 + i*10)
+		require.Equal(t, outcome.Rows{Input: want, Valid: 901, Invalid: want - 901}, reps[i].Rows, "asset %d", i)
+		require.True(t, reps[i].Quarantine.Written)
+	}
+}
