@@ -50,9 +50,9 @@ func arrowOrders(t *testing.T) array.RecordReader {
 		tags   []string
 	}{
 		{"ORD-0001", ptr(10.5), 1050, []string{"gift"}},
-		{"ORD-0002", nil, 200, nil},          // NULL amount: nullability fails
+		{"ORD-0002", nil, 200, nil},                 // NULL amount: nullability fails
 		{"ORD-0003", ptr(-1), 100000, []string{""}}, // min, price max (1000.00) and inner_min_length (empty tag) fail
-		{"ORD-0001", ptr(7), 700, []string{}},    // duplicate key: both ORD-0001 rows fail primary_key
+		{"ORD-0001", ptr(7), 700, []string{}},       // duplicate key: both ORD-0001 rows fail primary_key
 		{"ORD-0005", ptr(3), 99900, []string{"a", "b"}},
 	}
 	for i, r := range rows {
