@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -84,6 +85,30 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 		From:  fmt.Sprintf("read_parquet(%s)", sql.String(in.Path)),
 		RowID: "((file_index::BIGINT << 40) + file_row_number)",
 	}, nil
+}
+
+// oneSelect refuses a query that is not exactly one SELECT statement: the query is wrapped as a
+// subquery, and duckdb-go would run every statement of a string that smuggles in a second one.
+func oneSelect(ctx context.Context, r *run, query string) error {
+	var tree string
+	if err := r.conn.QueryRowContext(ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)", query).Scan(&tree); err != nil {
+		return fmt.Errorf("parse the query: %w", err)
+	}
+	var parsed struct {
+		Error      bool              `json:"error"`
+		Message    string            `json:"error_message"`
+		Statements []json.RawMessage `json:"statements"`
+	}
+	if err := json.Unmarshal([]byte(tree), &parsed); err != nil {
+		return fmt.Errorf("parse the query: %w", err)
+	}
+	switch {
+	case parsed.Error:
+		return fmt.Errorf("the query must be one SELECT statement: %s", parsed.Message)
+	case len(parsed.Statements) != 1:
+		return fmt.Errorf("the query must be one SELECT statement; it has %d statements", len(parsed.Statements))
+	}
+	return nil
 }
 
 // materialise copies a relation into a temp table, for inputs that have no stable row ordinal
@@ -195,6 +220,9 @@ func listTables(ctx context.Context, r *run, catalog string) string {
 func (in QueryInput) open(ctx context.Context, r *run, writes map[string]bool) (compile.Relation, error) {
 	if strings.TrimSpace(in.SQL) == "" {
 		return compile.Relation{}, fmt.Errorf("the query is empty")
+	}
+	if err := oneSelect(ctx, r, in.SQL); err != nil {
+		return compile.Relation{}, err
 	}
 	if in.File != "" {
 		abs, _ := filepath.Abs(in.File)

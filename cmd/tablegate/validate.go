@@ -186,6 +186,8 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	switch {
 	case f.input != "" && f.query != "":
 		return nil, usagef("give --input or --query, not both")
+	case f.db != "" && f.query == "":
+		return nil, usagef("--db names the database a --query runs in; with --input, address a table as DBFILE.duckdb:table")
 	case f.input != "":
 		var err error
 		if in, err = parseInput(f.input); err != nil {
