@@ -19,7 +19,10 @@ type Rule struct {
 	Kind        string          // the rule kind (min, regex, …); "custom" or "group" for schema rules
 	Severity    schema.Severity // error or warn
 	Expr        string          // the rule's SQL (before the NULL-is-valid wrap), for reports
-	Description string          // what the rule requires, for people
+	Description string          // what the rule requires, for people: `amount >= 0`, `tags elements not null`
+	// Short is a column rule's description relative to its column, for the column's collapsed
+	// check (`>= 0`, `elements not null`, `city not null`, a check's name); "" for schema rules.
+	Short string
 
 	value string // the SQL of the rule column in the plan query
 	group int    // the failing-keys aggregate the rule reads, or -1

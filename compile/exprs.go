@@ -27,7 +27,7 @@ func (c *compiler) columnRules(col *schema.Column) {
 			continue
 		}
 		rule.Expr = expr
-		rule.Description = describe(col.Name, r)
+		rule.Description, rule.Short = describe(col.Name, r)
 		if keyed != "" {
 			rule.value = keyed
 		} else {
@@ -300,43 +300,76 @@ func modulus(widthNs *big.Int, unitNs int64) string {
 	return new(big.Int).Quo(widthNs, g).String()
 }
 
-// describe renders a rule's constraint for people: `amount >= 0`, `order_id not null`.
-func describe(column string, r schema.ColumnRule) string {
+// describe renders a column rule for people. full names the checked value from the column down:
+// `amount >= 0`, `email length <= 254 bytes`, `order_id matches ^ORD-\d+$`, `tags elements not
+// null`, `address.city not null`, `lines elements' sku not null`. short is the same relative to
+// the column, for the column's collapsed check: `>= 0`, `elements not null`, `city not null`,
+// and a check's name (`lowercase`) rather than its SQL.
+func describe(column string, r schema.ColumnRule) (full, short string) {
 	t := r.Target
 	a := &t.Args
-	subject := column
-	prefix := ""
+	// rel is the checked value below the column: "", "elements", "city", "geo.lat",
+	// "elements' sku", "elements' elements", "s2 elements' a".
+	rel, last := "", -1
+	inList := false
 	for _, st := range r.Path {
 		if st.Kind == schema.StepElement {
-			prefix = "elements "
+			inList = true
+			switch last {
+			case -1:
+				rel = "elements"
+			case int(schema.StepElement):
+				rel += "' elements"
+			default:
+				rel += " elements"
+			}
 		} else {
-			subject += "." + st.Field
+			switch last {
+			case -1:
+				rel = st.Field
+			case int(schema.StepElement):
+				rel += "' " + st.Field
+			default:
+				rel += "." + st.Field
+			}
 		}
+		last = int(st.Kind)
+	}
+	subject := column
+	switch {
+	case rel == "":
+	case strings.HasPrefix(rel, "elements"):
+		subject += " " + rel
+	default:
+		subject += "." + rel
 	}
 	var s string
 	switch r.Kind {
 	case schema.RuleNullability:
-		s = subject + " not null"
+		s = "not null"
 	case schema.RuleUnique:
-		s = subject + " unique"
+		s = "unique"
+		if inList {
+			s = "unique within each list"
+		}
 	case schema.RuleMin:
-		s = subject + " >= " + a.Min.Text
+		s = ">= " + a.Min.Text
 	case schema.RuleMinExclusive:
-		s = subject + " > " + a.MinExclusive.Text
+		s = "> " + a.MinExclusive.Text
 	case schema.RuleMax:
-		s = subject + " <= " + a.Max.Text
+		s = "<= " + a.Max.Text
 	case schema.RuleMaxExclusive:
-		s = subject + " < " + a.MaxExclusive.Text
+		s = "< " + a.MaxExclusive.Text
 	case schema.RuleIsIn:
 		vals := make([]string, len(a.IsIn))
 		for i, v := range a.IsIn {
 			vals[i] = v.Text
 		}
-		s = subject + " in (" + strings.Join(vals, ", ") + ")"
+		s = "in (" + strings.Join(vals, ", ") + ")"
 	case schema.RuleInf:
-		s = subject + " not infinite"
+		s = "not infinite"
 	case schema.RuleNaN:
-		s = subject + " not NaN"
+		s = "not NaN"
 	case schema.RuleMinLength, schema.RuleMaxLength:
 		op, n := ">=", a.MinLength
 		if r.Kind == schema.RuleMaxLength {
@@ -346,20 +379,24 @@ func describe(column string, r schema.ColumnRule) string {
 		if t.DType.Kind == schema.KindList {
 			unit = "elements"
 		}
-		s = fmt.Sprintf("%s length %s %d %s", subject, op, *n, unit)
+		s = fmt.Sprintf("length %s %d %s", op, *n, unit)
 	case schema.RuleRegex:
-		s = subject + " matches " + *a.Regex
+		s = "matches " + *a.Regex
 	case schema.RuleResolution:
-		s = subject + " aligned to " + a.Resolution
+		s = "aligned to " + a.Resolution
 	case schema.RulePrimaryKey:
-		s = subject + " elements distinct"
+		s = "elements distinct"
+		if keys := schema.StructKeyFields(t.DType.Inner); len(keys) > 0 {
+			s += " by " + strings.Join(keys, ", ")
+		}
 	case schema.RuleCheck:
-		s = subject + ": " + r.Check.SQL
+		label := r.Check.Name
+		if label == "" {
+			label = r.Name[strings.LastIndex(r.Name, "check"):]
+		}
+		return subject + ": " + r.Check.SQL, strings.TrimSpace(rel + " " + label)
 	default:
-		s = subject + " " + r.Kind
+		s = r.Kind
 	}
-	if prefix != "" {
-		return prefix + "of " + s
-	}
-	return s
+	return subject + " " + s, strings.TrimSpace(rel + " " + s)
 }

@@ -96,6 +96,9 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 	if in == nil {
 		return nil, fmt.Errorf("filter needs an input: %w", ErrNoSourceData)
 	}
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
 	a := Asset{Plan: p, Input: in, Quarantine: true}
 	rep := &outcome.Report{Asset: assetName(a), Schema: p.Name, Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{}}
 	r, err := e.newRun(ctx)

@@ -40,18 +40,23 @@ func (e *Engine) report(ctx context.Context, r *run, rep *outcome.Report, a Asse
 	groups := checkGroups(p, opts)
 	detail := failureDetail{samples: map[int][]any{}, groupFailed: map[string]int64{}}
 	if failed != "" {
-		n := opts.samples()
-		for i, rule := range p.Rules {
-			if stats.failed[i] == 0 || n == 0 {
-				continue
+		// Each check shows at most n rows: a collapsed check takes them from its members in rule
+		// order and reads no more once it has n.
+		for _, g := range groups {
+			budget := opts.samples()
+			for _, m := range g.members {
+				if stats.failed[m.index] == 0 || budget == 0 {
+					continue
+				}
+				q := fmt.Sprintf("SELECT j FROM (SELECT %s AS j, %s FROM %s WHERE NOT %s ORDER BY %s LIMIT %d) ORDER BY %s",
+					rowJSON(p, ""), compile.RowIDColumn, sql.Ident(failed), sql.Ident(m.rule.Name), compile.RowIDColumn, budget, compile.RowIDColumn)
+				rows, err := rowsJSON(ctx, r, q)
+				if err != nil {
+					return fmt.Errorf("sample failing rows: %w", err)
+				}
+				detail.samples[m.index] = rows
+				budget -= len(rows)
 			}
-			q := fmt.Sprintf("SELECT j FROM (SELECT %s AS j, %s FROM %s WHERE NOT %s ORDER BY %s LIMIT %d) ORDER BY %s",
-				rowJSON(p, ""), compile.RowIDColumn, sql.Ident(failed), sql.Ident(rule.Name), compile.RowIDColumn, n, compile.RowIDColumn)
-			rows, err := rowsJSON(ctx, r, q)
-			if err != nil {
-				return fmt.Errorf("sample failing rows: %w", err)
-			}
-			detail.samples[i] = rows
 		}
 		if err := e.groupCounts(ctx, r, failed, groups, stats, detail.groupFailed); err != nil {
 			return err
@@ -188,14 +193,14 @@ func checkGroups(p *compile.Plan, opts Options) []checkGroup {
 		}
 		for k := range groups {
 			col := strings.TrimPrefix(groups[k].name, "dy_col__")
-			groups[k].description = fmt.Sprintf("Every rule on %s: %s.", col, shortDescriptions(col, groups[k].members))
+			groups[k].description = fmt.Sprintf("Every rule on %s: %s.", col, shortDescriptions(groups[k].members))
 		}
 		switch {
 		case len(schemaRules.members) == 0:
 		case opts.SchemaRulesPerRule:
 			groups = append(groups, perRule...)
 		default:
-			schemaRules.description = fmt.Sprintf("Every schema-level rule of %s: %s.", p.Name, shortDescriptions("", schemaRules.members))
+			schemaRules.description = fmt.Sprintf("Every schema-level rule of %s: %s.", p.Name, shortDescriptions(schemaRules.members))
 			groups = append(groups, schemaRules)
 		}
 		return groups
@@ -206,19 +211,15 @@ func checkGroups(p *compile.Plan, opts Options) []checkGroup {
 	return groups
 }
 
-func shortDescriptions(column string, members []member) string {
+// shortDescriptions lists the members of a collapsed check: a column's rules relative to the
+// column (`not null, lowercase, length <= 254 bytes`), schema-level rules by name.
+func shortDescriptions(members []member) string {
 	parts := make([]string, len(members))
 	for i, m := range members {
-		d := m.rule.Description
-		switch {
-		case m.rule.Kind == "check":
-			d = strings.TrimPrefix(strings.TrimPrefix(m.rule.Name, column+"|"), "check__")
-		case column != "":
-			d = strings.TrimPrefix(d, column+" ")
-		default:
-			d = m.rule.Name
+		parts[i] = m.rule.Short
+		if parts[i] == "" {
+			parts[i] = m.rule.Name
 		}
-		parts[i] = d
 	}
 	return strings.Join(parts, ", ")
 }

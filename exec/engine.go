@@ -23,6 +23,7 @@ type Engine struct {
 	db     *gosql.DB
 	owned  bool
 	nextID atomic.Int64
+	spill  *spillDir // the engine's own spill folder when it opened the database
 }
 
 // Config configures an engine's DuckDB.
@@ -32,8 +33,10 @@ type Config struct {
 	// MemoryLimit caps DuckDB's memory (DuckDB syntax: "4GB"); "" keeps DuckDB's default (80% of
 	// RAM). Past it DuckDB spills to TempDirectory.
 	MemoryLimit string
-	// TempDirectory is where DuckDB spills; "" uses DuckDB's default (next to the database, or
-	// .tmp in the working directory for in-memory databases).
+	// TempDirectory is where DuckDB spills; "" uses DuckDB's default (<Path>.tmp next to the
+	// database, or .tmp in the working directory for in-memory databases). Each engine spills to
+	// a folder of its own inside it (tablegate-<pid>-*), removed on Close; the folder of an
+	// engine that died is removed by the next engine on the same TempDirectory.
 	TempDirectory string
 	// Threads limits DuckDB's worker threads; 0 uses every core.
 	Threads int
@@ -50,7 +53,18 @@ func Open(cfg Config) (*Engine, error) {
 	if cfg.MemoryLimit != "" {
 		settings = append(settings, "SET memory_limit = "+sql.String(cfg.MemoryLimit))
 	}
-	if cfg.TempDirectory != "" {
+	base := cfg.TempDirectory
+	switch {
+	case base != "":
+	case cfg.Path == "":
+		base = ".tmp" // DuckDB's default for an in-memory database
+	default:
+		base = cfg.Path + ".tmp"
+	}
+	spill := newSpillDir(base, cfg.TempDirectory == "")
+	if spill != nil {
+		settings = append(settings, "SET temp_directory = "+sql.String(spill.path))
+	} else if cfg.TempDirectory != "" {
 		settings = append(settings, "SET temp_directory = "+sql.String(cfg.TempDirectory))
 	}
 	if cfg.Threads > 0 {
@@ -59,10 +73,11 @@ func Open(cfg Config) (*Engine, error) {
 	for _, s := range settings {
 		if _, err := db.Exec(s); err != nil {
 			db.Close()
+			spill.release()
 			return nil, fmt.Errorf("configure DuckDB (%s): %w", s, err)
 		}
 	}
-	return &Engine{db: db, owned: true}, nil
+	return &Engine{db: db, owned: true, spill: spill}, nil
 }
 
 // New wraps a DuckDB *sql.DB the caller owns; Close leaves it open.
@@ -74,7 +89,9 @@ func (e *Engine) DB() *gosql.DB { return e.db }
 // Close closes the database if the engine opened it.
 func (e *Engine) Close() error {
 	if e.owned {
-		return e.db.Close()
+		err := e.db.Close()
+		e.spill.release()
+		return err
 	}
 	return nil
 }

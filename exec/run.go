@@ -93,6 +93,9 @@ type ruleStats struct {
 func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
 	p := a.Plan
 	rep := &outcome.Report{Asset: assetName(a), Schema: p.Name, Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{}}
+	if err := opts.validate(); err != nil {
+		return rep, fail(rep, err)
+	}
 	if a.Output != nil {
 		rep.Table.Address = a.Output.String()
 		if a.Quarantine {
@@ -174,6 +177,8 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 			w.dropQuarantine = true
 		}
 		if err := a.Output.write(ctx, r, w); err != nil {
+			// The run did not reach its outcome: like every exit-2 error, it has none (SPEC §9).
+			rep.Outcome = nil
 			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
 		}
 		rep.Table.Written = w.table != ""

@@ -11,7 +11,7 @@ import (
 type SettingError struct {
 	Setting string
 	Value   string
-	Source  string // "environment variable TABLEGATE_ROW_SAMPLE", "flag --samples", "argument"
+	Source  string // "environment variable TABLEGATE_ROW_SAMPLE", "flag --samples", "argument Options.RowSample"
 	Allowed string
 }
 
@@ -75,6 +75,20 @@ func (o *Options) ApplySetting(setting, value, source string) error {
 		}
 	default:
 		return fmt.Errorf("unknown setting %q", setting)
+	}
+	return nil
+}
+
+// validate checks the settings given as Go arguments (the Options fields), as ApplySetting checks
+// them as text: a run with a setting it cannot use fails before reading anything.
+func (o Options) validate() error {
+	switch o.Granularity {
+	case "", PerRule, PerColumn, PerSchema:
+	default:
+		return &SettingError{Setting: SettingCheckGranularity, Value: string(o.Granularity), Source: "argument Options.Granularity", Allowed: "rule, column or schema"}
+	}
+	if o.RowSample < 0 {
+		return &SettingError{Setting: SettingRowSample, Value: strconv.Itoa(o.RowSample), Source: "argument Options.RowSample", Allowed: "a whole number from 0 up"}
 	}
 	return nil
 }

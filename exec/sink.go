@@ -85,8 +85,10 @@ func (o TableOutput) DefaultAssetName() string { return o.Table }
 
 // write writes both files under temporary names in the target folder, flushes them, and renames
 // them into place: a crash leaves the previous table byte-for-byte intact and never a
-// half-written file under the table's name. The quarantine is renamed first, so a table always
-// sits next to its own run's quarantine or an older one of no later run.
+// half-written file under the table's name. The quarantine side changes first (the new
+// quarantine is renamed, or the older one removed, before the table is renamed), so a table never
+// sits beside a quarantine older than its own run's: a crash between the two steps leaves the
+// previous table beside the new run's quarantine, or without the older quarantine.
 func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 	dir := filepath.Dir(o.Path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -208,6 +210,10 @@ func lockPath(ctx context.Context, path string) (func(), error) {
 func (o TableOutput) write(ctx context.Context, r *run, w writes) (err error) {
 	catalog := ""
 	if o.File != "" {
+		// A new database file's folder is made, as a Parquet output's is.
+		if err := os.MkdirAll(filepath.Dir(o.File), 0o755); err != nil {
+			return err
+		}
 		if catalog, err = r.attach(ctx, o.File, true); err != nil {
 			return err
 		}

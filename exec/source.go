@@ -1,7 +1,9 @@
 package exec
 
 import (
+	"bufio"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -76,8 +78,8 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 		return compile.Relation{}, noData(in.Path)
 	}
 	for _, m := range matches {
-		if st, err := os.Stat(m); err == nil && st.Size() == 0 {
-			return compile.Relation{}, fmt.Errorf("%s is an empty file, not Parquet", m)
+		if err := checkParquetMagic(m); err != nil {
+			return compile.Relation{}, err
 		}
 	}
 	// file_index and file_row_number give every row an input-ordered ordinal without a window.
@@ -107,6 +109,36 @@ func oneSelect(ctx context.Context, r *run, query string) error {
 		return fmt.Errorf("the query must be one SELECT statement: %s", parsed.Message)
 	case len(parsed.Statements) != 1:
 		return fmt.Errorf("the query must be one SELECT statement; it has %d statements", len(parsed.Statements))
+	}
+	return nil
+}
+
+// checkParquetMagic checks that a file starts and ends with Parquet's magic bytes, for a message
+// that says what is wrong with a truncated or foreign file (DuckDB's is "No magic bytes found at
+// end of file"). It reads 8 bytes.
+func checkParquetMagic(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return err
+	case st.IsDir():
+		return fmt.Errorf("%s is a directory, not a Parquet file", path)
+	case st.Size() == 0:
+		return fmt.Errorf("%s is an empty file, not Parquet", path)
+	}
+	head, tail := make([]byte, 4), make([]byte, 4)
+	_, herr := f.ReadAt(head, 0)
+	_, terr := f.ReadAt(tail, max(st.Size()-4, 0))
+	switch {
+	case herr != nil || string(head) != "PAR1":
+		return fmt.Errorf("%s is not a Parquet file: it does not start with Parquet's magic bytes", path)
+	case st.Size() < 12 || terr != nil || string(tail) != "PAR1":
+		return fmt.Errorf("%s is truncated or corrupt: a Parquet file ends with its footer and magic bytes, this one does not (%d bytes; was it still being written?)", path, st.Size())
 	}
 	return nil
 }
@@ -147,11 +179,54 @@ func statFile(path string) error {
 	return nil
 }
 
+// open reads the file with a fixed delimiter (tab for .tsv, else comma), the header on the first
+// line and strict mode. Left to detect them, DuckDB's sniffer reads a file with a ragged row as
+// something else (the data as headerless rows after skipping lines, or each line as one column)
+// and the run reports a misleading column mismatch instead of the bad row.
 func (in CSVInput) open(ctx context.Context, r *run, _ map[string]bool) (compile.Relation, error) {
 	if err := statFile(in.Path); err != nil {
 		return compile.Relation{}, err
 	}
-	return materialise(ctx, r, fmt.Sprintf("read_csv(%s, header = true, strict_mode = true)", sql.String(in.Path)))
+	delim := ','
+	if strings.EqualFold(filepath.Ext(in.Path), ".tsv") {
+		delim = '\t'
+	}
+	rel, err := materialise(ctx, r, fmt.Sprintf("read_csv(%s, header = true, delim = %s, skip = 0, strict_mode = true)",
+		sql.String(in.Path), sql.String(string(delim))))
+	if err != nil {
+		if ragged := raggedRow(in.Path, delim); ragged != nil {
+			return rel, ragged
+		}
+	}
+	return rel, err
+}
+
+// raggedRow names the first row whose field count differs from the header's. DuckDB fails on
+// such a file, but when the row is among the lines its sniffer samples it only says that it
+// could not detect the dialect.
+func raggedRow(path string, delim rune) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	cr := csv.NewReader(bufio.NewReader(f))
+	cr.Comma = delim
+	header, err := cr.Read()
+	if err != nil {
+		return nil
+	}
+	for {
+		rec, err := cr.Read()
+		var pe *csv.ParseError
+		switch {
+		case err == nil:
+		case errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount):
+			return fmt.Errorf("%s line %d has %d fields where the header has %d (a ragged row); fix the file or export it again", path, pe.StartLine, len(rec), len(header))
+		default:
+			return nil // io.EOF, or a quoting problem DuckDB's own message describes better
+		}
+	}
 }
 
 func (in NDJSONInput) open(ctx context.Context, r *run, _ map[string]bool) (compile.Relation, error) {

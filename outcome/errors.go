@@ -89,7 +89,9 @@ type InputError struct {
 	Err   error
 }
 
-func (e *InputError) Error() string { return fmt.Sprintf("input %s: %v", e.Input, e.Err) }
+func (e *InputError) Error() string {
+	return fmt.Sprintf("input %s: %s", e.Input, withoutSQLContext(e.Err))
+}
 func (e *InputError) Unwrap() error { return e.Err }
 
 // OutputError: the output cannot be written. The previous table is unchanged.
@@ -99,9 +101,20 @@ type OutputError struct {
 }
 
 func (e *OutputError) Error() string {
-	return fmt.Sprintf("output %s: %v (the previous table is unchanged)", e.Output, e.Err)
+	return fmt.Sprintf("output %s: %s (the previous table is unchanged)", e.Output, withoutSQLContext(e.Err))
 }
 func (e *OutputError) Unwrap() error { return e.Err }
+
+// withoutSQLContext drops the excerpt of tablegate's own SQL that DuckDB appends to an error
+// ("LINE 1: DESCRIBE SELECT * FROM read_parquet(...)" and a caret): it says nothing about the
+// input, and the message already names it.
+func withoutSQLContext(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "\n\nLINE "); i >= 0 {
+		msg = msg[:i]
+	}
+	return strings.TrimRight(msg, " \n")
+}
 
 func rowsPhrase(n int64) string {
 	if n == 1 {

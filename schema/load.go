@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -66,7 +67,10 @@ func parse(data []byte, file string, chain []string) (*Schema, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: the schema file is empty", file)
 		}
-		return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, yamlSyntaxError(data, file, err)
+	}
+	if err := duplicateKeys(&doc, file); err != nil {
+		return nil, err
 	}
 	l := &loader{file: file, chain: chain}
 	s := l.schema(&doc)
@@ -81,6 +85,76 @@ func jsonSyntaxError(data []byte, file string, err error) error {
 		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", file, line, col, se)
 	}
 	return fmt.Errorf("%s: invalid JSON: %w", file, err)
+}
+
+var (
+	yamlLinePrefix = regexp.MustCompile(`^yaml: (line \d+: )?`)
+	yamlLineNumber = regexp.MustCompile(`^yaml: line (\d+): `)
+)
+
+// yamlSyntaxError adds the line and column of a YAML syntax error. The YAML library reports only
+// a line, and for a block that breaks off (a mis-indented key) the line where the block began.
+// The problem is found as the first prefix of the file (whole lines, then characters of the
+// failing line) that fails with the same message; when none does, the library's line is kept.
+func yamlSyntaxError(data []byte, file string, err error) error {
+	msg := yamlLinePrefix.ReplaceAllString(err.Error(), "")
+	budget := 4 << 20 // bytes parsed in all, so that a large file costs a bounded time
+	fails := func(prefix []byte) bool {
+		budget -= len(prefix)
+		var n yaml.Node
+		e := yaml.NewDecoder(bytes.NewReader(prefix)).Decode(&n)
+		return e != nil && !errors.Is(e, io.EOF) && yamlLinePrefix.ReplaceAllString(e.Error(), "") == msg
+	}
+	// The problem is at or after the line the library names.
+	from := 0
+	if m := yamlLineNumber.FindStringSubmatch(err.Error()); m != nil {
+		from, _ = strconv.Atoi(m[1])
+		from--
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	start := 0
+	for i, line := range lines {
+		end := start + len(line)
+		if budget < 0 {
+			break
+		}
+		if i >= from && fails(data[:end]) {
+			if len(line) <= 500 {
+				for c := 1; c <= len(line) && budget >= 0; c++ {
+					if fails(data[:start+c]) {
+						return fmt.Errorf("%s: line %d: %s (column %d)", file, i+1, msg, c)
+					}
+				}
+			}
+			return fmt.Errorf("%s: line %d: %s", file, i+1, msg)
+		}
+		start = end
+	}
+	return fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+}
+
+// duplicateKeys refuses a mapping that gives a key twice: YAML forbids it, and reading the last
+// value would silently drop the first.
+func duplicateKeys(n *yaml.Node, file string) error {
+	if n.Kind == yaml.MappingNode {
+		seen := map[string]*yaml.Node{}
+		for _, kv := range pairs(n) {
+			k := kv[0]
+			if k.Kind != yaml.ScalarNode {
+				continue
+			}
+			if first, ok := seen[k.Value]; ok {
+				return fmt.Errorf("%s:%d:%d: key '%s' is given twice (first on line %d); give each key once", file, k.Line, k.Column, k.Value, first.Line)
+			}
+			seen[k.Value] = k
+		}
+	}
+	for _, c := range n.Content {
+		if err := duplicateKeys(c, file); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type loader struct {

@@ -70,6 +70,7 @@ type validateFlags struct {
 	granularity, schemaRules            string
 	samples, rowSample                  int
 	memoryLimit, tempDir                string
+	threads                             int
 	report, format                      string
 }
 
@@ -126,6 +127,7 @@ func validateCmd(ctx context.Context, stdout, stderr io.Writer, code *int) *cobr
 	fl.BoolVar(&f.skipMissing, "skip-missing", false, "an input that matches no file is the skipped outcome, not an error")
 	fl.StringVar(&f.memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB; DuckDB spills to disk past it")
 	fl.StringVar(&f.tempDir, "temp-dir", "", "where DuckDB spills (default: DuckDB's)")
+	fl.IntVar(&f.threads, "threads", 0, "DuckDB worker threads (default: every core); fewer need less memory")
 	fl.StringVar(&f.report, "report", "", "write the JSON report to this file")
 	fl.StringVar(&f.format, "format", "text", "output: text or json")
 	return cmd
@@ -215,7 +217,13 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	if err != nil {
 		return nil, err
 	}
-	eng, err := exec.Open(exec.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir})
+	if f.threads < 0 {
+		return nil, usagef("--threads %d: give a number of threads, or 0 for every core", f.threads)
+	}
+	eng, err := exec.Open(exec.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads})
+	if err != nil && f.memoryLimit != "" && strings.Contains(err.Error(), "memory_limit") {
+		return nil, usagef("--memory-limit %q: %v", f.memoryLimit, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -224,8 +232,49 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	defer prog.finish()
 	opts := settings
 	opts.Cast, opts.SkipMissing, opts.Progress = f.cast, f.skipMissing, prog.update
-	return eng.Run(ctx, exec.Asset{Name: f.name, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
+	rep, err := eng.Run(ctx, exec.Asset{Name: f.name, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
+	if err != nil && strings.Contains(err.Error(), "Out of Memory Error") {
+		err = outOfMemory(err, f)
+		if rep != nil && rep.Error != nil {
+			rep.Error.Message = err.Error()
+		}
+	}
+	return rep, err
 }
+
+// outOfMemory adds what to do to DuckDB's out-of-memory error, whose own advice (SET threads,
+// SET memory_limit) is SQL a CLI user cannot type.
+func outOfMemory(err error, f *validateFlags) error {
+	limit := "the default memory limit (80% of RAM)"
+	if f.memoryLimit != "" {
+		limit = "--memory-limit " + f.memoryLimit
+	}
+	threads := "every core"
+	if f.threads > 0 {
+		threads = fmt.Sprintf("%d threads", f.threads)
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, "\n\nPossible solutions"); i >= 0 {
+		const unchanged = " (the previous table is unchanged)"
+		tail := ""
+		if strings.HasSuffix(msg, unchanged) {
+			tail = unchanged
+		}
+		msg = msg[:i] + tail
+	}
+	return &oomError{err: err, msg: fmt.Sprintf("%s. DuckDB ran out of memory under %s with %s: raise --memory-limit, or lower --threads "+
+		"(DuckDB's hash aggregates need a floor of memory per thread; past it they spill to --temp-dir). "+
+		"See 'Reliability and large inputs' in the README.", strings.TrimRight(msg, ". \n"), limit, threads)}
+}
+
+// oomError keeps the original error (and its type) under the message with advice.
+type oomError struct {
+	msg string
+	err error
+}
+
+func (e *oomError) Error() string { return e.msg }
+func (e *oomError) Unwrap() error { return e.err }
 
 // progress shows the run's phase on a terminal once a run has taken over a second.
 type progress struct {

@@ -1,0 +1,654 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The kill test is sized for CI (about a minute on 2 cores); a longer local run:
+//
+//	go test ./cmd/tablegate/ -run KillMidWrite -v -kill.iterations=500 -kill.rows=5000000
+var (
+	killIterations = flag.Int("kill.iterations", 25, "SIGKILLs per output kind (Parquet file, DuckDB table) in TestKillMidWrite")
+	killRows       = flag.Int("kill.rows", 3_000_000, "rows of the kill test's input")
+	killSeed       = flag.Uint64("kill.seed", 1, "seed of the kill moments")
+)
+
+const eventsYAML = `schema: Events
+columns:
+  - {name: id, type: Int64, primary_key: true}
+  - {name: amount, type: Float64, min: 0}
+  - {name: note, type: String, nullable: true, max_length: 40}
+`
+
+// eventsInput writes n rows to a Parquet file; one row in 1009 has a negative amount (invalid)
+// and every note carries tag, so that two inputs' outputs differ.
+func (f *fixture) eventsInput(name string, n int, tag string) string {
+	return f.parquet(name, fmt.Sprintf(`SELECT i AS id,
+		(i %% 1000)::DOUBLE - CASE WHEN i %% 1009 = 0 THEN 2000 ELSE 0 END AS amount,
+		CASE WHEN i %% 7 = 0 THEN NULL ELSE '%s ' || (i * 31 %% 100000) END AS note
+		FROM range(%d) t(i)`, tag, n))
+}
+
+// digest is the row count and an order-insensitive hash of a relation's rows; "unreadable: ..."
+// when DuckDB cannot read it.
+func (f *fixture) digest(from string) string {
+	f.t.Helper()
+	rows, err := f.db.Query("SELECT count(*), sum(hash(id, amount, note) % 1000000007) FROM " + from)
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	defer rows.Close()
+	var n, h any
+	for rows.Next() {
+		if err := rows.Scan(&n, &h); err != nil {
+			return "unreadable: " + err.Error()
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return "unreadable: " + err.Error()
+	}
+	return fmt.Sprint(n, "/", h)
+}
+
+func (f *fixture) parquetDigest(path string) string {
+	return f.digest("read_parquet(" + quoteLit(path) + ")")
+}
+
+// tableDigests opens a database file read-only (replaying its WAL) and digests the table and its
+// quarantine; tables lists every table in it.
+func (f *fixture) tableDigests(file, table string) (tab, quar string, tables []string) {
+	f.t.Helper()
+	f.exec("ATTACH " + quoteLit(file) + " AS k (READ_ONLY)")
+	defer f.exec("DETACH k")
+	for _, r := range f.query("SELECT schema_name || '.' || table_name FROM duckdb_tables() WHERE database_name = 'k' ORDER BY 1") {
+		tables = append(tables, r[0].(string))
+	}
+	return f.digest("k.main." + table), f.digest("k.main." + table + "_quarantine"), tables
+}
+
+func sha(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	sum := sha256.Sum256(data)
+	return fmt.Sprintf("%x", sum[:12])
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(to, data, 0o644))
+}
+
+// traceBuffer keeps a process's stderr and closes seen once it holds n copies of mark.
+type traceBuffer struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	mark string
+	n    int
+	seen chan struct{}
+}
+
+func (b *traceBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Write(p)
+	if b.seen != nil && strings.Count(b.buf.String(), b.mark) >= b.n {
+		close(b.seen)
+		b.seen = nil
+	}
+	return len(p), nil
+}
+
+func (b *traceBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// after returns a channel closed once the trace holds n copies of mark.
+func (b *traceBuffer) after(mark string, n int) <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ch := make(chan struct{})
+	b.mark, b.n, b.seen = mark, n, ch
+	if strings.Count(b.buf.String(), mark) >= n {
+		close(ch)
+		b.seen = nil
+	}
+	return ch
+}
+
+// validateProc is a started `tablegate validate` with its statement trace on stderr.
+type validateProc struct {
+	cmd    *osexec.Cmd
+	stderr traceBuffer
+	start  time.Time
+	exited chan struct{}
+	code   int
+}
+
+func startValidate(t *testing.T, dir string, args ...string) *validateProc {
+	t.Helper()
+	p := &validateProc{cmd: osexec.Command(binary, append([]string{"validate"}, args...)...)}
+	p.cmd.Dir = dir
+	p.cmd.Env = append(os.Environ(), "TABLEGATE_TRACE=1")
+	p.cmd.Stderr = &p.stderr
+	p.start = time.Now()
+	require.NoError(t, p.cmd.Start())
+	p.exited = make(chan struct{})
+	go func() {
+		err := p.cmd.Wait()
+		var exitErr *osexec.ExitError
+		switch {
+		case err == nil:
+			p.code = 0
+		case errors.As(err, &exitErr) && exitErr.Sys().(syscall.WaitStatus).Signaled():
+			p.code = -1
+		case errors.As(err, &exitErr):
+			p.code = exitErr.ExitCode()
+		default:
+			p.code = -2
+		}
+		close(p.exited)
+	}()
+	return p
+}
+
+// wait returns the exit status, or -1 when a signal ended the process.
+func (p *validateProc) wait() int {
+	<-p.exited
+	return p.code
+}
+
+var traceLine = regexp.MustCompile(`(?m)^tablegate trace: +[0-9.]+s  (.*)$`)
+
+// phase names the last statement the process completed before it died, with how many of that
+// kind it had completed ("COPY #2" is after the second COPY, the table's).
+func (p *validateProc) phase() string {
+	matches := traceLine.FindAllStringSubmatch(p.stderr.String(), -1)
+	if len(matches) == 0 {
+		return "before the first statement"
+	}
+	short := func(stmt string) string {
+		for _, k := range []string{"CREATE OR REPLACE TEMP TABLE", "CREATE OR REPLACE TABLE", "SET VARIABLE", "SELECT count(*) FILTER", "DESCRIBE", "ATTACH", "BEGIN", "COMMIT", "COPY", "SELECT", "SET", "DROP", "RESET", "DETACH"} {
+			if strings.HasPrefix(stmt, k) {
+				return k
+			}
+		}
+		return stmt
+	}
+	last := short(matches[len(matches)-1][1])
+	n := 0
+	for _, m := range matches {
+		if short(m[1]) == last {
+			n++
+		}
+	}
+	return fmt.Sprintf("after %s #%d", last, n)
+}
+
+var traceDuration = regexp.MustCompile(`(?m)^tablegate trace: +([0-9.]+)s  (.*)$`)
+
+// writing is how long the process spent writing its outputs: the statements from the first COPY
+// or ATTACH on (the Parquet files, or the transaction and its commit), as its trace tells.
+func (p *validateProc) writing() time.Duration {
+	var d time.Duration
+	started := false
+	for _, m := range traceDuration.FindAllStringSubmatch(p.stderr.String(), -1) {
+		if strings.HasPrefix(m[2], "COPY") || strings.HasPrefix(m[2], "ATTACH") {
+			started = true
+		}
+		if started {
+			s, _ := time.ParseDuration(m[1] + "s")
+			d += s
+		}
+	}
+	return d
+}
+
+// killAt kills the process at a moment drawn for kill i of a run that takes full, of which the
+// last write is writing. A third of the kills fall anywhere in the run; a third in the writing
+// phase, which a uniform draw hits less often; a third just after the trace shows the table's
+// last write statement (swap, the nth statement starting so), within 100 ms: the fsync and the
+// renames of a Parquet output, the quarantine, the commit and the checkpoint of a DuckDB one,
+// the moments atomicity is about and a draw over the whole run rarely hits.
+func (p *validateProc) killAt(rng *rand.Rand, i int, full, write time.Duration, swap string, nth int) {
+	var wait <-chan time.Time
+	switch i % 3 {
+	case 0:
+		wait = time.After(time.Duration(rng.Float64() * float64(full)))
+	case 1:
+		from := max(full-write-50*time.Millisecond, 0)
+		wait = time.After(from + time.Duration(rng.Float64()*float64(full-from)))
+	case 2:
+		delay := time.Duration(rng.Float64() * float64(100*time.Millisecond))
+		select {
+		case <-p.stderr.after(swap, nth):
+			wait = time.After(delay)
+		case <-p.exited:
+			return
+		}
+	}
+	select {
+	case <-wait:
+		_ = p.cmd.Process.Signal(syscall.SIGKILL)
+	case <-p.exited:
+	}
+}
+
+// histogram renders counts by key, sorted by key.
+func histogram(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "\n  %4d  %s", m[k], k)
+	}
+	return b.String()
+}
+
+// TestKillMidWrite starts real `tablegate validate` processes that replace a previous good table
+// with a large one, and SIGKILLs each at a random moment of its run (seeded; see killAt: over
+// the whole run, over its writing, and just after its last write statement, so that every phase
+// is hit: reading, evaluating, writing the quarantine and the table, fsyncing and renaming,
+// committing, checkpointing). It logs where each kill landed. After every kill the previous table is
+// intact and readable (byte-identical for Parquet; the same rows for DuckDB, opened read-only so
+// the WAL is replayed and an uncommitted write discarded), or, when the kill came after the swap,
+// it is the complete new table: never a half-written file under the table's name, never a table
+// from one run beside a quarantine of another in DuckDB (one transaction), and the hidden
+// temporaries a kill leaves behind match no *.parquet glob and are removed by the next run.
+func TestKillMidWrite(t *testing.T) {
+	require.NoError(t, buildErr)
+	if testing.Short() {
+		t.Skip("kills " + fmt.Sprint(2**killIterations) + " runs")
+	}
+	f := newFixture(t)
+	schemaPath := f.write("events.yaml", eventsYAML)
+	big := f.eventsInput("in/big.parquet", *killRows, "new")
+	small := f.eventsInput("in/small.parquet", 5000, "previous")
+	rng := rand.New(rand.NewPCG(*killSeed, 42))
+	t.Logf("%d rows, seed %d, %d kills per output", *killRows, *killSeed, *killIterations)
+
+	t.Run("parquet", func(t *testing.T) {
+		dir := f.path("pq")
+		table, quar := filepath.Join(dir, "events.parquet"), filepath.Join(dir, "events_quarantine.parquet")
+		args := func(in, out string) []string {
+			return []string{"--schema", schemaPath, "--input", in, "--out", out, "--quarantine"}
+		}
+		// The complete new output, and how long a whole run takes.
+		ref := startValidate(t, f.dir, args(big, f.path("ref", "events.parquet"))...)
+		require.Equal(t, 0, ref.wait(), ref.stderr.String())
+		full := time.Since(ref.start)
+		newTab, newQuar := f.parquetDigest(f.path("ref", "events.parquet")), f.parquetDigest(f.path("ref", "events_quarantine.parquet"))
+		// The previous good table.
+		prev := startValidate(t, f.dir, args(small, table)...)
+		require.Equal(t, 0, prev.wait(), prev.stderr.String())
+		saved := f.path("saved")
+		require.NoError(t, os.MkdirAll(saved, 0o755))
+		copyFile(t, table, filepath.Join(saved, "events.parquet"))
+		copyFile(t, quar, filepath.Join(saved, "events_quarantine.parquet"))
+		prevTab, prevQuar := sha(t, table), sha(t, quar)
+		prevTabRows, prevQuarRows := f.parquetDigest(table), f.parquetDigest(quar)
+		write := ref.writing()
+		t.Logf("a complete run takes %.2f s, %.2f s of it writing", full.Seconds(), write.Seconds())
+
+		temporary := regexp.MustCompile(`^\.events(_quarantine)?\.parquet\.tablegate-\d+-\d+\.tmp$`)
+		phases := map[string]int{}
+		outcomes := map[string]int{}
+		leftovers := 0
+		kills := 0
+		for attempt := 0; kills < *killIterations; attempt++ {
+			require.Less(t, attempt, 3**killIterations, "too few runs were still running when killed")
+			p := startValidate(t, f.dir, args(big, table)...)
+			p.killAt(rng, attempt, full, write, "s  COPY", 2) // the quarantine's COPY, then the table's
+			code := p.wait()
+			if code == -1 {
+				kills++
+				phases[p.phase()]++
+			} else {
+				require.Equal(t, 0, code, "a run that was not killed succeeds\n%s", p.stderr.String())
+				phases["finished before the kill"]++
+			}
+
+			// Only the table, its quarantine, the lock file and hidden temporaries are there.
+			entries, err := os.ReadDir(dir)
+			require.NoError(t, err)
+			for _, e := range entries {
+				switch name := e.Name(); {
+				case name == "events.parquet", name == "events_quarantine.parquet", name == ".events.parquet.tablegate.lock":
+				case temporary.MatchString(name):
+					leftovers++
+				default:
+					t.Fatalf("kill %d: unexpected file %s", kills, name)
+				}
+			}
+			globbed, err := filepath.Glob(filepath.Join(dir, "*.parquet"))
+			require.NoError(t, err)
+			assert.Equal(t, []string{table, quar}, globbed, "*.parquet matches the table and the quarantine only")
+			duckGlob := f.query("SELECT file FROM glob(" + quoteLit(filepath.Join(dir, "*.parquet")) + ") ORDER BY file")
+			assert.Equal(t, [][]any{{table}, {quar}}, duckGlob, "DuckDB's glob agrees")
+
+			// The table is the previous one byte for byte, or the complete new one.
+			tabState, quarState := "previous", "previous"
+			if sha(t, table) != prevTab {
+				tabState = "new"
+				require.Equal(t, newTab, f.parquetDigest(table), "kill %d (%s): the table is neither the previous one nor the complete new one", kills, p.phase())
+			}
+			if sha(t, quar) != prevQuar {
+				quarState = "new"
+				require.Equal(t, newQuar, f.parquetDigest(quar), "kill %d (%s): the quarantine is neither the previous one nor the complete new one", kills, p.phase())
+			}
+			if tabState == "previous" {
+				require.Equal(t, prevTabRows, f.parquetDigest(table), "the previous table is readable")
+			}
+			if quarState == "previous" {
+				require.Equal(t, prevQuarRows, f.parquetDigest(quar), "the previous quarantine is readable")
+			}
+			// The quarantine is renamed first: a new table always sits beside its own quarantine.
+			require.False(t, tabState == "new" && quarState == "previous", "kill %d: a new table beside the previous quarantine", kills)
+			outcomes["table "+tabState+", quarantine "+quarState]++
+			if tabState == "new" || quarState == "new" {
+				copyFile(t, filepath.Join(saved, "events.parquet"), table)
+				copyFile(t, filepath.Join(saved, "events_quarantine.parquet"), quar)
+			}
+		}
+		t.Logf("%d kills; last completed statement when killed:%s", kills, histogram(phases))
+		t.Logf("outputs after each run:%s", histogram(outcomes))
+		t.Logf("hidden temporaries seen after the kills: %d", leftovers)
+
+		// The next run completes, writes the new table and removes every leftover.
+		p := startValidate(t, f.dir, args(big, table)...)
+		require.Equal(t, 0, p.wait(), p.stderr.String())
+		assert.Equal(t, newTab, f.parquetDigest(table))
+		assert.Equal(t, newQuar, f.parquetDigest(quar))
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		assert.ElementsMatch(t, []string{".events.parquet.tablegate.lock", "events.parquet", "events_quarantine.parquet"}, names)
+	})
+
+	t.Run("duckdb", func(t *testing.T) {
+		wh := f.path("wh", "wh.duckdb")
+		args := func(in, out string) []string {
+			return []string{"--schema", schemaPath, "--input", in, "--out", out + ":events", "--quarantine"}
+		}
+		ref := startValidate(t, f.dir, args(big, f.path("ref", "ref.duckdb"))...)
+		require.Equal(t, 0, ref.wait(), ref.stderr.String())
+		full := time.Since(ref.start)
+		newTab, newQuar, _ := f.tableDigests(f.path("ref", "ref.duckdb"), "events")
+		prev := startValidate(t, f.dir, args(small, wh)...)
+		require.Equal(t, 0, prev.wait(), prev.stderr.String())
+		require.NoFileExists(t, wh+".wal", "the run checkpointed")
+		saved := f.path("saved", "wh.duckdb")
+		copyFile(t, wh, saved)
+		prevTab, prevQuar, tables := f.tableDigests(wh, "events")
+		require.Equal(t, []string{"main.events", "main.events_quarantine"}, tables)
+		write := ref.writing()
+		t.Logf("a complete run takes %.2f s, %.2f s of it writing", full.Seconds(), write.Seconds())
+
+		phases := map[string]int{}
+		outcomes := map[string]int{}
+		wals := 0
+		kills := 0
+		for attempt := 0; kills < *killIterations; attempt++ {
+			require.Less(t, attempt, 3**killIterations, "too few runs were still running when killed")
+			p := startValidate(t, f.dir, args(big, wh)...)
+			p.killAt(rng, attempt, full, write, "s  CREATE OR REPLACE TABLE", 1) // the table, then the quarantine
+			code := p.wait()
+			if code == -1 {
+				kills++
+				phases[p.phase()]++
+			} else {
+				require.Equal(t, 0, code, "a run that was not killed succeeds\n%s", p.stderr.String())
+				phases["finished before the kill"]++
+			}
+			if fileExists(wh + ".wal") {
+				wals++
+			}
+			// Opened read-only, the WAL is replayed: the tables are both the previous ones or both
+			// the new ones (they are replaced in one transaction), and nothing else is there.
+			tab, quar, tables := f.tableDigests(wh, "events")
+			require.Equal(t, []string{"main.events", "main.events_quarantine"}, tables, "kill %d (%s)", kills, p.phase())
+			state := ""
+			switch {
+			case tab == prevTab && quar == prevQuar:
+				state = "previous tables"
+			case tab == newTab && quar == newQuar:
+				state = "new tables"
+			default:
+				t.Fatalf("kill %d (%s): table %s and quarantine %s are neither the previous (%s, %s) nor the new ones (%s, %s)",
+					kills, p.phase(), tab, quar, prevTab, prevQuar, newTab, newQuar)
+			}
+			outcomes[state]++
+			if state == "new tables" {
+				copyFile(t, saved, wh)
+				require.NoError(t, os.RemoveAll(wh+".wal"))
+			}
+		}
+		t.Logf("%d kills; last completed statement when killed:%s", kills, histogram(phases))
+		t.Logf("tables after each run:%s", histogram(outcomes))
+		t.Logf("kills that left a WAL: %d", wals)
+
+		// The next run opens the database for writing (replaying or discarding the WAL) and
+		// completes.
+		p := startValidate(t, f.dir, args(big, wh)...)
+		require.Equal(t, 0, p.wait(), p.stderr.String())
+		tab, quar, _ := f.tableDigests(wh, "events")
+		assert.Equal(t, newTab, tab)
+		assert.Equal(t, newQuar, quar)
+	})
+
+	// Killed runs leave their spill folders in .tmp (DuckDB's default for an in-memory database,
+	// here the working directory's); the runs after them removed them.
+	spills, _ := filepath.Glob(f.path(".tmp", "tablegate-*"))
+	assert.Empty(t, spills, "spill folders of killed runs are removed by later runs")
+}
+
+// TestConcurrentWritersSameOutput: two runs writing the same output at once. For a Parquet
+// output the second waits for the first one's lock and both succeed; for a DuckDB table the
+// second either fails cleanly on DuckDB's file lock or succeeds after the first. Either way the
+// table and its quarantine are one complete run's output, never a mix.
+func TestConcurrentWritersSameOutput(t *testing.T) {
+	require.NoError(t, buildErr)
+	if testing.Short() {
+		t.Skip("runs pairs of validations of a million rows")
+	}
+	f := newFixture(t)
+	schemaPath := f.write("events.yaml", eventsYAML)
+	inputs := []string{f.eventsInput("in/a.parquet", 1_000_000, "a"), f.eventsInput("in/b.parquet", 1_200_000, "b")}
+
+	// What each run writes on its own.
+	type pair struct{ tab, quar string }
+	var parquetRef, duckRef []pair
+	for i, in := range inputs {
+		out := f.path("ref", fmt.Sprint(i), "events.parquet")
+		code, _, stderr := cli(t, "validate", "--schema", schemaPath, "--input", in, "--out", out, "--quarantine")
+		require.Equal(t, 0, code, stderr)
+		parquetRef = append(parquetRef, pair{f.parquetDigest(out), f.parquetDigest(filepath.Join(filepath.Dir(out), "events_quarantine.parquet"))})
+		db := f.path("ref", fmt.Sprint(i), "ref.duckdb")
+		code, _, stderr = cli(t, "validate", "--schema", schemaPath, "--input", in, "--out", db+":events", "--quarantine")
+		require.Equal(t, 0, code, stderr)
+		tab, quar, _ := f.tableDigests(db, "events")
+		duckRef = append(duckRef, pair{tab, quar})
+	}
+	require.NotEqual(t, parquetRef[0], parquetRef[1])
+
+	race := func(out string) []*validateProc {
+		procs := make([]*validateProc, 2)
+		var wg sync.WaitGroup
+		for i := range procs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				procs[i] = startValidate(t, f.dir, "--schema", schemaPath, "--input", inputs[i], "--out", out, "--quarantine")
+			}()
+		}
+		wg.Wait()
+		return procs
+	}
+
+	for round := range 3 {
+		table := f.path("pq", "events.parquet")
+		procs := race(table)
+		for i, p := range procs {
+			require.Equal(t, 0, p.wait(), "round %d run %d: the second run waits for the first\n%s", round, i, p.stderr.String())
+		}
+		got := pair{f.parquetDigest(table), f.parquetDigest(f.path("pq", "events_quarantine.parquet"))}
+		assert.Contains(t, parquetRef, got, "round %d: the Parquet output is one run's", round)
+		temps, _ := filepath.Glob(f.path("pq", ".*.tmp"))
+		assert.Empty(t, temps)
+	}
+
+	succeeded := 0
+	for round := range 3 {
+		wh := f.path("wh", "wh.duckdb")
+		procs := race(wh + ":events")
+		var ok []int
+		for i, p := range procs {
+			switch code := p.wait(); code {
+			case 0:
+				ok = append(ok, i)
+			case 2:
+				msg := p.stderr.String()
+				assert.Contains(t, msg, "output "+wh+":events: open database "+wh+": IO Error: Could not set lock on file", "round %d run %d", round, i)
+				assert.Contains(t, msg, "(the previous table is unchanged)")
+			default:
+				t.Fatalf("round %d run %d: exit %d\n%s", round, i, code, p.stderr.String())
+			}
+		}
+		require.NotEmpty(t, ok, "round %d: one run wins", round)
+		succeeded += len(ok)
+		tab, quar, tables := f.tableDigests(wh, "events")
+		assert.Equal(t, []string{"main.events", "main.events_quarantine"}, tables)
+		got := pair{tab, quar}
+		if len(ok) == 1 {
+			assert.Equal(t, duckRef[ok[0]], got, "round %d: the tables are the winner's", round)
+		} else {
+			assert.Contains(t, duckRef, got, "round %d: the tables are one run's", round)
+		}
+	}
+	t.Logf("DuckDB output: %d of 6 concurrent runs succeeded, the others failed on the lock", succeeded)
+}
+
+// TestMemoryLimitFlag: `tablegate validate --memory-limit 96MB --temp-dir DIR` over an input whose
+// validation needs more memory than that spills to DIR and reports exactly the rows, checks and
+// invalid-row sets of the same run without a limit, in less memory (the process's peak RSS).
+func TestMemoryLimitFlag(t *testing.T) {
+	require.NoError(t, buildErr)
+	if testing.Short() {
+		t.Skip("validates three million rows twice")
+	}
+	f := newFixture(t)
+	schemaPath := f.write("events.yaml", `schema: Events
+columns:
+  - {name: id, type: String, primary_key: true}
+  - {name: amount, type: Float64, min: 0}
+  - {name: note, type: String, nullable: true, max_length: 40}
+`)
+	const n = 3_000_000
+	in := f.parquet("in/events.parquet", fmt.Sprintf(`SELECT
+		'event-' || lpad(((i * 7919) %% %d)::VARCHAR, 10, '0') AS id,
+		(i %% 1000)::DOUBLE - CASE WHEN i %% 1009 = 0 THEN 2000 ELSE 0 END AS amount,
+		'note ' || (i * 31 %% 100000) AS note
+		FROM range(%d) t(i)`, n-n/1000, n))
+
+	type result struct {
+		report    map[string]any
+		rssMB     float64
+		spilledMB float64
+		took      time.Duration
+	}
+	runCLI := func(out string, extra ...string) result {
+		args := append([]string{"validate", "--schema", schemaPath, "--input", in, "--out", out, "--quarantine", "--format", "json", "--threads", "2"}, extra...)
+		cmd := osexec.Command(binary, args...)
+		cmd.Dir = f.dir
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		start := time.Now()
+		require.NoError(t, cmd.Start())
+		var spilled int64
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				spilled = max(spilled, treeBytes(f.path("spill")))
+				select {
+				case <-done:
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+		}()
+		err := cmd.Wait()
+		close(done)
+		wg.Wait()
+		require.NoError(t, err, stderr.String())
+		return result{report: oneJSON(t, stdout.String()), took: time.Since(start),
+			rssMB:     float64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) / 1024,
+			spilledMB: float64(spilled) / 1e6}
+	}
+	free := runCLI(f.path("free", "events.parquet"))
+	limited := runCLI(f.path("limited", "events.parquet"), "--memory-limit", "96MB", "--temp-dir", f.path("spill"))
+	t.Logf("%d rows: without a limit %.2f s, peak RSS %.0f MB; --memory-limit 96MB: %.2f s, peak RSS %.0f MB, spilled %.0f MB",
+		n, free.took.Seconds(), free.rssMB, limited.took.Seconds(), limited.rssMB, limited.spilledMB)
+
+	assert.Positive(t, limited.spilledMB, "the limited run spilled")
+	assert.Less(t, limited.rssMB, free.rssMB, "the limited run used less memory")
+	assert.Equal(t, "quarantined", limited.report["outcome"])
+	for _, key := range []string{"outcome", "rows", "invalid_by_rules"} {
+		assert.Equal(t, free.report[key], limited.report[key], key)
+	}
+	counts := func(rep map[string]any) map[string]any {
+		out := map[string]any{}
+		for _, c := range rep["checks"].([]any) {
+			c := c.(map[string]any)
+			out[c["name"].(string)] = c["metadata"].(map[string]any)["dy_failed_count"]
+		}
+		return out
+	}
+	assert.Equal(t, counts(free.report), counts(limited.report))
+	assert.Equal(t, float64(2*(n/1000)), counts(limited.report)["dy_rule__primary_key"])
+	assert.Equal(t, f.parquetDigest(f.path("free", "events.parquet")), f.parquetDigest(f.path("limited", "events.parquet")))
+	assert.NoDirExists(t, f.path("spill"), "the run removed the spill folder it made")
+}
+
+func treeBytes(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
