@@ -14,6 +14,7 @@ import (
 func sampleCmd(stdout io.Writer) *cobra.Command {
 	var (
 		schemaPath, out string
+		memoryLimit     string
 		spec            sample.Spec
 	)
 	cmd := &cobra.Command{
@@ -36,7 +37,9 @@ func sampleCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			eng, err := exec.Open(exec.Config{})
+			// The rows are sorted by their index so the same seed gives the same bytes; a memory
+			// limit makes DuckDB spill that sort (100M rows peak at ~20 GB without one).
+			eng, err := exec.Open(exec.Config{MemoryLimit: memoryLimit})
 			if err != nil {
 				return err
 			}
@@ -55,5 +58,6 @@ func sampleCmd(stdout io.Writer) *cobra.Command {
 	fl.Int64Var(&spec.Rows, "rows", 1000, "number of rows")
 	fl.Float64Var(&spec.InvalidRate, "invalid-rate", 0.01, "share of rows that break a rule (0..1)")
 	fl.Uint64Var(&spec.Seed, "seed", 1, "seed: the same seed gives the same data")
+	fl.StringVar(&memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB (DuckDB spills past it)")
 	return cmd
 }
