@@ -79,42 +79,50 @@ func columns(p *compile.Plan) string {
 	return strings.Join(cols, ", ")
 }
 
+// approach is what the floor and per-rule subcommands share: STORAGE SCHEMA IN OUT parsed, the
+// plan compiled and the input opened.
+type approach struct {
+	storage string
+	plan    *compile.Plan
+	out     target
+	db      *gosql.DB
+	rel     compile.Relation
+}
+
+func openApproach(name string, args []string) (*approach, error) {
+	if len(args) != 4 {
+		return nil, fmt.Errorf("usage: harness %s parquet|duckdb SCHEMA IN OUT", name)
+	}
+	a := &approach{storage: args[0], out: parseTarget(args[3])}
+	var err error
+	if a.plan, err = loadPlan(args[1]); err != nil {
+		return nil, err
+	}
+	if a.db, a.rel, err = open(a.storage, args[2], a.out); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
 // floorMain: harness floor STORAGE SCHEMA IN OUT — a plain copy of the schema's columns.
 func floorMain(args []string) error {
-	if len(args) != 4 {
-		return fmt.Errorf("usage: harness floor parquet|duckdb SCHEMA IN OUT")
-	}
-	storage, schemaFile, in, outAddr := args[0], args[1], args[2], args[3]
-	plan, err := loadPlan(schemaFile)
+	a, err := openApproach("floor", args)
 	if err != nil {
 		return err
 	}
-	out := parseTarget(outAddr)
-	db, rel, err := open(storage, in, out)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	return write(db, storage, out, "orders", fmt.Sprintf("SELECT %s FROM %s", columns(plan), rel.From))
+	defer a.db.Close()
+	return write(a.db, a.storage, a.out, "orders", fmt.Sprintf("SELECT %s FROM %s", columns(a.plan), a.rel.From))
 }
 
 // perRuleMain: harness perrule STORAGE SCHEMA IN OUT — the per-rule-query approach: one
 // count query per rule, then the valid rows and the invalid rows, each a query of its own.
 func perRuleMain(args []string) error {
-	if len(args) != 4 {
-		return fmt.Errorf("usage: harness perrule parquet|duckdb SCHEMA IN OUT")
-	}
-	storage, schemaFile, in, outAddr := args[0], args[1], args[2], args[3]
-	plan, err := loadPlan(schemaFile)
+	a, err := openApproach("perrule", args)
 	if err != nil {
 		return err
 	}
-	out := parseTarget(outAddr)
-	db, rel, err := open(storage, in, out)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
+	defer a.db.Close()
+	db, plan, rel, storage, out := a.db, a.plan, a.rel, a.storage, a.out
 	ctx := context.Background()
 	for i, r := range plan.Rules {
 		var n int64
