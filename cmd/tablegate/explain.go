@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 
@@ -10,7 +9,7 @@ import (
 	"github.com/tablegate/tablegate/exec"
 )
 
-func explainCmd(ctx context.Context, stdout io.Writer) *cobra.Command {
+func explainCmd(stdout io.Writer) *cobra.Command {
 	var schemaPath, input string
 	cmd := &cobra.Command{
 		Use:   "explain --schema S [--input IN]",

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -74,7 +73,7 @@ type validateFlags struct {
 	report, format                      string
 }
 
-func validateCmd(ctx context.Context, stdout, stderr io.Writer, code *int) *cobra.Command {
+func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 	var f validateFlags
 	cmd := &cobra.Command{
 		Use:   "validate --schema S [--input IN | --query SQL] [--out OUT] [flags]",
