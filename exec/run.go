@@ -148,13 +148,16 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	if err := e.report(ctx, r, rep, a, opts, failedTable, stats, out); err != nil {
 		return rep, fail(rep, err)
 	}
+	writing := a.Output != nil && out != outcome.Aborted
+	var valid string
+	if (writing && out != outcome.NoValidRows) || (opts.RowSample > 0 && stats.invalid < total) {
+		if valid, err = e.validRows(ctx, r, p, rel, failedTable, stats.invalid > 0); err != nil {
+			return rep, fail(rep, err)
+		}
+	}
 	if opts.RowSample > 0 && stats.invalid < total {
 		// report() samples the invalid rows from the failed-rows table; the valid ones come from
 		// the input, bounded in SQL.
-		valid, err := e.validRows(ctx, r, p, rel, failedTable, stats.invalid > 0)
-		if err != nil {
-			return rep, fail(rep, err)
-		}
 		q := fmt.Sprintf("SELECT %s FROM (%s LIMIT %d)", rowJSON(p, ""), valid, opts.RowSample)
 		rows, err := rowsJSON(ctx, r, q)
 		if err != nil {
@@ -163,13 +166,11 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		rep.ValidSample = rows
 	}
 
-	if a.Output != nil && out != outcome.Aborted {
+	if writing {
 		opts.progress("writing outputs", total)
 		w := writes{asset: rep.Asset}
 		if out != outcome.NoValidRows {
-			if w.table, err = e.validRows(ctx, r, p, rel, failedTable, stats.invalid > 0); err != nil {
-				return rep, fail(rep, err)
-			}
+			w.table = valid
 		}
 		if stats.invalid > 0 && a.Quarantine {
 			w.quarantine = quarantineSQL(p, failedTable)
