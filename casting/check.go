@@ -168,10 +168,6 @@ func exact(d schema.DType, t *DuckType) bool {
 	switch d.Kind {
 	case schema.KindInteger, schema.KindFloat:
 		return t.Name == d.DuckDBType()
-	case schema.KindDecimal:
-		if d.Precision == 0 {
-			return Matches(d, t)
-		}
 	}
 	return Matches(d, t)
 }

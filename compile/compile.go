@@ -134,7 +134,7 @@ func (c *compiler) schemaRules() {
 			}
 			keyExprs := make([]string, len(keys))
 			for i, k := range keys {
-				keyExprs[i] = identFor(c.s, k)
+				keyExprs[i] = quote(k)
 			}
 			rule.value = c.keyedRule(keyExprs, fmt.Sprintf("NOT COALESCE(%s, TRUE)", info.sql), "")
 		default:
@@ -157,7 +157,7 @@ func (c *compiler) primaryKey() {
 	}
 	keys := make([]string, len(pk))
 	for i, k := range pk {
-		keys[i] = identFor(c.s, k)
+		keys[i] = quote(k)
 	}
 	c.add(Rule{
 		Name:        schema.RulePrimaryKey,
@@ -167,11 +167,4 @@ func (c *compiler) primaryKey() {
 		Description: "PK: " + strings.Join(pk, ", "),
 		value:       c.keyedRule(keys, "count(*) > 1", ""),
 	})
-}
-
-func identFor(s *schema.Schema, column string) string {
-	if col := s.Column(column); col != nil {
-		return quote(col.Name)
-	}
-	return quote(column)
 }

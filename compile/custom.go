@@ -111,7 +111,7 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, groupBy []string) 
 	if len(groupBy) > 0 {
 		keys := make([]string, len(groupBy))
 		for i, k := range groupBy {
-			keys[i] = identFor(c.s, k)
+			keys[i] = quote(k)
 		}
 		bind += " GROUP BY " + strings.Join(keys, ", ")
 	}

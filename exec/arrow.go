@@ -36,7 +36,8 @@ func (in ArrowInput) open(ctx context.Context, r *run, _ map[string]bool) (compi
 	if in.Reader == nil {
 		return compile.Relation{}, fmt.Errorf("the Arrow reader is nil: %w", ErrNoSourceData)
 	}
-	view := r.tempName("arrow_view")
+	view := fmt.Sprintf("__tg_arrow_%d", r.id)
+	var release func()
 	err := r.conn.Raw(func(dc any) error {
 		conn, ok := dc.(driver.Conn)
 		if !ok {
@@ -46,21 +47,19 @@ func (in ArrowInput) open(ctx context.Context, r *run, _ map[string]bool) (compi
 		if err != nil {
 			return err
 		}
-		release, err := a.RegisterView(in.Reader, view)
-		if err != nil {
-			return err
-		}
-		defer release()
-		_, err = conn.(driver.ExecerContext).ExecContext(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * FROM %s",
-			sql.Ident(view+"_t"), sql.Ident(view)), nil)
+		release, err = a.RegisterView(in.Reader, view)
 		return err
 	})
 	if err != nil {
 		return compile.Relation{}, fmt.Errorf("read Arrow records: %w", err)
 	}
-	r.temps = append(r.temps, view+"_t")
-	_ = r.exec(ctx, "DROP VIEW IF EXISTS "+sql.Ident(view))
-	return compile.Relation{From: "temp.main." + sql.Ident(view+"_t"), RowID: "rowid"}, nil
+	defer release()
+	defer func() { _ = r.exec(context.Background(), "DROP VIEW IF EXISTS "+sql.Ident(view)) }()
+	rel, err := materialise(ctx, r, sql.Ident(view))
+	if err != nil {
+		return rel, fmt.Errorf("read Arrow records: %w", err)
+	}
+	return rel, nil
 }
 
 // Filtered is the result of Filter: the valid rows and the invalid rows (with one valid/invalid

@@ -108,7 +108,7 @@ func (c *Column) Rules() []ColumnRule {
 		}
 	case k == KindList || k == KindArray:
 		if inner := c.DType.Inner; inner != nil {
-			if inner.Args.PrimaryKey || len(structKeyFields(inner)) > 0 {
+			if inner.Args.PrimaryKey || len(StructKeyFields(inner)) > 0 {
 				add(RulePrimaryKey)
 			}
 		}
@@ -139,9 +139,9 @@ func (c *Column) Rules() []ColumnRule {
 	return out
 }
 
-// structKeyFields lists the primary-key fields of a struct element column, which make a list's
+// StructKeyFields lists the primary-key fields of a struct element column, which make a list's
 // primary_key rule unless the struct itself is the key.
-func structKeyFields(inner *Column) []string {
+func StructKeyFields(inner *Column) []string {
 	if inner.DType.Kind != KindStruct || inner.Args.PrimaryKey {
 		return nil
 	}
@@ -153,9 +153,6 @@ func structKeyFields(inner *Column) []string {
 	}
 	return keys
 }
-
-// StructKeyFields is structKeyFields for the compiler.
-func StructKeyFields(inner *Column) []string { return structKeyFields(inner) }
 
 // CheckRuleName names the i-th check of a column: `check` for a lone unnamed check,
 // `check__<i>` for unnamed checks in a list, `check__<name>` for named ones.
