@@ -3,6 +3,7 @@ package compile_test
 import (
 	gosql "database/sql"
 	"encoding/json"
+	"fmt"
 	"flag"
 	"os"
 	"path/filepath"
@@ -101,6 +102,7 @@ func TestGolden(t *testing.T) {
 			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".sql"), got)
 			// Severities and check names do not show in the SQL: a second golden lists them.
 			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".rules"), goldenRules(p))
+			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".stages.sql"), goldenStages(p))
 			goldenSingleStatement(t, got)
 			goldenRun(t, p)
 		})
@@ -123,6 +125,19 @@ func goldenCompare(t *testing.T, golden, got string) {
 	if got != string(want) {
 		t.Errorf("the compiled plan differs from %s (run with -update if the change is intended)\n%s", golden, goldenFirstDiff(string(want), got))
 	}
+}
+
+// goldenStages is the staged evaluation over the placeholder input, one statement per stage.
+func goldenStages(p *compile.Plan) string {
+	keyTable := func(g int) string { return fmt.Sprintf("__tg_keys%d", g) }
+	st := p.Stages(compile.Placeholder, keyTable)
+	var b strings.Builder
+	for _, k := range st.Keys {
+		fmt.Fprintf(&b, "CREATE TEMP TABLE %s AS\n%s;\n\n", k.Table, k.Query)
+	}
+	fmt.Fprintf(&b, "CREATE TEMP TABLE __tg_suspects AS\n%s;\n\n", st.Suspects)
+	fmt.Fprintf(&b, "%s;\n", p.Failing(compile.Placeholder, keyTable, compile.RowIDColumn+" IN (SELECT "+compile.RowIDColumn+" FROM __tg_suspects)"))
+	return b.String()
 }
 
 // goldenRules lists the plan's rules in order: severity, check name, rule name and kind.
@@ -258,6 +273,38 @@ func goldenRun(t *testing.T, p *compile.Plan) {
 		rows.Close()
 		if count != n {
 			t.Errorf("the query returned %d rows for %d input rows", count, n)
+		}
+		goldenStagedAgrees(t, db, p)
+	}
+}
+
+// goldenStagedAgrees runs the plan's Stages on table t and checks that Failing over the suspects
+// selects exactly the rows (and rule values) of the plan query that fail some rule.
+func goldenStagedAgrees(t *testing.T, db *gosql.DB, p *compile.Plan) {
+	t.Helper()
+	rel := compile.Relation{From: "t", RowID: "rowid"}
+	keyTable := func(g int) string { return fmt.Sprintf("golden_keys%d", g) }
+	st := p.Stages(rel, keyTable)
+	stmts := []string{}
+	for _, k := range st.Keys {
+		stmts = append(stmts, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", k.Table, k.Query))
+	}
+	stmts = append(stmts, "CREATE OR REPLACE TEMP TABLE golden_suspects AS "+st.Suspects)
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("DuckDB rejects a stage: %v\n%s", err, q)
+		}
+	}
+	staged := p.Failing(rel, keyTable, compile.RowIDColumn+" IN (SELECT "+compile.RowIDColumn+" FROM golden_suspects)")
+	single := "SELECT * FROM (" + p.Query(rel) + ") WHERE NOT " + p.ValidExpr(false)
+	for _, pair := range [][2]string{{staged, single}, {single, staged}} {
+		var extra int
+		q := fmt.Sprintf("SELECT count(*) FROM ((%s) EXCEPT ALL (%s))", pair[0], pair[1])
+		if err := db.QueryRow(q).Scan(&extra); err != nil {
+			t.Fatalf("compare staged and single evaluation: %v\n%s", err, q)
+		}
+		if extra != 0 {
+			t.Errorf("staged and single evaluation differ by %d rows:\n%s", extra, q)
 		}
 	}
 }

@@ -14,6 +14,9 @@ type Relation struct {
 	RowID string
 	// Casts replaces a column's reference by an explicit cast (only when the user asks to cast).
 	Casts map[string]string
+	// ScanFilters tells that the source evaluates filters written on it while it scans
+	// (Parquet): Stages then runs faster than Query.
+	ScanFilters bool
 }
 
 // Placeholder is the relation `explain` shows when no input is given.
@@ -60,36 +63,47 @@ func (c *compiler) keyedRule(keys []string, failCond, guard string) string {
 // Query is the plan's single statement over rel: the schema's columns in schema order, the row
 // ordinal, and one boolean column per rule named by the rule (TRUE = valid). Keyed rules are
 // failing-key aggregates LEFT JOINed back NULL-safely; no window functions.
-func (p *Plan) Query(rel Relation) string {
+func (p *Plan) Query(rel Relation) string { return p.query(rel, queryShape{}) }
+
+// FailingQuery is Query restricted to the rows that fail some rule (warn rules included).
+func (p *Plan) FailingQuery(rel Relation) string { return p.query(rel, queryShape{failingOnly: true}) }
+
+// queryShape varies the plan query for the engine.
+type queryShape struct {
+	// keyTable, when set, names a table that already holds each key group's failing keys (see
+	// Stages) instead of aggregating them in the query.
+	keyTable func(group int) string
+	// where, when set, restricts the source rows (SQL over the source columns and __tg_rid).
+	where string
+	// failingOnly keeps only the rows that fail some rule. The filter tests each rule's raw
+	// expression, not its rule column: NOT e keeps exactly the rows where e is FALSE, as
+	// NOT COALESCE(e, TRUE) does, and DuckDB evaluates it faster (measured at 10M rows, 15
+	// rules, DuckDB table: 1.28 s against 1.47 s).
+	failingOnly bool
+}
+
+func (p *Plan) query(rel Relation, shape queryShape) string {
+	keyTable, where := shape.keyTable, shape.where
 	var b strings.Builder
 	// NOT MATERIALIZED: DuckDB would otherwise materialise the source, which the key aggregates
 	// read too, as a full copy (measured 1.5x slower at 10M rows); inlined, each reads only the
 	// columns it needs.
-	b.WriteString("WITH " + srcName + " AS NOT MATERIALIZED (\n  " + p.SourceSQL(rel) + "\n)")
-	for g, kg := range p.keyed {
+	b.WriteString("WITH " + srcName + " AS NOT MATERIALIZED (\n  ")
+	if where != "" {
+		b.WriteString("SELECT * FROM (" + p.SourceSQL(rel) + ") AS __tg_s WHERE " + where)
+	} else {
+		b.WriteString(p.SourceSQL(rel))
+	}
+	b.WriteString("\n)")
+	for g := range p.keyed {
 		if p.unused[g] {
 			continue
 		}
-		fmt.Fprintf(&b, ",\n__tg_k%d AS NOT MATERIALIZED (\n  SELECT ", g)
-		for i, k := range kg.keys {
-			fmt.Fprintf(&b, "%s AS __tg_k%d_%d, ", k, g, i)
-		}
-		for m, cond := range kg.conds {
-			if m > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "(%s) AS __tg_m%d", cond, m)
-		}
-		b.WriteString("\n  FROM " + srcName)
-		if len(kg.keys) > 0 {
-			b.WriteString("\n  GROUP BY " + strings.Join(kg.keys, ", "))
-		}
-		b.WriteString("\n  HAVING ")
-		for m, cond := range kg.conds {
-			if m > 0 {
-				b.WriteString(" OR ")
-			}
-			b.WriteString("(" + cond + ")")
+		fmt.Fprintf(&b, ",\n__tg_k%d AS NOT MATERIALIZED (\n  ", g)
+		if keyTable != nil {
+			b.WriteString("SELECT * FROM " + keyTable(g))
+		} else {
+			b.WriteString(p.failingKeys(g, srcName))
 		}
 		b.WriteString("\n)")
 	}
@@ -102,22 +116,72 @@ func (p *Plan) Query(rel Relation) string {
 		fmt.Fprintf(&b, ",\n  %s AS %s", r.value, sql.Ident(r.Name))
 	}
 	b.WriteString("\nFROM " + srcName)
-	for g, kg := range p.keyed {
+	for g := range p.keyed {
 		if p.unused[g] {
 			continue
 		}
-		fmt.Fprintf(&b, "\nLEFT JOIN __tg_k%d ON ", g)
-		if len(kg.keys) == 0 {
-			b.WriteString("TRUE")
+		fmt.Fprintf(&b, "\nLEFT JOIN __tg_k%d ON %s", g, p.keyMatch(g, srcName+"."))
+	}
+	if shape.failingOnly {
+		fails := make([]string, len(p.Rules))
+		for i, r := range p.Rules {
+			fails[i] = r.failsSQL()
 		}
-		for i, k := range kg.keys {
-			if i > 0 {
-				b.WriteString(" AND ")
-			}
-			fmt.Fprintf(&b, "%s.%s IS NOT DISTINCT FROM __tg_k%d.__tg_k%d_%d", srcName, k, g, g, i)
-		}
+		b.WriteString("\nWHERE " + strings.Join(fails, "\n   OR "))
 	}
 	return b.String()
+}
+
+// failsSQL is TRUE for a row that fails the rule and FALSE or NULL otherwise: a filter, not a
+// value.
+func (r Rule) failsSQL() string {
+	if r.group >= 0 {
+		return "NOT " + r.value
+	}
+	return "(NOT (" + r.Expr + "))"
+}
+
+// failingKeys selects key group g's failing keys (__tg_k<g>_<i>) from the relation named from,
+// with one marker column per rule of the group (__tg_m<m>, TRUE when the group fails the rule).
+func (p *Plan) failingKeys(g int, from string) string {
+	kg := p.keyed[g]
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	for i, k := range kg.keys {
+		fmt.Fprintf(&b, "%s AS __tg_k%d_%d, ", k, g, i)
+	}
+	for m, cond := range kg.conds {
+		if m > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "(%s) AS __tg_m%d", cond, m)
+	}
+	b.WriteString("\n  FROM " + from)
+	if len(kg.keys) > 0 {
+		b.WriteString("\n  GROUP BY " + strings.Join(kg.keys, ", "))
+	}
+	b.WriteString("\n  HAVING ")
+	for m, cond := range kg.conds {
+		if m > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteString("(" + cond + ")")
+	}
+	return b.String()
+}
+
+// keyMatch is the NULL-safe join condition between a source row (its key expressions prefixed
+// by qualify) and key group g's failing keys (__tg_k<g>).
+func (p *Plan) keyMatch(g int, qualify string) string {
+	kg := p.keyed[g]
+	if len(kg.keys) == 0 {
+		return "TRUE"
+	}
+	parts := make([]string, len(kg.keys))
+	for i, k := range kg.keys {
+		parts[i] = fmt.Sprintf("%s%s IS NOT DISTINCT FROM __tg_k%d.__tg_k%d_%d", qualify, k, g, g, i)
+	}
+	return strings.Join(parts, " AND ")
 }
 
 // Subset is the plan restricted to some of its rules (by index), reading only the key

@@ -336,7 +336,7 @@ func (e *Engine) applyCasts(ctx context.Context, r *run, p *compile.Plan, rel *c
 	return nil, nil
 }
 
-// evaluate runs the plan query once and keeps only the rows that fail some rule (warn rules
+// evaluate computes every rule once and keeps only the rows that fail some rule (warn rules
 // included, so that their counts are exact) in a temp table; every count, sample and output of
 // invalid rows comes from it.
 func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel compile.Relation) (string, ruleStats, error) {
@@ -345,9 +345,14 @@ func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel comp
 		return "", stats, nil
 	}
 	failed := r.tempName("failed")
-	q := fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * FROM (\n%s\n) WHERE NOT %s",
-		sql.Ident(failed), p.Query(rel), p.ValidExpr(false))
-	if err := r.exec(ctx, q); err != nil {
+	query := p.FailingQuery(rel)
+	if rel.ScanFilters {
+		var err error
+		if query, err = e.stagedQuery(ctx, r, p, rel); err != nil {
+			return "", stats, err
+		}
+	}
+	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS\n%s", sql.Ident(failed), query)); err != nil {
 		return "", stats, fmt.Errorf("evaluate the rules: %w", err)
 	}
 	// count(*) FILTER, not count_if: count_if over no rows (every row valid) is NULL.
@@ -364,6 +369,32 @@ func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel comp
 		return "", stats, fmt.Errorf("count failures: %w", err)
 	}
 	return failed, stats, nil
+}
+
+// stagedQuery runs the plan's Stages (failing keys, then the rows that may fail) and returns
+// the plan query restricted to those rows.
+func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel compile.Relation) (string, error) {
+	keyTables := map[int]string{}
+	keyTable := func(g int) string {
+		if _, ok := keyTables[g]; !ok {
+			keyTables[g] = "temp.main." + sql.Ident(r.tempName(fmt.Sprintf("keys%d", g)))
+		}
+		return keyTables[g]
+	}
+	st := p.Stages(rel, keyTable)
+	for _, k := range st.Keys {
+		if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", k.Table, k.Query)); err != nil {
+			return "", fmt.Errorf("evaluate the key rules: %w", err)
+		}
+	}
+	suspects := "temp.main." + sql.Ident(r.tempName("suspects"))
+	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", suspects, st.Suspects)); err != nil {
+		return "", fmt.Errorf("evaluate the row rules: %w", err)
+	}
+	// A semi join, not a bitmap filter as for the valid rows: measured faster here (0.48 s against
+	// 0.59 s at 10M rows), and the order of these rows does not matter.
+	where := fmt.Sprintf("%s IN (SELECT %s FROM %s)", compile.RowIDColumn, compile.RowIDColumn, suspects)
+	return p.Failing(rel, keyTable, where), nil
 }
 
 func errorCounts(p *compile.Plan, stats ruleStats) []outcome.RuleCount {
@@ -400,17 +431,30 @@ func (e *Engine) validRows(ctx context.Context, r *run, p *compile.Plan, rel com
 	if err := r.conn.QueryRowContext(ctx, fmt.Sprintf("SELECT min(%s), max(%s) FROM %s", compile.RowIDColumn, compile.RowIDColumn, bad)).Scan(&lo, &hi); err != nil {
 		return "", fmt.Errorf("index the invalid rows: %w", err)
 	}
-	if lo < 0 || hi >= 1<<31-1 {
+	if lo < 0 || hi >= maxBitmapOrdinal {
 		return fmt.Sprintf("SELECT %s FROM (%s) AS s ANTI JOIN %s AS f ON s.%s = f.%s ORDER BY s.%s",
 			cols, src, bad, compile.RowIDColumn, compile.RowIDColumn, compile.RowIDColumn), nil
 	}
-	v := fmt.Sprintf("__tg_invalid_%d", r.id)
-	if err := r.exec(ctx, fmt.Sprintf("SET VARIABLE %s = (SELECT bitstring_agg(%s, 0, %d) FROM %s)", v, compile.RowIDColumn, hi, bad)); err != nil {
+	v, err := r.bitmap(ctx, "invalid", bad, hi)
+	if err != nil {
 		return "", fmt.Errorf("index the invalid rows: %w", err)
 	}
-	r.variables = append(r.variables, v)
 	return fmt.Sprintf("SELECT %s FROM (%s) AS s WHERE s.%s > %d OR get_bit(getvariable(%s), CAST(s.%s AS INTEGER)) = 0",
 		cols, src, compile.RowIDColumn, hi, sql.String(v), compile.RowIDColumn), nil
+}
+
+// maxBitmapOrdinal bounds the row ordinals a bitmap indexes (get_bit takes an INTEGER).
+const maxBitmapOrdinal = 1<<31 - 1
+
+// bitmap stores the ordinals (__tg_rid, from 0 to hi) that rows selects as a BITSTRING session
+// variable and returns the variable's name.
+func (r *run) bitmap(ctx context.Context, base, rows string, hi int64) (string, error) {
+	v := fmt.Sprintf("__tg_%s_%d", base, r.id)
+	if err := r.exec(ctx, fmt.Sprintf("SET VARIABLE %s = (SELECT bitstring_agg(%s, 0, %d) FROM %s)", v, compile.RowIDColumn, hi, rows)); err != nil {
+		return "", err
+	}
+	r.variables = append(r.variables, v)
+	return v, nil
 }
 
 // quarantineSQL selects the invalid rows with one valid/invalid column per rule, in input order.

@@ -84,8 +84,9 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 	}
 	// file_index and file_row_number give every row an input-ordered ordinal without a window.
 	return compile.Relation{
-		From:  fmt.Sprintf("read_parquet(%s)", sql.String(in.Path)),
-		RowID: "((file_index::BIGINT << 40) + file_row_number)",
+		From:        fmt.Sprintf("read_parquet(%s)", sql.String(in.Path)),
+		RowID:       "((file_index::BIGINT << 40) + file_row_number)",
+		ScanFilters: true,
 	}, nil
 }
 

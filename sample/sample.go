@@ -6,6 +6,7 @@ package sample
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"regexp"
@@ -111,7 +112,8 @@ func (g *gen) column(c *schema.Column, pkLead bool) (string, error) {
 	}
 	cases = append(cases, g.breaks(c)...)
 	expr := valid
-	if a.Nullable {
+	// Key columns stay non-NULL: NULLs are equal to each other for unique and primary keys.
+	if a.Nullable && !pkLead && !a.Unique {
 		expr = fmt.Sprintf("CASE WHEN %s %% 20 = 0 THEN NULL ELSE %s END", g.h(), valid)
 	}
 	if len(cases) == 0 {
@@ -188,6 +190,12 @@ func (g *gen) valid(c *schema.Column, key bool) (string, error) {
 	d := c.DType
 	if key {
 		return g.key(c, "i")
+	}
+	if a.HasIsIn && len(a.IsIn) == 0 {
+		if !a.Nullable {
+			return "", fmt.Errorf("an empty is_in on a non-nullable column leaves no valid value")
+		}
+		return "NULL", nil // the only value an empty is_in lets through
 	}
 	switch k := d.Kind; {
 	case k == schema.KindBool:
@@ -347,8 +355,27 @@ func (g *gen) temporal(c *schema.Column) (string, error) {
 			step = 86_400_000_000
 		}
 	case schema.KindTime:
-		n := 86_400_000_000 / step
-		return fmt.Sprintf("CAST(TIME '00:00:00' + to_microseconds((%s %% %d) * %d) AS TIME)", g.h(), n, step), nil
+		// Grid points within the bounds: [first, last] in microseconds of the day.
+		micros := func(t time.Time) int64 {
+			return int64(t.Hour())*3_600_000_000 + int64(t.Minute())*60_000_000 + int64(t.Second())*1_000_000 + int64(t.Nanosecond()/1000)
+		}
+		first, last := int64(0), int64(86_400_000_000-1)
+		if p := bound(c, c.Args.Min); p != nil {
+			first = micros(p.Time)
+		} else if p := bound(c, c.Args.MinExclusive); p != nil {
+			first = micros(p.Time) + 1
+		}
+		if p := bound(c, c.Args.Max); p != nil {
+			last = micros(p.Time)
+		} else if p := bound(c, c.Args.MaxExclusive); p != nil {
+			last = micros(p.Time) - 1
+		}
+		first = (first + step - 1) / step * step
+		if last < first {
+			return "", fmt.Errorf("the bounds leave no value on the resolution grid")
+		}
+		n := (last-first)/step + 1
+		return fmt.Sprintf("CAST(TIME '00:00:00' + to_microseconds(%d + (%s %% %d) * %d) AS TIME)", first, g.h(), n, step), nil
 	case schema.KindDuration:
 		return fmt.Sprintf("to_microseconds((%s %% 1000) * %d)", g.h(), step), nil
 	}
@@ -384,6 +411,11 @@ func (g *gen) temporal(c *schema.Column) (string, error) {
 		}
 		start = time.Date(start.Year(), start.Month(), start.Day(), 0, 0, 0, 0, time.UTC)
 		weeks := step / 604_800_000_000
+		// Multi-week grids count from Monday 1970-01-05, as the resolution rule does.
+		anchor := time.Date(1970, 1, 5, 0, 0, 0, 0, time.UTC)
+		for int64(start.Sub(anchor).Hours()/24)%(7*weeks) != 0 {
+			start = start.AddDate(0, 0, 7)
+		}
 		n := max(span/(7*weeks), 1)
 		return fmt.Sprintf("(TIMESTAMP '%s' + to_microseconds((%s %% %d) * %d))", start.Format("2006-01-02"), g.h(), n, step), nil
 	}
@@ -439,7 +471,8 @@ func (g *gen) breaks(c *schema.Column) []violation {
 			set  bool
 			v    float64
 		}{{"min", a.Min != nil, lo - 1}, {"min_exclusive", a.MinExclusive != nil, lo}, {"max", a.Max != nil, hi + 1}, {"max_exclusive", a.MaxExclusive != nil, hi}} {
-			if r.set {
+			// A violating value the decimal cannot hold would fail the generation, not the rule.
+			if r.set && (k != schema.KindDecimal || d.Precision == 0 || math.Abs(r.v) < math.Pow10(d.Precision-d.Scale)) {
 				add(r.rule, fmt.Sprintf("%g", r.v))
 			}
 		}

@@ -1,0 +1,108 @@
+package sample_test
+
+import (
+	"context"
+	gosql "database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/duckdb/duckdb-go/v2"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/sample"
+	"github.com/tablegate/tablegate/schema"
+)
+
+// TestSampleFitsSchema: at invalid rate 0 every generated row passes every rule of the schema
+// (checked by validating it), at rate 0.2 about a fifth fails, and the same seed gives the same
+// rows. Runs over the compiler's example schemas and the benchmark rule sets.
+func TestSampleFitsSchema(t *testing.T) {
+	var files []string
+	for _, pat := range []string{"../compile/testdata/*.yaml", "../compile/testdata/*.json", "../benchmarks/schemas/*.yaml"} {
+		m, err := filepath.Glob(pat)
+		require.NoError(t, err)
+		files = append(files, m...)
+	}
+	eng, err := exec.Open(exec.Config{Threads: 2})
+	require.NoError(t, err)
+	defer eng.Close()
+	db := eng.DB()
+
+	covered := 0
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+		t.Run(name, func(t *testing.T) {
+			s, err := schema.LoadFile(f)
+			require.NoError(t, err)
+			clean, _, err := sample.Query(s, sample.Spec{Rows: 3000, InvalidRate: 0, Seed: 3})
+			if err != nil {
+				require.Contains(t, err.Error(), "does not generate", "only unsupported dtypes may stop the generator")
+				t.Skip(err)
+			}
+			covered++
+			p, err := compile.Compile(s)
+			require.NoError(t, err)
+
+			// Beyond the generator: custom SQL (checks, schema rules), and a regex on a key
+			// column (keys are k0000000001, k0000000002, …).
+			custom := map[string]bool{}
+			for _, r := range p.Rules {
+				col := s.Column(r.Column)
+				key := col != nil && (col.Args.Unique || col.Args.PrimaryKey)
+				if r.Kind == schema.RuleCheck || r.Kind == "custom" || r.Kind == "group" || (r.Kind == schema.RuleRegex && key) {
+					custom[r.Check] = true
+				}
+			}
+			generated := func(rep *outcome.Report) (failed int64, which []string) {
+				for _, c := range rep.Checks {
+					if rule, _ := c.Metadata["dy_rule"].(string); rule != "" && !custom[c.Name] {
+						n, _ := c.Metadata["dy_failed_count"].(int64) // absent when the check passed
+						if n > 0 {
+							failed += n
+							which = append(which, c.Name)
+						}
+					}
+				}
+				return failed, which
+			}
+			rep := validate(t, eng, p, clean)
+			n, which := generated(rep)
+			require.Zero(t, n, "rate 0 must give valid rows; failing: %v", which)
+
+			dirty, rules, err := sample.Query(s, sample.Spec{Rows: 3000, InvalidRate: 0.2, Seed: 3})
+			require.NoError(t, err)
+			require.NotEmpty(t, rules)
+			rep = validate(t, eng, p, dirty)
+			// About a fifth of the rows break one rule the generator knows (a few break two: an
+			// infinity is also above a max).
+			broken, _ := generated(rep)
+			require.True(t, broken >= 450 && broken <= 1200, "%d failures of generated rules, want about 600", broken)
+
+			// Same seed, same rows; another seed, other rows.
+			require.Equal(t, fingerprint(t, db, dirty), fingerprint(t, db, dirty))
+			other, _, err := sample.Query(s, sample.Spec{Rows: 3000, InvalidRate: 0.2, Seed: 4})
+			require.NoError(t, err)
+			require.NotEqual(t, fingerprint(t, db, dirty), fingerprint(t, db, other))
+		})
+	}
+	require.GreaterOrEqual(t, covered, 9)
+}
+
+func validate(t *testing.T, eng *exec.Engine, p *compile.Plan, query string) *outcome.Report {
+	t.Helper()
+	// Cast: the generator writes Enum columns as text and lets DuckDB pick timestamp units.
+	rep, err := eng.Run(context.Background(), exec.Asset{Plan: p, Input: exec.QueryInput{SQL: query}}, exec.Options{Cast: true})
+	require.NotNil(t, rep.Outcome, "run error: %v", err)
+	return rep
+}
+
+func fingerprint(t *testing.T, db *gosql.DB, query string) string {
+	t.Helper()
+	var h string
+	require.NoError(t, db.QueryRow("SELECT CAST(sum(hash(to_json(x))) AS VARCHAR) FROM ("+query+") AS x").Scan(&h))
+	return h
+}
