@@ -137,7 +137,7 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 	}
 	invalidSQL := fmt.Sprintf("SELECT %s FROM (%s) WHERE FALSE", columnList(p, ""), p.SourceSQL(rel))
 	if failed != "" {
-		invalidSQL = quarantineSQL(p, failed)
+		invalidSQL = quarantineSQL(p, failed, false)
 	}
 	err = r.conn.Raw(func(dc any) error {
 		conn, ok := dc.(driver.Conn)

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	gosql "database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -173,7 +174,8 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 			w.table = valid
 		}
 		if stats.invalid > 0 && a.Quarantine {
-			w.quarantine = quarantineSQL(p, failedTable)
+			_, parquet := a.Output.(ParquetOutput)
+			w.quarantine = quarantineSQL(p, failedTable, parquet)
 		} else {
 			w.dropQuarantine = true
 		}
@@ -372,7 +374,7 @@ func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel comp
 }
 
 // stagedQuery runs the plan's Stages (failing keys, then the rows that may fail) and returns
-// the plan query restricted to those rows.
+// the plan query restricted to those rows and to the rows failing its other row rules.
 func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel compile.Relation) (string, error) {
 	keyTables := map[int]string{}
 	keyTable := func(g int) string {
@@ -387,14 +389,54 @@ func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel c
 			return "", fmt.Errorf("evaluate the key rules: %w", err)
 		}
 	}
-	suspects := "temp.main." + sql.Ident(r.tempName("suspects"))
-	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", suspects, st.Suspects)); err != nil {
+	var where []string
+	if st.Suspects != "" {
+		cond, err := e.suspects(ctx, r, st, st.RowFilter != "")
+		if err != nil {
+			return "", err
+		}
+		if cond != "" {
+			where = append(where, cond)
+		}
+	}
+	if st.RowFilter != "" {
+		where = append(where, "("+st.RowFilter+")")
+	}
+	if len(where) == 0 {
+		where = []string{"FALSE"}
+	}
+	return p.Failing(rel, keyTable, strings.Join(where, " OR ")), nil
+}
+
+// suspects stores the rows Stages.Suspects selects and returns the condition that picks them
+// out of the source ("" when there are none). Alone, it is a semi join (measured faster than a
+// bitmap: 0.48 s against 0.59 s at 10M rows); OR'ed with the row filter it is a bitmap, which
+// DuckDB tests row by row instead of probing a join for every row.
+func (e *Engine) suspects(ctx context.Context, r *run, st compile.Stages, orFilter bool) (string, error) {
+	table := "temp.main." + sql.Ident(r.tempName("suspects"))
+	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", table, st.Suspects)); err != nil {
 		return "", fmt.Errorf("evaluate the row rules: %w", err)
 	}
-	// A semi join, not a bitmap filter as for the valid rows: measured faster here (0.48 s against
-	// 0.59 s at 10M rows), and the order of these rows does not matter.
-	where := fmt.Sprintf("%s IN (SELECT %s FROM %s)", compile.RowIDColumn, compile.RowIDColumn, suspects)
-	return p.Failing(rel, keyTable, where), nil
+	in := fmt.Sprintf("%s IN (SELECT %s FROM %s)", compile.RowIDColumn, compile.RowIDColumn, table)
+	if !orFilter {
+		return in, nil
+	}
+	var lo, hi gosql.NullInt64
+	if err := r.conn.QueryRowContext(ctx, fmt.Sprintf("SELECT min(%s), max(%s) FROM %s", compile.RowIDColumn, compile.RowIDColumn, table)).Scan(&lo, &hi); err != nil {
+		return "", fmt.Errorf("index the failing rows: %w", err)
+	}
+	switch {
+	case !lo.Valid:
+		return "", nil
+	case lo.Int64 < 0 || hi.Int64 >= maxBitmapOrdinal:
+		return in, nil
+	}
+	v, err := r.bitmap(ctx, "suspect", table, hi.Int64)
+	if err != nil {
+		return "", fmt.Errorf("index the failing rows: %w", err)
+	}
+	return fmt.Sprintf("(%s <= %d AND get_bit(getvariable(%s), CAST(%s AS INTEGER)) = 1)",
+		compile.RowIDColumn, hi.Int64, sql.String(v), compile.RowIDColumn), nil
 }
 
 func errorCounts(p *compile.Plan, stats ruleStats) []outcome.RuleCount {
@@ -458,11 +500,18 @@ func (r *run) bitmap(ctx context.Context, base, rows string, hi int64) (string, 
 }
 
 // quarantineSQL selects the invalid rows with one valid/invalid column per rule, in input order.
-func quarantineSQL(p *compile.Plan, failed string) string {
+// forParquet makes the rule columns ENUMs, which DuckDB writes to Parquet exactly as the strings
+// they hold (UTF8 byte arrays) but faster (measured: 0.12 s against 0.21 s for 174k rows x 15
+// rules); tables and Arrow keep VARCHAR, where an ENUM would be another type.
+func quarantineSQL(p *compile.Plan, failed string, forParquet bool) string {
 	var b strings.Builder
 	b.WriteString("SELECT " + columnList(p, ""))
 	for _, r := range p.Rules {
-		fmt.Fprintf(&b, ", CASE WHEN %s THEN 'valid' ELSE 'invalid' END AS %s", sql.Ident(r.Name), sql.Ident(r.Check))
+		value := fmt.Sprintf("CASE WHEN %s THEN 'valid' ELSE 'invalid' END", sql.Ident(r.Name))
+		if forParquet {
+			value = fmt.Sprintf("CAST(%s AS ENUM('valid', 'invalid'))", value)
+		}
+		fmt.Fprintf(&b, ", %s AS %s", value, sql.Ident(r.Check))
 	}
 	fmt.Fprintf(&b, " FROM %s WHERE NOT %s ORDER BY %s", sql.Ident(failed), p.ValidExpr(true), compile.RowIDColumn)
 	return b.String()

@@ -76,6 +76,14 @@ func compareStagedAndSingle(t *testing.T, s *schema.Schema, query string, cast b
 	require.Equal(t, summary(single), summary(staged))
 	require.Equal(t, single.InvalidByRules, staged.InvalidByRules)
 	require.Greater(t, staged.Rows.Invalid, int64(0), "the sample should break some rule")
+	if q := e.path("a", "t_quarantine.parquet"); exists(t, q) {
+		// Rule columns are written through an ENUM; the file must hold plain strings.
+		for _, col := range e.describe("read_parquet(" + lit(q) + ")") {
+			if strings.HasPrefix(col, "dy_") {
+				require.True(t, strings.HasSuffix(col, " VARCHAR"), col)
+			}
+		}
+	}
 	for _, f := range []string{"t.parquet", "t_quarantine.parquet"} {
 		require.Equal(t, e.fileJSON(e.path("b", f)), e.fileJSON(e.path("a", f)), f)
 	}

@@ -17,8 +17,6 @@ SELECT "ean" AS __tg_k2_0, (count(*) > 1) AS __tg_m0
   HAVING (count(*) > 1);
 
 CREATE TEMP TABLE __tg_suspects AS
-SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT ("order_id" IS NOT NULL)) OR (NOT ("line_no" IS NOT NULL)) OR (NOT ("line_no" >= 1)) OR (NOT ("ean" IS NOT NULL))
-UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys0 AS __tg_k0 ON "order_id" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0 AND "line_no" IS NOT DISTINCT FROM __tg_k0.__tg_k0_1
 UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys1 AS __tg_k1 ON "sku" IS NOT DISTINCT FROM __tg_k1.__tg_k1_0
@@ -26,7 +24,7 @@ UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys2 AS __tg_k2 ON "ean" IS NOT DISTINCT FROM __tg_k2.__tg_k2_0;
 
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT * FROM (SELECT "order_id", "line_no", "sku", "ean", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects)
+  SELECT * FROM (SELECT "order_id", "line_no", "sku", "ean", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT ("order_id" IS NOT NULL)) OR (NOT ("line_no" IS NOT NULL)) OR (NOT ("line_no" >= 1)) OR (NOT ("ean" IS NOT NULL)))
 ),
 __tg_k0 AS NOT MATERIALIZED (
   SELECT * FROM __tg_keys0

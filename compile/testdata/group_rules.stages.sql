@@ -16,8 +16,6 @@ SELECT (NOT COALESCE(sum(amount) IS NOT NULL, TRUE)) AS __tg_m0, (NOT COALESCE(s
   HAVING (NOT COALESCE(sum(amount) IS NOT NULL, TRUE)) OR (NOT COALESCE(sum("amount") > 0, TRUE));
 
 CREATE TEMP TABLE __tg_suspects AS
-SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (round(amount * 100) = amount * 100)) OR (NOT ("payment_id" IS NOT NULL)) OR (NOT ("amount" IS NOT NULL)) OR (NOT (NOT isinf("amount"))) OR (NOT (NOT isnan("amount"))) OR (NOT ("currency" IS NOT NULL))
-UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys0 AS __tg_k0 ON "customer_id" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0
 UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys1 AS __tg_k1 ON "payment_id" IS NOT DISTINCT FROM __tg_k1.__tg_k1_0
@@ -25,7 +23,7 @@ UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys2 AS __tg_k2 ON TRUE;
 
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT * FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects)
+  SELECT * FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT (round(amount * 100) = amount * 100)) OR (NOT ("payment_id" IS NOT NULL)) OR (NOT ("amount" IS NOT NULL)) OR (NOT (NOT isinf("amount"))) OR (NOT (NOT isnan("amount"))) OR (NOT ("currency" IS NOT NULL)))
 ),
 __tg_k0 AS NOT MATERIALIZED (
   SELECT * FROM __tg_keys0

@@ -11,11 +11,6 @@ SELECT "order_id" AS __tg_k1_0, (count(*) > 1) AS __tg_m0
   HAVING (count(*) > 1);
 
 CREATE TEMP TABLE __tg_suspects AS
-SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (trim(order_id) <> '')) OR (NOT (round(amount * 100) = amount * 100)) OR (NOT (-- a note is only allowed on orders with an amount
-note IS NULL /* no note */
-  OR amount > 0 -- trailing comment
-)) OR (NOT ("customer_id" IS NOT NULL)) OR (NOT ("order_id" IS NOT NULL)) OR (NOT ("amount" IS NOT NULL)) OR (NOT ("amount" >= CAST('0' AS DOUBLE))) OR (NOT (NOT isinf("amount"))) OR (NOT (NOT isnan("amount"))) OR (NOT ("email" IS NOT NULL))
-UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (regexp_matches("order_id", '^ORD-\d{4}$')))
 UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (strlen("note") <= 100))
@@ -27,7 +22,10 @@ UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys1 AS __tg_k1 ON "order_id" IS NOT DISTINCT FROM __tg_k1.__tg_k1_0;
 
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT * FROM (SELECT "customer_id", "order_id", "amount", "note", "email", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects)
+  SELECT * FROM (SELECT "customer_id", "order_id", "amount", "note", "email", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT (trim(order_id) <> '')) OR (NOT (round(amount * 100) = amount * 100)) OR (NOT (-- a note is only allowed on orders with an amount
+note IS NULL /* no note */
+  OR amount > 0 -- trailing comment
+)) OR (NOT ("customer_id" IS NOT NULL)) OR (NOT ("order_id" IS NOT NULL)) OR (NOT ("amount" IS NOT NULL)) OR (NOT ("amount" >= CAST('0' AS DOUBLE))) OR (NOT (NOT isinf("amount"))) OR (NOT (NOT isnan("amount"))) OR (NOT ("email" IS NOT NULL)))
 ),
 __tg_k0 AS NOT MATERIALIZED (
   SELECT * FROM __tg_keys0

@@ -1,6 +1,4 @@
 CREATE TEMP TABLE __tg_suspects AS
-SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT ("name" IS NOT NULL)) OR (NOT ("path" IS NOT NULL)) OR (NOT ("mood" IS NOT NULL))
-UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (regexp_matches("name", '^O''Brien\\d?''; DROP TABLE t; --$')))
 UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (strlen("path") <= 260)) OR (NOT (regexp_matches("path", 'C:\\Users\\[^\\]+\\\.txt$')))
@@ -10,7 +8,7 @@ UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (position('''' IN "memo") = 0)) OR (NOT ("memo" <> '_' AND "memo" <> '"_"'));
 
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT * FROM (SELECT "name", "path", "label", "mood", "memo", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects)
+  SELECT * FROM (SELECT "name", "path", "label", "mood", "memo", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT ("name" IS NOT NULL)) OR (NOT ("path" IS NOT NULL)) OR (NOT ("mood" IS NOT NULL)))
 )
 SELECT
   __tg_src."name", __tg_src."path", __tg_src."label", __tg_src."mood", __tg_src."memo", __tg_src.__tg_rid,

@@ -17,8 +17,6 @@ SELECT "group" AS __tg_k2_0, (count(*) > 1) AS __tg_m0
   HAVING (count(*) > 1);
 
 CREATE TEMP TABLE __tg_suspects AS
-SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT ("order" IS NOT NULL AND "select" > 0)) OR (NOT ("select" IS NOT NULL)) OR (NOT ("order" IS NOT NULL)) OR (NOT ("from" IS NOT NULL)) OR (NOT ("from" >= DATE '2000-01-01')) OR (NOT ("group" IS NOT NULL)) OR (NOT ("CustomerID" > 0)) OR (NOT ("user" IS NOT NULL)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."where" IS NOT NULL END)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."Table" IS NOT NULL END)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."Table" >= 0 END)) OR (NOT ("limit" IS NOT NULL)) OR (NOT (list_bool_and(list_transform("limit", lambda __tg_x0: __tg_x0 IS NOT NULL)))) OR (NOT (list_bool_and(list_transform("limit", lambda __tg_x0: __tg_x0 <= 10))))
-UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (regexp_matches("order", '^o')))
 UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys0 AS __tg_k0 ON "CustomerID" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0 AND "group" IS NOT DISTINCT FROM __tg_k0.__tg_k0_1
@@ -28,7 +26,7 @@ UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys2 AS __tg_k2 ON "group" IS NOT DISTINCT FROM __tg_k2.__tg_k2_0;
 
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT * FROM (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects)
+  SELECT * FROM (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT ("order" IS NOT NULL AND "select" > 0)) OR (NOT ("select" IS NOT NULL)) OR (NOT ("order" IS NOT NULL)) OR (NOT ("from" IS NOT NULL)) OR (NOT ("from" >= DATE '2000-01-01')) OR (NOT ("group" IS NOT NULL)) OR (NOT ("CustomerID" > 0)) OR (NOT ("user" IS NOT NULL)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."where" IS NOT NULL END)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."Table" IS NOT NULL END)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."Table" >= 0 END)) OR (NOT ("limit" IS NOT NULL)) OR (NOT (list_bool_and(list_transform("limit", lambda __tg_x0: __tg_x0 IS NOT NULL)))) OR (NOT (list_bool_and(list_transform("limit", lambda __tg_x0: __tg_x0 <= 10)))))
 ),
 __tg_k0 AS NOT MATERIALIZED (
   SELECT * FROM __tg_keys0

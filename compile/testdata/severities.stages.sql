@@ -5,8 +5,6 @@ SELECT "id" AS __tg_k0_0, (count(*) > 1) AS __tg_m0
   HAVING (count(*) > 1);
 
 CREATE TEMP TABLE __tg_suspects AS
-SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (round(amount * 100) = amount * 100)) OR (NOT (note IS NULL OR amount > 0)) OR (NOT ("id" IS NOT NULL)) OR (NOT ("amount" IS NOT NULL)) OR (NOT ("amount" >= CAST('0' AS DOUBLE))) OR (NOT (NOT isinf("amount"))) OR (NOT (NOT isnan("amount"))) OR (NOT ("email" IS NOT NULL)) OR (NOT ("ratio" IS NOT NULL)) OR (NOT ("ratio" >= 0)) OR (NOT ("ratio" <> 0.5)) OR (NOT ("ratio" <= CAST('1' AS FLOAT))) OR (NOT (NOT isnan("ratio")))
-UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (strlen("note") <= 100))
 UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (lower("email") = "email")) OR (NOT (contains("email", '@')))
@@ -14,7 +12,7 @@ UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys0 AS __tg_k0 ON "id" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0;
 
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT * FROM (SELECT "id", "amount", "note", "email", "ratio", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects)
+  SELECT * FROM (SELECT "id", "amount", "note", "email", "ratio", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT (round(amount * 100) = amount * 100)) OR (NOT (note IS NULL OR amount > 0)) OR (NOT ("id" IS NOT NULL)) OR (NOT ("amount" IS NOT NULL)) OR (NOT ("amount" >= CAST('0' AS DOUBLE))) OR (NOT (NOT isinf("amount"))) OR (NOT (NOT isnan("amount"))) OR (NOT ("email" IS NOT NULL)) OR (NOT ("ratio" IS NOT NULL)) OR (NOT ("ratio" >= 0)) OR (NOT ("ratio" <> 0.5)) OR (NOT ("ratio" <= CAST('1' AS FLOAT))) OR (NOT (NOT isnan("ratio"))))
 ),
 __tg_k0 AS NOT MATERIALIZED (
   SELECT * FROM __tg_keys0

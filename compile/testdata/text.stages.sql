@@ -5,8 +5,6 @@ SELECT "status" AS __tg_k0_0, (count(*) > 1) AS __tg_m0
   HAVING (count(*) > 1);
 
 CREATE TEMP TABLE __tg_suspects AS
-SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT ("code" IS NOT NULL)) OR (NOT ("payload" IS NOT NULL)) OR (NOT (octet_length("payload") <= 1024)) OR (NOT ("status" IS NOT NULL)) OR (NOT ("extra" IS NOT NULL))
-UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (strlen("code") >= 3)) OR (NOT (strlen("code") <= 12)) OR (NOT (regexp_matches("code", '^[A-Z]{3}-\d+$')))
 UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT ("country" IN ('DE', 'FR', 'US')))
@@ -14,7 +12,7 @@ UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys0 AS __tg_k0 ON "status" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0;
 
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT * FROM (SELECT "code", "country", "payload", "status", "blob", "extra", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects)
+  SELECT * FROM (SELECT "code", "country", "payload", "status", "blob", "extra", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT ("code" IS NOT NULL)) OR (NOT ("payload" IS NOT NULL)) OR (NOT (octet_length("payload") <= 1024)) OR (NOT ("status" IS NOT NULL)) OR (NOT ("extra" IS NOT NULL)))
 ),
 __tg_k0 AS NOT MATERIALIZED (
   SELECT * FROM __tg_keys0
