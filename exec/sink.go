@@ -115,6 +115,7 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 		if err := r.exec(ctx, fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet)", query, sql.String(tmp))); err != nil {
 			return err
 		}
+		defer r.conn.log(time.Now(), "fsync "+tmp)
 		return syncFile(tmp)
 	}
 	if w.quarantine != "" {
