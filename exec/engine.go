@@ -154,14 +154,14 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 	// when the run ends: the connection may be the caller's.
 	var threads int64
 	var limit string
-	if err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('threads') AS BIGINT), current_setting('memory_limit')").Scan(&threads, &limit); err != nil {
-		_ = c.Close()
-		return nil, fmt.Errorf("read DuckDB's settings: %w", err)
-	}
-	bits := perfectHashBits(threads, parseSize(limit))
-	if _, err := r.conn.ExecContext(ctx, fmt.Sprintf("SET SESSION perfect_ht_threshold = %d", bits)); err != nil {
-		_ = c.Close()
-		return nil, fmt.Errorf("configure DuckDB: %w", err)
+	// A memory limit too small for even this query fails the run later, where the error names
+	// the input being read; DuckDB's default threshold stays.
+	if err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('threads') AS BIGINT), current_setting('memory_limit')").Scan(&threads, &limit); err == nil {
+		bits := perfectHashBits(threads, parseSize(limit))
+		if _, err := r.conn.ExecContext(ctx, fmt.Sprintf("SET SESSION perfect_ht_threshold = %d", bits)); err != nil {
+			_ = c.Close()
+			return nil, fmt.Errorf("configure DuckDB: %w", err)
+		}
 	}
 	return r, nil
 }
