@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -109,28 +110,48 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 			_ = os.Remove(rn[0]) // temporaries not moved into place
 		}
 	}()
+	// Each file is flushed to disk in the background while DuckDB writes the next one (the
+	// table's flush, 0.1 s for 400 MB, overlaps the quarantine's COPY); both are flushed before
+	// anything is renamed.
+	var syncs []chan error
 	copyTo := func(query, final string) error {
 		tmp := tempPath(final, r.id)
 		renames = append(renames, [2]string{tmp, final})
 		if err := r.exec(ctx, fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet)", query, sql.String(tmp))); err != nil {
 			return err
 		}
-		defer r.conn.log(time.Now(), "fsync "+tmp)
-		return syncFile(tmp)
+		done := make(chan error, 1)
+		syncs = append(syncs, done)
+		go func() {
+			defer r.conn.log(time.Now(), "fsync "+tmp)
+			done <- syncFile(tmp)
+		}()
+		return nil
 	}
-	if w.quarantine != "" {
-		if err := copyTo(w.quarantine, qPath); err != nil {
-			return err
+	err = func() error {
+		if w.table != "" {
+			if err := copyTo(w.table, o.Path); err != nil {
+				return err
+			}
+		}
+		if w.quarantine != "" {
+			return copyTo(w.quarantine, qPath)
+		}
+		return nil
+	}()
+	for _, done := range syncs {
+		if serr := <-done; err == nil {
+			err = serr
 		}
 	}
-	if w.table != "" {
-		if err := copyTo(w.table, o.Path); err != nil {
-			return err
-		}
+	if err != nil {
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	// The quarantine side changes first (see above).
+	slices.Reverse(renames)
 	if w.dropQuarantine {
 		if err := os.Remove(qPath); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove the older quarantine %s: %w", qPath, err)
