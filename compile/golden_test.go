@@ -102,7 +102,7 @@ func TestGolden(t *testing.T) {
 			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".sql"), got)
 			// Severities and check names do not show in the SQL: a second golden lists them.
 			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".rules"), goldenRules(p))
-			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".stages.sql"), goldenStages(p))
+			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".stages.sql"), p.ExplainStages(compile.Placeholder))
 			goldenSingleStatement(t, got)
 			goldenRun(t, p)
 		})
@@ -125,37 +125,6 @@ func goldenCompare(t *testing.T, golden, got string) {
 	if got != string(want) {
 		t.Errorf("the compiled plan differs from %s (run with -update if the change is intended)\n%s", golden, goldenFirstDiff(string(want), got))
 	}
-}
-
-// goldenStages is the staged evaluation over the placeholder input, one statement per stage.
-func goldenStages(p *compile.Plan) string {
-	keyTable := func(g int) string { return fmt.Sprintf("__tg_keys%d", g) }
-	st := p.Stages(compile.Placeholder, keyTable)
-	var b strings.Builder
-	for _, k := range st.Keys {
-		fmt.Fprintf(&b, "CREATE TEMP TABLE %s AS\n%s;\n\n", k.Table, k.Query)
-	}
-	if st.Suspects != "" {
-		fmt.Fprintf(&b, "CREATE TEMP TABLE __tg_suspects AS\n%s;\n\n", st.Suspects)
-	}
-	fmt.Fprintf(&b, "%s;\n", p.Failing(compile.Placeholder, keyTable, stagedWhere(st, "__tg_suspects")))
-	return b.String()
-}
-
-// stagedWhere selects the rows Failing reads, as the engine does (with a semi join where it may
-// use a bitmap).
-func stagedWhere(st compile.Stages, suspects string) string {
-	var where []string
-	if st.Suspects != "" {
-		where = append(where, compile.RowIDColumn+" IN (SELECT "+compile.RowIDColumn+" FROM "+suspects+")")
-	}
-	if st.RowFilter != "" {
-		where = append(where, "("+st.RowFilter+")")
-	}
-	if len(where) == 0 {
-		return "FALSE"
-	}
-	return strings.Join(where, " OR ")
 }
 
 // goldenRules lists the plan's rules in order: severity, check name, rule name and kind.
@@ -315,7 +284,7 @@ func goldenStagedAgrees(t *testing.T, db *gosql.DB, p *compile.Plan) {
 			t.Fatalf("DuckDB rejects a stage: %v\n%s", err, q)
 		}
 	}
-	staged := p.Failing(rel, keyTable, stagedWhere(st, "golden_suspects"))
+	staged := p.Failing(rel, keyTable, st.Where("golden_suspects"))
 	single := "SELECT * FROM (" + p.Query(rel) + ") WHERE NOT " + p.ValidExpr(false)
 	for _, pair := range [][2]string{{staged, single}, {single, staged}} {
 		var extra int

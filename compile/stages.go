@@ -92,3 +92,35 @@ func (p *Plan) Stages(rel Relation, keyTable func(group int) string) Stages {
 func (p *Plan) Failing(rel Relation, keyTable func(group int) string, where string) string {
 	return p.query(rel, queryShape{keyTable: keyTable, where: where, failingOnly: true})
 }
+
+// Where is the condition Failing reads the source rows by, with the suspects stored in the table
+// named suspects (a semi join; the engine may test the same rows with bitmaps).
+func (st Stages) Where(suspects string) string {
+	var where []string
+	if st.Suspects != "" {
+		where = append(where, RowIDColumn+" IN (SELECT "+RowIDColumn+" FROM "+suspects+")")
+	}
+	if st.RowFilter != "" {
+		where = append(where, "("+st.RowFilter+")")
+	}
+	if len(where) == 0 {
+		return "FALSE"
+	}
+	return strings.Join(where, " OR ")
+}
+
+// ExplainStages renders the staged evaluation over rel as the statements a run executes, the
+// temp tables named __tg_keys<g> and __tg_suspects.
+func (p *Plan) ExplainStages(rel Relation) string {
+	keyTable := func(g int) string { return fmt.Sprintf("__tg_keys%d", g) }
+	st := p.Stages(rel, keyTable)
+	var b strings.Builder
+	for _, k := range st.Keys {
+		fmt.Fprintf(&b, "CREATE TEMP TABLE %s AS\n%s;\n\n", k.Table, k.Query)
+	}
+	if st.Suspects != "" {
+		fmt.Fprintf(&b, "CREATE TEMP TABLE __tg_suspects AS\n%s;\n\n", st.Suspects)
+	}
+	fmt.Fprintf(&b, "%s;\n", p.Failing(rel, keyTable, st.Where("__tg_suspects")))
+	return b.String()
+}

@@ -547,8 +547,9 @@ func sanitizeJSON(s string) string {
 	return b.String()
 }
 
-// Explain returns the plan query over the input, after checking the input's column types (a
-// mismatch is a *outcome.ColumnSchemaError). Nothing is evaluated.
+// Explain returns the SQL a run executes over the input to find the failing rows, after checking
+// the input's column types (a mismatch is a *outcome.ColumnSchemaError): the staged statements
+// for Parquet, the plan query filtered to the failing rows otherwise. Nothing is evaluated.
 func (e *Engine) Explain(ctx context.Context, p *compile.Plan, in Input) (string, error) {
 	r, err := e.newRun(ctx)
 	if err != nil {
@@ -559,5 +560,8 @@ func (e *Engine) Explain(ctx context.Context, p *compile.Plan, in Input) (string
 	if err != nil {
 		return "", err
 	}
-	return p.Query(rel) + ";\n", nil
+	if rel.ScanFilters {
+		return p.ExplainStages(rel), nil
+	}
+	return p.FailingQuery(rel) + ";\n", nil
 }

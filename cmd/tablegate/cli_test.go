@@ -681,11 +681,14 @@ func TestExplainCommand(t *testing.T) {
 	counts := f.query("SELECT " + strings.Join(parts, ", ") + " FROM (" + strings.TrimSuffix(sqlText, ";") + ")")
 	assert.Equal(t, []any{int64(1), int64(2), int64(0), int64(0), int64(3), int64(0), int64(0), int64(1)}, counts[0])
 
-	// With an input whose types match, explain prints the query over it.
+	// With an input whose types match, explain prints what a run executes over it: for Parquet,
+	// the staged statements (failing keys, suspects, failing rows).
 	in := f.parquet("raw.parquet", ordersSelect(allValidRows))
 	code, stdout, stderr = cli(t, "explain", "--schema", f.schema, "--input", in)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "read_parquet(")
+	assert.Contains(t, stdout, "CREATE TEMP TABLE __tg_keys")
+	assert.Contains(t, stdout, "CREATE TEMP TABLE __tg_suspects")
 	// With one that does not, it exits 3.
 	bad := f.parquet("bad.parquet", "SELECT 'a' AS id, 1 AS amount, NULL::VARCHAR AS note")
 	code, stdout, stderr = cli(t, "explain", "--schema", f.schema, "--input", bad)
