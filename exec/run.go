@@ -465,17 +465,18 @@ func (e *Engine) validRows(ctx context.Context, r *run, p *compile.Plan, rel com
 
 // quarantineSQL selects the invalid rows with one valid/invalid column per rule, in input order.
 // forParquet makes the rule columns ENUMs, which DuckDB writes to Parquet exactly as the strings
-// they hold (UTF8 byte arrays) but faster (measured: 0.12 s against 0.21 s for 174k rows x 15
-// rules); tables and Arrow keep VARCHAR, where an ENUM would be another type.
+// they hold (UTF8 byte arrays) but faster (measured, 312k rows x 41 rules: 0.18 s, against
+// 0.68 s for VARCHAR and 0.36 s for a cast of the VARCHAR); tables and Arrow keep VARCHAR, where
+// an ENUM would be another type.
 func quarantineSQL(p *compile.Plan, failed string, forParquet bool) string {
+	valid, invalid := "'valid'", "'invalid'"
+	if forParquet {
+		valid, invalid = "CAST('valid' AS ENUM('valid', 'invalid'))", "CAST('invalid' AS ENUM('valid', 'invalid'))"
+	}
 	var b strings.Builder
 	b.WriteString("SELECT " + columnList(p, ""))
 	for _, r := range p.Rules {
-		value := fmt.Sprintf("CASE WHEN %s THEN 'valid' ELSE 'invalid' END", sql.Ident(r.Name))
-		if forParquet {
-			value = fmt.Sprintf("CAST(%s AS ENUM('valid', 'invalid'))", value)
-		}
-		fmt.Fprintf(&b, ", %s AS %s", value, sql.Ident(r.Check))
+		fmt.Fprintf(&b, ", CASE WHEN %s THEN %s ELSE %s END AS %s", sql.Ident(r.Name), valid, invalid, sql.Ident(r.Check))
 	}
 	fmt.Fprintf(&b, " FROM %s WHERE NOT %s ORDER BY %s", sql.Ident(failed), p.ValidExpr(true), compile.RowIDColumn)
 	return b.String()
