@@ -21,8 +21,7 @@ const blockBits = 20
 // rows, 16 s at 100M); a block is 128 KB whatever the input's size (1.3 s at 100M). A join would
 // let DuckDB emit rows out of order, and the valid rows must keep input order without a sort.
 // The blocks are picked by a balanced CASE tree on the ordinal, so a row tests one block; blocks
-// exist only where the set has ordinals, so any ordinal range works (a glob of Parquet files
-// numbers rows file_index << 40 + row).
+// exist only where the set has ordinals, so any ordinal range works.
 func (r *run) ordinalSet(ctx context.Context, base, rows, rid string) (string, error) {
 	blocks := "temp.main." + sql.Ident(r.tempName(base+"_blocks"))
 	mask := int64(1)<<blockBits - 1

@@ -8,8 +8,7 @@ import (
 )
 
 // TestOrdinalSet: the bitmap blocks answer membership exactly as the set does, at block edges,
-// across empty blocks, for ordinals far apart (a Parquet glob numbers rows file_index << 40 +
-// row) and for an empty set.
+// across empty blocks, for ordinals far apart and for an empty set.
 func TestOrdinalSet(t *testing.T) {
 	ctx := context.Background()
 	e, err := Open(Config{Threads: 2})

@@ -963,12 +963,15 @@ func TestParquetGlobInput(t *testing.T) {
 	e := newEnv(t)
 	e.parquet("in/part-1.parquet", ordersSelect(`('a', 1.0, NULL), ('b', -1.0, 'hi')`))
 	e.parquet("in/part-2.parquet", ordersSelect(`('c', 2.0, NULL), ('d', 3.0, NULL)`))
+	// A file with no rows takes no ordinals: the files after it keep theirs dense.
+	e.parquet("in/part-3.parquet", emptySelect())
+	e.parquet("in/part-4.parquet", ordersSelect(`('e', -2.0, NULL), ('f', 4.0, NULL)`))
 	out := exec.ParquetOutput{Path: e.path("out", "orders.parquet")}
 	rep, err := run(t, ordersSchema(), exec.Asset{Input: exec.ParquetInput{Path: e.path("in", "*.parquet")}, Output: out, Quarantine: true}, exec.Options{})
 	require.NoError(t, err)
-	assert.Equal(t, outcome.Rows{Input: 4, Valid: 3, Invalid: 1}, rep.Rows)
-	assert.Equal(t, [][]any{{"a", 1.0, nil}, {"c", 2.0, nil}, {"d", 3.0, nil}}, e.parquetRows(out.Path))
-	assert.Equal(t, [][]any{qrow("b", -1.0, "hi", "amount__min")}, e.parquetRows(out.QuarantineAddress("orders")))
+	assert.Equal(t, outcome.Rows{Input: 6, Valid: 4, Invalid: 2}, rep.Rows)
+	assert.Equal(t, [][]any{{"a", 1.0, nil}, {"c", 2.0, nil}, {"d", 3.0, nil}, {"f", 4.0, nil}}, e.parquetRows(out.Path))
+	assert.Equal(t, [][]any{qrow("b", -1.0, "hi", "amount__min"), qrow("e", -2.0, nil, "amount__min")}, e.parquetRows(out.QuarantineAddress("orders")))
 }
 
 // TestTypedErrorsThroughWrapping: the typed errors work with errors.As after wrapping.

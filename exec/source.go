@@ -83,11 +83,52 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 		}
 	}
 	// file_index and file_row_number give every row an input-ordered ordinal without a window.
-	return compile.Relation{
+	rel := compile.Relation{
 		From:        fmt.Sprintf("read_parquet(%s)", sql.String(in.Path)),
-		RowID:       "((file_index::BIGINT << 40) + file_row_number)",
+		RowID:       "file_row_number",
 		ScanFilters: true,
-	}, nil
+	}
+	if len(matches) > 1 {
+		// Dense across files (each file's rows follow the previous file's), so that the bitmaps
+		// of invalid ordinals cover the rows, not 2^20 ordinals per file (measured, 500 files of
+		// 20k rows: 500 bitmap blocks and 1 s of SET VARIABLE, against 10 blocks).
+		offsets, err := fileOffsets(ctx, r, rel.From)
+		if err != nil {
+			return compile.Relation{}, err
+		}
+		rel.RowID = fmt.Sprintf("((%s)[file_index::BIGINT + 1] + file_row_number)", offsets)
+	}
+	return rel, nil
+}
+
+// fileOffsets is a BIGINT list literal of the row each file of a multi-file scan starts at.
+func fileOffsets(ctx context.Context, r *run, from string) (string, error) {
+	rows, err := r.conn.QueryContext(ctx, "SELECT file_index, count(*) FROM "+from+" GROUP BY file_index ORDER BY file_index")
+	if err != nil {
+		return "", fmt.Errorf("count the rows of each file: %w", err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	b.WriteString("[")
+	var next, total int64
+	for rows.Next() {
+		var index, n int64
+		if err := rows.Scan(&index, &n); err != nil {
+			return "", err
+		}
+		for ; next <= index; next++ { // files without rows take no ordinals
+			if next > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprint(&b, total)
+		}
+		total += n
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	b.WriteString("]::BIGINT[]")
+	return b.String(), nil
 }
 
 // oneSelect refuses a query that is not exactly one SELECT statement: the query is wrapped as a
