@@ -974,6 +974,32 @@ func TestParquetGlobInput(t *testing.T) {
 	assert.Equal(t, [][]any{qrow("b", -1.0, "hi", "amount__min"), qrow("e", -2.0, nil, "amount__min")}, e.parquetRows(out.QuarantineAddress("orders")))
 }
 
+// TestOrdinalColumnNames: input columns named like the ordinals DuckDB provides (file_row_number,
+// file_index, rowid) hide them; the rows still come out in input order with the right verdicts.
+func TestOrdinalColumnNames(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	extra := func(values string) string {
+		return "SELECT *, 'x' || id AS file_index, 7 AS file_row_number, 1.5 AS rowid FROM (" + ordersSelect(values) + ")"
+	}
+	e.parquet("one/a.parquet", extra(`('a', 1.0, NULL), ('b', -1.0, NULL), ('c', 2.0, NULL)`))
+	e.parquet("many/a.parquet", extra(`('a', 1.0, NULL), ('b', -1.0, NULL)`))
+	e.parquet("many/b.parquet", extra(`('c', 2.0, NULL), ('d', 3.0, NULL)`))
+	for _, c := range []struct {
+		dir, input string
+		valid      [][]any
+	}{
+		{"one", e.path("one", "a.parquet"), [][]any{{"a", 1.0, nil}, {"c", 2.0, nil}}},
+		{"many", e.path("many", "*.parquet"), [][]any{{"a", 1.0, nil}, {"c", 2.0, nil}, {"d", 3.0, nil}}},
+	} {
+		out := exec.ParquetOutput{Path: e.path("out", c.dir, "orders.parquet")}
+		rep, err := run(t, ordersSchema(), exec.Asset{Input: exec.ParquetInput{Path: c.input}, Output: out, Quarantine: true}, exec.Options{})
+		require.NoError(t, err, c.input)
+		assert.Equal(t, int64(1), rep.Rows.Invalid, c.input)
+		assert.Equal(t, c.valid, e.parquetRows(out.Path), c.input)
+	}
+}
+
 // TestTypedErrorsThroughWrapping: the typed errors work with errors.As after wrapping.
 func TestTypedErrorsThroughWrapping(t *testing.T) {
 	t.Parallel()
