@@ -93,12 +93,19 @@ func (p *Plan) Failing(rel Relation, keyTable func(group int) string, where stri
 	return p.query(rel, queryShape{keyTable: keyTable, where: where, failingOnly: true})
 }
 
-// Where is the condition Failing reads the source rows by, with the suspects stored in the table
-// named suspects (a semi join; the engine may test the same rows with bitmaps).
+// SuspectsIn is the condition that picks the suspects stored in the table named table (a semi
+// join).
+func SuspectsIn(table string) string {
+	return RowIDColumn + " IN (SELECT " + RowIDColumn + " FROM " + table + ")"
+}
+
+// Where is the condition Failing reads the source rows by: the suspects, which the condition
+// suspects picks (SQL over __tg_rid, such as SuspectsIn; unused when Suspects is ""), or the
+// rows RowFilter matches.
 func (st Stages) Where(suspects string) string {
 	var where []string
-	if st.Suspects != "" {
-		where = append(where, RowIDColumn+" IN (SELECT "+RowIDColumn+" FROM "+suspects+")")
+	if st.Suspects != "" && suspects != "" {
+		where = append(where, suspects)
 	}
 	if st.RowFilter != "" {
 		where = append(where, "("+st.RowFilter+")")
@@ -121,6 +128,6 @@ func (p *Plan) ExplainStages(rel Relation) string {
 	if st.Suspects != "" {
 		fmt.Fprintf(&b, "CREATE TEMP TABLE __tg_suspects AS\n%s;\n\n", st.Suspects)
 	}
-	fmt.Fprintf(&b, "%s;\n", p.Failing(rel, keyTable, st.Where("__tg_suspects")))
+	fmt.Fprintf(&b, "%s;\n", p.Failing(rel, keyTable, st.Where(SuspectsIn("__tg_suspects"))))
 	return b.String()
 }

@@ -38,15 +38,7 @@ func (in ArrowInput) open(ctx context.Context, r *run, _ map[string]bool) (compi
 	}
 	view := fmt.Sprintf("__tg_arrow_%d", r.id)
 	var release func()
-	err := r.conn.Raw(func(dc any) error {
-		conn, ok := dc.(driver.Conn)
-		if !ok {
-			return fmt.Errorf("not a DuckDB connection")
-		}
-		a, err := duckdb.NewArrowFromConn(conn)
-		if err != nil {
-			return err
-		}
+	err := r.arrow(func(a *duckdb.Arrow) (err error) {
 		release, err = a.RegisterView(in.Reader, view)
 		return err
 	})
@@ -139,15 +131,7 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 	if failed != "" {
 		invalidSQL = quarantineSQL(p, failed, false)
 	}
-	err = r.conn.Raw(func(dc any) error {
-		conn, ok := dc.(driver.Conn)
-		if !ok {
-			return fmt.Errorf("not a DuckDB connection")
-		}
-		a, err := duckdb.NewArrowFromConn(conn)
-		if err != nil {
-			return err
-		}
+	err = r.arrow(func(a *duckdb.Arrow) error {
 		// A new query on a connection ends the previous result's stream, so the invalid rows
 		// (the few) are read into memory first and the valid rows (the many) stream last.
 		invalid, err := a.QueryContext(ctx, invalidSQL)
@@ -165,6 +149,21 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 		return abort(fmt.Errorf("read the filtered rows: %w", err))
 	}
 	return f, nil
+}
+
+// arrow runs fn with the Arrow interface of the run's connection.
+func (r *run) arrow(fn func(*duckdb.Arrow) error) error {
+	return r.conn.Raw(func(dc any) error {
+		conn, ok := dc.(driver.Conn)
+		if !ok {
+			return fmt.Errorf("not a DuckDB connection")
+		}
+		a, err := duckdb.NewArrowFromConn(conn)
+		if err != nil {
+			return err
+		}
+		return fn(a)
+	})
 }
 
 // collect reads a record reader into memory and returns a reader over the copies.

@@ -388,23 +388,14 @@ func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel c
 			return "", fmt.Errorf("evaluate the key rules: %w", err)
 		}
 	}
-	var where []string
+	var suspects string
 	if st.Suspects != "" {
-		cond, err := e.suspects(ctx, r, st, st.RowFilter != "")
-		if err != nil {
+		var err error
+		if suspects, err = e.suspects(ctx, r, st, st.RowFilter != ""); err != nil {
 			return "", err
 		}
-		if cond != "" {
-			where = append(where, cond)
-		}
 	}
-	if st.RowFilter != "" {
-		where = append(where, "("+st.RowFilter+")")
-	}
-	if len(where) == 0 {
-		where = []string{"FALSE"}
-	}
-	return p.Failing(rel, keyTable, strings.Join(where, " OR ")), nil
+	return p.Failing(rel, keyTable, st.Where(suspects)), nil
 }
 
 // suspects stores the rows Stages.Suspects selects and returns the condition that picks them
@@ -414,13 +405,12 @@ func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel c
 func (e *Engine) suspects(ctx context.Context, r *run, st compile.Stages, orFilter bool) (string, error) {
 	table := "temp.main." + sql.Ident(r.tempName("suspects"))
 	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", table, st.Suspects)); err != nil {
-		return "", fmt.Errorf("evaluate the row rules: %w", err)
+		return "", fmt.Errorf("find the rows that may fail a rule: %w", err)
 	}
-	rows := fmt.Sprintf("SELECT %s FROM %s", compile.RowIDColumn, table)
 	if !orFilter {
-		return fmt.Sprintf("%s IN (%s)", compile.RowIDColumn, rows), nil
+		return compile.SuspectsIn(table), nil
 	}
-	cond, err := r.ordinalSet(ctx, "suspect", rows, compile.RowIDColumn)
+	cond, err := r.ordinalSet(ctx, "suspect", fmt.Sprintf("SELECT %s FROM %s", compile.RowIDColumn, table), compile.RowIDColumn)
 	if err != nil {
 		return "", fmt.Errorf("index the failing rows: %w", err)
 	}

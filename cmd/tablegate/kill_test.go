@@ -323,7 +323,7 @@ func TestKillMidWrite(t *testing.T) {
 		for attempt := 0; kills < *killIterations; attempt++ {
 			require.Less(t, attempt, 3**killIterations, "too few runs were still running when killed")
 			p := startValidate(t, f.dir, args(big, table)...)
-			p.killAt(rng, attempt, full, write, "s  COPY", 2) // the quarantine's COPY, then the table's
+			p.killAt(rng, attempt, full, write, "s  COPY", 2) // after both COPYs (the table's, then the quarantine's): the renames
 			code := p.wait()
 			if code == -1 {
 				kills++
