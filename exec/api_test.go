@@ -81,3 +81,33 @@ func TestConcurrentRunsOnOneEngine(t *testing.T) {
 		require.True(t, reps[i].Quarantine.Written)
 	}
 }
+
+// TestCallerConnectionLeftAsFound: on an engine over the caller's database (exec.New), a run
+// leaves the connection as it found it: the perfect-hash setting reset, no session variable (the
+// ordinal bitmaps) and no temp table (failing keys, suspects, failing rows) left behind, after
+// the staged path (Parquet) and the one-statement path (a table) alike.
+func TestCallerConnectionLeftAsFound(t *testing.T) {
+	e := newEnv(t) // one connection: what a run leaves on it is what the caller sees
+	state := func() []any {
+		return e.query(`SELECT current_setting('perfect_ht_threshold'),
+			(SELECT count(*) FROM duckdb_variables()),
+			(SELECT count(*) FROM duckdb_tables() WHERE temporary)`)[0]
+	}
+	before := state()
+	require.Equal(t, int64(0), before[1])
+
+	e.exec("CREATE TABLE orders AS " + ordersSelect(mixedRows))
+	p, err := compile.Compile(ordersSchema())
+	require.NoError(t, err)
+	eng := exec.New(e.db)
+	for _, in := range []exec.Input{
+		exec.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows))},
+		exec.TableInput{Table: "orders"},
+	} {
+		out := exec.ParquetOutput{Path: e.path("out", in.String()+".parquet")}
+		rep, err := eng.Run(context.Background(), exec.Asset{Plan: p, Input: in, Output: out, Quarantine: true}, exec.Options{})
+		require.NoError(t, err, in.String())
+		require.Greater(t, rep.Rows.Invalid, int64(0), "the bitmaps and temp tables were used")
+		require.Equal(t, before, state(), in.String())
+	}
+}
