@@ -100,13 +100,14 @@ func (e *Engine) Close() error {
 // duration to stderr, to see where a slow run spends its time.
 type conn struct {
 	*gosql.Conn
-	trace bool
+	trace     bool
+	traceFull bool // TABLEGATE_TRACE=full: whole statements, not their first 160 characters
 }
 
 func (c conn) log(start time.Time, query string) {
 	if c.trace {
 		q := strings.Join(strings.Fields(query), " ")
-		if len(q) > 160 {
+		if len(q) > 160 && !c.traceFull {
 			q = q[:160] + "…"
 		}
 		fmt.Fprintf(os.Stderr, "tablegate trace: %7.3fs  %s\n", time.Since(start).Seconds(), q)
@@ -145,7 +146,7 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to DuckDB: %w", err)
 	}
-	r := &run{conn: conn{Conn: c, trace: os.Getenv("TABLEGATE_TRACE") != ""}, id: e.nextID.Add(1), attached: map[string]string{}}
+	r := &run{conn: conn{Conn: c, trace: os.Getenv("TABLEGATE_TRACE") != "", traceFull: os.Getenv("TABLEGATE_TRACE") == "full"}, id: e.nextID.Add(1), attached: map[string]string{}}
 	// Key rules group by the key columns. For an integer key whose values span a range DuckDB
 	// knows from statistics, an array indexed by the value (a perfect hash) is much faster than
 	// DuckDB's hash table and, for dense keys, smaller (measured, 2 threads: a 10M-row primary

@@ -62,6 +62,7 @@ type config struct {
 	guard       float64
 	invalidRate float64
 	memoryLimit string
+	profile     bool
 }
 
 // measurement is one approach on one cell, over several runs.
@@ -109,10 +110,11 @@ func benchMain(args []string) error {
 	guard := fs.Float64("guard", 0, "regression guard: measure 1M rows x 15 rules Parquet->Parquet and fail when full/floor exceeds this")
 	rate := fs.Float64("invalid-rate", 0.03, "share of generated rows that break a rule")
 	mem := fs.String("memory-limit", "", "DuckDB memory limit for tablegate (e.g. 4GB)")
+	prof := fs.Bool("profile", true, "after measuring, trace one full run per storage (15 rules) into phases and check the valid rows' order")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg := config{runs: *runs, work: *work, results: *results, guard: *guard, invalidRate: *rate, memoryLimit: *mem}
+	cfg := config{runs: *runs, work: *work, results: *results, guard: *guard, invalidRate: *rate, memoryLimit: *mem, profile: *prof}
 	var err error
 	if cfg.rows, err = parseInts(*rows); err != nil {
 		return err
@@ -206,7 +208,33 @@ func bench(ctx context.Context, cfg config) error {
 	if cfg.guard > 0 {
 		return checkGuard(all, cfg.guard)
 	}
-	return writeResults(cfg, all)
+	var profiles []profileRun
+	if cfg.profile && slices.Contains(cfg.rules, 15) && slices.Contains(cfg.approaches, "full") {
+		n := targetRows(cfg.rows)
+		data := filepath.Join(cfg.work, fmt.Sprintf("data_%d.parquet", n))
+		db := filepath.Join(cfg.work, fmt.Sprintf("data_%d.duckdb", n))
+		for _, storage := range cfg.storages {
+			in := data
+			if storage == "duckdb" {
+				in = db + ":t"
+			}
+			cleanOutputs(cfg.work)
+			p, err := profile(ctx, command(t, cfg, "full", storage, filepath.Join("benchmarks", "schemas", "bench15.yaml"), 15, data, db), storage, in, outPath(cfg.work, storage, "orders"))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(os.Stderr, "%9d rows 15 rules %-7s traced run %7.2fs, order: %s\n", n, storage, p.wall, orDefault(p.orderErr, "kept"))
+			profiles = append(profiles, p)
+		}
+	}
+	return writeResults(cfg, all, profiles)
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // prepare generates the data once per row count (same seed, same bytes).
@@ -360,7 +388,7 @@ func machine() string {
 	return fmt.Sprintf("%d cores%s, %s/%s, %s", runtime.NumCPU(), mem, runtime.GOOS, runtime.GOARCH, runtime.Version())
 }
 
-func writeResults(cfg config, all []measurement) error {
+func writeResults(cfg config, all []measurement, profiles []profileRun) error {
 	if err := os.MkdirAll(cfg.results, 0o755); err != nil {
 		return err
 	}
@@ -368,7 +396,7 @@ func writeResults(cfg config, all []measurement) error {
 	if err := os.WriteFile(filepath.Join(cfg.results, "results.json"), data, 0o644); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(cfg.results, "results.md"), []byte(markdown(cfg, all)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(cfg.results, "results.md"), []byte(markdown(cfg, all, profiles)), 0o644); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(cfg.results, "time_vs_rows.svg"), []byte(plot(all)), 0o644)
@@ -391,7 +419,7 @@ func ratio(a, b *measurement) string {
 	return fmt.Sprintf("%.2f×", a.Median/b.Median)
 }
 
-func markdown(cfg config, all []measurement) string {
+func markdown(cfg config, all []measurement, profiles []profileRun) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmark results\n\nMachine: %s. DuckDB 1.5.6 (duckdb-go v2.10506.0). %d runs per cell, medians; whole-process wall time and peak RSS. Data: `tablegate sample --schema benchmarks/schemas/bench40.yaml --invalid-rate %g --seed 1` (13 columns).\n\n",
 		machine(), cfg.runs, cfg.invalidRate)
@@ -421,6 +449,12 @@ func markdown(cfg config, all []measurement) string {
 			}
 		}
 	}
+	b.WriteString(goalsMarkdown(all, cfg.rows))
+	floors := map[string]*measurement{}
+	for _, s := range cfg.storages {
+		floors[s] = find(all, targetRows(cfg.rows), 15, s, "floor")
+	}
+	b.WriteString(profileMarkdown(profiles, floors))
 	var errs []string
 	for _, m := range all {
 		if m.Error != "" {

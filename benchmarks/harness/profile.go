@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	gosql "database/sql"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tablegate/tablegate/sql"
+)
+
+// phases, in the order a run executes them; a traced statement belongs to the first that claims it.
+var phases = []string{
+	"failing keys (GROUP BY … HAVING per key group)",
+	"suspects (filters pushed into the Parquet scan)",
+	"failing rows with their rule columns (DuckDB tables: with the keys, one statement)",
+	"counts, samples, invalid_by_rules",
+	"bitmaps of row ordinals",
+	"valid rows written",
+	"quarantine written",
+	"commit",
+	"fsync (in the background, overlapped)",
+	"other (schema check, setup, clean-up)",
+}
+
+// phaseOf names the phase of one statement printed by TABLEGATE_TRACE=full. Statements that
+// create a table belong to the phase of the table they create.
+func phaseOf(stmt string) string {
+	created := ""
+	if strings.HasPrefix(stmt, "CREATE ") {
+		created, _, _ = strings.Cut(stmt, " AS ")
+	}
+	in := func(s, sub string) bool { return strings.Contains(s, sub) }
+	switch {
+	case strings.HasPrefix(stmt, "fsync "):
+		return phases[8]
+	case strings.HasPrefix(stmt, "COPY "):
+		if in(stmt, "_quarantine") {
+			return phases[6]
+		}
+		return phases[5]
+	case strings.HasPrefix(stmt, "COMMIT"):
+		return phases[7]
+	case in(created, "__tg_keys"):
+		return phases[0]
+	case in(created, "__tg_suspects_"):
+		return phases[1]
+	case in(created, `"__tg_failed_`):
+		return phases[2]
+	case in(created, "_blocks_") || strings.HasPrefix(stmt, "SET VARIABLE") || strings.HasPrefix(stmt, "RESET VARIABLE") || strings.HasPrefix(stmt, "SELECT block"):
+		return phases[4]
+	case strings.HasPrefix(stmt, "CREATE OR REPLACE TABLE "):
+		if in(created, "_quarantine") {
+			return phases[6]
+		}
+		return phases[5]
+	case strings.HasPrefix(stmt, "SELECT") && in(stmt, `"__tg_failed_`):
+		return phases[3]
+	}
+	return phases[9]
+}
+
+// profileRun is one traced run of full validation: seconds per phase and the process's wall time.
+type profileRun struct {
+	storage  string
+	phases   map[string]float64
+	wall     float64
+	orderErr string // empty when the valid rows kept input order
+	checked  int64  // valid rows whose position was checked
+}
+
+// profile runs full validation once with TABLEGATE_TRACE=full and sums statement times by phase,
+// then checks that the valid rows came out in input order.
+func profile(ctx context.Context, cmd []string, storage, in, out string) (profileRun, error) {
+	p := profileRun{storage: storage, phases: map[string]float64{}}
+	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
+	c.Env = append(os.Environ(), "TABLEGATE_TRACE=full")
+	var stderr strings.Builder
+	c.Stderr = &stderr
+	start := time.Now()
+	err := c.Run()
+	p.wall = time.Since(start).Seconds()
+	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+		return p, fmt.Errorf("traced run: %v: %s", err, lastLine(stderr.String()))
+	}
+	sc := bufio.NewScanner(strings.NewReader(stderr.String()))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		secs, stmt, ok := parseTrace(sc.Text())
+		if ok {
+			p.phases[phaseOf(stmt)] += secs
+		}
+	}
+	p.checked, err = orderKept(ctx, storage, in, out)
+	if err != nil {
+		p.orderErr = err.Error()
+	}
+	return p, nil
+}
+
+// parseTrace reads "tablegate trace:   0.123s  STATEMENT".
+func parseTrace(line string) (float64, string, bool) {
+	rest, ok := strings.CutPrefix(line, "tablegate trace:")
+	if !ok {
+		return 0, "", false
+	}
+	secs, stmt, ok := strings.Cut(strings.TrimSpace(rest), "s  ")
+	if !ok {
+		return 0, "", false
+	}
+	f, err := strconv.ParseFloat(secs, 64)
+	if err != nil {
+		return 0, "", false
+	}
+	return f, stmt, true
+}
+
+// orderKept checks that the valid rows are in input order. Valid rows have unique ids (the
+// primary key rule fails every row of a repeated id), so each output row finds its input row by
+// id; its position among the valid rows must be the rank of that input row's position.
+func orderKept(ctx context.Context, storage, in, out string) (int64, error) {
+	db, err := gosql.Open("duckdb", "")
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	var inRel, outRel string
+	if storage == "parquet" {
+		inRel = fmt.Sprintf("SELECT id, file_row_number AS pos FROM read_parquet(%s, file_row_number = true)", sql.String(in))
+		outRel = fmt.Sprintf("SELECT id, file_row_number AS pos FROM read_parquet(%s, file_row_number = true)", sql.String(out))
+	} else {
+		src, dst := parseTarget(in), parseTarget(out)
+		for _, s := range []string{
+			fmt.Sprintf("ATTACH %s AS src (READ_ONLY)", sql.String(src.file)),
+			fmt.Sprintf("ATTACH %s AS dst (READ_ONLY)", sql.String(dst.file)),
+		} {
+			if _, err := db.ExecContext(ctx, s); err != nil {
+				return 0, err
+			}
+		}
+		inRel = "SELECT id, rowid AS pos FROM src.main." + sql.Ident(src.table)
+		outRel = "SELECT id, rowid AS pos FROM dst.main." + sql.Ident(dst.table)
+	}
+	var rows, matched, misplaced int64
+	q := fmt.Sprintf(`SELECT (SELECT count(*) FROM (%s)), count(*), count(*) FILTER (WHERE o_pos <> expected) FROM (
+  SELECT o.pos AS o_pos, row_number() OVER (ORDER BY i.pos) - 1 AS expected
+  FROM (%s) AS o JOIN (%s) AS i ON o.id = i.id)`, outRel, outRel, inRel)
+	if err := db.QueryRowContext(ctx, q).Scan(&rows, &matched, &misplaced); err != nil {
+		return 0, fmt.Errorf("order check: %w", err)
+	}
+	switch {
+	case matched != rows:
+		return 0, fmt.Errorf("order check: %d valid rows matched %d input rows by id", rows, matched)
+	case misplaced > 0:
+		return rows, fmt.Errorf("%d of %d valid rows out of input order", misplaced, rows)
+	}
+	return rows, nil
+}
+
+func profileMarkdown(runs []profileRun, floors map[string]*measurement) string {
+	if len(runs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n## Where the time goes (one run with `TABLEGATE_TRACE=full`, 15 rules)\n\n| phase |")
+	for _, p := range runs {
+		fmt.Fprintf(&b, " %s s |", p.storage)
+	}
+	b.WriteString("\n| --- |" + strings.Repeat(" --- |", len(runs)) + "\n")
+	for _, ph := range phases {
+		fmt.Fprintf(&b, "| %s |", ph)
+		for _, p := range runs {
+			if v, ok := p.phases[ph]; ok {
+				fmt.Fprintf(&b, " %.2f |", v)
+			} else {
+				b.WriteString(" – |")
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("| **whole process** |")
+	for _, p := range runs {
+		fmt.Fprintf(&b, " %.2f |", p.wall)
+	}
+	b.WriteString("\n| the floor's whole process (median) |")
+	for _, p := range runs {
+		if f := floors[p.storage]; f != nil {
+			fmt.Fprintf(&b, " %.2f |", f.Median)
+		} else {
+			b.WriteString(" – |")
+		}
+	}
+	b.WriteString("\n\nInput row order of the valid rows, checked on these outputs (each valid row's position against its input row's, joined by the unique id):\n\n")
+	for _, p := range runs {
+		if p.orderErr != "" {
+			fmt.Fprintf(&b, "- %s: **%s**\n", p.storage, p.orderErr)
+		} else {
+			fmt.Fprintf(&b, "- %s: kept (%d valid rows, none out of place)\n", p.storage, p.checked)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	gosql "database/sql"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPhaseOf pins how traced statements are attributed: by the table a CREATE makes, so the
+// suspects and failing-rows statements, which join the key tables, are not counted as keys.
+func TestPhaseOf(t *testing.T) {
+	for _, c := range []struct{ stmt, phase string }{
+		{`CREATE OR REPLACE TEMP TABLE temp.main."__tg_keys1_1" AS SELECT "id" AS __tg_k1_0 FROM read_parquet('d.parquet') GROUP BY "id"`, phases[0]},
+		{`CREATE OR REPLACE TEMP TABLE temp.main."__tg_suspects_1" AS SELECT file_row_number AS __tg_rid FROM read_parquet('d.parquet') SEMI JOIN __tg_keys0_1 AS __tg_k0 ON x`, phases[1]},
+		{`CREATE OR REPLACE TEMP TABLE "__tg_failed_1" AS WITH __tg_k0 AS NOT MATERIALIZED ( SELECT * FROM __tg_keys0_1 ) SELECT 1`, phases[2]},
+		{`SELECT count(*) FILTER (WHERE NOT ("a" AND "b")) FROM "__tg_failed_1"`, phases[3]},
+		{`CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block FROM "__tg_failed_1"`, phases[4]},
+		{`SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM x WHERE block = 0)`, phases[4]},
+		{`COPY (SELECT s."id" FROM read_parquet('d.parquet') AS s) TO 'out/.orders.parquet.tablegate-1-1.tmp' (FORMAT parquet)`, phases[5]},
+		{`COPY (SELECT "id" FROM "__tg_failed_1") TO 'out/.orders_quarantine.parquet.tablegate-1-1.tmp' (FORMAT parquet)`, phases[6]},
+		{`CREATE OR REPLACE TABLE "__tg_db1_1"."main"."orders" AS SELECT s."id" FROM t AS s`, phases[5]},
+		{`CREATE OR REPLACE TABLE "__tg_db1_1"."main"."orders_quarantine" AS SELECT "id" FROM "__tg_failed_1"`, phases[6]},
+		{`COMMIT`, phases[7]},
+		{`fsync out/.orders.parquet.tablegate-1-1.tmp`, phases[8]},
+		{`DESCRIBE SELECT * FROM read_parquet('d.parquet')`, phases[9]},
+	} {
+		if got := phaseOf(c.stmt); got != c.phase {
+			t.Errorf("phaseOf(%.60q) = %q, want %q", c.stmt, got, c.phase)
+		}
+	}
+	secs, stmt, ok := parseTrace("tablegate trace:   1.250s  COMMIT")
+	if !ok || secs != 1.25 || stmt != "COMMIT" {
+		t.Errorf("parseTrace = %v %q %v", secs, stmt, ok)
+	}
+	if _, _, ok := parseTrace("orders (Bench15): quarantined"); ok {
+		t.Error("parseTrace accepted a line that is not a trace")
+	}
+}
+
+// TestGoalVerdicts: a target reads its cells from the run, says by how much it is missed, calls
+// a gap inside the cells' spread noise, and names the bound a peer's own run sets.
+func TestGoalVerdicts(t *testing.T) {
+	cell := func(rules int, storage, approach string, secs ...float64) measurement {
+		return measurement{Rows: 10_000_000, Rules: rules, Storage: storage, Approach: approach, Seconds: secs, Median: median(secs), MedRSS: 100}
+	}
+	all := []measurement{
+		cell(15, "parquet", "floor", 2.5, 2.5, 2.5),
+		cell(15, "parquet", "full", 4.6, 4.75, 5.0), // 1.9x, spread 8%
+		cell(15, "parquet", "perrule", 10, 10, 10),  // 4x the floor: 5x is out of reach
+		cell(15, "duckdb", "floor", 4, 4, 4),
+		cell(15, "duckdb", "full", 5.2, 5.2, 5.2), // 1.3x
+	}
+	byWhat := map[string]goal{}
+	for _, g := range goals(all, 10_000_000) {
+		byWhat[g.what] = g
+	}
+	check := func(what, want string) {
+		t.Helper()
+		g, ok := byWhat[what]
+		if !ok {
+			t.Fatalf("no goal %q", what)
+		}
+		if got := g.verdict(); got != want {
+			t.Errorf("%s: verdict %q, want %q", what, got, want)
+		}
+	}
+	check("Parquet → Parquet full validation ≤ 1.8× the plain COPY", "missed by 0.10× (6%), within this cell's run-to-run spread (8%)")
+	check("DuckDB table → table ≤ 1.4× the plain CTAS", "met")
+	check("≥ 5× faster than per-rule queries at 15 rules", "missed by 2.89× (58%); out of reach: the peer's whole run is 4.00× the plain copy, so even a validation costing nothing beyond the copy would be only 4.00× faster")
+	check("≥ 2× faster than dataframely", "not measured in this run")
+	check("counts-only validation ≤ 1.1× the plain COPY", "not measured in this run")
+}
+
+// TestOrderKept: the order check passes valid rows in input order and counts the rows a
+// reordering misplaces, on real Parquet files.
+func TestOrderKept(t *testing.T) {
+	dir := t.TempDir()
+	db, err := gosql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	in, kept, moved := filepath.Join(dir, "in.parquet"), filepath.Join(dir, "kept.parquet"), filepath.Join(dir, "moved.parquet")
+	for _, q := range []string{
+		fmt.Sprintf("COPY (SELECT range AS id FROM range(1000)) TO '%s'", in),
+		fmt.Sprintf("COPY (SELECT range AS id FROM range(1000) WHERE range %% 3 <> 0 ORDER BY range) TO '%s'", kept),
+		// two valid rows swapped
+		fmt.Sprintf("COPY (SELECT CASE range WHEN 10 THEN 20 WHEN 20 THEN 10 ELSE range END AS id FROM range(1000) WHERE range %% 3 <> 0 ORDER BY range) TO '%s'", moved),
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	n, err := orderKept(ctx, "parquet", in, kept)
+	if err != nil || n != 666 {
+		t.Errorf("in order: %d rows, %v", n, err)
+	}
+	if _, err := orderKept(ctx, "parquet", in, moved); err == nil || !strings.Contains(err.Error(), "2 of 666 valid rows out of input order") {
+		t.Errorf("swapped rows: %v", err)
+	}
+}
