@@ -110,9 +110,13 @@ func benchMain(args []string) error {
 	guard := fs.Float64("guard", 0, "regression guard: measure 1M rows x 15 rules Parquet->Parquet and fail when full/floor exceeds this")
 	rate := fs.Float64("invalid-rate", 0.03, "share of generated rows that break a rule")
 	mem := fs.String("memory-limit", "", "DuckDB memory limit for tablegate (e.g. 4GB)")
+	renderOnly := fs.Bool("render", false, "only redo results.md and the plot from the results.json in -results (no measuring)")
 	prof := fs.Bool("profile", true, "after measuring, trace one full run per storage (15 rules) into phases and check the valid rows' order")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *renderOnly {
+		return renderMain(*results)
 	}
 	cfg := config{runs: *runs, work: *work, results: *results, guard: *guard, invalidRate: *rate, memoryLimit: *mem, profile: *prof}
 	var err error
@@ -223,11 +227,14 @@ func bench(ctx context.Context, cfg config) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(os.Stderr, "%9d rows 15 rules %-7s traced run %7.2fs, order: %s\n", n, storage, p.wall, orDefault(p.orderErr, "kept"))
+			fmt.Fprintf(os.Stderr, "%9d rows 15 rules %-7s traced run %7.2fs, order: %s\n", n, storage, p.Wall, orDefault(p.OrderErr, "kept"))
 			profiles = append(profiles, p)
 		}
 	}
-	return writeResults(cfg, all, profiles)
+	return writeResults(cfg.results, results{
+		Machine: machine(), Peers: pyVersions(), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
+		Rows: cfg.rows, Rules: cfg.rules, Storages: cfg.storages, Measurements: all, Profiles: profiles,
+	})
 }
 
 func orDefault(s, def string) string {
@@ -388,18 +395,52 @@ func machine() string {
 	return fmt.Sprintf("%d cores%s, %s/%s, %s", runtime.NumCPU(), mem, runtime.GOOS, runtime.GOARCH, runtime.Version())
 }
 
-func writeResults(cfg config, all []measurement, profiles []profileRun) error {
-	if err := os.MkdirAll(cfg.results, 0o755); err != nil {
+// results is one harness run as results.json keeps it; results.md and the plot are rendered from
+// it, so -render can redo them without measuring again.
+type results struct {
+	Machine      string        `json:"machine"`
+	Peers        string        `json:"peers"` // dataframely and polars versions
+	Runs         int           `json:"runs"`
+	InvalidRate  float64       `json:"invalid_rate"`
+	Rows         []int64       `json:"rows"`
+	Rules        []int         `json:"rules"`
+	Storages     []string      `json:"storages"`
+	Measurements []measurement `json:"measurements"`
+	Profiles     []profileRun  `json:"profiles,omitempty"`
+}
+
+func writeResults(dir string, r results) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	data, _ := json.MarshalIndent(all, "", "  ")
-	if err := os.WriteFile(filepath.Join(cfg.results, "results.json"), data, 0o644); err != nil {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(cfg.results, "results.md"), []byte(markdown(cfg, all, profiles)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "results.json"), data, 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(cfg.results, "time_vs_rows.svg"), []byte(plot(all)), 0o644)
+	return render(dir, r)
+}
+
+func render(dir string, r results) error {
+	if err := os.WriteFile(filepath.Join(dir, "results.md"), []byte(markdown(r)), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "time_vs_rows.svg"), []byte(plot(r.Measurements)), 0o644)
+}
+
+// renderMain redoes results.md and the plot from the results.json in dir.
+func renderMain(dir string) error {
+	data, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		return err
+	}
+	var r results
+	if err := json.Unmarshal(data, &r); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, "results.json"), err)
+	}
+	return render(dir, r)
 }
 
 func find(all []measurement, rows int64, rules int, storage, approach string) *measurement {
@@ -419,11 +460,12 @@ func ratio(a, b *measurement) string {
 	return fmt.Sprintf("%.2f×", a.Median/b.Median)
 }
 
-func markdown(cfg config, all []measurement, profiles []profileRun) string {
+func markdown(r results) string {
+	all := r.Measurements
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmark results\n\nMachine: %s. DuckDB 1.5.6 (duckdb-go v2.10506.0). %d runs per cell, medians; whole-process wall time and peak RSS. Data: `tablegate sample --schema benchmarks/schemas/bench40.yaml --invalid-rate %g --seed 1` (13 columns).\n\n",
-		machine(), cfg.runs, cfg.invalidRate)
-	fmt.Fprintf(&b, "Approaches: **floor** = plain DuckDB COPY (Parquet) or CREATE TABLE AS (DuckDB) of the same columns; **counts** = `tablegate validate` in place (no outputs); **full** = table + quarantine + counts; **perrule** = one `count(*) … WHERE NOT rule` query per rule, then the two outputs (the Soda / Great Expectations / dbt shape), from the same compiled rules; **dataframely** = dataframely %s on polars, `filter` + write valid rows and failures (Parquet only).\n\n", pyVersions())
+		r.Machine, r.Runs, r.InvalidRate)
+	fmt.Fprintf(&b, "Approaches: **floor** = plain DuckDB COPY (Parquet) or CREATE TABLE AS (DuckDB) of the same columns; **counts** = `tablegate validate` in place (no outputs); **full** = table + quarantine + counts; **perrule** = one `count(*) … WHERE NOT rule` query per rule, then the two outputs (the Soda / Great Expectations / dbt shape), from the same compiled rules; **dataframely** = dataframely %s on polars, `filter` + write valid rows and failures (Parquet only).\n\n", r.Peers)
 	b.WriteString("| rows | rules | storage | floor s | counts s | full s | perrule s | dataframely s | full / floor | counts / floor | perrule / full | dataframely / full | full RSS MB | dataframely RSS MB |\n")
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	secs := func(m *measurement) string {
@@ -438,23 +480,23 @@ func markdown(cfg config, all []measurement, profiles []profileRun) string {
 		}
 		return fmt.Sprintf("%.0f", m.MedRSS)
 	}
-	for _, n := range cfg.rows {
-		for _, r := range cfg.rules {
-			for _, s := range cfg.storages {
-				floor, counts, full := find(all, n, r, s, "floor"), find(all, n, r, s, "counts"), find(all, n, r, s, "full")
-				per, dy := find(all, n, r, s, "perrule"), find(all, n, r, s, "dataframely")
+	for _, n := range r.Rows {
+		for _, rules := range r.Rules {
+			for _, s := range r.Storages {
+				floor, counts, full := find(all, n, rules, s, "floor"), find(all, n, rules, s, "counts"), find(all, n, rules, s, "full")
+				per, dy := find(all, n, rules, s, "perrule"), find(all, n, rules, s, "dataframely")
 				fmt.Fprintf(&b, "| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-					n, r, s, secs(floor), secs(counts), secs(full), secs(per), secs(dy),
+					n, rules, s, secs(floor), secs(counts), secs(full), secs(per), secs(dy),
 					ratio(full, floor), ratio(counts, floor), ratio(per, full), ratio(dy, full), rss(full), rss(dy))
 			}
 		}
 	}
-	b.WriteString(goalsMarkdown(all, cfg.rows))
+	b.WriteString(goalsMarkdown(all, r.Rows))
 	floors := map[string]*measurement{}
-	for _, s := range cfg.storages {
-		floors[s] = find(all, targetRows(cfg.rows), 15, s, "floor")
+	for _, s := range r.Storages {
+		floors[s] = find(all, targetRows(r.Rows), 15, s, "floor")
 	}
-	b.WriteString(profileMarkdown(profiles, floors))
+	b.WriteString(profileMarkdown(r.Profiles, floors))
 	var errs []string
 	for _, m := range all {
 		if m.Error != "" {

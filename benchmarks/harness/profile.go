@@ -67,24 +67,24 @@ func phaseOf(stmt string) string {
 
 // profileRun is one traced run of full validation: seconds per phase and the process's wall time.
 type profileRun struct {
-	storage  string
-	phases   map[string]float64
-	wall     float64
-	orderErr string // empty when the valid rows kept input order
-	checked  int64  // valid rows whose position was checked
+	Storage  string             `json:"storage"`
+	Phases   map[string]float64 `json:"phases_s"`
+	Wall     float64            `json:"wall_s"`
+	OrderErr string             `json:"order_error,omitempty"` // empty when the valid rows kept input order
+	Checked  int64              `json:"order_checked_rows"`    // valid rows whose position was checked
 }
 
 // profile runs full validation once with TABLEGATE_TRACE=full and sums statement times by phase,
 // then checks that the valid rows came out in input order.
 func profile(ctx context.Context, cmd []string, storage, in, out string) (profileRun, error) {
-	p := profileRun{storage: storage, phases: map[string]float64{}}
+	p := profileRun{Storage: storage, Phases: map[string]float64{}}
 	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
 	c.Env = append(os.Environ(), "TABLEGATE_TRACE=full")
 	var stderr strings.Builder
 	c.Stderr = &stderr
 	start := time.Now()
 	err := c.Run()
-	p.wall = time.Since(start).Seconds()
+	p.Wall = time.Since(start).Seconds()
 	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
 		return p, fmt.Errorf("traced run: %v: %s", err, lastLine(stderr.String()))
 	}
@@ -93,12 +93,12 @@ func profile(ctx context.Context, cmd []string, storage, in, out string) (profil
 	for sc.Scan() {
 		secs, stmt, ok := parseTrace(sc.Text())
 		if ok {
-			p.phases[phaseOf(stmt)] += secs
+			p.Phases[phaseOf(stmt)] += secs
 		}
 	}
-	p.checked, err = orderKept(ctx, storage, in, out)
+	p.Checked, err = orderKept(ctx, storage, in, out)
 	if err != nil {
-		p.orderErr = err.Error()
+		p.OrderErr = err.Error()
 	}
 	return p, nil
 }
@@ -170,13 +170,13 @@ func profileMarkdown(runs []profileRun, floors map[string]*measurement) string {
 	var b strings.Builder
 	b.WriteString("\n## Where the time goes (one run with `TABLEGATE_TRACE=full`, 15 rules)\n\n| phase |")
 	for _, p := range runs {
-		fmt.Fprintf(&b, " %s s |", p.storage)
+		fmt.Fprintf(&b, " %s s |", p.Storage)
 	}
 	b.WriteString("\n| --- |" + strings.Repeat(" --- |", len(runs)) + "\n")
 	for _, ph := range phases {
 		fmt.Fprintf(&b, "| %s |", ph)
 		for _, p := range runs {
-			if v, ok := p.phases[ph]; ok {
+			if v, ok := p.Phases[ph]; ok {
 				fmt.Fprintf(&b, " %.2f |", v)
 			} else {
 				b.WriteString(" – |")
@@ -186,11 +186,11 @@ func profileMarkdown(runs []profileRun, floors map[string]*measurement) string {
 	}
 	b.WriteString("| **whole process** |")
 	for _, p := range runs {
-		fmt.Fprintf(&b, " %.2f |", p.wall)
+		fmt.Fprintf(&b, " %.2f |", p.Wall)
 	}
 	b.WriteString("\n| the floor's whole process (median) |")
 	for _, p := range runs {
-		if f := floors[p.storage]; f != nil {
+		if f := floors[p.Storage]; f != nil {
 			fmt.Fprintf(&b, " %.2f |", f.Median)
 		} else {
 			b.WriteString(" – |")
@@ -198,10 +198,10 @@ func profileMarkdown(runs []profileRun, floors map[string]*measurement) string {
 	}
 	b.WriteString("\n\nInput row order of the valid rows, checked on these outputs (each valid row's position against its input row's, joined by the unique id):\n\n")
 	for _, p := range runs {
-		if p.orderErr != "" {
-			fmt.Fprintf(&b, "- %s: **%s**\n", p.storage, p.orderErr)
+		if p.OrderErr != "" {
+			fmt.Fprintf(&b, "- %s: **%s**\n", p.Storage, p.OrderErr)
 		} else {
-			fmt.Fprintf(&b, "- %s: kept (%d valid rows, none out of place)\n", p.storage, p.checked)
+			fmt.Fprintf(&b, "- %s: kept (%d valid rows, none out of place)\n", p.Storage, p.Checked)
 		}
 	}
 	return b.String()

@@ -117,8 +117,11 @@ func (g goal) verdict() string {
 	if g.spread > 0 && abs(rel)/100 <= g.spread {
 		v += fmt.Sprintf(", within this cell's run-to-run spread (%.0f%%)", g.spread*100)
 	}
-	if g.bound > 0 && g.bound < g.limit {
+	switch {
+	case g.bound > 0 && g.bound < g.limit:
 		v += fmt.Sprintf("; out of reach: the peer's whole run is %.2f× the plain copy, so even a validation costing nothing beyond the copy would be only %.2f× faster", g.bound, g.bound)
+	case g.bound > 0:
+		v += fmt.Sprintf("; the peer's whole run is %.2f× the plain copy, so meeting it means full validation within %.2f× the copy", g.bound, g.bound/g.limit)
 	}
 	return v
 }
