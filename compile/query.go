@@ -17,6 +17,11 @@ type Relation struct {
 	// ScanFilters tells that the source evaluates filters written on it while it scans
 	// (Parquet): Stages then runs faster than Query.
 	ScanFilters bool
+	// PlainColumns names the columns the source stores without a dictionary (Parquet column
+	// chunks written PLAIN, as writers do for mostly distinct strings). A filter pushed into the
+	// scan runs row by row on them like anywhere else, so Stages evaluates their rules in the
+	// scan that fetches the failing rows rather than decoding the column once more.
+	PlainColumns map[string]bool
 }
 
 // Placeholder is the relation `explain` shows when no input is given.

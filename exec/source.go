@@ -99,7 +99,33 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 			rel.RowID = fmt.Sprintf("((%s)[file_index::BIGINT + 1] + file_row_number)", offsets)
 		}
 	}
+	rel.PlainColumns = plainColumns(ctx, r, in.Path)
 	return rel, nil
+}
+
+// plainColumns names the top-level columns that no column chunk of the Parquet files stores
+// with a dictionary. It only steers how rules are evaluated, never what they find: when the
+// footers cannot be read it returns nil, and every string rule filters in the scan.
+func plainColumns(ctx context.Context, r *run, path string) map[string]bool {
+	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(
+		"SELECT path_in_schema FROM parquet_metadata(%s) GROUP BY path_in_schema "+
+			"HAVING NOT bool_or(dictionary_page_offset IS NOT NULL OR encodings LIKE '%%DICTIONARY%%')", sql.String(path)))
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	plain := map[string]bool{}
+	for rows.Next() {
+		var col string
+		if err := rows.Scan(&col); err != nil {
+			return nil
+		}
+		plain[col] = true
+	}
+	if rows.Err() != nil {
+		return nil
+	}
+	return plain
 }
 
 // fileOffsets is a BIGINT list literal of the row each file of a multi-file scan starts at.
