@@ -49,6 +49,27 @@ func open(storage, in string, out target) (*gosql.DB, compile.Relation, error) {
 	return db, compile.Relation{From: "src.main." + sql.Ident(src.table), RowID: "rowid"}, nil
 }
 
+// countRows counts the rows of an input (read only).
+func countRows(ctx context.Context, storage, in string) (int64, error) {
+	db, err := gosql.Open("duckdb", "")
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	from := fmt.Sprintf("read_parquet(%s)", sql.String(in))
+	if storage == "duckdb" {
+		src := parseTarget(in)
+		if _, err := db.ExecContext(ctx, fmt.Sprintf("ATTACH %s AS src (READ_ONLY)", sql.String(src.file))); err != nil {
+			return 0, err
+		}
+		from = "src.main." + sql.Ident(src.table)
+	}
+	var n int64
+	err = db.QueryRowContext(ctx, "SELECT count(*) FROM "+from).Scan(&n)
+	return n, err
+}
+
 // write copies a query's rows to the output the way the floor does: COPY for Parquet, CREATE
 // TABLE AS for DuckDB.
 func write(db *gosql.DB, storage string, out target, name, query string) error {

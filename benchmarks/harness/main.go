@@ -1,10 +1,13 @@
 // Command harness measures tablegate against the floor (a plain DuckDB copy of the same columns)
 // and its peers in one run, each as a whole process (wall time and peak RSS, median of runs), and
-// writes benchmarks/results/: a Markdown table of ratios, the raw JSON and an SVG plot.
+// writes benchmarks/results/: a Markdown table of ratios with the issue's targets, where a traced
+// run spends its time, the raw JSON and an SVG plot.
 //
 //	go run ./benchmarks/harness                          # 1M and 10M rows x 5/15/40 rules x both storages
-//	go run ./benchmarks/harness -rows 1000000,10000000,30000000 -runs 5
-//	go run ./benchmarks/harness -guard 2.5               # CI: 1M rows, fail if full/floor > 2.5
+//	go run ./benchmarks/harness -rows 1M,10M,30M -runs 5
+//	go run ./benchmarks/harness -input data.parquet -schema s.yaml   # your own data and rules
+//	go run ./benchmarks/harness -render                  # redo results.md from results.json
+//	go run ./benchmarks/harness -guard 2.0               # CI: 1M rows, fail if full/floor > 2.0
 //
 // It re-executes itself for the floor and the per-rule-query approach (subcommands `floor`,
 // `perrule`, `load`), so every approach runs as its own process on the same DuckDB build.
@@ -24,6 +27,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/tablegate/tablegate/schema"
 )
 
 func main() {
@@ -63,7 +68,10 @@ type config struct {
 	invalidRate float64
 	memoryLimit string
 	profile     bool
+	custom      *customInput // -input and -schema: the user's data instead of the grid
 }
+
+type customInput struct{ input, schema string }
 
 // measurement is one approach on one cell, over several runs.
 type measurement struct {
@@ -112,6 +120,8 @@ func benchMain(args []string) error {
 	mem := fs.String("memory-limit", "", "DuckDB memory limit for tablegate (e.g. 4GB)")
 	renderOnly := fs.Bool("render", false, "only redo results.md and the plot from the results.json in -results (no measuring)")
 	prof := fs.Bool("profile", true, "after measuring, trace one full run per storage (15 rules) into phases and check the valid rows' order")
+	input := fs.String("input", "", "measure your own data instead of the grid: a Parquet file or glob, or FILE.duckdb:table (with -schema)")
+	schemaFile := fs.String("schema", "", "the schema to validate -input with")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -119,6 +129,19 @@ func benchMain(args []string) error {
 		return renderMain(*results)
 	}
 	cfg := config{runs: *runs, work: *work, results: *results, guard: *guard, invalidRate: *rate, memoryLimit: *mem, profile: *prof}
+	if (*input == "") != (*schemaFile == "") {
+		return fmt.Errorf("-input and -schema go together")
+	}
+	if *input != "" {
+		cfg.custom = &customInput{input: *input, schema: *schemaFile}
+		resultsSet := false
+		fs.Visit(func(f *flag.Flag) { resultsSet = resultsSet || f.Name == "results" })
+		if !resultsSet {
+			// The grid's results in the repository stay as they are.
+			cfg.results = filepath.Join(cfg.work, "results")
+		}
+		cfg.approaches = slices.DeleteFunc(cfg.approaches, func(a string) bool { return a == "dataframely" })
+	}
 	var err error
 	if cfg.rows, err = parseInts(*rows); err != nil {
 		return err
@@ -169,79 +192,137 @@ func bench(ctx context.Context, cfg config) error {
 		}
 	}
 
+	cells, err := gridCells(ctx, t, cfg)
+	if cfg.custom != nil {
+		cells, err = customCell(ctx, *cfg.custom)
+	}
+	if err != nil {
+		return err
+	}
 	var all []measurement
-	for _, n := range cfg.rows {
-		data := filepath.Join(cfg.work, fmt.Sprintf("data_%d.parquet", n))
-		if err := prepare(ctx, t, cfg, n, data); err != nil {
-			return err
-		}
-		db := filepath.Join(cfg.work, fmt.Sprintf("data_%d.duckdb", n))
-		if slices.Contains(cfg.storages, "duckdb") {
-			if _, err := os.Stat(db); err != nil {
-				if err := runQuiet(ctx, t.harness, "load", data, db); err != nil {
-					return err
-				}
+	for _, c := range cells {
+		for _, approach := range cfg.approaches {
+			cmd := command(t, cfg, approach, c)
+			if cmd == nil {
+				continue
 			}
-		}
-		for _, rules := range cfg.rules {
-			schemaFile := filepath.Join("benchmarks", "schemas", fmt.Sprintf("bench%d.yaml", rules))
-			for _, storage := range cfg.storages {
-				for _, approach := range cfg.approaches {
-					cmd := command(t, cfg, approach, storage, schemaFile, rules, data, db)
-					if cmd == nil {
-						continue
-					}
-					m := measurement{Rows: n, Rules: rules, Storage: storage, Approach: approach}
-					for run := 0; run < cfg.runs; run++ {
-						cleanOutputs(cfg.work)
-						secs, rss, err := measure(ctx, cmd)
-						if err != nil {
-							m.Error = err.Error()
-							break
-						}
-						m.Seconds = append(m.Seconds, secs)
-						m.RSSMB = append(m.RSSMB, rss)
-					}
-					m.Median, m.MedRSS = median(m.Seconds), median(m.RSSMB)
-					fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s %-12s %7.2fs %7.0f MB %s\n", n, rules, storage, approach, m.Median, m.MedRSS, m.Error)
-					all = append(all, m)
+			m := measurement{Rows: c.rows, Rules: c.rules, Storage: c.storage, Approach: approach}
+			for run := 0; run < cfg.runs; run++ {
+				cleanOutputs(cfg.work)
+				secs, rss, err := measure(ctx, cmd)
+				if err != nil {
+					m.Error = err.Error()
+					break
 				}
+				m.Seconds = append(m.Seconds, secs)
+				m.RSSMB = append(m.RSSMB, rss)
 			}
+			m.Median, m.MedRSS = median(m.Seconds), median(m.RSSMB)
+			fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s %-12s %7.2fs %7.0f MB %s\n", c.rows, c.rules, c.storage, approach, m.Median, m.MedRSS, m.Error)
+			all = append(all, m)
 		}
 	}
 	if cfg.guard > 0 {
 		return checkGuard(all, cfg.guard)
 	}
-	var profiles []profileRun
-	if cfg.profile && slices.Contains(cfg.rules, 15) && slices.Contains(cfg.approaches, "full") {
-		n := targetRows(cfg.rows)
-		data := filepath.Join(cfg.work, fmt.Sprintf("data_%d.parquet", n))
-		db := filepath.Join(cfg.work, fmt.Sprintf("data_%d.duckdb", n))
-		for _, storage := range cfg.storages {
-			in := data
-			if storage == "duckdb" {
-				in = db + ":t"
+	r := results{
+		Machine: machine(), Peers: pyVersions(), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
+		Rows: cfg.rows, Rules: cfg.rules, Storages: cfg.storages, Measurements: all,
+	}
+	if cfg.custom != nil {
+		c := cells[0]
+		r.Schema, r.Input = c.schema, c.in
+		r.Rows, r.Rules, r.Storages = []int64{c.rows}, []int{c.rules}, []string{c.storage}
+	}
+	if cfg.profile && slices.Contains(cfg.approaches, "full") {
+		for _, c := range cells {
+			if !c.profile {
+				continue
 			}
 			cleanOutputs(cfg.work)
-			p, err := profile(ctx, command(t, cfg, "full", storage, filepath.Join("benchmarks", "schemas", "bench15.yaml"), 15, data, db), storage, in, outPath(cfg.work, storage, "orders"))
+			p, err := profile(ctx, command(t, cfg, "full", c), c, outPath(cfg.work, c.storage, "orders"))
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(os.Stderr, "%9d rows 15 rules %-7s traced run %7.2fs, order: %s\n", n, storage, p.Wall, orDefault(p.OrderErr, "kept"))
-			profiles = append(profiles, p)
+			fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s traced run   %7.2fs, order: %s\n", c.rows, c.rules, c.storage, p.Wall, p.order())
+			r.Profiles = append(r.Profiles, p)
 		}
 	}
-	return writeResults(cfg.results, results{
-		Machine: machine(), Peers: pyVersions(), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
-		Rows: cfg.rows, Rules: cfg.rules, Storages: cfg.storages, Measurements: all, Profiles: profiles,
-	})
+	if err := writeResults(cfg.results, r); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "harness: results in %s\n", cfg.results)
+	return nil
 }
 
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
+// cell is one input under one rule set, measured by every approach.
+type cell struct {
+	rows    int64
+	rules   int
+	storage string // parquet or duckdb
+	schema  string // the schema file
+	in      string // the input as tablegate takes it
+	data    string // the Parquet file the dataframely peer reads; "" when no peer schema exists
+	profile bool   // traced once after the measurements
+	orderBy string // a column unique among the valid rows, to check their order by; "" skips the check
+}
+
+// gridCells generates the data of each row count (once; same seed, same bytes) and lists the
+// grid's cells. The 15-rule cells at the targets' row count are the ones traced.
+func gridCells(ctx context.Context, t tools, cfg config) ([]cell, error) {
+	var cells []cell
+	for _, n := range cfg.rows {
+		data := filepath.Join(cfg.work, fmt.Sprintf("data_%d.parquet", n))
+		if err := prepare(ctx, t, cfg, n, data); err != nil {
+			return nil, err
+		}
+		db := filepath.Join(cfg.work, fmt.Sprintf("data_%d.duckdb", n))
+		if slices.Contains(cfg.storages, "duckdb") {
+			if _, err := os.Stat(db); err != nil {
+				if err := runQuiet(ctx, t.harness, "load", data, db); err != nil {
+					return nil, err
+				}
+			}
+		}
+		for _, rules := range cfg.rules {
+			for _, storage := range cfg.storages {
+				c := cell{rows: n, rules: rules, storage: storage, data: data, in: data,
+					schema:  filepath.Join("benchmarks", "schemas", fmt.Sprintf("bench%d.yaml", rules)),
+					profile: rules == 15 && n == targetRows(cfg.rows), orderBy: "id"}
+				if storage == "duckdb" {
+					c.in = db + ":t"
+				}
+				cells = append(cells, c)
+			}
+		}
 	}
-	return s
+	return cells, nil
+}
+
+// customCell is the user's own input and schema (-input, -schema): its rows are counted, and the
+// order check keys on the schema's primary key when it is one column.
+func customCell(ctx context.Context, c customInput) ([]cell, error) {
+	plan, err := loadPlan(c.schema)
+	if err != nil {
+		return nil, err
+	}
+	s, err := schema.LoadFile(c.schema)
+	if err != nil {
+		return nil, err
+	}
+	storage := "parquet"
+	if strings.Contains(c.input, ".duckdb:") {
+		storage = "duckdb"
+	}
+	rows, err := countRows(ctx, storage, c.input)
+	if err != nil {
+		return nil, fmt.Errorf("count the rows of %s: %w", c.input, err)
+	}
+	out := cell{rows: rows, rules: len(plan.Rules), storage: storage, schema: c.schema, in: c.input, profile: true}
+	if pk := s.PrimaryKey(); len(pk) == 1 {
+		out.orderBy = pk[0]
+	}
+	return []cell{out}, nil
 }
 
 // prepare generates the data once per row count (same seed, same bytes).
@@ -261,27 +342,23 @@ func outPath(work, storage, name string) string {
 	return filepath.Join(work, "out", name+".parquet")
 }
 
-// command is the process that measures one approach, or nil when it does not apply.
-func command(t tools, cfg config, approach, storage, schemaFile string, rules int, data, db string) []string {
-	in := data
-	if storage == "duckdb" {
-		in = db + ":t"
-	}
-	out := outPath(cfg.work, storage, "orders")
+// command is the process that measures one approach on a cell, or nil when it does not apply.
+func command(t tools, cfg config, approach string, c cell) []string {
+	out := outPath(cfg.work, c.storage, "orders")
 	switch approach {
 	case "floor":
-		return []string{t.harness, "floor", storage, schemaFile, in, out}
+		return []string{t.harness, "floor", c.storage, c.schema, c.in, out}
 	case "counts":
-		return withMem(cfg, []string{t.tablegate, "validate", "--schema", schemaFile, "--input", in, "--samples", "0"})
+		return withMem(cfg, []string{t.tablegate, "validate", "--schema", c.schema, "--input", c.in, "--samples", "0"})
 	case "full":
-		return withMem(cfg, []string{t.tablegate, "validate", "--schema", schemaFile, "--input", in, "--out", out, "--quarantine", "--samples", "0"})
+		return withMem(cfg, []string{t.tablegate, "validate", "--schema", c.schema, "--input", c.in, "--out", out, "--quarantine", "--samples", "0"})
 	case "perrule":
-		return []string{t.harness, "perrule", storage, schemaFile, in, out}
+		return []string{t.harness, "perrule", c.storage, c.schema, c.in, out}
 	case "dataframely":
-		if t.python == "" || storage != "parquet" {
+		if t.python == "" || c.storage != "parquet" || c.data == "" {
 			return nil
 		}
-		return []string{t.python, filepath.Join("benchmarks", "peers", "dataframely_bench.py"), "--rules", fmt.Sprint(rules), "--input", data, "--out", filepath.Join(cfg.work, "out")}
+		return []string{t.python, filepath.Join("benchmarks", "peers", "dataframely_bench.py"), "--rules", fmt.Sprint(c.rules), "--input", c.data, "--out", filepath.Join(cfg.work, "out")}
 	}
 	return nil
 }
@@ -405,6 +482,8 @@ type results struct {
 	Rows         []int64       `json:"rows"`
 	Rules        []int         `json:"rules"`
 	Storages     []string      `json:"storages"`
+	Schema       string        `json:"schema,omitempty"` // a run over -input: its schema and input
+	Input        string        `json:"input,omitempty"`
 	Measurements []measurement `json:"measurements"`
 	Profiles     []profileRun  `json:"profiles,omitempty"`
 }
@@ -463,9 +542,13 @@ func ratio(a, b *measurement) string {
 func markdown(r results) string {
 	all := r.Measurements
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Benchmark results\n\nMachine: %s. DuckDB 1.5.6 (duckdb-go v2.10506.0). %d runs per cell, medians; whole-process wall time and peak RSS. Data: `tablegate sample --schema benchmarks/schemas/bench40.yaml --invalid-rate %g --seed 1` (13 columns).\n\n",
-		r.Machine, r.Runs, r.InvalidRate)
-	fmt.Fprintf(&b, "Approaches: **floor** = plain DuckDB COPY (Parquet) or CREATE TABLE AS (DuckDB) of the same columns; **counts** = `tablegate validate` in place (no outputs); **full** = table + quarantine + counts; **perrule** = one `count(*) … WHERE NOT rule` query per rule, then the two outputs (the Soda / Great Expectations / dbt shape), from the same compiled rules; **dataframely** = dataframely %s on polars, `filter` + write valid rows and failures (Parquet only).\n\n", r.Peers)
+	data := fmt.Sprintf("`tablegate sample --schema benchmarks/schemas/bench40.yaml --invalid-rate %g --seed 1` (13 columns)", r.InvalidRate)
+	if r.Input != "" {
+		data = fmt.Sprintf("`%s`, validated with `%s`", r.Input, r.Schema)
+	}
+	fmt.Fprintf(&b, "# Benchmark results\n\nMachine: %s. DuckDB 1.5.6 (duckdb-go v2.10506.0). Runs per cell: %d, medians; whole-process wall time and peak RSS. Data: %s.\n\n",
+		r.Machine, r.Runs, data)
+	fmt.Fprintf(&b, "Approaches: **floor** = plain DuckDB COPY (Parquet) or CREATE TABLE AS (DuckDB) of the same columns; **counts** = `tablegate validate` in place (no outputs); **full** = table + quarantine + counts; **perrule** = one `count(*) … WHERE NOT rule` query per rule, then the two outputs (the Soda / Great Expectations / dbt shape), from the same compiled rules; **dataframely** = dataframely %s on polars, `filter` + write valid rows and failures (Parquet only; it needs a schema of its own, so not for -input).\n\n", r.Peers)
 	b.WriteString("| rows | rules | storage | floor s | counts s | full s | perrule s | dataframely s | full / floor | counts / floor | perrule / full | dataframely / full | full RSS MB | dataframely RSS MB |\n")
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	secs := func(m *measurement) string {
@@ -491,12 +574,10 @@ func markdown(r results) string {
 			}
 		}
 	}
-	b.WriteString(goalsMarkdown(all, r.Rows))
-	floors := map[string]*measurement{}
-	for _, s := range r.Storages {
-		floors[s] = find(all, targetRows(r.Rows), 15, s, "floor")
+	if r.Input == "" {
+		b.WriteString(goalsMarkdown(all, r.Rows))
 	}
-	b.WriteString(profileMarkdown(r.Profiles, floors))
+	b.WriteString(profileMarkdown(r.Profiles, all))
 	var errs []string
 	for _, m := range all {
 		if m.Error != "" {

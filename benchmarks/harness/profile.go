@@ -67,23 +67,37 @@ func phaseOf(stmt string) string {
 
 // profileRun is one traced run of full validation: seconds per phase and the process's wall time.
 type profileRun struct {
-	Storage  string             `json:"storage"`
-	Phases   map[string]float64 `json:"phases_s"`
-	Wall     float64            `json:"wall_s"`
-	OrderErr string             `json:"order_error,omitempty"` // empty when the valid rows kept input order
-	Checked  int64              `json:"order_checked_rows"`    // valid rows whose position was checked
+	Rows      int64              `json:"rows"`
+	Rules     int                `json:"rules"`
+	Storage   string             `json:"storage"`
+	Phases    map[string]float64 `json:"phases_s"`
+	Wall      float64            `json:"wall_s"`
+	OrderErr  string             `json:"order_error,omitempty"`   // why the order check failed
+	OrderSkip string             `json:"order_skipped,omitempty"` // why it did not run
+	Checked   int64              `json:"order_checked_rows"`      // valid rows whose position was checked
+}
+
+// order says what the order check found.
+func (p profileRun) order() string {
+	switch {
+	case p.OrderErr != "":
+		return p.OrderErr
+	case p.OrderSkip != "":
+		return "not checked: " + p.OrderSkip
+	}
+	return fmt.Sprintf("kept (%d valid rows, none out of place)", p.Checked)
 }
 
 // profile runs full validation once with TABLEGATE_TRACE=full and sums statement times by phase,
 // then checks that the valid rows came out in input order.
-func profile(ctx context.Context, cmd []string, storage, in, out string) (profileRun, error) {
-	p := profileRun{Storage: storage, Phases: map[string]float64{}}
-	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
-	c.Env = append(os.Environ(), "TABLEGATE_TRACE=full")
+func profile(ctx context.Context, cmd []string, c cell, out string) (profileRun, error) {
+	p := profileRun{Rows: c.rows, Rules: c.rules, Storage: c.storage, Phases: map[string]float64{}}
+	run := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
+	run.Env = append(os.Environ(), "TABLEGATE_TRACE=full")
 	var stderr strings.Builder
-	c.Stderr = &stderr
+	run.Stderr = &stderr
 	start := time.Now()
-	err := c.Run()
+	err := run.Run()
 	p.Wall = time.Since(start).Seconds()
 	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
 		return p, fmt.Errorf("traced run: %v: %s", err, lastLine(stderr.String()))
@@ -96,11 +110,24 @@ func profile(ctx context.Context, cmd []string, storage, in, out string) (profil
 			p.Phases[phaseOf(stmt)] += secs
 		}
 	}
-	p.Checked, err = orderKept(ctx, storage, in, out)
-	if err != nil {
-		p.OrderErr = err.Error()
+	switch {
+	case c.orderBy == "":
+		p.OrderSkip = "the schema has no one-column primary key to find each valid row's input row by"
+	case !written(out):
+		p.OrderSkip = "the run wrote no table"
+	default:
+		p.Checked, err = orderKept(ctx, c.storage, c.in, out, c.orderBy)
+		if err != nil {
+			p.OrderErr = err.Error()
+		}
 	}
 	return p, nil
+}
+
+// written tells whether a run left its table at out (a Parquet path, or FILE.duckdb:table).
+func written(out string) bool {
+	_, err := os.Stat(parseTarget(out).file)
+	return err == nil
 }
 
 // parseTrace reads "tablegate trace:   0.123s  STATEMENT".
@@ -120,10 +147,10 @@ func parseTrace(line string) (float64, string, bool) {
 	return f, stmt, true
 }
 
-// orderKept checks that the valid rows are in input order. Valid rows have unique ids (the
-// primary key rule fails every row of a repeated id), so each output row finds its input row by
-// id; its position among the valid rows must be the rank of that input row's position.
-func orderKept(ctx context.Context, storage, in, out string) (int64, error) {
+// orderKept checks that the valid rows are in input order. Valid rows have unique keys (the
+// primary key rule fails every row of a repeated key), so each output row finds its input row
+// by key; its position among the valid rows must be the rank of that input row's position.
+func orderKept(ctx context.Context, storage, in, out, key string) (int64, error) {
 	db, err := gosql.Open("duckdb", "")
 	if err != nil {
 		return 0, err
@@ -132,8 +159,9 @@ func orderKept(ctx context.Context, storage, in, out string) (int64, error) {
 	db.SetMaxOpenConns(1)
 	var inRel, outRel string
 	if storage == "parquet" {
-		inRel = fmt.Sprintf("SELECT id, file_row_number AS pos FROM read_parquet(%s, file_row_number = true)", sql.String(in))
-		outRel = fmt.Sprintf("SELECT id, file_row_number AS pos FROM read_parquet(%s, file_row_number = true)", sql.String(out))
+		// Across the files of a glob, file_index then file_row_number is the input order.
+		inRel = fmt.Sprintf("SELECT %s AS k, (file_index::BIGINT << 40) + file_row_number AS pos FROM read_parquet(%s, file_row_number = true)", sql.Ident(key), sql.String(in))
+		outRel = fmt.Sprintf("SELECT %s AS k, file_row_number AS pos FROM read_parquet(%s, file_row_number = true)", sql.Ident(key), sql.String(out))
 	} else {
 		src, dst := parseTarget(in), parseTarget(out)
 		for _, s := range []string{
@@ -144,33 +172,33 @@ func orderKept(ctx context.Context, storage, in, out string) (int64, error) {
 				return 0, err
 			}
 		}
-		inRel = "SELECT id, rowid AS pos FROM src.main." + sql.Ident(src.table)
-		outRel = "SELECT id, rowid AS pos FROM dst.main." + sql.Ident(dst.table)
+		inRel = fmt.Sprintf("SELECT %s AS k, rowid AS pos FROM src.main.%s", sql.Ident(key), sql.Ident(src.table))
+		outRel = fmt.Sprintf("SELECT %s AS k, rowid AS pos FROM dst.main.%s", sql.Ident(key), sql.Ident(dst.table))
 	}
 	var rows, matched, misplaced int64
 	q := fmt.Sprintf(`SELECT (SELECT count(*) FROM (%s)), count(*), count(*) FILTER (WHERE o_pos <> expected) FROM (
   SELECT o.pos AS o_pos, row_number() OVER (ORDER BY i.pos) - 1 AS expected
-  FROM (%s) AS o JOIN (%s) AS i ON o.id = i.id)`, outRel, outRel, inRel)
+  FROM (%s) AS o JOIN (%s) AS i ON o.k = i.k)`, outRel, outRel, inRel)
 	if err := db.QueryRowContext(ctx, q).Scan(&rows, &matched, &misplaced); err != nil {
 		return 0, fmt.Errorf("order check: %w", err)
 	}
 	switch {
 	case matched != rows:
-		return 0, fmt.Errorf("order check: %d valid rows matched %d input rows by id", rows, matched)
+		return 0, fmt.Errorf("order check: %d valid rows matched %d input rows by %s", rows, matched, key)
 	case misplaced > 0:
 		return rows, fmt.Errorf("%d of %d valid rows out of input order", misplaced, rows)
 	}
 	return rows, nil
 }
 
-func profileMarkdown(runs []profileRun, floors map[string]*measurement) string {
+func profileMarkdown(runs []profileRun, all []measurement) string {
 	if len(runs) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("\n## Where the time goes (one run with `TABLEGATE_TRACE=full`, 15 rules)\n\n| phase |")
+	b.WriteString("\n## Where the time goes (one run with `TABLEGATE_TRACE=full`)\n\n| phase |")
 	for _, p := range runs {
-		fmt.Fprintf(&b, " %s s |", p.Storage)
+		fmt.Fprintf(&b, " %s, %s rows, %d rules: s |", p.Storage, humanRows(p.Rows), p.Rules)
 	}
 	b.WriteString("\n| --- |" + strings.Repeat(" --- |", len(runs)) + "\n")
 	for _, ph := range phases {
@@ -190,18 +218,18 @@ func profileMarkdown(runs []profileRun, floors map[string]*measurement) string {
 	}
 	b.WriteString("\n| the floor's whole process (median) |")
 	for _, p := range runs {
-		if f := floors[p.Storage]; f != nil {
+		if f := find(all, p.Rows, p.Rules, p.Storage, "floor"); f != nil {
 			fmt.Fprintf(&b, " %.2f |", f.Median)
 		} else {
 			b.WriteString(" – |")
 		}
 	}
-	b.WriteString("\n\nInput row order of the valid rows, checked on these outputs (each valid row's position against its input row's, joined by the unique id):\n\n")
+	b.WriteString("\n\nInput row order of the valid rows, checked on these outputs (each valid row's position against its input row's, found by the primary key):\n\n")
 	for _, p := range runs {
 		if p.OrderErr != "" {
 			fmt.Fprintf(&b, "- %s: **%s**\n", p.Storage, p.OrderErr)
 		} else {
-			fmt.Fprintf(&b, "- %s: kept (%d valid rows, none out of place)\n", p.Storage, p.Checked)
+			fmt.Fprintf(&b, "- %s: %s\n", p.Storage, p.order())
 		}
 	}
 	return b.String()
