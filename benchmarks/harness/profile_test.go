@@ -53,7 +53,8 @@ func TestGoalVerdicts(t *testing.T) {
 		cell(15, "parquet", "perrule", 10, 10, 10),        // 4x the floor: 5x is out of reach
 		cell(15, "parquet", "dataframely", 5.5, 5.5, 5.5), // 2.2x the floor: 2x faster needs 1.1x the floor
 		cell(15, "duckdb", "floor", 4, 4, 4),
-		cell(15, "duckdb", "full", 5.2, 5.2, 5.2), // 1.3x
+		cell(15, "duckdb", "counts", 1.8, 1.8, 1.8),
+		cell(15, "duckdb", "full", 5.8, 5.8, 5.8), // 1.45x; the copy plus counts: 1.45x
 	}
 	byWhat := map[string]goal{}
 	for _, g := range goals(all, 10_000_000) {
@@ -70,7 +71,7 @@ func TestGoalVerdicts(t *testing.T) {
 		}
 	}
 	check("Parquet → Parquet full validation ≤ 1.8× the plain COPY", "missed by 0.10× (6%), within this cell's run-to-run spread (8%)")
-	check("DuckDB table → table ≤ 1.4× the plain CTAS", "met")
+	check("DuckDB table → table ≤ 1.4× the plain CTAS", "missed by 0.05× (4%); the copy and the counts-only run (every rule evaluated, nothing written) add up to 1.45× the copy")
 	check("≥ 5× faster than per-rule queries at 15 rules", "missed by 2.89× (58%); out of reach: the peer's whole run is 4.00× the plain copy, so even a validation costing nothing beyond the copy would be only 4.00× faster")
 	check("≥ 2× faster than dataframely", "missed by 0.84× (42%); the peer's whole run is 2.20× the plain copy, so meeting it means full validation within 1.10× the copy")
 	check("≤ 0.3× dataframely's peak memory", "missed by 0.70× (233%)")
