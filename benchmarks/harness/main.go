@@ -129,19 +129,6 @@ func benchMain(args []string) error {
 		return renderMain(*results)
 	}
 	cfg := config{runs: *runs, work: *work, results: *results, guard: *guard, invalidRate: *rate, memoryLimit: *mem, profile: *prof}
-	if (*input == "") != (*schemaFile == "") {
-		return fmt.Errorf("-input and -schema go together")
-	}
-	if *input != "" {
-		cfg.custom = &customInput{input: *input, schema: *schemaFile}
-		resultsSet := false
-		fs.Visit(func(f *flag.Flag) { resultsSet = resultsSet || f.Name == "results" })
-		if !resultsSet {
-			// The grid's results in the repository stay as they are.
-			cfg.results = filepath.Join(cfg.work, "results")
-		}
-		cfg.approaches = slices.DeleteFunc(cfg.approaches, func(a string) bool { return a == "dataframely" })
-	}
 	var err error
 	if cfg.rows, err = parseInts(*rows); err != nil {
 		return err
@@ -155,6 +142,20 @@ func benchMain(args []string) error {
 	}
 	cfg.storages = strings.Split(*storages, ",")
 	cfg.approaches = strings.Split(*approaches, ",")
+	if (*input == "") != (*schemaFile == "") {
+		return fmt.Errorf("-input and -schema go together")
+	}
+	if *input != "" {
+		cfg.custom = &customInput{input: *input, schema: *schemaFile}
+		resultsSet := false
+		fs.Visit(func(f *flag.Flag) { resultsSet = resultsSet || f.Name == "results" })
+		if !resultsSet {
+			// The grid's results in the repository stay as they are.
+			cfg.results = filepath.Join(cfg.work, "results")
+		}
+		// dataframely needs a schema of its own, written for the grid's rule sets.
+		cfg.approaches = slices.DeleteFunc(cfg.approaches, func(a string) bool { return a == "dataframely" })
+	}
 	if cfg.guard > 0 {
 		cfg.rows, cfg.rules, cfg.storages, cfg.approaches = []int64{1_000_000}, []int{15}, []string{"parquet"}, []string{"floor", "full"}
 		if cfg.runs < 5 {
@@ -192,9 +193,11 @@ func bench(ctx context.Context, cfg config) error {
 		}
 	}
 
-	cells, err := gridCells(ctx, t, cfg)
+	var cells []cell
 	if cfg.custom != nil {
 		cells, err = customCell(ctx, *cfg.custom)
+	} else {
+		cells, err = gridCells(ctx, t, cfg)
 	}
 	if err != nil {
 		return err
