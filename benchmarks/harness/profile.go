@@ -113,7 +113,7 @@ func profile(ctx context.Context, cmd []string, c cell, out string) (profileRun,
 	switch {
 	case c.orderBy == "":
 		p.OrderSkip = "the schema has no one-column primary key to find each valid row's input row by"
-	case !written(out):
+	case !written(ctx, out):
 		p.OrderSkip = "the run wrote no table"
 	default:
 		p.Checked, err = orderKept(ctx, c.storage, c.in, out, c.orderBy)
@@ -124,10 +124,28 @@ func profile(ctx context.Context, cmd []string, c cell, out string) (profileRun,
 	return p, nil
 }
 
-// written tells whether a run left its table at out (a Parquet path, or FILE.duckdb:table).
-func written(out string) bool {
-	_, err := os.Stat(parseTarget(out).file)
-	return err == nil
+// written tells whether a run left its table at out (a Parquet path, or FILE.duckdb:table: a run
+// whose every row failed writes only the quarantine there).
+func written(ctx context.Context, out string) bool {
+	dst := parseTarget(out)
+	if _, err := os.Stat(dst.file); err != nil {
+		return false
+	}
+	if dst.table == "" {
+		return true
+	}
+	db, err := gosql.Open("duckdb", "")
+	if err != nil {
+		return false
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	var n int
+	if _, err := db.ExecContext(ctx, fmt.Sprintf("ATTACH %s AS dst (READ_ONLY)", sql.String(dst.file))); err != nil {
+		return false
+	}
+	err = db.QueryRowContext(ctx, "SELECT count(*) FROM duckdb_tables() WHERE database_name = 'dst' AND schema_name = 'main' AND table_name = ?", dst.table).Scan(&n)
+	return err == nil && n == 1
 }
 
 // parseTrace reads "tablegate trace:   0.123s  STATEMENT".

@@ -184,3 +184,28 @@ func TestCustomCell(t *testing.T) {
 		}
 	}
 }
+
+// TestWritten: the order check runs only on a table the run wrote; a DuckDB file holding only
+// the quarantine (every row failed) does not count.
+func TestWritten(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "out.duckdb")
+	db, err := gosql.Open("duckdb", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE orders_quarantine AS SELECT 1 AS id"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	ctx := context.Background()
+	if written(ctx, file+":orders") {
+		t.Error("a file with only the quarantine counts as the table written")
+	}
+	if !written(ctx, file+":orders_quarantine") {
+		t.Error("an existing table is not seen")
+	}
+	if written(ctx, filepath.Join(dir, "none.parquet")) {
+		t.Error("a missing Parquet file counts as written")
+	}
+}
