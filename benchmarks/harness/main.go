@@ -16,6 +16,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -28,6 +29,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -145,6 +147,9 @@ func benchMain(args []string) error {
 	if (*input == "") != (*schemaFile == "") {
 		return fmt.Errorf("-input and -schema go together")
 	}
+	if *input != "" && cfg.guard > 0 {
+		return fmt.Errorf("-guard measures the generated 1M rows; it does not take -input")
+	}
 	if *input != "" {
 		cfg.custom = &customInput{input: *input, schema: *schemaFile}
 		resultsSet := false
@@ -245,7 +250,8 @@ func bench(ctx context.Context, cfg config) error {
 			cleanOutputs(cfg.work)
 			p, err := profile(ctx, command(t, cfg, "full", c), c, outPath(cfg.work, c.storage, "orders"))
 			if err != nil {
-				return err
+				// The measurements stand without the traced run: keep them.
+				return errors.Join(err, writeResults(cfg.results, r))
 			}
 			fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s traced run   %7.2fs, order: %s\n", c.rows, c.rules, c.storage, p.Wall, p.order())
 			r.Profiles = append(r.Profiles, p)
@@ -265,7 +271,6 @@ type cell struct {
 	storage string // parquet or duckdb
 	schema  string // the schema file
 	in      string // the input as tablegate takes it
-	data    string // the Parquet file the dataframely peer reads; "" when no peer schema exists
 	profile bool   // traced once after the measurements
 	orderBy string // a column unique among the valid rows, to check their order by; "" skips the check
 }
@@ -289,9 +294,13 @@ func gridCells(ctx context.Context, t tools, cfg config) ([]cell, error) {
 		}
 		for _, rules := range cfg.rules {
 			for _, storage := range cfg.storages {
-				c := cell{rows: n, rules: rules, storage: storage, data: data, in: data,
-					schema:  filepath.Join("benchmarks", "schemas", fmt.Sprintf("bench%d.yaml", rules)),
-					profile: rules == 15 && n == targetRows(cfg.rows), orderBy: "id"}
+				schemaFile := filepath.Join("benchmarks", "schemas", fmt.Sprintf("bench%d.yaml", rules))
+				s, err := schema.LoadFile(schemaFile)
+				if err != nil {
+					return nil, err
+				}
+				c := cell{rows: n, rules: rules, storage: storage, in: data, schema: schemaFile,
+					profile: rules == 15 && n == targetRows(cfg.rows), orderBy: orderKey(s)}
 				if storage == "duckdb" {
 					c.in = db + ":t"
 				}
@@ -305,27 +314,32 @@ func gridCells(ctx context.Context, t tools, cfg config) ([]cell, error) {
 // customCell is the user's own input and schema (-input, -schema): its rows are counted, and the
 // order check keys on the schema's primary key when it is one column.
 func customCell(ctx context.Context, c customInput) ([]cell, error) {
-	plan, err := loadPlan(c.schema)
-	if err != nil {
-		return nil, err
-	}
 	s, err := schema.LoadFile(c.schema)
 	if err != nil {
 		return nil, err
 	}
+	plan, err := compile.Compile(s)
+	if err != nil {
+		return nil, err
+	}
 	storage := "parquet"
-	if strings.Contains(c.input, ".duckdb:") {
+	if parseTarget(c.input).table != "" {
 		storage = "duckdb"
 	}
 	rows, err := countRows(ctx, storage, c.input)
 	if err != nil {
 		return nil, fmt.Errorf("count the rows of %s: %w", c.input, err)
 	}
-	out := cell{rows: rows, rules: len(plan.Rules), storage: storage, schema: c.schema, in: c.input, profile: true}
+	return []cell{{rows: rows, rules: len(plan.Rules), storage: storage, schema: c.schema, in: c.input, profile: true, orderBy: orderKey(s)}}, nil
+}
+
+// orderKey is the column the order check finds each valid row's input row by: the primary key
+// when it is one column (the primary key rule leaves its values unique among the valid rows).
+func orderKey(s *schema.Schema) string {
 	if pk := s.PrimaryKey(); len(pk) == 1 {
-		out.orderBy = pk[0]
+		return pk[0]
 	}
-	return []cell{out}, nil
+	return ""
 }
 
 // prepare generates the data once per row count (same seed, same bytes).
@@ -358,10 +372,10 @@ func command(t tools, cfg config, approach string, c cell) []string {
 	case "perrule":
 		return []string{t.harness, "perrule", c.storage, c.schema, c.in, out}
 	case "dataframely":
-		if t.python == "" || c.storage != "parquet" || c.data == "" {
+		if t.python == "" || c.storage != "parquet" {
 			return nil
 		}
-		return []string{t.python, filepath.Join("benchmarks", "peers", "dataframely_bench.py"), "--rules", fmt.Sprint(c.rules), "--input", c.data, "--out", filepath.Join(cfg.work, "out")}
+		return []string{t.python, filepath.Join("benchmarks", "peers", "dataframely_bench.py"), "--rules", fmt.Sprint(c.rules), "--input", c.in, "--out", filepath.Join(cfg.work, "out")}
 	}
 	return nil
 }

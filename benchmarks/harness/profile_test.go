@@ -22,6 +22,8 @@ func TestPhaseOf(t *testing.T) {
 		{`SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM x WHERE block = 0)`, phases[4]},
 		{`COPY (SELECT s."id" FROM read_parquet('d.parquet') AS s) TO 'out/.orders.parquet.tablegate-1-1.tmp' (FORMAT parquet)`, phases[5]},
 		{`COPY (SELECT "id" FROM "__tg_failed_1") TO 'out/.orders_quarantine.parquet.tablegate-1-1.tmp' (FORMAT parquet)`, phases[6]},
+		// A column named like the quarantine does not make the table's write the quarantine's.
+		{`COPY (SELECT s."pre_quarantine" FROM read_parquet('d.parquet') AS s) TO 'out/.orders.parquet.tablegate-1-1.tmp' (FORMAT parquet)`, phases[5]},
 		{`CREATE OR REPLACE TABLE "__tg_db1_1"."main"."orders" AS SELECT s."id" FROM t AS s`, phases[5]},
 		{`CREATE OR REPLACE TABLE "__tg_db1_1"."main"."orders_quarantine" AS SELECT "id" FROM "__tg_failed_1"`, phases[6]},
 		{`COMMIT`, phases[7]},
