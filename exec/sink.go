@@ -150,11 +150,15 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	// The quarantine side changes first (see above).
+	// The quarantine side changes first (see above), and reaches the disk before the table's
+	// rename: a power loss must not leave a new table beside the old quarantine.
 	slices.Reverse(renames)
 	if w.dropQuarantine {
 		if err := os.Remove(qPath); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove the older quarantine %s: %w", qPath, err)
+		}
+		if err := syncDir(dir); err != nil {
+			return err
 		}
 	}
 	for len(renames) > 0 {
@@ -163,8 +167,11 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 			return err
 		}
 		renames = renames[1:]
+		if err := syncDir(dir); err != nil {
+			return err
+		}
 	}
-	return syncDir(dir)
+	return nil
 }
 
 // tempPath is a hidden name beside final that no *.parquet glob matches.

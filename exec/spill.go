@@ -34,35 +34,47 @@ const spillLock = ".tablegate.lock"
 func newSpillDir(base string, ownBase bool) *spillDir {
 	_, statErr := os.Stat(base)
 	created := errors.Is(statErr, os.ErrNotExist)
-	var path string
-	for try := 0; ; try++ {
+	for try := 0; try < 4; try++ {
 		if err := os.MkdirAll(base, 0o755); err != nil {
 			return nil
 		}
 		if try == 0 {
 			removeDeadSpillDirs(base)
 		}
-		var err error
-		path, err = os.MkdirTemp(base, fmt.Sprintf("tablegate-%d-", os.Getpid()))
-		if err == nil {
-			break
-		}
-		// Another engine may have removed the empty base folder in between: make it again.
-		if !errors.Is(err, os.ErrNotExist) || try == 3 {
+		path, err := os.MkdirTemp(base, fmt.Sprintf("tablegate-%d-", os.Getpid()))
+		if err != nil {
+			// Another engine may have removed the empty base folder in between: make it again.
+			if errors.Is(err, os.ErrNotExist) {
+				continue
+			}
 			return nil
 		}
-	}
-	lock, err := os.OpenFile(filepath.Join(path, spillLock), os.O_CREATE|os.O_RDWR, 0o644)
-	if err == nil {
-		if err = syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-			lock.Close()
+		if lock := lockSpillDir(path); lock != nil {
+			return &spillDir{path: path, lock: lock, base: base, removeBase: ownBase || created}
 		}
-	}
-	if err != nil {
 		_ = os.RemoveAll(path)
+	}
+	return nil
+}
+
+// lockSpillDir creates and locks the folder's lock file. Between the two, another engine's
+// removeDeadSpillDirs may find the lock free and remove the folder: the lock is kept only if
+// its file is still the one in the folder.
+func lockSpillDir(path string) *os.File {
+	name := filepath.Join(path, spillLock)
+	lock, err := os.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
 		return nil
 	}
-	return &spillDir{path: path, lock: lock, base: base, removeBase: ownBase || created}
+	if syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		held, herr := lock.Stat()
+		inDir, derr := os.Stat(name)
+		if herr == nil && derr == nil && os.SameFile(held, inDir) {
+			return lock
+		}
+	}
+	lock.Close()
+	return nil
 }
 
 // release removes the folder (DuckDB has closed its files), and the base folder when it is
