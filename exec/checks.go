@@ -269,10 +269,9 @@ func buildChecks(p *compile.Plan, a Asset, opts Options, out outcome.Outcome, st
 				continue
 			}
 			listed = append(listed, map[string]any{"rule": m.rule.Name, "failed": failed, "expr": m.rule.Expr})
+			// report() already read at most opts.samples() rows for the whole group.
 			for _, row := range detail.samples[m.index] {
-				if len(sample) < opts.samples() {
-					sample = append(sample, withRule(m.rule.Name, row))
-				}
+				sample = append(sample, withRule(m.rule.Name, row))
 			}
 		}
 		c.Blocking = !a.Quarantine && anyError

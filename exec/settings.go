@@ -82,15 +82,13 @@ func (o *Options) ApplySetting(setting, value, source string) error {
 // validate checks the settings given as Go arguments (the Options fields), as ApplySetting checks
 // them as text: a run with a setting it cannot use fails before reading anything.
 func (o Options) validate() error {
-	switch o.Granularity {
-	case "", PerRule, PerColumn, PerSchema:
-	default:
-		return &SettingError{Setting: SettingCheckGranularity, Value: string(o.Granularity), Source: "argument Options.Granularity", Allowed: "rule, column or schema"}
+	var scratch Options
+	if o.Granularity != "" {
+		if err := scratch.ApplySetting(SettingCheckGranularity, string(o.Granularity), "argument Options.Granularity"); err != nil {
+			return err
+		}
 	}
-	if o.RowSample < 0 {
-		return &SettingError{Setting: SettingRowSample, Value: strconv.Itoa(o.RowSample), Source: "argument Options.RowSample", Allowed: "a whole number from 0 up"}
-	}
-	return nil
+	return scratch.ApplySetting(SettingRowSample, strconv.Itoa(o.RowSample), "argument Options.RowSample")
 }
 
 // OptionsFromEnv reads the settings from TABLEGATE_* environment variables over the defaults,
