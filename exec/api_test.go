@@ -83,17 +83,19 @@ func TestConcurrentRunsOnOneEngine(t *testing.T) {
 }
 
 // TestCallerConnectionLeftAsFound: on an engine over the caller's database (exec.New), a run
-// leaves the connection as it found it: the perfect-hash setting reset, no session variable (the
-// ordinal bitmaps) and no temp table (failing keys, suspects, failing rows) left behind, after
-// the staged path (Parquet) and the one-statement path (a table) alike.
+// leaves the connection as it found it: the caller's own perfect-hash setting back, no session
+// variable (the ordinal bitmaps) and no temp table (failing keys, suspects, failing rows) left
+// behind, after the staged path (Parquet) and the one-statement path (a table) alike.
 func TestCallerConnectionLeftAsFound(t *testing.T) {
 	e := newEnv(t) // one connection: what a run leaves on it is what the caller sees
+	e.exec("SET SESSION perfect_ht_threshold = 14") // not DuckDB's default, nor what a run sets
 	state := func() []any {
 		return e.query(`SELECT current_setting('perfect_ht_threshold'),
 			(SELECT count(*) FROM duckdb_variables()),
 			(SELECT count(*) FROM duckdb_tables() WHERE temporary)`)[0]
 	}
 	before := state()
+	require.Equal(t, "14", fmt.Sprint(before[0]))
 	require.Equal(t, int64(0), before[1])
 
 	e.exec("CREATE TABLE orders AS " + ordersSelect(mixedRows))

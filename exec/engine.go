@@ -139,6 +139,8 @@ type run struct {
 	attached  map[string]string // absolute database file -> alias
 	temps     []string
 	variables []string
+	// callerPerfectHash is perfect_ht_threshold as the run found it (0: not read, left alone).
+	callerPerfectHash int64
 }
 
 func (e *Engine) newRun(ctx context.Context) (*run, error) {
@@ -157,7 +159,7 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 	var limit string
 	// A memory limit too small for even this query fails the run later, where the error names
 	// the input being read; DuckDB's default threshold stays.
-	if err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('threads') AS BIGINT), current_setting('memory_limit')").Scan(&threads, &limit); err == nil {
+	if err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('threads') AS BIGINT), current_setting('memory_limit'), CAST(current_setting('perfect_ht_threshold') AS BIGINT)").Scan(&threads, &limit, &r.callerPerfectHash); err == nil {
 		bits := perfectHashBits(threads, parseSize(limit))
 		if _, err := r.conn.ExecContext(ctx, fmt.Sprintf("SET SESSION perfect_ht_threshold = %d", bits)); err != nil {
 			_ = c.Close()
@@ -202,7 +204,7 @@ func (r *run) close() {
 	for _, t := range r.temps {
 		_, _ = r.conn.ExecContext(ctx, "DROP TABLE IF EXISTS temp.main."+sql.Ident(t))
 	}
-	_, _ = r.conn.ExecContext(ctx, "RESET SESSION perfect_ht_threshold")
+	r.restorePerfectHash(ctx)
 	for _, v := range r.variables {
 		_, _ = r.conn.ExecContext(ctx, "RESET VARIABLE "+v)
 	}
@@ -210,6 +212,19 @@ func (r *run) close() {
 		_, _ = r.conn.ExecContext(ctx, "DETACH DATABASE IF EXISTS "+sql.Ident(alias))
 	}
 	_ = r.conn.Close()
+}
+
+// restorePerfectHash gives the connection back the perfect-hash threshold it had: the global
+// one, or the caller's own session value, which a plain RESET would have dropped.
+func (r *run) restorePerfectHash(ctx context.Context) {
+	if r.callerPerfectHash == 0 {
+		return // never changed
+	}
+	_, _ = r.conn.ExecContext(ctx, "RESET SESSION perfect_ht_threshold")
+	var now int64
+	if err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('perfect_ht_threshold') AS BIGINT)").Scan(&now); err == nil && now != r.callerPerfectHash {
+		_, _ = r.conn.ExecContext(ctx, fmt.Sprintf("SET SESSION perfect_ht_threshold = %d", r.callerPerfectHash))
+	}
 }
 
 func (r *run) tempName(base string) string {
