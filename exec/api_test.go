@@ -87,8 +87,10 @@ func TestConcurrentRunsOnOneEngine(t *testing.T) {
 // variable (the ordinal bitmaps) and no temp table (failing keys, suspects, failing rows) left
 // behind, after the staged path (Parquet) and the one-statement path (a table) alike.
 func TestCallerConnectionLeftAsFound(t *testing.T) {
-	e := newEnv(t) // one connection: what a run leaves on it is what the caller sees
-	e.exec("SET SESSION perfect_ht_threshold = 14") // not DuckDB's default, nor what a run sets
+	// One connection: what a run leaves on it is what the caller sees. The caller's own
+	// threshold is neither DuckDB's default nor what a run sets.
+	e := newEnv(t)
+	e.exec("SET SESSION perfect_ht_threshold = 14")
 	state := func() []any {
 		return e.query(`SELECT current_setting('perfect_ht_threshold'),
 			(SELECT count(*) FROM duckdb_variables()),

@@ -148,15 +148,6 @@ func outputDigest(e *env, path string) []any {
 	return e.query("SELECT count(*), sum(hash(id, amount, note) % 1000000007) FROM read_parquet(" + lit(path) + ")")[0]
 }
 
-// memFailedCounts is every check's dy_failed_count.
-func memFailedCounts(rep *outcome.Report) map[string]any {
-	out := map[string]any{}
-	for _, c := range rep.Checks {
-		out[c.Name] = c.Metadata["dy_failed_count"]
-	}
-	return out
-}
-
 // TestRunBeyondMemoryLimit runs a validation whose working set is larger than the memory limit it
 // is given: DuckDB spills to the temp directory and the run ends with exactly the counts and
 // outputs of the same run without a limit. The limit is 96MB at 2 threads: DuckDB's hash
@@ -197,8 +188,8 @@ func TestRunBeyondMemoryLimit(t *testing.T) {
 	assert.Equal(t, free.Rows, limited.Rows)
 	invalid := expectedInvalid(e, in)
 	assert.Equal(t, outcome.Rows{Input: n, Valid: n - invalid, Invalid: invalid}, limited.Rows)
-	assert.Equal(t, dup, memFailedCounts(limited)["dy_rule__primary_key"])
-	assert.Equal(t, memFailedCounts(free), memFailedCounts(limited))
+	assert.Equal(t, dup, failedCounts(t, limited)["primary_key"])
+	assert.Equal(t, failedCounts(t, free), failedCounts(t, limited))
 	assert.Equal(t, free.InvalidByRules, limited.InvalidByRules)
 	assert.Equal(t, outputDigest(e, e.path("free", "events.parquet")), outputDigest(e, e.path("limited", "events.parquet")))
 	assert.Equal(t, e.query("SELECT count(*) FROM read_parquet("+lit(e.path("free", "events_quarantine.parquet"))+")"),
