@@ -228,11 +228,11 @@ func (p *validateProc) writing() time.Duration {
 
 // killAt kills the process at a moment drawn for kill i of a run that takes full, of which the
 // last write is writing. A third of the kills fall anywhere in the run; a third in the writing
-// phase, which a uniform draw hits less often; a third just after the trace shows the table's
-// last write statement (swap, the nth statement starting so), within 100 ms: the fsync and the
-// renames of a Parquet output, the quarantine, the commit and the checkpoint of a DuckDB one,
-// the moments atomicity is about and a draw over the whole run rarely hits.
-func (p *validateProc) killAt(rng *rand.Rand, i int, full, write time.Duration, swap string, nth int) {
+// phase, which a uniform draw hits less often; a third just after the trace shows the last
+// write statement (swap, the nth statement starting so), within the given time: the fsyncs and
+// the renames of a Parquet output, the commit and the checkpoint of a DuckDB one, the moments
+// atomicity is about and a draw over the whole run rarely hits.
+func (p *validateProc) killAt(rng *rand.Rand, i int, full, write time.Duration, swap string, nth int, within time.Duration) {
 	var wait <-chan time.Time
 	switch i % 3 {
 	case 0:
@@ -241,7 +241,7 @@ func (p *validateProc) killAt(rng *rand.Rand, i int, full, write time.Duration, 
 		from := max(full-write-50*time.Millisecond, 0)
 		wait = time.After(from + time.Duration(rng.Float64()*float64(full-from)))
 	case 2:
-		delay := time.Duration(rng.Float64() * float64(100*time.Millisecond))
+		delay := time.Duration(rng.Float64() * float64(within))
 		select {
 		case <-p.stderr.after(swap, nth):
 			wait = time.After(delay)
@@ -317,17 +317,23 @@ func TestKillMidWrite(t *testing.T) {
 
 		temporary := regexp.MustCompile(`^\.events(_quarantine)?\.parquet\.tablegate-\d+-\d+\.tmp$`)
 		phases := map[string]int{}
+		afterWrites := 0 // kills after both outputs' write statements: in the fsyncs, renames or commit
 		outcomes := map[string]int{}
 		leftovers := 0
 		kills := 0
 		for attempt := 0; kills < *killIterations; attempt++ {
 			require.Less(t, attempt, 3**killIterations, "too few runs were still running when killed")
 			p := startValidate(t, f.dir, args(big, table)...)
-			p.killAt(rng, attempt, full, write, "s  COPY", 2) // after both COPYs (the table's, then the quarantine's): the renames
+			// After both COPYs (the table's, then the quarantine's): the fsyncs and renames, which
+			// last a few milliseconds.
+			p.killAt(rng, attempt, full, write, "s  COPY", 2, 20*time.Millisecond)
 			code := p.wait()
 			if code == -1 {
 				kills++
 				phases[p.phase()]++
+				if strings.Count(p.stderr.String(), "s  COPY") == 2 {
+					afterWrites++
+				}
 			} else {
 				require.Equal(t, 0, code, "a run that was not killed succeeds\n%s", p.stderr.String())
 				phases["finished before the kill"]++
@@ -376,6 +382,7 @@ func TestKillMidWrite(t *testing.T) {
 			}
 		}
 		t.Logf("%d kills; last completed statement when killed:%s", kills, histogram(phases))
+		require.Positive(t, afterWrites, "no kill landed after the last write statement, where atomicity is at stake")
 		t.Logf("outputs after each run:%s", histogram(outcomes))
 		t.Logf("hidden temporaries seen after the kills: %d", leftovers)
 
@@ -413,17 +420,23 @@ func TestKillMidWrite(t *testing.T) {
 		t.Logf("a complete run takes %.2f s, %.2f s of it writing", full.Seconds(), write.Seconds())
 
 		phases := map[string]int{}
+		afterWrites := 0 // kills after both outputs' write statements: in the fsyncs, renames or commit
 		outcomes := map[string]int{}
 		wals := 0
 		kills := 0
 		for attempt := 0; kills < *killIterations; attempt++ {
 			require.Less(t, attempt, 3**killIterations, "too few runs were still running when killed")
 			p := startValidate(t, f.dir, args(big, wh)...)
-			p.killAt(rng, attempt, full, write, "s  CREATE OR REPLACE TABLE", 1) // the table, then the quarantine
+			// After the quarantine's statement (the table's is the first): the commit and the
+			// checkpoint, which last a few milliseconds.
+			p.killAt(rng, attempt, full, write, "s  CREATE OR REPLACE TABLE", 2, 10*time.Millisecond)
 			code := p.wait()
 			if code == -1 {
 				kills++
 				phases[p.phase()]++
+				if strings.Count(p.stderr.String(), "s  CREATE OR REPLACE TABLE") == 2 {
+					afterWrites++
+				}
 			} else {
 				require.Equal(t, 0, code, "a run that was not killed succeeds\n%s", p.stderr.String())
 				phases["finished before the kill"]++
@@ -452,6 +465,7 @@ func TestKillMidWrite(t *testing.T) {
 			}
 		}
 		t.Logf("%d kills; last completed statement when killed:%s", kills, histogram(phases))
+		require.Positive(t, afterWrites, "no kill landed after the last write statement, where atomicity is at stake")
 		t.Logf("tables after each run:%s", histogram(outcomes))
 		t.Logf("kills that left a WAL: %d", wals)
 
