@@ -205,6 +205,7 @@ func TestBadInput(t *testing.T) {
 		{name: "duplicate key", schema: duplicate, input: valid, want: []string{duplicate + ":6:5:", "key 'min' is given twice", "first on line 5"}},
 		{name: "missing schema", schema: f.path("schemas", "absent.yaml"), input: valid, want: []string{f.path("schemas", "absent.yaml")}},
 		{name: "bad memory limit", input: valid, extra: []string{"--memory-limit", "lots"}, errTyp: "UsageError", want: []string{`--memory-limit "lots"`, "Memory must have a number"}},
+		{name: "negative threads", input: valid, extra: []string{"--threads", "-1"}, errTyp: "UsageError", want: []string{"--threads -1", "or 0 for every core"}},
 		{name: "memory limit too small", input: mixed, extra: []string{"--memory-limit", "1KB"}, errTyp: "InputError",
 			want: []string{"input " + mixed, "Out of Memory Error", "DuckDB ran out of memory under --memory-limit 1KB", "raise --memory-limit, or lower --threads"}},
 		{name: "parquet out under a file", input: valid, out: filepath.Join(aFile, "orders.parquet"), errTyp: "OutputError", want: []string{"output " + filepath.Join(aFile, "orders.parquet"), "not a directory"}},
