@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/duckdb/duckdb-go/v2"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -232,7 +234,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	opts := settings
 	opts.Cast, opts.SkipMissing, opts.Progress = f.cast, f.skipMissing, prog.update
 	rep, err := eng.Run(ctx, exec.Asset{Name: f.name, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
-	if err != nil && strings.Contains(err.Error(), "Out of Memory Error") {
+	if de := (*duckdb.Error)(nil); errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {
 		err = outOfMemory(err, f)
 		if rep != nil && rep.Error != nil {
 			rep.Error.Message = err.Error()
