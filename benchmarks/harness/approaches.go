@@ -26,6 +26,7 @@ func parseTarget(addr string) target {
 	return target{file: addr}
 }
 
+// open reads the input in and, when out names a DuckDB file, attaches it as dst for writing.
 func open(storage, in string, out target) (*gosql.DB, compile.Relation, error) {
 	db, err := gosql.Open("duckdb", "")
 	if err != nil {
@@ -36,9 +37,9 @@ func open(storage, in string, out target) (*gosql.DB, compile.Relation, error) {
 		return db, compile.Relation{From: fmt.Sprintf("read_parquet(%s)", sql.String(in)), RowID: "((file_index::BIGINT << 40) + file_row_number)"}, nil
 	}
 	src := parseTarget(in)
-	stmts := []string{
-		fmt.Sprintf("ATTACH %s AS src (READ_ONLY)", sql.String(src.file)),
-		fmt.Sprintf("ATTACH %s AS dst", sql.String(out.file)),
+	stmts := []string{fmt.Sprintf("ATTACH %s AS src (READ_ONLY)", sql.String(src.file))}
+	if out.file != "" {
+		stmts = append(stmts, fmt.Sprintf("ATTACH %s AS dst", sql.String(out.file)))
 	}
 	for _, s := range stmts {
 		if _, err := db.Exec(s); err != nil {
@@ -51,22 +52,13 @@ func open(storage, in string, out target) (*gosql.DB, compile.Relation, error) {
 
 // countRows counts the rows of an input (read only).
 func countRows(ctx context.Context, storage, in string) (int64, error) {
-	db, err := gosql.Open("duckdb", "")
+	db, rel, err := open(storage, in, target{})
 	if err != nil {
 		return 0, err
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
-	from := fmt.Sprintf("read_parquet(%s)", sql.String(in))
-	if storage == "duckdb" {
-		src := parseTarget(in)
-		if _, err := db.ExecContext(ctx, fmt.Sprintf("ATTACH %s AS src (READ_ONLY)", sql.String(src.file))); err != nil {
-			return 0, err
-		}
-		from = "src.main." + sql.Ident(src.table)
-	}
 	var n int64
-	err = db.QueryRowContext(ctx, "SELECT count(*) FROM "+from).Scan(&n)
+	err = db.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&n)
 	return n, err
 }
 
