@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -49,9 +50,11 @@ func Open(cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("open DuckDB %q: %w", cfg.Path, err)
 	}
 	db := gosql.OpenDB(connector)
-	var settings []string
+	// DuckDB checks each value as it is set; a refusal names the Config field it came from.
+	type setting struct{ name, value, field, allowed string }
+	var settings []setting
 	if cfg.MemoryLimit != "" {
-		settings = append(settings, "SET memory_limit = "+sql.String(cfg.MemoryLimit))
+		settings = append(settings, setting{"memory_limit", cfg.MemoryLimit, "MemoryLimit", "a size DuckDB accepts, such as 4GB"})
 	}
 	base := cfg.TempDirectory
 	switch {
@@ -62,19 +65,20 @@ func Open(cfg Config) (*Engine, error) {
 		base = cfg.Path + ".tmp"
 	}
 	spill := newSpillDir(base, cfg.TempDirectory == "")
+	const folder = "a folder DuckDB can spill to"
 	if spill != nil {
-		settings = append(settings, "SET temp_directory = "+sql.String(spill.path))
+		settings = append(settings, setting{"temp_directory", spill.path, "TempDirectory", folder})
 	} else if cfg.TempDirectory != "" {
-		settings = append(settings, "SET temp_directory = "+sql.String(cfg.TempDirectory))
+		settings = append(settings, setting{"temp_directory", cfg.TempDirectory, "TempDirectory", folder})
 	}
 	if cfg.Threads > 0 {
-		settings = append(settings, fmt.Sprintf("SET threads = %d", cfg.Threads))
+		settings = append(settings, setting{"threads", strconv.Itoa(cfg.Threads), "Threads", "a number of threads, or 0 for every core"})
 	}
 	for _, s := range settings {
-		if _, err := db.Exec(s); err != nil {
+		if _, err := db.Exec("SET " + s.name + " = " + sql.String(s.value)); err != nil {
 			db.Close()
 			spill.release()
-			return nil, fmt.Errorf("configure DuckDB (%s): %w", s, err)
+			return nil, &SettingError{Setting: s.name, Value: s.value, Source: "argument Config." + s.field, Allowed: s.allowed, Err: err}
 		}
 	}
 	return &Engine{db: db, owned: true, spill: spill}, nil

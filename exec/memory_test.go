@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/duckdb/duckdb-go/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -279,4 +280,41 @@ func TestDeadSpillFoldersRemoved(t *testing.T) {
 	assert.NoDirExists(t, dir)
 	assert.FileExists(t, other)
 	assert.DirExists(t, base, "a folder the user named stays")
+}
+
+// TestOpenSettings: Open applies each Config field to DuckDB, and a value DuckDB refuses comes
+// back as a *SettingError naming the field, with DuckDB's own error inside.
+func TestOpenSettings(t *testing.T) {
+	eng, err := exec.Open(exec.Config{MemoryLimit: "512MB", Threads: 3, TempDirectory: t.TempDir()})
+	require.NoError(t, err)
+	var threads int
+	var limit string
+	require.NoError(t, eng.DB().QueryRow("SELECT CAST(current_setting('threads') AS INTEGER), current_setting('memory_limit')").Scan(&threads, &limit))
+	assert.Equal(t, 3, threads)
+	assert.Equal(t, "488.2 MiB", limit, "512MB, as DuckDB prints it")
+	require.NoError(t, eng.Close())
+
+	for _, tc := range []struct {
+		name string
+		cfg  exec.Config
+		want exec.SettingError
+	}{
+		{"memory limit", exec.Config{MemoryLimit: "lots"}, exec.SettingError{Setting: "memory_limit", Value: "lots", Source: "argument Config.MemoryLimit", Allowed: "a size DuckDB accepts, such as 4GB"}},
+		{"memory limit unit", exec.Config{MemoryLimit: "4 parsecs"}, exec.SettingError{Setting: "memory_limit", Value: "4 parsecs", Source: "argument Config.MemoryLimit", Allowed: "a size DuckDB accepts, such as 4GB"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			eng, err := exec.Open(tc.cfg)
+			require.Error(t, err)
+			assert.Nil(t, eng)
+			var se *exec.SettingError
+			require.ErrorAs(t, err, &se)
+			require.Error(t, se.Err, "DuckDB's refusal is kept")
+			var dberr *duckdb.Error
+			assert.ErrorAs(t, err, &dberr, "the DuckDB error is reachable through errors.As")
+			got := *se
+			got.Err = nil
+			assert.Equal(t, tc.want, got)
+			assert.Contains(t, err.Error(), tc.cfg.MemoryLimit)
+		})
+	}
 }

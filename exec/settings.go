@@ -13,11 +13,18 @@ type SettingError struct {
 	Value   string
 	Source  string // "environment variable TABLEGATE_ROW_SAMPLE", "flag --samples", "argument Options.RowSample"
 	Allowed string
+	Err     error // DuckDB's refusal, for the DuckDB settings Open makes; nil for tablegate's own
 }
 
 func (e *SettingError) Error() string {
-	return fmt.Sprintf("setting %s: %q (from %s) is not allowed; use %s", e.Setting, e.Value, e.Source, e.Allowed)
+	msg := fmt.Sprintf("setting %s: %q (from %s) is not allowed; use %s", e.Setting, e.Value, e.Source, e.Allowed)
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
 }
+
+func (e *SettingError) Unwrap() error { return e.Err }
 
 // Setting names, as environment variables take them after TABLEGATE_.
 const (

@@ -222,8 +222,8 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 		return nil, usagef("--threads %d: give a number of threads, or 0 for every core", f.threads)
 	}
 	eng, err := exec.Open(exec.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads})
-	if err != nil && f.memoryLimit != "" && strings.Contains(err.Error(), "memory_limit") {
-		return nil, usagef("--memory-limit %q: %v", f.memoryLimit, err)
+	if se := (*exec.SettingError)(nil); errors.As(err, &se) && se.Setting == "memory_limit" {
+		return nil, usagef("--memory-limit %q: %v", f.memoryLimit, se.Err)
 	}
 	if err != nil {
 		return nil, err
