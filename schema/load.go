@@ -69,9 +69,6 @@ func parse(data []byte, file string, chain []string) (*Schema, error) {
 		}
 		return nil, yamlSyntaxError(data, file, err)
 	}
-	if err := duplicateKeys(&doc, file); err != nil {
-		return nil, err
-	}
 	l := &loader{file: file, chain: chain}
 	s := l.schema(&doc)
 	return s, nil
@@ -133,28 +130,44 @@ func yamlSyntaxError(data []byte, file string, err error) error {
 	return fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
 }
 
-// duplicateKeys refuses a mapping that gives a key twice: YAML forbids it, and reading the last
-// value would silently drop the first.
-func duplicateKeys(n *yaml.Node, file string) error {
-	if n.Kind == yaml.MappingNode {
-		seen := map[string]*yaml.Node{}
-		for _, kv := range pairs(n) {
-			k := kv[0]
-			if k.Kind != yaml.ScalarNode {
-				continue
-			}
-			if first, ok := seen[k.Value]; ok {
-				return fmt.Errorf("%s:%d:%d: key '%s' is given twice (first on line %d); give each key once", file, k.Line, k.Column, k.Value, first.Line)
-			}
+// duplicateKeys reports every mapping key given twice, with the column it is under: YAML
+// forbids it, and reading the last one would silently drop a bound or a rule.
+func (l *loader) duplicateKeys(n *yaml.Node, column string) {
+	if n.Kind != yaml.MappingNode {
+		for _, c := range n.Content {
+			l.duplicateKeys(c, column)
+		}
+		return
+	}
+	seen := map[string]*yaml.Node{}
+	for _, kv := range pairs(n) {
+		k, v := kv[0], kv[1]
+		if k.Kind != yaml.ScalarNode {
+			continue
+		}
+		if first, ok := seen[k.Value]; ok {
+			l.bad(k, column, k.Value, "given twice (first on line %d); give each key once", first.Line)
+		} else {
 			seen[k.Value] = k
 		}
+		if column == "" && k.Value == "columns" && v.Kind == yaml.SequenceNode {
+			for _, c := range v.Content {
+				l.duplicateKeys(c, columnName(c))
+			}
+			continue
+		}
+		l.duplicateKeys(v, column)
 	}
-	for _, c := range n.Content {
-		if err := duplicateKeys(c, file); err != nil {
-			return err
+}
+
+// columnName is the name a column entry declares, "" when it has none yet.
+func columnName(n *yaml.Node) string {
+	for _, kv := range pairs(n) {
+		if kv[0].Value == "name" && kv[1].Kind == yaml.ScalarNode {
+			return kv[1].Value
 		}
 	}
-	return nil
+	return ""
 }
 
 type loader struct {
@@ -219,6 +232,7 @@ func (l *loader) schema(doc *yaml.Node) *Schema {
 		}
 	}
 	l.name = s.Name
+	l.duplicateKeys(root, "")
 	var parent *Schema
 	var own []*Column
 	for _, kv := range pairs(root) {

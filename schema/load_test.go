@@ -677,6 +677,40 @@ func TestLoadErrorsNotDuplicated(t *testing.T) {
 	}
 }
 
+// TestDuplicateKeysAmongOtherProblems: every key given twice is a declaration error with its
+// line and the column it is under, reported together with the schema's other problems.
+func TestDuplicateKeysAmongOtherProblems(t *testing.T) {
+	text := `schema: S
+columns:
+  - name: a
+    type: Int64
+    min: 0
+    min: 5
+  - name: b
+    type: String
+    nullable: perhaps
+rules:
+  - name: r
+    sql: a > 0
+    sql: a > 1
+`
+	_, err := schema.Parse([]byte(text), "s.yaml")
+	if d := declErr(t, err, "a", "min"); d.Pos.Line != 6 || d.Error() != "s.yaml:6: S, column 'a', key 'min': given twice (first on line 5); give each key once" {
+		t.Errorf("min: %v", d)
+	}
+	if d := declErr(t, err, "", "sql"); d.Pos.Line != 13 || !strings.Contains(d.Msg, "first on line 12") {
+		t.Errorf("sql: %v", d)
+	}
+	declErr(t, err, "b", "nullable")
+	if ps := problems(t, err); len(ps) != 3 {
+		t.Errorf("want 3 problems, got %d:\n%v", len(ps), err)
+	}
+
+	// JSON too: encoding/json accepts a repeated key, the schema does not.
+	_, err = schema.Parse([]byte(`{"schema": "S", "columns": [{"name": "a", "type": "Int64", "type": "String"}]}`), "s.json")
+	declErr(t, err, "a", "type")
+}
+
 func TestLoadJSONDeclarationErrorLines(t *testing.T) {
 	text := `{
   "schema": "S",

@@ -162,7 +162,7 @@ func TestBadInput(t *testing.T) {
 	wrongType := schemaFile("wrongtype.yaml", "schema: Orders\ncolumns:\n  - name: id\n    type: String\n  - name: amount\n    type: Float64\n    nullable: maybe\n")
 	wrongValue := schemaFile("wrongvalue.yaml", "schema: Orders\ncolumns:\n  - name: id\n    type: String\n  - name: amount\n    type: Int64\n    min: zero\n")
 	wrongShape := schemaFile("wrongshape.yaml", "schema: Orders\ncolumns:\n  name: id\n  type: String\n")
-	duplicate := schemaFile("duplicate.yaml", "schema: Orders\ncolumns:\n  - name: amount\n    type: Float64\n    min: 0\n    min: 5\n")
+	duplicate := schemaFile("duplicate.yaml", "schema: Orders\ncolumns:\n  - name: amount\n    type: Float64\n    min: 0\n    min: 5\n    min: 6\ncolumns: []\n")
 
 	// Output locations that cannot be written (tests run as root, so permissions stop nothing:
 	// a path under a regular file, and /proc, are refused to root too).
@@ -202,7 +202,7 @@ func TestBadInput(t *testing.T) {
 		{name: "wrong value type", schema: wrongType, input: valid, want: []string{wrongType + ":7:", "column 'amount'", "key 'nullable'", `"maybe"`}},
 		{name: "wrong bound type", schema: wrongValue, input: valid, want: []string{wrongValue + ":", "column 'amount'", "key 'min'", `"zero" is not an integer`}},
 		{name: "columns not a list", schema: wrongShape, input: valid, want: []string{wrongShape + ":3:", "columns is a list"}},
-		{name: "duplicate key", schema: duplicate, input: valid, want: []string{duplicate + ":6:5:", "key 'min' is given twice", "first on line 5"}},
+		{name: "duplicate key", schema: duplicate, input: valid, want: []string{duplicate + ":6: Orders, column 'amount', key 'min': given twice (first on line 5)", duplicate + ":7: Orders, column 'amount', key 'min': given twice (first on line 5)", duplicate + ":8: Orders, key 'columns': given twice (first on line 2)"}},
 		{name: "missing schema", schema: f.path("schemas", "absent.yaml"), input: valid, want: []string{f.path("schemas", "absent.yaml")}},
 		{name: "bad memory limit", input: valid, extra: []string{"--memory-limit", "lots"}, errTyp: "UsageError", want: []string{`--memory-limit "lots"`, "Memory must have a number"}},
 		{name: "negative threads", input: valid, extra: []string{"--threads", "-1"}, errTyp: "UsageError", want: []string{"--threads -1", "or 0 for every core"}},
