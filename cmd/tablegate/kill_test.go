@@ -11,6 +11,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -73,7 +74,7 @@ func (f *fixture) parquetDigest(path string) string {
 }
 
 // tableDigests opens a database file read-only (replaying its WAL) and digests the table and its
-// quarantine; tables lists every table in it.
+// quarantine ("absent" for one that is not there); tables lists every table in it.
 func (f *fixture) tableDigests(file, table string) (tab, quar string, tables []string) {
 	f.t.Helper()
 	f.exec("ATTACH " + quoteLit(file) + " AS k (READ_ONLY)")
@@ -81,7 +82,13 @@ func (f *fixture) tableDigests(file, table string) (tab, quar string, tables []s
 	for _, r := range f.query("SELECT schema_name || '.' || table_name FROM duckdb_tables() WHERE database_name = 'k' ORDER BY 1") {
 		tables = append(tables, r[0].(string))
 	}
-	return f.digest("k.main." + table), f.digest("k.main." + table + "_quarantine"), tables
+	digest := func(name string) string {
+		if !slices.Contains(tables, "main."+name) {
+			return "absent"
+		}
+		return f.digest("k.main." + name)
+	}
+	return digest(table), digest(table + "_quarantine"), tables
 }
 
 func sha(t *testing.T, path string) string {
@@ -271,217 +278,276 @@ func histogram(m map[string]int) string {
 }
 
 // TestKillMidWrite starts real `tablegate validate` processes that replace a previous good table
-// with a large one, and SIGKILLs each at a random moment of its run (seeded; see killAt: over
-// the whole run, over its writing, and just after its last write statement, so that every phase
-// is hit: reading, evaluating, writing the quarantine and the table, fsyncing and renaming,
-// committing, checkpointing). It logs where each kill landed. After every kill the previous table is
-// intact and readable (byte-identical for Parquet; the same rows for DuckDB, opened read-only so
-// the WAL is replayed and an uncommitted write discarded), or, when the kill came after the swap,
-// it is the complete new table: never a half-written file under the table's name, never a table
-// from one run beside a quarantine of another in DuckDB (one transaction), and the hidden
-// temporaries a kill leaves behind match no *.parquet glob and are removed by the next run.
+// and quarantine with large new outputs, and SIGKILLs each at a random moment of its run (seeded;
+// see killAt: over the whole run, over its writing, and just after its last write statement, so
+// that every phase is hit: reading, evaluating, writing the quarantine and the table, fsyncing
+// and renaming, committing, checkpointing). It logs where each kill landed. Each output kind is
+// killed twice over: with an input that has invalid rows (the run writes a new quarantine) and
+// with an all-valid one (the run removes the previous quarantine).
+//
+// After every kill the previous table is intact and readable (byte-identical for Parquet; the
+// same rows for DuckDB, opened read-only so the WAL is replayed and an uncommitted write
+// discarded), or, when the kill came after the swap, it is the complete new table: never a
+// half-written file under the table's name, never a new table beside the previous run's
+// quarantine (in DuckDB both change in one transaction), and the hidden temporaries a kill leaves
+// behind match no *.parquet glob and are removed by the next run.
 func TestKillMidWrite(t *testing.T) {
 	require.NoError(t, buildErr)
 	if testing.Short() {
-		t.Skip("kills " + fmt.Sprint(2**killIterations) + " runs")
+		t.Skip("kills " + fmt.Sprint(4**killIterations) + " runs")
 	}
 	f := newFixture(t)
 	schemaPath := f.write("events.yaml", eventsYAML)
 	big := f.eventsInput("in/big.parquet", *killRows, "new")
+	clean := f.parquet("in/clean.parquet", "SELECT * FROM read_parquet("+quoteLit(big)+") WHERE amount >= 0")
 	small := f.eventsInput("in/small.parquet", 5000, "previous")
 	rng := rand.New(rand.NewPCG(*killSeed, 42))
-	t.Logf("%d rows, seed %d, %d kills per output", *killRows, *killSeed, *killIterations)
+	t.Logf("%d rows, seed %d, %d kills per output and input", *killRows, *killSeed, *killIterations)
 
-	t.Run("parquet", func(t *testing.T) {
-		dir := f.path("pq")
-		table, quar := filepath.Join(dir, "events.parquet"), filepath.Join(dir, "events_quarantine.parquet")
-		args := func(in, out string) []string {
-			return []string{"--schema", schemaPath, "--input", in, "--out", out, "--quarantine"}
-		}
-		// The complete new output, and how long a whole run takes.
-		ref := startValidate(t, f.dir, args(big, f.path("ref", "events.parquet"))...)
-		require.Equal(t, 0, ref.wait(), ref.stderr.String())
-		full := time.Since(ref.start)
-		newTab, newQuar := f.parquetDigest(f.path("ref", "events.parquet")), f.parquetDigest(f.path("ref", "events_quarantine.parquet"))
-		// The previous good table.
-		prev := startValidate(t, f.dir, args(small, table)...)
-		require.Equal(t, 0, prev.wait(), prev.stderr.String())
-		saved := f.path("saved")
-		require.NoError(t, os.MkdirAll(saved, 0o755))
-		copyFile(t, table, filepath.Join(saved, "events.parquet"))
-		copyFile(t, quar, filepath.Join(saved, "events_quarantine.parquet"))
-		prevTab, prevQuar := sha(t, table), sha(t, quar)
-		prevTabRows, prevQuarRows := f.parquetDigest(table), f.parquetDigest(quar)
-		write := ref.writing()
-		t.Logf("a complete run takes %.2f s, %.2f s of it writing", full.Seconds(), write.Seconds())
-
-		temporary := regexp.MustCompile(`^\.events(_quarantine)?\.parquet\.tablegate-\d+-\d+\.tmp$`)
-		phases := map[string]int{}
-		afterWrites := 0 // kills after both outputs' write statements: in the fsyncs, renames or commit
-		outcomes := map[string]int{}
-		leftovers := 0
-		kills := 0
-		for attempt := 0; kills < *killIterations; attempt++ {
-			require.Less(t, attempt, 3**killIterations, "too few runs were still running when killed")
-			p := startValidate(t, f.dir, args(big, table)...)
-			// After both COPYs (the table's, then the quarantine's): the fsyncs and renames, which
-			// last a few milliseconds.
-			p.killAt(rng, attempt, full, write, "s  COPY", 2, 20*time.Millisecond)
-			code := p.wait()
-			if code == -1 {
-				kills++
-				phases[p.phase()]++
-				if strings.Count(p.stderr.String(), "s  COPY") == 2 {
-					afterWrites++
-				}
-			} else {
-				require.Equal(t, 0, code, "a run that was not killed succeeds\n%s", p.stderr.String())
-				phases["finished before the kill"]++
-			}
-
-			// Only the table, its quarantine, the lock file and hidden temporaries are there.
-			entries, err := os.ReadDir(dir)
-			require.NoError(t, err)
-			for _, e := range entries {
-				switch name := e.Name(); {
-				case name == "events.parquet", name == "events_quarantine.parquet", name == ".events.parquet.tablegate.lock":
-				case temporary.MatchString(name):
-					leftovers++
-				default:
-					t.Fatalf("kill %d: unexpected file %s", kills, name)
-				}
-			}
-			globbed, err := filepath.Glob(filepath.Join(dir, "*.parquet"))
-			require.NoError(t, err)
-			assert.Equal(t, []string{table, quar}, globbed, "*.parquet matches the table and the quarantine only")
-			duckGlob := f.query("SELECT file FROM glob(" + quoteLit(filepath.Join(dir, "*.parquet")) + ") ORDER BY file")
-			assert.Equal(t, [][]any{{table}, {quar}}, duckGlob, "DuckDB's glob agrees")
-
-			// The table is the previous one byte for byte, or the complete new one.
-			tabState, quarState := "previous", "previous"
-			if sha(t, table) != prevTab {
-				tabState = "new"
-				require.Equal(t, newTab, f.parquetDigest(table), "kill %d (%s): the table is neither the previous one nor the complete new one", kills, p.phase())
-			}
-			if sha(t, quar) != prevQuar {
-				quarState = "new"
-				require.Equal(t, newQuar, f.parquetDigest(quar), "kill %d (%s): the quarantine is neither the previous one nor the complete new one", kills, p.phase())
-			}
-			if tabState == "previous" {
-				require.Equal(t, prevTabRows, f.parquetDigest(table), "the previous table is readable")
-			}
-			if quarState == "previous" {
-				require.Equal(t, prevQuarRows, f.parquetDigest(quar), "the previous quarantine is readable")
-			}
-			// The quarantine is renamed first: a new table always sits beside its own quarantine.
-			require.False(t, tabState == "new" && quarState == "previous", "kill %d: a new table beside the previous quarantine", kills)
-			outcomes["table "+tabState+", quarantine "+quarState]++
-			if tabState == "new" || quarState == "new" {
-				copyFile(t, filepath.Join(saved, "events.parquet"), table)
-				copyFile(t, filepath.Join(saved, "events_quarantine.parquet"), quar)
-			}
-		}
-		t.Logf("%d kills; last completed statement when killed:%s", kills, histogram(phases))
-		require.Positive(t, afterWrites, "no kill landed after the last write statement, where atomicity is at stake")
-		t.Logf("outputs after each run:%s", histogram(outcomes))
-		t.Logf("hidden temporaries seen after the kills: %d", leftovers)
-
-		// The next run completes, writes the new table and removes every leftover.
-		p := startValidate(t, f.dir, args(big, table)...)
-		require.Equal(t, 0, p.wait(), p.stderr.String())
-		assert.Equal(t, newTab, f.parquetDigest(table))
-		assert.Equal(t, newQuar, f.parquetDigest(quar))
-		entries, err := os.ReadDir(dir)
-		require.NoError(t, err)
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		assert.ElementsMatch(t, []string{".events.parquet.tablegate.lock", "events.parquet", "events_quarantine.parquet"}, names)
-	})
-
-	t.Run("duckdb", func(t *testing.T) {
-		wh := f.path("wh", "wh.duckdb")
-		args := func(in, out string) []string {
-			return []string{"--schema", schemaPath, "--input", in, "--out", out + ":events", "--quarantine"}
-		}
-		ref := startValidate(t, f.dir, args(big, f.path("ref", "ref.duckdb"))...)
-		require.Equal(t, 0, ref.wait(), ref.stderr.String())
-		full := time.Since(ref.start)
-		newTab, newQuar, _ := f.tableDigests(f.path("ref", "ref.duckdb"), "events")
-		prev := startValidate(t, f.dir, args(small, wh)...)
-		require.Equal(t, 0, prev.wait(), prev.stderr.String())
-		require.NoFileExists(t, wh+".wal", "the run checkpointed")
-		saved := f.path("saved", "wh.duckdb")
-		copyFile(t, wh, saved)
-		prevTab, prevQuar, tables := f.tableDigests(wh, "events")
-		require.Equal(t, []string{"main.events", "main.events_quarantine"}, tables)
-		write := ref.writing()
-		t.Logf("a complete run takes %.2f s, %.2f s of it writing", full.Seconds(), write.Seconds())
-
-		phases := map[string]int{}
-		afterWrites := 0 // kills after both outputs' write statements: in the fsyncs, renames or commit
-		outcomes := map[string]int{}
-		wals := 0
-		kills := 0
-		for attempt := 0; kills < *killIterations; attempt++ {
-			require.Less(t, attempt, 3**killIterations, "too few runs were still running when killed")
-			p := startValidate(t, f.dir, args(big, wh)...)
-			// After the quarantine's statement (the table's is the first): the commit and the
-			// checkpoint, which last a few milliseconds.
-			p.killAt(rng, attempt, full, write, "s  CREATE OR REPLACE TABLE", 2, 10*time.Millisecond)
-			code := p.wait()
-			if code == -1 {
-				kills++
-				phases[p.phase()]++
-				if strings.Count(p.stderr.String(), "s  CREATE OR REPLACE TABLE") == 2 {
-					afterWrites++
-				}
-			} else {
-				require.Equal(t, 0, code, "a run that was not killed succeeds\n%s", p.stderr.String())
-				phases["finished before the kill"]++
-			}
-			if fileExists(wh + ".wal") {
-				wals++
-			}
-			// Opened read-only, the WAL is replayed: the tables are both the previous ones or both
-			// the new ones (they are replaced in one transaction), and nothing else is there.
-			tab, quar, tables := f.tableDigests(wh, "events")
-			require.Equal(t, []string{"main.events", "main.events_quarantine"}, tables, "kill %d (%s)", kills, p.phase())
-			state := ""
-			switch {
-			case tab == prevTab && quar == prevQuar:
-				state = "previous tables"
-			case tab == newTab && quar == newQuar:
-				state = "new tables"
-			default:
-				t.Fatalf("kill %d (%s): table %s and quarantine %s are neither the previous (%s, %s) nor the new ones (%s, %s)",
-					kills, p.phase(), tab, quar, prevTab, prevQuar, newTab, newQuar)
-			}
-			outcomes[state]++
-			if state == "new tables" {
-				copyFile(t, saved, wh)
-				require.NoError(t, os.RemoveAll(wh+".wal"))
-			}
-		}
-		t.Logf("%d kills; last completed statement when killed:%s", kills, histogram(phases))
-		require.Positive(t, afterWrites, "no kill landed after the last write statement, where atomicity is at stake")
-		t.Logf("tables after each run:%s", histogram(outcomes))
-		t.Logf("kills that left a WAL: %d", wals)
-
-		// The next run opens the database for writing (replaying or discarding the WAL) and
-		// completes.
-		p := startValidate(t, f.dir, args(big, wh)...)
-		require.Equal(t, 0, p.wait(), p.stderr.String())
-		tab, quar, _ := f.tableDigests(wh, "events")
-		assert.Equal(t, newTab, tab)
-		assert.Equal(t, newQuar, quar)
-	})
+	for _, c := range []killCase{{"invalid rows", big, true}, {"all valid", clean, false}} {
+		t.Run("parquet, "+c.name, func(t *testing.T) { killParquet(t, f, rng, schemaPath, small, c) })
+		t.Run("duckdb, "+c.name, func(t *testing.T) { killDuckDB(t, f, rng, schemaPath, small, c) })
+	}
 
 	// Killed runs leave their spill folders in .tmp (DuckDB's default for an in-memory database,
 	// here the working directory's); the runs after them removed them.
 	spills, _ := filepath.Glob(f.path(".tmp", "tablegate-*"))
 	assert.Empty(t, spills, "spill folders of killed runs are removed by later runs")
+}
+
+// killCase is the input the killed runs validate: with invalid rows they write a table and a
+// quarantine; all valid, they write the table and remove the previous quarantine.
+type killCase struct {
+	name        string
+	input       string
+	quarantined bool
+}
+
+// writes is how many write statements (starting with mark) a run of the case makes: the table's,
+// then the quarantine's when there is one.
+func (c killCase) writes() int {
+	if c.quarantined {
+		return 2
+	}
+	return 1
+}
+
+func killParquet(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small string, c killCase) {
+	dir := f.path("pq " + c.name)
+	table, quar := filepath.Join(dir, "events.parquet"), filepath.Join(dir, "events_quarantine.parquet")
+	args := func(in, out string) []string {
+		return []string{"--schema", schemaPath, "--input", in, "--out", out, "--quarantine"}
+	}
+	// The complete new output, and how long a whole run takes.
+	refDir := f.path("ref pq " + c.name)
+	ref := startValidate(t, f.dir, args(c.input, filepath.Join(refDir, "events.parquet"))...)
+	require.Equal(t, 0, ref.wait(), ref.stderr.String())
+	full := time.Since(ref.start)
+	newTab, newQuar := f.parquetDigest(filepath.Join(refDir, "events.parquet")), ""
+	if c.quarantined {
+		newQuar = f.parquetDigest(filepath.Join(refDir, "events_quarantine.parquet"))
+	} else {
+		require.NoFileExists(t, filepath.Join(refDir, "events_quarantine.parquet"))
+	}
+	// The previous good table and its quarantine.
+	prev := startValidate(t, f.dir, args(small, table)...)
+	require.Equal(t, 0, prev.wait(), prev.stderr.String())
+	saved := f.path("saved pq " + c.name)
+	require.NoError(t, os.MkdirAll(saved, 0o755))
+	copyFile(t, table, filepath.Join(saved, "events.parquet"))
+	copyFile(t, quar, filepath.Join(saved, "events_quarantine.parquet"))
+	prevTab, prevQuar := sha(t, table), sha(t, quar)
+	prevTabRows, prevQuarRows := f.parquetDigest(table), f.parquetDigest(quar)
+	write := ref.writing()
+	t.Logf("a complete run takes %.2f s, %.2f s of it writing", full.Seconds(), write.Seconds())
+
+	temporary := regexp.MustCompile(`^\.events(_quarantine)?\.parquet\.tablegate-\d+-\d+\.tmp$`)
+	phases := map[string]int{}
+	afterWrites := 0 // kills after the last COPY: in the fsyncs, the removal or the renames
+	outcomes := map[string]int{}
+	leftovers := 0
+	kills := 0
+	for attempt := 0; kills < *killIterations; attempt++ {
+		require.Less(t, attempt, 3**killIterations, "too few runs were still running when killed")
+		p := startValidate(t, f.dir, args(c.input, table)...)
+		// After the last COPY (the table's, then the quarantine's): the fsyncs, the older
+		// quarantine's removal and the renames, which last a few milliseconds.
+		p.killAt(rng, attempt, full, write, "s  COPY", c.writes(), 20*time.Millisecond)
+		code := p.wait()
+		if code == -1 {
+			kills++
+			phases[p.phase()]++
+			if strings.Count(p.stderr.String(), "s  COPY") == c.writes() {
+				afterWrites++
+			}
+		} else {
+			require.Equal(t, 0, code, "a run that was not killed succeeds\n%s", p.stderr.String())
+			phases["finished before the kill"]++
+		}
+
+		// Only the table, its quarantine, the lock file and hidden temporaries are there.
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		for _, e := range entries {
+			switch name := e.Name(); {
+			case name == "events.parquet", name == "events_quarantine.parquet", name == ".events.parquet.tablegate.lock":
+			case temporary.MatchString(name):
+				leftovers++
+			default:
+				t.Fatalf("kill %d: unexpected file %s", kills, name)
+			}
+		}
+		outputs := []string{table}
+		if fileExists(quar) {
+			outputs = append(outputs, quar)
+		}
+		globbed, err := filepath.Glob(filepath.Join(dir, "*.parquet"))
+		require.NoError(t, err)
+		assert.Equal(t, outputs, globbed, "*.parquet matches the table and the quarantine only")
+		var duckGlob []string
+		for _, r := range f.query("SELECT file FROM glob(" + quoteLit(filepath.Join(dir, "*.parquet")) + ") ORDER BY file") {
+			duckGlob = append(duckGlob, r[0].(string))
+		}
+		assert.Equal(t, outputs, duckGlob, "DuckDB's glob agrees")
+
+		// The table is the previous one byte for byte, or the complete new one; the quarantine
+		// is the previous one, the complete new one, or (all valid) removed.
+		tabState, quarState := "previous", "previous"
+		if sha(t, table) != prevTab {
+			tabState = "new"
+			require.Equal(t, newTab, f.parquetDigest(table), "kill %d (%s): the table is neither the previous one nor the complete new one", kills, p.phase())
+		}
+		switch {
+		case !fileExists(quar):
+			quarState = "removed"
+			require.False(t, c.quarantined, "kill %d (%s): a run with invalid rows removed the quarantine", kills, p.phase())
+		case sha(t, quar) != prevQuar:
+			quarState = "new"
+			require.True(t, c.quarantined, "kill %d (%s): an all-valid run changed the quarantine", kills, p.phase())
+			require.Equal(t, newQuar, f.parquetDigest(quar), "kill %d (%s): the quarantine is neither the previous one nor the complete new one", kills, p.phase())
+		}
+		if tabState == "previous" {
+			require.Equal(t, prevTabRows, f.parquetDigest(table), "the previous table is readable")
+		}
+		if quarState == "previous" {
+			require.Equal(t, prevQuarRows, f.parquetDigest(quar), "the previous quarantine is readable")
+		}
+		// The quarantine side changes first: a new table never sits beside the previous quarantine.
+		require.False(t, tabState == "new" && quarState == "previous", "kill %d: a new table beside the previous quarantine", kills)
+		outcomes["table "+tabState+", quarantine "+quarState]++
+		if tabState != "previous" || quarState != "previous" {
+			copyFile(t, filepath.Join(saved, "events.parquet"), table)
+			copyFile(t, filepath.Join(saved, "events_quarantine.parquet"), quar)
+		}
+	}
+	t.Logf("%d kills; last completed statement when killed:%s", kills, histogram(phases))
+	require.Positive(t, afterWrites, "no kill landed after the last write statement, where atomicity is at stake")
+	t.Logf("outputs after each run:%s", histogram(outcomes))
+	t.Logf("hidden temporaries seen after the kills: %d", leftovers)
+
+	// The next run completes, writes the new outputs and removes every leftover.
+	p := startValidate(t, f.dir, args(c.input, table)...)
+	require.Equal(t, 0, p.wait(), p.stderr.String())
+	assert.Equal(t, newTab, f.parquetDigest(table))
+	want := []string{".events.parquet.tablegate.lock", "events.parquet"}
+	if c.quarantined {
+		assert.Equal(t, newQuar, f.parquetDigest(quar))
+		want = append(want, "events_quarantine.parquet")
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.ElementsMatch(t, want, names)
+}
+
+func killDuckDB(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small string, c killCase) {
+	wh := f.path("wh "+c.name, "wh.duckdb")
+	args := func(in, out string) []string {
+		return []string{"--schema", schemaPath, "--input", in, "--out", out + ":events", "--quarantine"}
+	}
+	refDB := f.path("ref duckdb "+c.name, "ref.duckdb")
+	ref := startValidate(t, f.dir, args(c.input, refDB)...)
+	require.Equal(t, 0, ref.wait(), ref.stderr.String())
+	full := time.Since(ref.start)
+	newTab, newQuar, newTables := f.tableDigests(refDB, "events")
+	wantNew := []string{"main.events", "main.events_quarantine"}
+	if !c.quarantined {
+		wantNew = []string{"main.events"}
+	}
+	require.Equal(t, wantNew, newTables)
+	prev := startValidate(t, f.dir, args(small, wh)...)
+	require.Equal(t, 0, prev.wait(), prev.stderr.String())
+	require.NoFileExists(t, wh+".wal", "the run checkpointed")
+	saved := f.path("saved duckdb "+c.name, "wh.duckdb")
+	require.NoError(t, os.MkdirAll(filepath.Dir(saved), 0o755))
+	copyFile(t, wh, saved)
+	prevTab, prevQuar, tables := f.tableDigests(wh, "events")
+	require.Equal(t, []string{"main.events", "main.events_quarantine"}, tables)
+	write := ref.writing()
+	t.Logf("a complete run takes %.2f s, %.2f s of it writing", full.Seconds(), write.Seconds())
+
+	phases := map[string]int{}
+	afterWrites := 0 // kills after the last CREATE TABLE: in the quarantine's removal, the commit or the checkpoint
+	outcomes := map[string]int{}
+	wals := 0
+	kills := 0
+	for attempt := 0; kills < *killIterations; attempt++ {
+		require.Less(t, attempt, 3**killIterations, "too few runs were still running when killed")
+		p := startValidate(t, f.dir, args(c.input, wh)...)
+		// After the last CREATE TABLE (the table's, then the quarantine's): the commit and the
+		// checkpoint, which last a few milliseconds.
+		p.killAt(rng, attempt, full, write, "s  CREATE OR REPLACE TABLE", c.writes(), 10*time.Millisecond)
+		code := p.wait()
+		if code == -1 {
+			kills++
+			phases[p.phase()]++
+			if strings.Count(p.stderr.String(), "s  CREATE OR REPLACE TABLE") == c.writes() {
+				afterWrites++
+			}
+		} else {
+			require.Equal(t, 0, code, "a run that was not killed succeeds\n%s", p.stderr.String())
+			phases["finished before the kill"]++
+		}
+		if fileExists(wh + ".wal") {
+			wals++
+		}
+		// Opened read-only, the WAL is replayed: the outputs are both the previous ones or both
+		// the new ones (they change in one transaction), and nothing else is there.
+		tab, quar, tables := f.tableDigests(wh, "events")
+		state := ""
+		switch {
+		case tab == prevTab && quar == prevQuar:
+			require.Equal(t, []string{"main.events", "main.events_quarantine"}, tables, "kill %d (%s)", kills, p.phase())
+			state = "previous tables"
+		case tab == newTab && quar == newQuar:
+			require.Equal(t, wantNew, tables, "kill %d (%s)", kills, p.phase())
+			state = "new tables"
+		default:
+			t.Fatalf("kill %d (%s): table %s and quarantine %s are neither the previous (%s, %s) nor the new ones (%s, %s)",
+				kills, p.phase(), tab, quar, prevTab, prevQuar, newTab, newQuar)
+		}
+		outcomes[state]++
+		if state == "new tables" {
+			copyFile(t, saved, wh)
+			require.NoError(t, os.RemoveAll(wh+".wal"))
+		}
+	}
+	t.Logf("%d kills; last completed statement when killed:%s", kills, histogram(phases))
+	require.Positive(t, afterWrites, "no kill landed after the last write statement, where atomicity is at stake")
+	t.Logf("tables after each run:%s", histogram(outcomes))
+	t.Logf("kills that left a WAL: %d", wals)
+
+	// The next run opens the database for writing (replaying or discarding the WAL) and
+	// completes.
+	p := startValidate(t, f.dir, args(c.input, wh)...)
+	require.Equal(t, 0, p.wait(), p.stderr.String())
+	tab, quar, tables := f.tableDigests(wh, "events")
+	assert.Equal(t, newTab, tab)
+	assert.Equal(t, newQuar, quar)
+	assert.Equal(t, wantNew, tables)
 }
 
 // TestConcurrentWritersSameOutput: two runs writing the same output at once. For a Parquet
