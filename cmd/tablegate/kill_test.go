@@ -332,6 +332,34 @@ func (c killCase) writes() int {
 	return 1
 }
 
+// killLoop starts runs with args, killing each at a moment killAt draws (writes statements
+// starting with mark are the run's last writes), until *killIterations of them died; after each
+// run it calls check with the run and the kills so far. It logs where the kills landed and
+// requires at least one after the last write statement, where atomicity is at stake.
+func killLoop(t *testing.T, f *fixture, rng *rand.Rand, args []string, full, write time.Duration, mark string, writes int, within time.Duration, check func(p *validateProc, kills int)) {
+	t.Helper()
+	phases := map[string]int{}
+	afterWrites, kills := 0, 0
+	for attempt := 0; kills < *killIterations; attempt++ {
+		require.Less(t, attempt, 3**killIterations, "too few runs were still running when killed")
+		p := startValidate(t, f.dir, args...)
+		p.killAt(rng, attempt, full, write, mark, writes, within)
+		if code := p.wait(); code == -1 {
+			kills++
+			phases[p.phase()]++
+			if strings.Count(p.stderr.String(), mark) == writes {
+				afterWrites++
+			}
+		} else {
+			require.Equal(t, 0, code, "a run that was not killed succeeds\n%s", p.stderr.String())
+			phases["finished before the kill"]++
+		}
+		check(p, kills)
+	}
+	t.Logf("%d kills; last completed statement when killed:%s", kills, histogram(phases))
+	require.Positive(t, afterWrites, "no kill landed after the last write statement, where atomicity is at stake")
+}
+
 func killParquet(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small string, c killCase) {
 	dir := f.path("pq " + c.name)
 	table, quar := filepath.Join(dir, "events.parquet"), filepath.Join(dir, "events_quarantine.parquet")
@@ -362,29 +390,11 @@ func killParquet(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small str
 	t.Logf("a complete run takes %.2f s, %.2f s of it writing", full.Seconds(), write.Seconds())
 
 	temporary := regexp.MustCompile(`^\.events(_quarantine)?\.parquet\.tablegate-\d+-\d+\.tmp$`)
-	phases := map[string]int{}
-	afterWrites := 0 // kills after the last COPY: in the fsyncs, the removal or the renames
 	outcomes := map[string]int{}
 	leftovers := 0
-	kills := 0
-	for attempt := 0; kills < *killIterations; attempt++ {
-		require.Less(t, attempt, 3**killIterations, "too few runs were still running when killed")
-		p := startValidate(t, f.dir, args(c.input, table)...)
-		// After the last COPY (the table's, then the quarantine's): the fsyncs, the older
-		// quarantine's removal and the renames, which last a few milliseconds.
-		p.killAt(rng, attempt, full, write, "s  COPY", c.writes(), 20*time.Millisecond)
-		code := p.wait()
-		if code == -1 {
-			kills++
-			phases[p.phase()]++
-			if strings.Count(p.stderr.String(), "s  COPY") == c.writes() {
-				afterWrites++
-			}
-		} else {
-			require.Equal(t, 0, code, "a run that was not killed succeeds\n%s", p.stderr.String())
-			phases["finished before the kill"]++
-		}
-
+	// The last COPY is the table's, then the quarantine's; after it come the fsyncs, the older
+	// quarantine's removal and the renames, which last a few milliseconds.
+	killLoop(t, f, rng, args(c.input, table), full, write, "s  COPY", c.writes(), 20*time.Millisecond, func(p *validateProc, kills int) {
 		// Only the table, its quarantine, the lock file and hidden temporaries are there.
 		entries, err := os.ReadDir(dir)
 		require.NoError(t, err)
@@ -439,9 +449,7 @@ func killParquet(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small str
 			copyFile(t, filepath.Join(saved, "events.parquet"), table)
 			copyFile(t, filepath.Join(saved, "events_quarantine.parquet"), quar)
 		}
-	}
-	t.Logf("%d kills; last completed statement when killed:%s", kills, histogram(phases))
-	require.Positive(t, afterWrites, "no kill landed after the last write statement, where atomicity is at stake")
+	})
 	t.Logf("outputs after each run:%s", histogram(outcomes))
 	t.Logf("hidden temporaries seen after the kills: %d", leftovers)
 
@@ -489,28 +497,11 @@ func killDuckDB(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small stri
 	write := ref.writing()
 	t.Logf("a complete run takes %.2f s, %.2f s of it writing", full.Seconds(), write.Seconds())
 
-	phases := map[string]int{}
-	afterWrites := 0 // kills after the last CREATE TABLE: in the quarantine's removal, the commit or the checkpoint
 	outcomes := map[string]int{}
 	wals := 0
-	kills := 0
-	for attempt := 0; kills < *killIterations; attempt++ {
-		require.Less(t, attempt, 3**killIterations, "too few runs were still running when killed")
-		p := startValidate(t, f.dir, args(c.input, wh)...)
-		// After the last CREATE TABLE (the table's, then the quarantine's): the commit and the
-		// checkpoint, which last a few milliseconds.
-		p.killAt(rng, attempt, full, write, "s  CREATE OR REPLACE TABLE", c.writes(), 10*time.Millisecond)
-		code := p.wait()
-		if code == -1 {
-			kills++
-			phases[p.phase()]++
-			if strings.Count(p.stderr.String(), "s  CREATE OR REPLACE TABLE") == c.writes() {
-				afterWrites++
-			}
-		} else {
-			require.Equal(t, 0, code, "a run that was not killed succeeds\n%s", p.stderr.String())
-			phases["finished before the kill"]++
-		}
+	// The last CREATE TABLE is the table's, then the quarantine's; after it come the older
+	// quarantine's removal, the commit and the checkpoint, which last a few milliseconds.
+	killLoop(t, f, rng, args(c.input, wh), full, write, "s  CREATE OR REPLACE TABLE", c.writes(), 10*time.Millisecond, func(p *validateProc, kills int) {
 		if fileExists(wh + ".wal") {
 			wals++
 		}
@@ -534,9 +525,7 @@ func killDuckDB(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small stri
 			copyFile(t, saved, wh)
 			require.NoError(t, os.RemoveAll(wh+".wal"))
 		}
-	}
-	t.Logf("%d kills; last completed statement when killed:%s", kills, histogram(phases))
-	require.Positive(t, afterWrites, "no kill landed after the last write statement, where atomicity is at stake")
+	})
 	t.Logf("tables after each run:%s", histogram(outcomes))
 	t.Logf("kills that left a WAL: %d", wals)
 
