@@ -234,7 +234,7 @@ func bench(ctx context.Context, cfg config) error {
 		return checkGuard(all, cfg.guard)
 	}
 	r := results{
-		Machine: machine(), Peers: pyVersions(), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
+		Machine: machine(), Peers: pyVersions(t.python), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
 		Rows: cfg.rows, Rules: cfg.rules, Storages: cfg.storages, Measurements: all,
 	}
 	if cfg.custom != nil {
@@ -607,10 +607,11 @@ func markdown(r results) string {
 	return b.String()
 }
 
-func pyVersions() string {
-	py := findDataframely()
+// pyVersions names the peer's versions; py is the Python the run used for it, "" when it ran
+// without dataframely (not asked for, or not installed).
+func pyVersions(py string) string {
 	if py == "" {
-		return "(not installed)"
+		return "(not measured)"
 	}
 	out, err := exec.Command(py, "-c", "import dataframely, polars; print(dataframely.__version__, '/ polars', polars.__version__)").Output()
 	if err != nil {
