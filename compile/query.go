@@ -22,6 +22,10 @@ type Relation struct {
 	// scan runs row by row on them like anywhere else, so Stages evaluates their rules in the
 	// scan that fetches the failing rows rather than decoding the column once more.
 	PlainColumns map[string]bool
+	// RowGroups is the number of rows of each unit the source is scanned in (the row groups of a
+	// single Parquet file), in ordinal order, when the source knows them. Only the writing of
+	// the valid rows uses it, to size the output's row groups (exec).
+	RowGroups []int64
 }
 
 // Placeholder is the relation `explain` shows when no input is given.

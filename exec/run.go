@@ -171,6 +171,9 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		w := writes{asset: rep.Asset}
 		if out != outcome.NoValidRows {
 			w.table = valid
+			if _, parquet := a.Output.(ParquetOutput); parquet && stats.invalid > 0 {
+				w.tableRowGroup = r.validRowGroupSize(ctx, rel.RowGroups, invalidOrdinals(p, failedTable))
+			}
 		}
 		if stats.invalid > 0 && a.Quarantine {
 			_, parquet := a.Output.(ParquetOutput)
@@ -445,12 +448,16 @@ func (e *Engine) validRows(ctx context.Context, r *run, p *compile.Plan, rel com
 	if !anyInvalid {
 		return fmt.Sprintf("SELECT %s FROM (%s) AS s", cols, src), nil
 	}
-	bad := fmt.Sprintf("SELECT %s FROM %s WHERE NOT %s", compile.RowIDColumn, sql.Ident(failed), p.ValidExpr(true))
-	invalid, err := r.ordinalSet(ctx, "invalid", bad, "s."+compile.RowIDColumn)
+	invalid, err := r.ordinalSet(ctx, "invalid", invalidOrdinals(p, failed), "s."+compile.RowIDColumn)
 	if err != nil {
 		return "", fmt.Errorf("index the invalid rows: %w", err)
 	}
 	return fmt.Sprintf("SELECT %s FROM (%s) AS s WHERE NOT (%s)", cols, src, invalid), nil
+}
+
+// invalidOrdinals selects the ordinals of the rows that fail an error rule, from the failed rows.
+func invalidOrdinals(p *compile.Plan, failed string) string {
+	return fmt.Sprintf("SELECT %s FROM %s WHERE NOT %s", compile.RowIDColumn, sql.Ident(failed), p.ValidExpr(true))
 }
 
 // quarantineSQL selects the invalid rows with one valid/invalid column per rule, in input order.

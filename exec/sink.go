@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -31,7 +32,8 @@ type writes struct {
 	asset          string
 	table          string
 	quarantine     string
-	dropQuarantine bool // remove an older quarantine: it belongs to an earlier run
+	dropQuarantine bool  // remove an older quarantine: it belongs to an earlier run
+	tableRowGroup  int64 // rows per row group of a Parquet table; 0 is DuckDB's default
 }
 
 // ParquetOutput writes the table to a Parquet file; the quarantine is <asset>_quarantine.parquet
@@ -114,10 +116,10 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 	// table's flush, 0.1 s for 400 MB, overlaps the quarantine's COPY); both are flushed before
 	// anything is renamed.
 	var syncs []chan error
-	copyTo := func(query, final string) error {
+	copyTo := func(query, final, options string) error {
 		tmp := tempPath(final, r.id)
 		renames = append(renames, [2]string{tmp, final})
-		if err := r.exec(ctx, fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet)", query, sql.String(tmp))); err != nil {
+		if err := r.exec(ctx, fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet%s)", query, sql.String(tmp), options)); err != nil {
 			return err
 		}
 		done := make(chan error, 1)
@@ -130,12 +132,16 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 	}
 	err = func() error {
 		if w.table != "" {
-			if err := copyTo(w.table, o.Path); err != nil {
+			options := ""
+			if w.tableRowGroup > 0 {
+				options = fmt.Sprintf(", ROW_GROUP_SIZE %d", w.tableRowGroup)
+			}
+			if err := copyTo(w.table, o.Path, options); err != nil {
 				return err
 			}
 		}
 		if w.quarantine != "" {
-			return copyTo(w.quarantine, qPath)
+			return copyTo(w.quarantine, qPath, "")
 		}
 		return nil
 	}()
@@ -172,6 +178,66 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 		}
 	}
 	return nil
+}
+
+// DuckDB writes Parquet in row groups of 122,880 rows by default. An ordered COPY writes each
+// batch (one input row group) as a row group of its own when the batch is within one vector
+// (2048 rows) of that size; any other batch it first copies into batches of the right size.
+const (
+	parquetRowGroup = 122880
+	vectorSize      = 2048
+)
+
+// validRowGroupSize sizes the row groups of the valid rows' Parquet file (groups: the rows of
+// each input row group, in ordinal order; invalid selects the invalid ordinals). Filtering out
+// even 2% of the rows makes every batch too short for DuckDB's default, so it would copy every
+// valid row once more; at the size that most batches' valid rows are within a vector of, it
+// writes those batches as they come (measured, 10M rows, 1.7% invalid: the table's COPY 2.6 s
+// against 2.4 s, the whole run 4.4 s against 4.2 s). It returns 0 (DuckDB's default) unless that
+// size takes more batches as they come than the default does and is at least half of it (no
+// small row groups); also when the input's row groups are unknown or larger than the default,
+// or when the count fails: the size never changes what is written. A file's last row group, its
+// remainder, does not vote.
+func (r *run) validRowGroupSize(ctx context.Context, groups []int64, invalid string) int64 {
+	if len(groups) == 0 {
+		return 0
+	}
+	var values strings.Builder
+	var start, last int64
+	for i, n := range groups {
+		if n > parquetRowGroup {
+			return 0
+		}
+		if i > 0 {
+			values.WriteString(", ")
+		}
+		fmt.Fprintf(&values, "(%d, %d)", start, n)
+		last = start
+		start += n
+	}
+	if len(groups) == 1 {
+		last++ // the only group votes
+	}
+	// An ASOF join finds each invalid ordinal's group (the last one starting at or before it):
+	// 0.015 s at 10M rows, against 0.06 s for a range join.
+	q := fmt.Sprintf(`WITH g(start, n) AS (VALUES %[2]s),
+valid AS (
+	SELECT g.n - coalesce(c.bad, 0) AS rows FROM g LEFT JOIN (
+		SELECT g.start, count(*) AS bad FROM (%[3]s) AS b ASOF JOIN g ON b.%[1]s >= g.start GROUP BY g.start
+	) AS c USING (start) WHERE g.start < %[4]d),
+taken AS (
+	SELECT a.rows, count(*) AS batches FROM (SELECT DISTINCT rows FROM valid) AS a
+	JOIN valid AS b ON abs(a.rows - b.rows) < %[5]d GROUP BY a.rows)
+SELECT rows, batches, (SELECT count(*) FROM valid WHERE rows > %[6]d) FROM taken ORDER BY batches DESC, rows DESC LIMIT 1`,
+		compile.RowIDColumn, values.String(), invalid, last, vectorSize, parquetRowGroup-vectorSize)
+	var size, batches, byDefault int64
+	if err := r.conn.QueryRowContext(ctx, q).Scan(&size, &batches, &byDefault); err != nil {
+		return 0
+	}
+	if batches <= byDefault || size < parquetRowGroup/2 {
+		return 0
+	}
+	return size
 }
 
 // tempPath is a hidden name beside final that no *.parquet glob matches.

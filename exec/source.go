@@ -100,7 +100,33 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 		}
 	}
 	rel.PlainColumns = plainColumns(ctx, r, in.Path)
+	if len(matches) == 1 {
+		rel.RowGroups = rowGroups(ctx, r, in.Path)
+	}
 	return rel, nil
+}
+
+// rowGroups lists the rows of each row group of one Parquet file, in file order; nil when the
+// footer cannot be read (the output then keeps DuckDB's default row groups).
+func rowGroups(ctx context.Context, r *run, path string) []int64 {
+	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(
+		"SELECT row_group_num_rows FROM parquet_metadata(%s) GROUP BY row_group_id, row_group_num_rows ORDER BY row_group_id", sql.String(path)))
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var groups []int64
+	for rows.Next() {
+		var n int64
+		if err := rows.Scan(&n); err != nil {
+			return nil
+		}
+		groups = append(groups, n)
+	}
+	if rows.Err() != nil {
+		return nil
+	}
+	return groups
 }
 
 // plainColumns names the top-level columns that no column chunk of the Parquet files stores

@@ -3,12 +3,14 @@ package exec_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/compile"
@@ -184,4 +186,59 @@ func TestPlainStringColumnsFilterInTheFetch(t *testing.T) {
 	suspects, fetch = stages(plain)
 	require.Empty(t, suspects)
 	require.Contains(t, fetch, `"status" IN`)
+}
+
+// TestValidRowsKeepInputRowGroups: when 2% of every input row group is invalid, the valid rows'
+// Parquet file has one row group per input row group, of that group's valid rows (DuckDB then
+// writes each batch as it comes instead of copying it into 122,880-row groups). With input row
+// groups too small to keep, DuckDB's default applies. Either way the file holds the valid rows
+// in input order.
+func TestValidRowsKeepInputRowGroups(t *testing.T) {
+	e := newEnv(t)
+	s := schema.New("Groups", schema.Int64("id").PrimaryKey(), schema.Float64("amount").Min(0))
+	const rows = 3*122880 + 5000
+	query := fmt.Sprintf("SELECT i AS id, CASE WHEN i %% 50 = 7 THEN -1 ELSE i %% 1000 END::DOUBLE AS amount FROM range(%d) r(i)", rows)
+	ints := func(q string) []int64 {
+		var out []int64
+		for _, r := range e.query(q) {
+			out = append(out, r[0].(int64))
+		}
+		return out
+	}
+	groupSizes := func(path string) []int64 {
+		return ints("SELECT row_group_num_rows FROM parquet_metadata(" + lit(path) + ") GROUP BY row_group_id, row_group_num_rows ORDER BY row_group_id")
+	}
+	for _, c := range []struct {
+		name     string
+		inGroups int
+		keeps    bool // the output's row groups are the input's, less their invalid rows
+	}{
+		{"DuckDB's row groups", 122880, true},
+		{"small row groups", 10000, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := e.path(c.name, "in.parquet")
+			require.NoError(t, os.MkdirAll(filepath.Dir(in), 0o755))
+			e.exec(fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet, ROW_GROUP_SIZE %d)", query, lit(in), c.inGroups))
+			out := e.path(c.name, "out", "valid.parquet")
+			rep, err := run(t, s, exec.Asset{Name: "valid", Input: exec.ParquetInput{Path: in}, Output: exec.ParquetOutput{Path: out}, Quarantine: true}, exec.Options{})
+			require.NoError(t, err)
+			validIDs := ints(fmt.Sprintf("SELECT id FROM read_parquet(%s) WHERE amount >= 0 ORDER BY id", lit(in)))
+			require.Equal(t, int64(len(validIDs)), rep.Rows.Valid)
+
+			got := groupSizes(out)
+			if c.keeps {
+				want := ints(fmt.Sprintf("SELECT count(*) FILTER (WHERE amount >= 0) FROM read_parquet(%s) GROUP BY file_row_number // 122880 ORDER BY file_row_number // 122880", lit(in)))
+				require.Len(t, want, 4)
+				require.Less(t, want[0], int64(122880-2048), "every batch is too short for DuckDB's default")
+				assert.Equal(t, want, got)
+			} else {
+				// DuckDB's default: batches merged into groups of at least 122,880 rows.
+				require.Len(t, got, 3)
+				assert.GreaterOrEqual(t, got[0], int64(122880))
+				assert.GreaterOrEqual(t, got[1], int64(122880))
+			}
+			assert.Equal(t, validIDs, ints("SELECT id FROM read_parquet("+lit(out)+")"), "the valid rows, in input order")
+		})
+	}
 }
