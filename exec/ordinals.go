@@ -30,7 +30,7 @@ func (r *run) ordinalSet(ctx context.Context, base, rows, rid string) (string, e
 		blocks, compile.RowIDColumn, blockBits, compile.RowIDColumn, mask, mask, rows)); err != nil {
 		return "", err
 	}
-	ids, err := r.blockIDs(ctx, blocks)
+	ids, err := column[int64](ctx, r, "SELECT block FROM "+blocks+" ORDER BY block")
 	if err != nil {
 		return "", err
 	}
@@ -46,23 +46,6 @@ func (r *run) ordinalSet(ctx context.Context, base, rows, rid string) (string, e
 		r.variables = append(r.variables, vars[i])
 	}
 	return ordinalTree(rid, ids, vars), nil
-}
-
-func (r *run) blockIDs(ctx context.Context, blocks string) ([]int64, error) {
-	rows, err := r.conn.QueryContext(ctx, "SELECT block FROM "+blocks+" ORDER BY block")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }
 
 // ordinalTree tests rid against the blocks ids[i] (sorted), whose bitmaps are the variables

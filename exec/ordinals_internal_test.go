@@ -7,20 +7,27 @@ import (
 	"testing"
 )
 
-// TestOrdinalSet: the bitmap blocks answer membership exactly as the set does, at block edges,
-// across empty blocks, for ordinals far apart and for an empty set.
-func TestOrdinalSet(t *testing.T) {
-	ctx := context.Background()
+// newTestRun is a run on a fresh in-memory engine, closed with the test.
+func newTestRun(t *testing.T) *run {
+	t.Helper()
 	e, err := Open(Config{Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Close()
-	r, err := e.newRun(ctx)
+	t.Cleanup(func() { e.Close() })
+	r, err := e.newRun(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.close()
+	t.Cleanup(r.close)
+	return r
+}
+
+// TestOrdinalSet: the bitmap blocks answer membership exactly as the set does, at block edges,
+// across empty blocks, for ordinals far apart and for an empty set.
+func TestOrdinalSet(t *testing.T) {
+	ctx := context.Background()
+	r := newTestRun(t)
 
 	const block = int64(1) << blockBits
 	for name, members := range map[string][]int64{
@@ -67,16 +74,7 @@ func TestOrdinalSet(t *testing.T) {
 // the most batches as they come, only where that beats its default without small row groups.
 func TestValidRowGroupSize(t *testing.T) {
 	ctx := context.Background()
-	e, err := Open(Config{Threads: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	r, err := e.newRun(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.close()
+	r := newTestRun(t)
 
 	// every returns one invalid ordinal in every step rows of [0, total).
 	every := func(step, total int64) string {

@@ -169,14 +169,14 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	if writing {
 		opts.progress("writing outputs", total)
 		w := writes{asset: rep.Asset}
+		_, parquet := a.Output.(ParquetOutput)
 		if out != outcome.NoValidRows {
 			w.table = valid
-			if _, parquet := a.Output.(ParquetOutput); parquet && stats.invalid > 0 {
+			if parquet && stats.invalid > 0 {
 				w.tableRowGroup = r.validRowGroupSize(ctx, rel.RowGroups, invalidOrdinals(p, failedTable))
 			}
 		}
 		if stats.invalid > 0 && a.Quarantine {
-			_, parquet := a.Output.(ParquetOutput)
 			w.quarantine = quarantineSQL(p, failedTable, parquet)
 		} else {
 			w.dropQuarantine = true
@@ -481,20 +481,15 @@ func quarantineSQL(p *compile.Plan, failed string, forParquet bool) string {
 
 // rowsJSON runs a query whose single column is a JSON text per row.
 func rowsJSON(ctx context.Context, r *run, query string) ([]any, error) {
-	rows, err := r.conn.QueryContext(ctx, query)
+	texts, err := column[string](ctx, r, query)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []any{}
-	for rows.Next() {
-		var text string
-		if err := rows.Scan(&text); err != nil {
-			return nil, err
-		}
-		out = append(out, json.RawMessage(sanitizeJSON(text)))
+	out := make([]any, len(texts))
+	for i, text := range texts {
+		out[i] = json.RawMessage(sanitizeJSON(text))
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // rowJSON renders the schema columns of a row as a JSON object.

@@ -101,55 +101,27 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 	}
 	rel.PlainColumns = plainColumns(ctx, r, in.Path)
 	if len(matches) == 1 {
-		rel.RowGroups = rowGroups(ctx, r, in.Path)
+		// The rows of each row group, in file order; on an error none, and the table keeps
+		// DuckDB's default row groups.
+		rel.RowGroups, _ = column[int64](ctx, r, fmt.Sprintf(
+			"SELECT row_group_num_rows FROM parquet_metadata(%s) GROUP BY row_group_id, row_group_num_rows ORDER BY row_group_id", sql.String(in.Path)))
 	}
 	return rel, nil
-}
-
-// rowGroups lists the rows of each row group of one Parquet file, in file order; nil when the
-// footer cannot be read (the output then keeps DuckDB's default row groups).
-func rowGroups(ctx context.Context, r *run, path string) []int64 {
-	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(
-		"SELECT row_group_num_rows FROM parquet_metadata(%s) GROUP BY row_group_id, row_group_num_rows ORDER BY row_group_id", sql.String(path)))
-	if err != nil {
-		return nil
-	}
-	defer rows.Close()
-	var groups []int64
-	for rows.Next() {
-		var n int64
-		if err := rows.Scan(&n); err != nil {
-			return nil
-		}
-		groups = append(groups, n)
-	}
-	if rows.Err() != nil {
-		return nil
-	}
-	return groups
 }
 
 // plainColumns names the top-level columns that no column chunk of the Parquet files stores
 // with a dictionary. It only steers how rules are evaluated, never what they find: when the
 // footers cannot be read it returns nil, and every string rule filters in the scan.
 func plainColumns(ctx context.Context, r *run, path string) map[string]bool {
-	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(
+	cols, err := column[string](ctx, r, fmt.Sprintf(
 		"SELECT path_in_schema FROM parquet_metadata(%s) GROUP BY path_in_schema "+
 			"HAVING NOT bool_or(dictionary_page_offset IS NOT NULL OR encodings LIKE '%%DICTIONARY%%')", sql.String(path)))
 	if err != nil {
 		return nil
 	}
-	defer rows.Close()
 	plain := map[string]bool{}
-	for rows.Next() {
-		var col string
-		if err := rows.Scan(&col); err != nil {
-			return nil
-		}
-		plain[col] = true
-	}
-	if rows.Err() != nil {
-		return nil
+	for _, c := range cols {
+		plain[c] = true
 	}
 	return plain
 }
