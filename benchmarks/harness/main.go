@@ -1,7 +1,7 @@
 // Command harness measures tablegate against the floor (a plain DuckDB copy of the same columns)
-// and its peers in one run, each as a whole process (wall time and peak RSS, median of runs), and
-// writes benchmarks/results/: a Markdown table of ratios with the issue's targets, where a traced
-// run spends its time, the raw JSON and an SVG plot.
+// and its peers in one run, each as a whole process (wall time, peak RSS and CPU time, median of
+// runs), and writes benchmarks/results/: a Markdown table of ratios with the issue's targets,
+// where a traced run spends its time, the raw JSON and an SVG plot.
 //
 //	go run ./benchmarks/harness                          # 1M and 10M rows x 5/15/40 rules x both storages
 //	go run ./benchmarks/harness -rows 1M,10M,30M -runs 5
@@ -83,9 +83,13 @@ type measurement struct {
 	Approach string    `json:"approach"`
 	Seconds  []float64 `json:"seconds"`
 	RSSMB    []float64 `json:"rss_mb"`
-	Median   float64   `json:"median_s"`
-	MedRSS   float64   `json:"median_rss_mb"`
-	Error    string    `json:"error,omitempty"`
+	// CPU is the process's user plus system time: how much work the run did, however well it
+	// kept the cores busy.
+	CPU    []float64 `json:"cpu_s,omitempty"`
+	Median float64   `json:"median_s"`
+	MedRSS float64   `json:"median_rss_mb"`
+	MedCPU float64   `json:"median_cpu_s,omitempty"`
+	Error  string    `json:"error,omitempty"`
 }
 
 func parseInts(s string) ([]int64, error) {
@@ -217,16 +221,17 @@ func bench(ctx context.Context, cfg config) error {
 			m := measurement{Rows: c.rows, Rules: c.rules, Storage: c.storage, Approach: approach}
 			for run := 0; run < cfg.runs; run++ {
 				cleanOutputs(cfg.work)
-				secs, rss, err := measure(ctx, cmd)
+				u, err := measure(ctx, cmd)
 				if err != nil {
 					m.Error = err.Error()
 					break
 				}
-				m.Seconds = append(m.Seconds, secs)
-				m.RSSMB = append(m.RSSMB, rss)
+				m.Seconds = append(m.Seconds, u.secs)
+				m.RSSMB = append(m.RSSMB, u.rssMB)
+				m.CPU = append(m.CPU, u.cpuSecs)
 			}
-			m.Median, m.MedRSS = median(m.Seconds), median(m.RSSMB)
-			fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s %-12s %7.2fs %7.0f MB %s\n", c.rows, c.rules, c.storage, approach, m.Median, m.MedRSS, m.Error)
+			m.Median, m.MedRSS, m.MedCPU = median(m.Seconds), median(m.RSSMB), median(m.CPU)
+			fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s %-12s %7.2fs %7.0f MB %7.2f CPU s %s\n", c.rows, c.rules, c.storage, approach, m.Median, m.MedRSS, m.MedCPU, m.Error)
 			all = append(all, m)
 		}
 	}
@@ -234,7 +239,7 @@ func bench(ctx context.Context, cfg config) error {
 		return checkGuard(all, cfg.guard)
 	}
 	r := results{
-		Machine: machine(), Peers: pyVersions(t.python), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
+		Machine: machine(), Cores: runtime.NumCPU(), Peers: pyVersions(t.python), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
 		Rows: cfg.rows, Rules: cfg.rules, Storages: cfg.storages, Measurements: all,
 	}
 	if cfg.custom != nil {
@@ -394,9 +399,14 @@ func cleanOutputs(work string) {
 	_ = os.MkdirAll(filepath.Join(work, "out"), 0o755)
 }
 
-// measure runs a process and returns its wall time and peak RSS. Exit status 1 (the data failed)
-// is a normal result for validation runs.
-func measure(ctx context.Context, args []string) (float64, float64, error) {
+// usage is what one process took.
+type usage struct {
+	secs, rssMB, cpuSecs float64
+}
+
+// measure runs a process and returns its wall time, peak RSS and CPU time. Exit status 1 (the
+// data failed) is a normal result for validation runs.
+func measure(ctx context.Context, args []string) (usage, error) {
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -405,14 +415,14 @@ func measure(ctx context.Context, args []string) (float64, float64, error) {
 	secs := time.Since(start).Seconds()
 	if err != nil {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-			return 0, 0, fmt.Errorf("%s: %v: %s", strings.Join(args, " "), err, lastLine(stderr.String()))
+			return usage{}, fmt.Errorf("%s: %v: %s", strings.Join(args, " "), err, lastLine(stderr.String()))
 		}
 	}
-	rss := 0.0
+	u := usage{secs: secs, cpuSecs: (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = float64(ru.Maxrss) / 1024 // KiB on Linux
+		u.rssMB = float64(ru.Maxrss) / 1024 // KiB on Linux
 	}
-	return secs, rss, nil
+	return u, nil
 }
 
 func lastLine(s string) string {
@@ -493,7 +503,8 @@ func machine() string {
 // it, so -render can redo them without measuring again.
 type results struct {
 	Machine      string        `json:"machine"`
-	Peers        string        `json:"peers"` // dataframely and polars versions
+	Cores        int           `json:"cores,omitempty"` // 0 in runs from before it was recorded
+	Peers        string        `json:"peers"`           // dataframely and polars versions
 	Runs         int           `json:"runs"`
 	InvalidRate  float64       `json:"invalid_rate"`
 	Rows         []int64       `json:"rows"`
@@ -563,11 +574,11 @@ func markdown(r results) string {
 	if r.Input != "" {
 		data = fmt.Sprintf("`%s`, validated with `%s`", r.Input, r.Schema)
 	}
-	fmt.Fprintf(&b, "# Benchmark results\n\nMachine: %s. DuckDB 1.5.6 (duckdb-go v2.10506.0). Runs per cell: %d, medians; whole-process wall time and peak RSS. Data: %s.\n\n",
+	fmt.Fprintf(&b, "# Benchmark results\n\nMachine: %s. DuckDB 1.5.6 (duckdb-go v2.10506.0). Runs per cell: %d, medians; whole-process wall time, peak RSS and CPU time (user + system). Data: %s.\n\n",
 		r.Machine, r.Runs, data)
 	fmt.Fprintf(&b, "Approaches: **floor** = plain DuckDB COPY (Parquet) or CREATE TABLE AS (DuckDB) of the same columns; **counts** = `tablegate validate` in place (no outputs); **full** = table + quarantine + counts; **perrule** = one `count(*) … WHERE NOT rule` query per rule, then the two outputs (the Soda / Great Expectations / dbt shape), from the same compiled rules; **dataframely** = dataframely %s on polars, `filter` + write valid rows and failures (Parquet only; it needs a schema of its own, so not for -input).\n\n", r.Peers)
-	b.WriteString("| rows | rules | storage | floor s | counts s | full s | perrule s | dataframely s | full / floor | counts / floor | perrule / full | dataframely / full | full RSS MB | dataframely RSS MB |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("| rows | rules | storage | floor s | counts s | full s | perrule s | dataframely s | full / floor | counts / floor | perrule / full | dataframely / full | full RSS MB | dataframely RSS MB | floor CPU s | full CPU s |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	secs := func(m *measurement) string {
 		if m == nil {
 			return "–"
@@ -580,19 +591,25 @@ func markdown(r results) string {
 		}
 		return fmt.Sprintf("%.0f", m.MedRSS)
 	}
+	cpu := func(m *measurement) string {
+		if m == nil || m.MedCPU == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.2f", m.MedCPU)
+	}
 	for _, n := range r.Rows {
 		for _, rules := range r.Rules {
 			for _, s := range r.Storages {
 				floor, counts, full := find(all, n, rules, s, "floor"), find(all, n, rules, s, "counts"), find(all, n, rules, s, "full")
 				per, dy := find(all, n, rules, s, "perrule"), find(all, n, rules, s, "dataframely")
-				fmt.Fprintf(&b, "| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				fmt.Fprintf(&b, "| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 					n, rules, s, secs(floor), secs(counts), secs(full), secs(per), secs(dy),
-					ratio(full, floor), ratio(counts, floor), ratio(per, full), ratio(dy, full), rss(full), rss(dy))
+					ratio(full, floor), ratio(counts, floor), ratio(per, full), ratio(dy, full), rss(full), rss(dy), cpu(floor), cpu(full))
 			}
 		}
 	}
 	if r.Input == "" {
-		b.WriteString(goalsMarkdown(all, r.Rows))
+		b.WriteString(goalsMarkdown(all, r.Rows, r.Cores))
 	}
 	b.WriteString(profileMarkdown(r.Profiles, all))
 	var errs []string

@@ -19,12 +19,16 @@ type goal struct {
 	// for "full within X× the copy": 1 + counts-only over the floor, the copy plus evaluating
 	// every rule once, each as its own process
 	copyPlusEval float64
-	missing      string // why value is unknown, when a cell was not measured
+	// for "full within X× the copy": the full run's CPU time spread evenly over every core, over
+	// the copy's wall time; no overlap of the same work can go below it. busy is the share of
+	// the cores the full run kept busy.
+	cpuBound, busy float64
+	missing        string // why value is unknown, when a cell was not measured
 }
 
 // goals computes the targets from the cells of one run: rows rows (10M when measured), 15 rules,
-// and 40 rules for the per-rule and the 15 -> 40 targets.
-func goals(all []measurement, rows int64) []goal {
+// and 40 rules for the per-rule and the 15 -> 40 targets. cores is the machine's (0: unknown).
+func goals(all []measurement, rows int64, cores int) []goal {
 	get := func(rules int, storage, approach string) *measurement {
 		return find(all, rows, rules, storage, approach)
 	}
@@ -45,6 +49,10 @@ func goals(all []measurement, rows int64) []goal {
 			get(15, storage, "full"), get(15, storage, "floor"))
 		if counts, floor := get(15, storage, "counts"), get(15, storage, "floor"); counts != nil && floor != nil {
 			g.copyPlusEval = 1 + counts.Median/floor.Median
+		}
+		if full, floor := get(15, storage, "full"), get(15, storage, "floor"); full != nil && floor != nil && full.MedCPU > 0 && cores > 0 {
+			g.cpuBound = full.MedCPU / float64(cores) / floor.Median
+			g.busy = full.MedCPU / float64(cores) / full.Median
 		}
 		return g
 	}
@@ -130,6 +138,12 @@ func (g goal) verdict() string {
 		v += fmt.Sprintf("; the copy and the counts-only run (every rule evaluated, nothing written) add up to %.2f× the copy", g.copyPlusEval)
 	}
 	switch {
+	case g.cpuBound >= g.limit:
+		v += fmt.Sprintf("; its CPU time alone, spread over every core, is %.2f× the copy: only less work can meet it", g.cpuBound)
+	case g.cpuBound > 0:
+		v += fmt.Sprintf("; its CPU time, spread over every core, would be %.2f× the copy (it kept the cores %.0f%% busy)", g.cpuBound, g.busy*100)
+	}
+	switch {
 	case g.bound > 0 && g.bound < g.limit:
 		v += fmt.Sprintf("; out of reach: the peer's whole run is %.2f× the plain copy, so even a validation costing nothing beyond the copy would be only %.2f× faster", g.bound, g.bound)
 	case g.bound > 0:
@@ -153,12 +167,12 @@ func targetRows(rows []int64) int64 {
 	return slices.Max(rows)
 }
 
-func goalsMarkdown(all []measurement, rows []int64) string {
+func goalsMarkdown(all []measurement, rows []int64, cores int) string {
 	n := targetRows(rows)
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n## Against the targets of issue 4 (%s rows; 2 cores is the targets' machine)\n\n", humanRows(n))
 	b.WriteString("| target | cell | this run | verdict |\n| --- | --- | --- | --- |\n")
-	for _, g := range goals(all, n) {
+	for _, g := range goals(all, n, cores) {
 		value := "–"
 		if g.missing == "" {
 			value = fmt.Sprintf(g.format, g.value)
