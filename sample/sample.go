@@ -1,7 +1,8 @@
 // Package sample generates deterministic synthetic data that fits a schema, with a chosen share of
 // rows that violate its rules (spread across the rules it knows how to break), for benchmarks and
 // demos. The data is produced by one DuckDB query over range(N) with hash-based pseudo-random
-// values, so the same seed gives the same rows.
+// values, so the same seed gives the same rows. List and Array elements are drawn from an index
+// of their own (the row's times 1024 plus the position), and a Struct from its fields.
 package sample
 
 import (
@@ -10,6 +11,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,22 +26,28 @@ type Spec struct {
 	Seed        uint64
 }
 
+// violation is a value that breaks one rule; rule is named relative to the column ("min",
+// "inner_min", "inner_city_min_length") until the top-level column prefixes its name.
 type violation struct {
 	rule string
 	expr string
 }
 
 type gen struct {
-	spec       Spec
-	salt       int
+	spec Spec
+	salt int
+	// idx is the index the values of the current position derive from: the row's, i, at the top
+	// level; an element's inside a list or an array (distinct per row and element).
+	idx        string
+	depth      int // how many lists or arrays enclose the current position
 	violations []violation
 	colExprs   []string
 }
 
-// h is a deterministic pseudo-random UBIGINT for the row, distinct per call site.
+// h is a deterministic pseudo-random BIGINT for the row (or element), distinct per call site.
 func (g *gen) h() string {
 	g.salt++
-	return fmt.Sprintf("CAST(hash(i, %d, %d) >> 1 AS BIGINT)", g.spec.Seed, g.salt)
+	return fmt.Sprintf("CAST(hash(%s, %d, %d) >> 1 AS BIGINT)", g.idx, g.spec.Seed, g.salt)
 }
 
 // Query returns the SELECT that generates the sample, and the rules it can break.
@@ -50,7 +58,7 @@ func Query(s *schema.Schema, spec Spec) (string, []string, error) {
 	if err := s.Validate(); err != nil {
 		return "", nil, err
 	}
-	g := &gen{spec: spec}
+	g := &gen{spec: spec, idx: "i"}
 	pk := s.PrimaryKey()
 	for _, c := range s.Columns {
 		expr, err := g.column(c, len(pk) > 0 && pk[0] == c.Name)
@@ -91,56 +99,291 @@ func Query(s *schema.Schema, spec Spec) (string, []string, error) {
 // column builds the expression of one column: its valid value, NULLs for nullable columns, and
 // the violations it can take.
 func (g *gen) column(c *schema.Column, pkLead bool) (string, error) {
-	a := &c.Args
-	valid, err := g.valid(c, pkLead || a.Unique)
+	v, err := g.value(c, pkLead || c.Args.Unique)
 	if err != nil {
 		return "", err
 	}
-	var cases []violation
-	if !a.Nullable && c.DType.Kind != schema.KindAny {
-		cases = append(cases, violation{c.Name + "|nullability", "NULL"})
-	}
-	if pkLead || a.Unique {
-		dup, err := g.key(c, "(i - 1)")
-		if err == nil {
-			name := c.Name + "|unique"
-			if pkLead {
-				name = "primary_key"
-			}
-			cases = append(cases, violation{name, dup})
+	final := func(expr string) string {
+		// Values with arrays are built as lists (a CASE cannot return an ARRAY), then cast.
+		if t := c.DType.DuckDBType(); t != buildType(c.DType) {
+			return fmt.Sprintf("CAST(%s AS %s)", expr, t)
 		}
+		return expr
 	}
-	cases = append(cases, g.breaks(c)...)
-	expr := valid
-	// Key columns stay non-NULL: NULLs are equal to each other for unique and primary keys.
-	if a.Nullable && !pkLead && !a.Unique {
-		expr = fmt.Sprintf("CASE WHEN %s %% 20 = 0 THEN NULL ELSE %s END", g.h(), valid)
-	}
-	if len(cases) == 0 {
-		return fmt.Sprintf("CAST(%s AS %s)", expr, c.DType.DuckDBType()), nil
+	if len(v.cases) == 0 {
+		return final(v.valid), nil
 	}
 	var b strings.Builder
 	b.WriteString("CASE")
-	for _, v := range cases {
-		g.violations = append(g.violations, v)
-		fmt.Fprintf(&b, " WHEN __bad AND __which = {{V}} THEN CAST(%s AS %s)", v.expr, c.DType.DuckDBType())
+	for _, k := range v.cases {
+		name := c.Name + "|" + k.rule
+		if k.rule == "unique" && pkLead {
+			name = "primary_key"
+		}
+		g.violations = append(g.violations, violation{name, k.expr})
+		fmt.Fprintf(&b, " WHEN __bad AND __which = {{V}} THEN %s", k.expr)
 	}
-	fmt.Fprintf(&b, " ELSE CAST(%s AS %s) END", expr, c.DType.DuckDBType())
-	return b.String(), nil
+	fmt.Fprintf(&b, " ELSE %s END", v.valid)
+	return final(b.String()), nil
+}
+
+// buildType is the DuckDB type values are built in: the column's, with every ARRAY a LIST.
+func buildType(d schema.DType) string {
+	switch d.Kind {
+	case schema.KindList:
+		return buildType(d.Inner.DType) + "[]"
+	case schema.KindArray:
+		return buildType(d.Inner.DType) + strings.Repeat("[]", len(d.Shape))
+	case schema.KindStruct:
+		parts := make([]string, len(d.Fields))
+		for i, f := range d.Fields {
+			parts[i] = sql.Ident(f.Name) + " " + buildType(f.DType)
+		}
+		return "STRUCT(" + strings.Join(parts, ", ") + ")"
+	}
+	return d.DuckDBType()
+}
+
+// value is what a column (or a list element, or a struct field) can hold: its valid value,
+// sometimes NULL when the column is nullable, and the violations it can take, each a whole value.
+// All are cast to the column's build type (buildType).
+type value struct {
+	valid string
+	cases []violation
+}
+
+// value generates c at the current position. key asks for a distinct value per row, or per
+// element inside a list: for unique columns, the lead column of the primary key, and the elements
+// of a key list.
+func (g *gen) value(c *schema.Column, key bool) (value, error) {
+	a := &c.Args
+	t := buildType(c.DType)
+	var valid string
+	var nested []violation
+	var err error
+	switch c.DType.Kind {
+	case schema.KindList, schema.KindArray:
+		valid, nested, err = g.list(c, key)
+	case schema.KindStruct:
+		valid, nested, err = g.structValue(c, key)
+	default:
+		valid, err = g.valid(c, key)
+	}
+	if err != nil {
+		return value{}, err
+	}
+	var cases []violation
+	if !a.Nullable && c.DType.Kind != schema.KindAny {
+		cases = append(cases, violation{"nullability", "NULL"})
+	}
+	// A duplicate of the previous row's key; inside a list the previous index is not always a
+	// sibling, so no key is broken there.
+	if key && g.depth == 0 {
+		if dup, err := g.key(c, fmt.Sprintf("(%s - 1)", g.idx)); err == nil {
+			cases = append(cases, violation{"unique", dup})
+		}
+	}
+	cases = append(cases, g.breaks(c)...)
+	cases = append(cases, nested...)
+	// Key columns stay non-NULL: NULLs are equal to each other for unique and primary keys.
+	if a.Nullable && !key {
+		valid = fmt.Sprintf("CASE WHEN %s %% 20 = 0 THEN NULL ELSE %s END", g.h(), valid)
+	}
+	for i := range cases {
+		cases[i].expr = fmt.Sprintf("CAST(%s AS %s)", cases[i].expr, t)
+	}
+	return value{valid: fmt.Sprintf("CAST(%s AS %s)", valid, t), cases: cases}, nil
+}
+
+// maxElements bounds the elements of one generated list or array: element indexes are the row's
+// times maxElements plus the element's position.
+const maxElements = 1024
+
+// list generates a List (length within its bounds, at most 4 past the minimum) or an Array (its
+// shape) of inner values, and the violations: a length out of bounds, or one element (the first)
+// that breaks an inner rule.
+func (g *gen) list(c *schema.Column, key bool) (string, []violation, error) {
+	a := &c.Args
+	d := c.DType
+	if g.depth >= 3 {
+		return "", nil, fmt.Errorf("sample does not generate lists nested more than 3 deep")
+	}
+	var dims []string // the lengths, outermost first
+	var minLen, maxLen int64
+	if d.Kind == schema.KindList {
+		if a.MinLength != nil {
+			minLen = *a.MinLength
+		}
+		if key && minLen < 1 {
+			minLen = 1 // empty lists are equal to each other
+		}
+		maxLen = minLen + 4
+		if a.MaxLength != nil && *a.MaxLength < maxLen {
+			maxLen = *a.MaxLength
+		}
+		if maxLen < minLen {
+			return "", nil, fmt.Errorf("the length bounds leave no valid value")
+		}
+		if maxLen >= maxElements {
+			return "", nil, fmt.Errorf("sample does not generate lists of %d elements or more", maxElements)
+		}
+		dims = []string{fmt.Sprintf("(%d + %s %% %d)", minLen, g.h(), maxLen-minLen+1)}
+	} else {
+		total := 1
+		for _, n := range d.Shape {
+			dims = append(dims, fmt.Sprint(n))
+			total *= n
+		}
+		if total > maxElements {
+			return "", nil, fmt.Errorf("sample does not generate arrays of more than %d elements", maxElements)
+		}
+	}
+	// Lambda variables, one per dimension, and the element's position among all of them.
+	vars := make([]string, len(dims))
+	pos := ""
+	for i := range dims {
+		vars[i] = fmt.Sprintf("__e%d_%d", g.depth, i)
+		if i == 0 {
+			pos = vars[i]
+		} else {
+			pos = fmt.Sprintf("(%s * %s + %s)", pos, dims[i], vars[i])
+		}
+	}
+	outer := g.idx
+	g.idx, g.depth = fmt.Sprintf("(%s * %d + %s)", outer, maxElements, pos), g.depth+1
+	// Distinct elements make distinct lists, so a key list's elements are keys; a primary key
+	// inside a list is unique among the list's elements.
+	inner, err := g.value(d.Inner, key || d.Inner.Args.Unique || d.Inner.Args.PrimaryKey)
+	g.idx, g.depth = outer, g.depth-1
+	if err != nil {
+		return "", nil, fmt.Errorf("inner: %w", err)
+	}
+	build := func(lens []string, elem string) string {
+		expr := elem
+		for i := len(lens) - 1; i >= 0; i-- {
+			expr = fmt.Sprintf("list_transform(range(%s), lambda %s: %s)", lens[i], vars[i], expr)
+		}
+		return expr
+	}
+	var cases []violation
+	if d.Kind == schema.KindList {
+		if a.MinLength != nil && *a.MinLength > 0 {
+			cases = append(cases, violation{"min_length", build([]string{fmt.Sprint(*a.MinLength - 1)}, inner.valid)})
+		}
+		if a.MaxLength != nil && *a.MaxLength+1 < maxElements {
+			cases = append(cases, violation{"max_length", build([]string{fmt.Sprint(*a.MaxLength + 1)}, inner.valid)})
+		}
+	}
+	if maxLen > 0 || d.Kind == schema.KindArray {
+		lens := dims
+		if d.Kind == schema.KindList {
+			lens = []string{fmt.Sprintf("greatest(%s, 1)", dims[0])} // room for the bad element
+		}
+		for _, k := range inner.cases {
+			elem := fmt.Sprintf("CASE WHEN %s = 0 THEN %s ELSE %s END", pos, k.expr, inner.valid)
+			cases = append(cases, violation{"inner_" + k.rule, build(lens, elem)})
+		}
+	}
+	return build(dims, inner.valid), cases, nil
+}
+
+// structValue generates a Struct from its fields, and the violations: one field breaking one of
+// its rules. A key struct is distinct through its first field.
+func (g *gen) structValue(c *schema.Column, key bool) (string, []violation, error) {
+	fields := c.DType.Fields
+	parts := make([]string, len(fields))
+	values := make([]value, len(fields))
+	for i, f := range fields {
+		v, err := g.value(f, (key && i == 0) || f.Args.Unique || f.Args.PrimaryKey)
+		if err != nil {
+			return "", nil, fmt.Errorf("field '%s': %w", f.Name, err)
+		}
+		values[i] = v
+		parts[i] = sql.Ident(f.Name) + " := " + v.valid
+	}
+	pack := func(parts []string) string { return "struct_pack(" + strings.Join(parts, ", ") + ")" }
+	var cases []violation
+	for i, f := range fields {
+		for _, k := range values[i].cases {
+			bad := slices.Clone(parts)
+			bad[i] = sql.Ident(f.Name) + " := " + k.expr
+			cases = append(cases, violation{"inner_" + f.Name + "_" + k.rule, pack(bad)})
+		}
+	}
+	return pack(parts), cases, nil
 }
 
 // key is a distinct value per row index for key columns.
 func (g *gen) key(c *schema.Column, idx string) (string, error) {
 	switch k := c.DType.Kind; {
 	case k.IsInteger():
-		lo := intLow(c)
+		lo, _ := intRange(c)
+		_, thi := schema.IntRange(k)
+		// Every index the rows (and their elements) take must fit the type.
+		last := big.NewInt(max(g.spec.Rows, 1))
+		for range g.depth {
+			last.Mul(last, big.NewInt(maxElements))
+		}
+		if last.Add(last, lo).Cmp(new(big.Int).Add(thi, big.NewInt(1))) > 0 {
+			return "", fmt.Errorf("a unique %s column needs %s distinct values from %s; the type ends at %s", k, new(big.Int).Sub(last, lo), lo, thi)
+		}
 		return fmt.Sprintf("(%s + %s)", lo, idx), nil
 	case k == schema.KindString:
-		return fmt.Sprintf("('k' || lpad(CAST(%s AS VARCHAR), 10, '0'))", idx), nil
+		return g.stringKey(c, idx), nil
+	case k == schema.KindBinary:
+		return fmt.Sprintf("encode('k' || lpad(CAST(%s AS VARCHAR), %d, '0'))", idx, g.keyDigits()), nil
 	case k.IsFloat(), k == schema.KindDecimal:
 		return fmt.Sprintf("CAST(%s AS DOUBLE)", idx), nil
+	case k == schema.KindEnum:
+		cats := c.DType.Categories
+		if g.depth > 0 || g.spec.Rows > int64(len(cats)) {
+			return "", fmt.Errorf("a unique Enum column needs a category per row: %d categories for %d rows", len(cats), g.spec.Rows)
+		}
+		return pick(idx, cats), nil
 	}
 	return "", fmt.Errorf("no distinct values for a %s key", c.DType.Kind)
+}
+
+// keyDigits is how many digits a text key has: 10 for rows, 4 more per enclosing list (element
+// indexes are the row's times 1024 plus the position), so that no index is cut.
+func (g *gen) keyDigits() int {
+	return 10 + 4*g.depth
+}
+
+// stringKey is a distinct string per index: k0000000001, k0000000002, … or, when the column's
+// regex or lengths refuse those, the index's hex digits written as the letters a–p
+// (aaaaaaaaaaab, …). When both are refused it is the former, and the key's other rules fail.
+func (g *gen) stringKey(c *schema.Column, idx string) string {
+	width := g.keyDigits()
+	digits := fmt.Sprintf("('k' || lpad(CAST(%s AS VARCHAR), %d, '0'))", idx, width)
+	fits := func(render func(n int64) string) bool {
+		var re *regexp.Regexp
+		if c.Args.Regex != nil {
+			re = regexp.MustCompile(*c.Args.Regex)
+		}
+		for _, n := range []int64{0, 1, 7, 4095, 123456, 987654321} {
+			s := render(n)
+			if (re != nil && !re.MatchString(s)) || !lengthOK(c, s) {
+				return false
+			}
+		}
+		return true
+	}
+	if fits(func(n int64) string { return fmt.Sprintf("k%0*d", width, n) }) {
+		return digits
+	}
+	letters := func(n int64) string {
+		return strings.Map(func(r rune) rune {
+			if r <= '9' {
+				return 'a' + r - '0'
+			}
+			return 'k' + r - 'a'
+		}, fmt.Sprintf("%0*x", width+2, n))
+	}
+	if fits(letters) {
+		return fmt.Sprintf("translate(lpad(printf('%%x', %s), %d, '0'), '0123456789abcdef', 'abcdefghijklmnop')", idx, width+2)
+	}
+	return digits
 }
 
 func bound(c *schema.Column, v *schema.Value) *schema.Parsed {
@@ -152,11 +395,6 @@ func bound(c *schema.Column, v *schema.Value) *schema.Parsed {
 		return nil
 	}
 	return &p
-}
-
-func intLow(c *schema.Column) string {
-	lo, _ := intRange(c)
-	return lo.String()
 }
 
 // intRange is the range valid integers are drawn from: the bounds, else 0..1,000,000.
@@ -189,7 +427,7 @@ func (g *gen) valid(c *schema.Column, key bool) (string, error) {
 	a := &c.Args
 	d := c.DType
 	if key {
-		return g.key(c, "i")
+		return g.key(c, g.idx)
 	}
 	if a.HasIsIn && len(a.IsIn) == 0 {
 		if !a.Nullable {
@@ -229,6 +467,8 @@ func (g *gen) valid(c *schema.Column, key bool) (string, error) {
 		return fmt.Sprintf("(CAST(%d + %s %% %d AS DECIMAL(38,0)) / %g)", loS, g.h(), hiS-loS+1, scale), nil
 	case k == schema.KindString:
 		return g.stringValue(c)
+	case k == schema.KindBinary:
+		return fmt.Sprintf("encode(printf('%%x', %s %% 4294967296))", g.h()), nil
 	case k == schema.KindEnum:
 		return pick(g.h(), d.Categories), nil
 	case k.IsTemporal():
@@ -434,7 +674,7 @@ func (g *gen) breaks(c *schema.Column) []violation {
 	a := &c.Args
 	d := c.DType
 	var out []violation
-	add := func(rule, expr string) { out = append(out, violation{c.Name + "|" + rule, expr}) }
+	add := func(rule, expr string) { out = append(out, violation{rule, expr}) }
 	switch k := d.Kind; {
 	case k.IsInteger():
 		lo, hi := intRange(c)

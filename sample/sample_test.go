@@ -3,11 +3,13 @@ package sample_test
 import (
 	"context"
 	gosql "database/sql"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	_ "github.com/duckdb/duckdb-go/v2"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/compile"
@@ -22,7 +24,7 @@ import (
 // rows. Runs over the compiler's example schemas and the benchmark rule sets.
 func TestSampleFitsSchema(t *testing.T) {
 	var files []string
-	for _, pat := range []string{"../compile/testdata/*.yaml", "../compile/testdata/*.json", "../benchmarks/schemas/*.yaml"} {
+	for _, pat := range []string{"../compile/testdata/*.yaml", "../compile/testdata/*.json", "../benchmarks/schemas/*.yaml", "testdata/*.yaml"} {
 		m, err := filepath.Glob(pat)
 		require.NoError(t, err)
 		files = append(files, m...)
@@ -40,7 +42,9 @@ func TestSampleFitsSchema(t *testing.T) {
 			require.NoError(t, err)
 			clean, _, err := sample.Query(s, sample.Spec{Rows: 3000, InvalidRate: 0, Seed: 3})
 			if err != nil {
-				require.Contains(t, err.Error(), "does not generate", "only unsupported dtypes may stop the generator")
+				// Only a schema no rows can fit may stop the generator: text.yaml's unique Enum of
+				// 3 categories. binary.yaml is the same schema without it.
+				require.Contains(t, err.Error(), "a category per row")
 				t.Skip(err)
 			}
 			covered++
@@ -91,7 +95,7 @@ func TestSampleFitsSchema(t *testing.T) {
 			require.NotEqual(t, fingerprint(t, db, dirty), fingerprint(t, db, other))
 		})
 	}
-	require.GreaterOrEqual(t, covered, 9)
+	require.GreaterOrEqual(t, covered, 12)
 }
 
 func validate(t *testing.T, eng *exec.Engine, p *compile.Plan, query string) *outcome.Report {
@@ -107,4 +111,68 @@ func fingerprint(t *testing.T, db *gosql.DB, query string) string {
 	var h string
 	require.NoError(t, db.QueryRow("SELECT CAST(sum(hash(to_json(x))) AS VARCHAR) FROM ("+query+") AS x").Scan(&h))
 	return h
+}
+
+// TestSampleKeys: keys are distinct per row, and per element inside lists, within what their
+// type can hold; a key no type or category list can make distinct is refused with the numbers.
+func TestSampleKeys(t *testing.T) {
+	eng, err := exec.Open(exec.Config{Threads: 2})
+	require.NoError(t, err)
+	defer eng.Close()
+	db := eng.DB()
+	load := func(yaml string) *schema.Schema {
+		t.Helper()
+		s, err := schema.Parse([]byte(yaml), "keys.yaml")
+		require.NoError(t, err)
+		return s
+	}
+	distinct := func(query, expr string) (n, total int64) {
+		t.Helper()
+		require.NoError(t, db.QueryRow(fmt.Sprintf("SELECT count(DISTINCT %s), count(*) FROM (%s)", expr, query)).Scan(&n, &total))
+		return n, total
+	}
+
+	// Int8 holds 128 values from 0: 128 rows fit, 129 do not.
+	int8Key := load("schema: K\ncolumns:\n  - {name: id, type: Int8, primary_key: true}\n")
+	q, _, err := sample.Query(int8Key, sample.Spec{Rows: 128, Seed: 1})
+	require.NoError(t, err)
+	n, total := distinct(q, "id")
+	assert.Equal(t, int64(128), n)
+	assert.Equal(t, int64(128), total)
+	_, _, err = sample.Query(int8Key, sample.Spec{Rows: 129, Seed: 1})
+	require.EqualError(t, err, "column 'id': a unique Int8 column needs 129 distinct values from 0; the type ends at 127")
+
+	// An Enum key takes a category per row while there are enough.
+	enumKey := load("schema: K\ncolumns:\n  - {name: s, type: Enum, categories: [a, b, c], unique: true}\n")
+	q, _, err = sample.Query(enumKey, sample.Spec{Rows: 3, Seed: 1})
+	require.NoError(t, err)
+	n, _ = distinct(q, "s")
+	assert.Equal(t, int64(3), n)
+	_, _, err = sample.Query(enumKey, sample.Spec{Rows: 4, Seed: 1})
+	require.EqualError(t, err, "column 's': a unique Enum column needs a category per row: 3 categories for 4 rows")
+
+	// Elements of a key inside a list take the row's index times 1024 plus their position.
+	listKey := load(`schema: K
+columns:
+  - name: tags
+    type: List
+    min_length: 3
+    inner: {type: String, unique: true, regex: '^[a-z]+$'}
+  - name: codes
+    type: List
+    inner: {type: Int16, primary_key: true}
+`)
+	_, _, err = sample.Query(listKey, sample.Spec{Rows: 100, Seed: 1})
+	require.EqualError(t, err, "column 'codes': inner: a unique Int16 column needs 102400 distinct values from 0; the type ends at 32767")
+	listKey.Columns = listKey.Columns[:1]
+	q, _, err = sample.Query(listKey, sample.Spec{Rows: 2000, Seed: 1})
+	require.NoError(t, err)
+	var bad int64
+	require.NoError(t, db.QueryRow("SELECT count(*) FILTER (WHERE NOT regexp_matches(e, '^[a-z]+$')) FROM (SELECT unnest(tags) AS e FROM ("+q+"))").Scan(&bad))
+	assert.Zero(t, bad, "string keys spelt in letters where the regex refuses digits")
+	var elements int64
+	require.NoError(t, db.QueryRow("SELECT sum(len(tags)) FROM ("+q+")").Scan(&elements))
+	n, _ = distinct("SELECT unnest(tags) AS e FROM ("+q+")", "e")
+	assert.Equal(t, elements, n, "every element distinct")
+	assert.GreaterOrEqual(t, elements, int64(3*2000))
 }

@@ -743,3 +743,58 @@ func TestBinary(t *testing.T) {
 	assert.Equal(t, "aborted", rep["outcome"])
 	assert.Equal(t, "Orders", rep["asset"])
 }
+
+// TestSampleCommand: sample writes the same bytes for the same seed, data that validates against
+// its own schema with about the asked share of rows failing, names the columns Parquet cannot
+// carry (so validate needs --cast there, and not from a DuckDB table), and refuses a schema no
+// rows can fit.
+func TestSampleCommand(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	nested := filepath.Join("..", "..", "compile", "testdata", "nested.yaml")
+	sampleTo := func(out string, seed string) string {
+		t.Helper()
+		code, stdout, stderr := cli(t, "sample", "--schema", nested, "--rows", "4000", "--invalid-rate", "0.1", "--seed", seed, "--out", out)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "wrote 4000 rows of Nested to "+out)
+		return stdout
+	}
+
+	// Parquet: Array columns come back as lists; the note says so and what to do.
+	a, b, c := f.path("a.parquet"), f.path("b.parquet"), f.path("c.parquet")
+	stdout := sampleTo(a, "7")
+	assert.Contains(t, stdout, "note: Parquet cannot carry every dtype, so 'point' (expected Array(Int32, 3), got INTEGER[]), 'grid'")
+	assert.Contains(t, stdout, "validate the file with --cast")
+	sampleTo(b, "7")
+	sampleTo(c, "8")
+	read := func(p string) []byte {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		return data
+	}
+	assert.Equal(t, read(a), read(b), "the same seed must give the same bytes")
+	assert.NotEqual(t, read(a), read(c))
+
+	code, _, _ := cli(t, "validate", "--schema", nested, "--input", a)
+	assert.Equal(t, 3, code, "Array columns read back from Parquet as lists")
+	code, out, stderr := cli(t, "validate", "--schema", nested, "--input", a, "--cast", "--format", "json")
+	require.Equal(t, 1, code, stderr)
+	rep := oneJSON(t, out)
+	rows := rep["rows"].(map[string]any)
+	invalid := rows["invalid"].(float64)
+	// 10% break one generated rule; the custom check on address.geo.lon is a warning.
+	assert.InDelta(t, 400, invalid, 120, "invalid rows of 4000 at a 10%% rate")
+
+	// A DuckDB table keeps the declared types: no note, no cast.
+	table := f.path("s.duckdb") + ":nested"
+	stdout = sampleTo(table, "7")
+	assert.NotContains(t, stdout, "note:")
+	code, out, stderr = cli(t, "validate", "--schema", nested, "--input", table, "--format", "json")
+	require.Equal(t, 1, code, stderr)
+	assert.Equal(t, invalid, oneJSON(t, out)["rows"].(map[string]any)["invalid"], "the same rows as the Parquet file")
+
+	code, _, stderr = cli(t, "sample", "--schema", filepath.Join("..", "..", "compile", "testdata", "text.yaml"), "--rows", "10", "--out", f.path("t.parquet"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "column 'status': a unique Enum column needs a category per row: 3 categories for 10 rows")
+	assert.False(t, fileExists(f.path("t.parquet")))
+}

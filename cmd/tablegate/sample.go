@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -49,6 +54,11 @@ func sampleCmd(stdout io.Writer) *cobra.Command {
 			}
 			fmt.Fprintf(stdout, "wrote %d rows of %s to %s; about %.2f%% break one of %d rules\n",
 				spec.Rows, s.Name, out, spec.InvalidRate*100, len(rules))
+			if p, ok := target.(exec.ParquetOutput); ok {
+				if note := readBackNote(cmd.Context(), eng, s, p.Path); note != "" {
+					fmt.Fprintln(stdout, note)
+				}
+			}
 			return nil
 		},
 	}
@@ -60,4 +70,25 @@ func sampleCmd(stdout io.Writer) *cobra.Command {
 	fl.Uint64Var(&spec.Seed, "seed", 1, "seed: the same seed gives the same data")
 	fl.StringVar(&memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB (DuckDB spills past it)")
 	return cmd
+}
+
+// readBackNote checks the written Parquet file's column types against the schema, as validate
+// will: Parquet stores Enum columns as strings, Arrays as lists and millisecond timestamps as
+// microseconds, so such a schema does not match its own sample. It returns what to do then, or
+// "" when the file matches (or cannot be checked: the write itself succeeded).
+func readBackNote(ctx context.Context, eng *exec.Engine, s *schema.Schema, path string) string {
+	p, err := compile.Compile(s)
+	if err != nil {
+		return ""
+	}
+	var mismatch *outcome.ColumnSchemaError
+	if _, err := eng.Explain(ctx, p, exec.ParquetInput{Path: path}); !errors.As(err, &mismatch) {
+		return ""
+	}
+	cols := make([]string, len(mismatch.Mismatches))
+	for i, m := range mismatch.Mismatches {
+		cols[i] = m.String()
+	}
+	return fmt.Sprintf("note: Parquet cannot carry every dtype, so %s read back as other types; validate the file with --cast, or sample to a DuckDB table (FILE.duckdb:table)",
+		strings.Join(cols, ", "))
 }
