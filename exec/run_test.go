@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -1135,4 +1137,58 @@ func TestNonFiniteValuesInReport(t *testing.T) {
 	assert.True(t, json.Valid(data))
 	assert.Equal(t, parseJSON(t, `[{"id": "n", "amount": "NaN", "note": null}]`), metadata(t, rep, "dy_rule__amount__nan")["dy_failed_sample"])
 	assert.Equal(t, parseJSON(t, `[{"id": "i", "amount": "-Infinity", "note": "x"}]`), metadata(t, rep, "dy_rule__amount__inf")["dy_failed_sample"])
+}
+
+// TestFailedFlushKeepsLastKnownGood: when the disk refuses to flush a new Parquet file (the
+// table's or the quarantine's), the run fails with an OutputError that wraps the disk's error and
+// has no outcome; the previous table and quarantine stay byte for byte, and no temporary file is
+// left. Not parallel: it swaps the package's flush.
+func TestFailedFlushKeepsLastKnownGood(t *testing.T) {
+	b := backends[0]
+	require.Equal(t, "parquet", b.name)
+	for _, c := range []struct {
+		name, file string // the file whose flush fails
+		rows       string
+	}{
+		{"the table's flush, a quarantined run", ".orders.parquet.tablegate-", mixedRows},
+		{"the quarantine's flush", ".orders_quarantine.parquet.tablegate-", mixedRows},
+		{"the table's flush, an all-valid run that would remove the quarantine", ".orders.parquet.tablegate-", allValidRows},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			asset := func(rows string) exec.Asset {
+				return exec.Asset{Input: b.input(e, ordersSelect(rows)), Output: b.output(e), Quarantine: true}
+			}
+			_, err := run(t, ordersSchema(), asset(warnOnlyRows), exec.Options{})
+			require.NoError(t, err)
+			_, err = run(t, ordersSchema(), asset(mixedRows), exec.Options{})
+			require.NoError(t, err)
+			read := func(path string) []byte {
+				data, err := os.ReadFile(path)
+				require.NoError(t, err)
+				return data
+			}
+			table, quarantine := read(b.tableAddr(e)), read(b.quarantineAddr(e))
+
+			var failed []string
+			restore := exec.FailSyncFile(func(path string) error {
+				if strings.HasPrefix(filepath.Base(path), c.file) {
+					failed = append(failed, path)
+					return &os.PathError{Op: "fsync", Path: path, Err: syscall.ENOSPC}
+				}
+				return nil
+			})
+			rep, err := run(t, ordersSchema(), asset(c.rows), exec.Options{})
+			restore()
+			require.Len(t, failed, 1, "the injected flush ran once")
+			var outErr *outcome.OutputError
+			require.ErrorAs(t, err, &outErr)
+			assert.ErrorIs(t, err, syscall.ENOSPC)
+			assert.Nil(t, rep.Outcome, "a run that could not write has no outcome")
+			assert.False(t, rep.Table.Written)
+			assert.Equal(t, table, read(b.tableAddr(e)), "the previous table, byte for byte")
+			assert.Equal(t, quarantine, read(b.quarantineAddr(e)), "the previous quarantine, byte for byte")
+			assert.Empty(t, b.leftovers(e))
+		})
+	}
 }

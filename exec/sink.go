@@ -253,7 +253,8 @@ func removeStale(final string) {
 	}
 }
 
-func syncFile(path string) error {
+// syncFile flushes a written file to disk; a variable so that tests can make a flush fail.
+var syncFile = func(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
