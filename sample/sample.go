@@ -224,8 +224,8 @@ func (g *gen) list(c *schema.Column, key bool) (string, []violation, error) {
 		if maxLen < minLen {
 			return "", nil, fmt.Errorf("the length bounds leave no valid value")
 		}
-		if maxLen >= maxElements {
-			return "", nil, fmt.Errorf("sample does not generate lists of %d elements or more", maxElements)
+		if maxLen > maxElements {
+			return "", nil, fmt.Errorf("sample does not generate lists of more than %d elements", maxElements)
 		}
 		dims = []string{fmt.Sprintf("(%d + %s %% %d)", minLen, g.h(), maxLen-minLen+1)}
 	} else {
@@ -270,7 +270,7 @@ func (g *gen) list(c *schema.Column, key bool) (string, []violation, error) {
 		if a.MinLength != nil && *a.MinLength > 0 {
 			cases = append(cases, violation{"min_length", build([]string{fmt.Sprint(*a.MinLength - 1)}, inner.valid)})
 		}
-		if a.MaxLength != nil && *a.MaxLength+1 < maxElements {
+		if a.MaxLength != nil && *a.MaxLength < maxElements {
 			cases = append(cases, violation{"max_length", build([]string{fmt.Sprint(*a.MaxLength + 1)}, inner.valid)})
 		}
 	}

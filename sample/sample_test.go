@@ -176,3 +176,32 @@ columns:
 	assert.Equal(t, elements, n, "every element distinct")
 	assert.GreaterOrEqual(t, elements, int64(3*2000))
 }
+
+// TestSampleLimits: a schema past what the generator makes is refused with the limit it passes.
+func TestSampleLimits(t *testing.T) {
+	for _, c := range []struct{ yaml, err string }{
+		{"  - {name: l, type: List, min_length: 1021, inner: {type: Int64}}",
+			"column 'l': sample does not generate lists of more than 1024 elements"},
+		{"  - {name: a, type: Array, shape: [32, 33], inner: {type: Int64}}",
+			"column 'a': sample does not generate arrays of more than 1024 elements"},
+		{"  - {name: l, type: List, inner: {type: List, inner: {type: List, inner: {type: List, inner: {type: Int8}}}}}",
+			"column 'l': inner: inner: inner: sample does not generate lists nested more than 3 deep"},
+	} {
+		s, err := schema.Parse([]byte("schema: L\ncolumns:\n"+c.yaml+"\n"), "limits.yaml")
+		require.NoError(t, err)
+		_, _, err = sample.Query(s, sample.Spec{Rows: 10, Seed: 1})
+		assert.EqualError(t, err, c.err)
+	}
+	// At the limits themselves the data is made.
+	s, err := schema.Parse([]byte("schema: L\ncolumns:\n  - {name: l, type: List, min_length: 1020, inner: {type: Int64}}\n  - {name: a, type: Array, shape: [32, 32], inner: {type: Int8}}\n"), "limits.yaml")
+	require.NoError(t, err)
+	q, _, err := sample.Query(s, sample.Spec{Rows: 200, Seed: 1})
+	require.NoError(t, err)
+	eng, err := exec.Open(exec.Config{Threads: 2})
+	require.NoError(t, err)
+	defer eng.Close()
+	var longest, cells int64
+	require.NoError(t, eng.DB().QueryRow("SELECT max(len(l)), max(len(flatten(CAST(a AS TINYINT[][])))) FROM ("+q+")").Scan(&longest, &cells))
+	assert.Equal(t, int64(1024), longest)
+	assert.Equal(t, int64(1024), cells)
+}
