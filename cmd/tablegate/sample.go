@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,7 +17,7 @@ import (
 	"github.com/tablegate/tablegate/schema"
 )
 
-func sampleCmd(stdout io.Writer) *cobra.Command {
+func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
 		schemaPath, out string
 		memoryLimit     string
@@ -49,7 +50,15 @@ func sampleCmd(stdout io.Writer) *cobra.Command {
 				return err
 			}
 			defer eng.Close()
-			if err := eng.WriteQuery(cmd.Context(), query, target); err != nil {
+			// One statement, so one phase; on a terminal it shows once it has taken a second.
+			prog := newProgress(stderr)
+			show := time.AfterFunc(time.Second, func() {
+				prog.update(exec.Progress{Phase: "writing " + out, Rows: spec.Rows})
+			})
+			err = eng.WriteQuery(cmd.Context(), query, target)
+			show.Stop()
+			prog.finish()
+			if err != nil {
 				return err
 			}
 			fmt.Fprintf(stdout, "wrote %d rows of %s to %s; about %.2f%% break one of %d rules\n",

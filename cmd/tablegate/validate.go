@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -279,6 +280,8 @@ func (e *oomError) Unwrap() error { return e.err }
 
 // progress shows the run's phase on a terminal once a run has taken over a second.
 type progress struct {
+	mu      sync.Mutex // sample updates it from a timer
+	done    bool       // finished: a late update shows nothing
 	bar     *progressbar.ProgressBar
 	started time.Time
 	tty     bool
@@ -291,7 +294,9 @@ func newProgress(w io.Writer) *progress {
 }
 
 func (p *progress) update(pr exec.Progress) {
-	if !p.tty || time.Since(p.started) < time.Second && pr.Phase == "reading input" {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done || !p.tty || time.Since(p.started) < time.Second && pr.Phase == "reading input" {
 		return
 	}
 	desc := pr.Phase
@@ -299,11 +304,12 @@ func (p *progress) update(pr exec.Progress) {
 		desc = fmt.Sprintf("%s (%d rows)", pr.Phase, pr.Rows)
 	}
 	if p.bar == nil {
-		p.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(p.out), progressbar.OptionSpinnerType(14),
+		bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(p.out), progressbar.OptionSpinnerType(14),
 			progressbar.OptionSetDescription(desc), progressbar.OptionClearOnFinish())
+		p.bar = bar
 		go func() {
-			for p.bar != nil && !p.bar.IsFinished() {
-				_ = p.bar.Add(1)
+			for !bar.IsFinished() {
+				_ = bar.Add(1)
 				time.Sleep(100 * time.Millisecond)
 			}
 		}()
@@ -313,6 +319,9 @@ func (p *progress) update(pr exec.Progress) {
 }
 
 func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done = true
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
