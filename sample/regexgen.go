@@ -1,9 +1,13 @@
 package sample
 
 import (
+	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"regexp/syntax"
 	"strings"
+
+	"github.com/tablegate/tablegate/sql"
 )
 
 // matching returns a string that contains a match of the pattern, built by walking its syntax
@@ -100,4 +104,147 @@ func genRegex(re *syntax.Regexp, rng *rand.Rand, b *strings.Builder) bool {
 		return true
 	}
 	return false
+}
+
+// slot is one run of positions of an indexed pattern: between min and max characters (max -1:
+// unbounded), each one of chars.
+type slot struct {
+	chars    []rune
+	min, max int
+}
+
+// slots flattens a pattern into runs of character sets. ok is false for what cannot be spelt
+// position by position: alternations, repeated groups, word boundaries.
+func slots(re *syntax.Regexp) ([]slot, bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
+		return nil, true
+	case syntax.OpLiteral:
+		out := make([]slot, len(re.Rune))
+		for i, r := range re.Rune {
+			out[i] = slot{[]rune{r}, 1, 1}
+		}
+		return out, true
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		chars := classChars(re)
+		return []slot{{chars, 1, 1}}, len(chars) > 0
+	case syntax.OpCapture:
+		return slots(re.Sub[0])
+	case syntax.OpConcat:
+		var out []slot
+		for _, sub := range re.Sub {
+			s, ok := slots(sub)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, s...)
+		}
+		return out, true
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		inner, ok := slots(re.Sub[0])
+		if !ok || len(inner) != 1 || inner[0].min != 1 || inner[0].max != 1 {
+			return nil, false
+		}
+		s := slot{inner[0].chars, 0, -1}
+		switch re.Op {
+		case syntax.OpPlus:
+			s.min = 1
+		case syntax.OpQuest:
+			s.max = 1
+		case syntax.OpRepeat:
+			s.min, s.max = re.Min, re.Max
+		}
+		return []slot{s}, true
+	}
+	return nil, false
+}
+
+// classChars lists the printable ASCII characters a class (or any character) matches, in order.
+func classChars(re *syntax.Regexp) []rune {
+	var out []rune
+	for r := rune(0x21); r <= 0x7e; r++ {
+		switch re.Op {
+		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+			if ('a' <= r && r <= 'z') || ('0' <= r && r <= '9') {
+				out = append(out, r)
+			}
+		default:
+			for i := 0; i+1 < len(re.Rune); i += 2 {
+				if re.Rune[i] <= r && r <= re.Rune[i+1] {
+					out = append(out, r)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// indexedMatch spells index n (0 ≤ n < count) of a pattern: each run of positions as short as
+// it may be, except that unbounded runs grow until count strings fit, and the positions taken as
+// digits of a mixed-radix number. It returns one SQL expression over idx and a Go function that
+// spells the same strings (to check them), or ok false when the pattern cannot be spelt so or
+// cannot reach count.
+func indexedMatch(pattern, idx string, count *big.Int) (string, func(n int64) string, bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "", nil, false
+	}
+	ss, ok := slots(re.Simplify())
+	if !ok {
+		return "", nil, false
+	}
+	lengths := make([]int, len(ss))
+	capacity := big.NewInt(1)
+	for i, s := range ss {
+		lengths[i] = s.min
+		capacity.Mul(capacity, new(big.Int).Exp(big.NewInt(int64(len(s.chars))), big.NewInt(int64(s.min)), nil))
+	}
+	for i, s := range ss {
+		for capacity.Cmp(count) < 0 && len(s.chars) > 1 && (s.max < 0 || lengths[i] < s.max) && lengths[i] < 64 {
+			lengths[i]++
+			capacity.Mul(capacity, big.NewInt(int64(len(s.chars))))
+		}
+	}
+	if capacity.Cmp(count) < 0 {
+		return "", nil, false
+	}
+	// Positions, most significant first, with their characters and place values.
+	type digit struct {
+		chars  []rune
+		weight *big.Int // nil once it exceeds every index: that position is always its first
+	}
+	var digits []digit
+	for i, s := range ss {
+		for range lengths[i] {
+			digits = append(digits, digit{chars: s.chars})
+		}
+	}
+	weight := big.NewInt(1)
+	for i := len(digits) - 1; i >= 0; i-- {
+		if weight.Cmp(count) < 0 {
+			digits[i].weight = new(big.Int).Set(weight)
+		}
+		weight.Mul(weight, big.NewInt(int64(len(digits[i].chars))))
+	}
+	parts := make([]string, len(digits))
+	for i, d := range digits {
+		if len(d.chars) == 1 || d.weight == nil {
+			parts[i] = sql.String(string(d.chars[0]))
+			continue
+		}
+		parts[i] = fmt.Sprintf("substr(%s, CAST((%s // %s) %% %d AS BIGINT) + 1, 1)", sql.String(string(d.chars)), idx, d.weight, len(d.chars))
+	}
+	spell := func(n int64) string {
+		var b strings.Builder
+		for _, d := range digits {
+			if d.weight == nil {
+				b.WriteRune(d.chars[0])
+				continue
+			}
+			b.WriteRune(d.chars[(n/d.weight.Int64())%int64(len(d.chars))])
+		}
+		return b.String()
+	}
+	return "(" + strings.Join(parts, " || ") + ")", spell, true
 }

@@ -38,8 +38,13 @@ type gen struct {
 	salt int
 	// idx is the index the values of the current position derive from: the row's, i, at the top
 	// level; an element's inside a list or an array (distinct per row and element).
-	idx        string
-	depth      int // how many lists or arrays enclose the current position
+	idx   string
+	depth int // how many lists or arrays enclose the current position
+	// keyIdx numbers the values a key at the current position takes, 0 to keySpan-1: the row at
+	// the top level; inside a list, the element among all rows' when the list is a key, else
+	// its position in the list (unique among its siblings is enough there).
+	keyIdx     string
+	keySpan    *big.Int
 	violations []violation
 	colExprs   []string
 }
@@ -58,10 +63,10 @@ func Query(s *schema.Schema, spec Spec) (string, []string, error) {
 	if err := s.Validate(); err != nil {
 		return "", nil, err
 	}
-	g := &gen{spec: spec, idx: "i"}
+	g := &gen{spec: spec, idx: "i", keyIdx: "i", keySpan: big.NewInt(max(spec.Rows, 1))}
 	pk := s.PrimaryKey()
 	for _, c := range s.Columns {
-		expr, err := g.column(c, len(pk) > 0 && pk[0] == c.Name)
+		expr, err := g.column(c, len(pk) > 0 && pk[0] == c.Name, len(pk) > 1)
 		if err != nil {
 			return "", nil, fmt.Errorf("column '%s': %w", c.Name, err)
 		}
@@ -97,8 +102,10 @@ func Query(s *schema.Schema, spec Spec) (string, []string, error) {
 }
 
 // column builds the expression of one column: its valid value, NULLs for nullable columns, and
-// the violations it can take.
-func (g *gen) column(c *schema.Column, pkLead bool) (string, error) {
+// the violations it can take. pkLead marks the first column of the primary key, which is made
+// distinct; composite says the key has more columns, whose values a duplicate of the lead's alone
+// does not repeat, so it breaks no rule there (unless the lead is unique on its own).
+func (g *gen) column(c *schema.Column, pkLead, composite bool) (string, error) {
 	v, err := g.value(c, pkLead || c.Args.Unique)
 	if err != nil {
 		return "", err
@@ -117,7 +124,10 @@ func (g *gen) column(c *schema.Column, pkLead bool) (string, error) {
 	b.WriteString("CASE")
 	for _, k := range v.cases {
 		name := c.Name + "|" + k.rule
-		if k.rule == "unique" && pkLead {
+		if k.rule == "unique" && pkLead && !c.Args.Unique {
+			if composite {
+				continue
+			}
 			name = "primary_key"
 		}
 		g.violations = append(g.violations, violation{name, k.expr})
@@ -176,10 +186,11 @@ func (g *gen) value(c *schema.Column, key bool) (value, error) {
 	if !a.Nullable && c.DType.Kind != schema.KindAny {
 		cases = append(cases, violation{"nullability", "NULL"})
 	}
-	// A duplicate of the previous row's key; inside a list the previous index is not always a
-	// sibling, so no key is broken there.
-	if key && g.depth == 0 {
-		if dup, err := g.key(c, fmt.Sprintf("(%s - 1)", g.idx)); err == nil {
+	// A duplicate of the previous row's key (row 0 copies row 1's), for a column's own unique or
+	// primary key; inside a list the previous index is not always a sibling, so no key is broken
+	// there.
+	if key && g.depth == 0 && (a.Unique || a.PrimaryKey) {
+		if dup, err := g.key(c, fmt.Sprintf("abs(%s - 1)", g.keyIdx)); err == nil {
 			cases = append(cases, violation{"unique", dup})
 		}
 	}
@@ -228,13 +239,14 @@ func (g *gen) list(c *schema.Column, key bool) (string, []violation, error) {
 			return "", nil, fmt.Errorf("sample does not generate lists of more than %d elements", maxElements)
 		}
 		dims = []string{fmt.Sprintf("(%d + %s %% %d)", minLen, g.h(), maxLen-minLen+1)}
-	} else {
-		total := 1
+	}
+	elements := 1
+	if d.Kind == schema.KindArray {
 		for _, n := range d.Shape {
 			dims = append(dims, fmt.Sprint(n))
-			total *= n
+			elements *= n
 		}
-		if total > maxElements {
+		if elements > maxElements {
 			return "", nil, fmt.Errorf("sample does not generate arrays of more than %d elements", maxElements)
 		}
 	}
@@ -249,12 +261,24 @@ func (g *gen) list(c *schema.Column, key bool) (string, []violation, error) {
 			pos = fmt.Sprintf("(%s * %s + %s)", pos, dims[i], vars[i])
 		}
 	}
-	outer := g.idx
+	outer, outerKey, outerSpan := g.idx, g.keyIdx, g.keySpan
 	g.idx, g.depth = fmt.Sprintf("(%s * %d + %s)", outer, maxElements, pos), g.depth+1
-	// Distinct elements make distinct lists, so a key list's elements are keys; a primary key
-	// inside a list is unique among the list's elements.
+	if key {
+		// Distinct elements make distinct lists: a key list's elements are keys among all rows'.
+		g.keyIdx = fmt.Sprintf("(%s * %d + %s)", outerKey, maxElements, pos)
+		g.keySpan = new(big.Int).Mul(outerSpan, big.NewInt(maxElements))
+	} else {
+		// A unique or primary key inside a list is one among the list's elements.
+		longest := maxLen
+		if d.Kind == schema.KindArray {
+			longest = int64(elements)
+		} else if a.MaxLength != nil && *a.MaxLength < maxElements {
+			longest = max(longest, *a.MaxLength+1) // the max_length violation
+		}
+		g.keyIdx, g.keySpan = pos, big.NewInt(max(longest, 1))
+	}
 	inner, err := g.value(d.Inner, key || d.Inner.Args.Unique || d.Inner.Args.PrimaryKey)
-	g.idx, g.depth = outer, g.depth-1
+	g.idx, g.depth, g.keyIdx, g.keySpan = outer, g.depth-1, outerKey, outerSpan
 	if err != nil {
 		return "", nil, fmt.Errorf("inner: %w", err)
 	}
@@ -313,77 +337,118 @@ func (g *gen) structValue(c *schema.Column, key bool) (string, []violation, erro
 	return pack(parts), cases, nil
 }
 
-// key is a distinct value per row index for key columns.
+// key is a distinct value per key index (keyIdx) for key columns, within the column's bounds:
+// keySpan values from its min. A key the type, the bounds or the pattern cannot make distinct is
+// refused with the numbers.
 func (g *gen) key(c *schema.Column, idx string) (string, error) {
+	a := &c.Args
+	span := g.keySpan
+	per := "row"
+	if g.depth > 0 {
+		per = "list element"
+	}
 	switch k := c.DType.Kind; {
 	case k.IsInteger():
-		lo, _ := intRange(c)
-		_, thi := schema.IntRange(k)
-		// Every index the rows (and their elements) take must fit the type.
-		last := big.NewInt(max(g.spec.Rows, 1))
-		for range g.depth {
-			last.Mul(last, big.NewInt(maxElements))
+		lo, hi := intRange(c)
+		_, end := schema.IntRange(k)
+		what := "the type ends at"
+		if a.Max != nil || a.MaxExclusive != nil {
+			end, what = hi, "its max is"
 		}
-		if last.Add(last, lo).Cmp(new(big.Int).Add(thi, big.NewInt(1))) > 0 {
-			return "", fmt.Errorf("a unique %s column needs %s distinct values from %s; the type ends at %s", k, new(big.Int).Sub(last, lo), lo, thi)
+		if last := new(big.Int).Add(lo, new(big.Int).Sub(span, big.NewInt(1))); last.Cmp(end) > 0 {
+			return "", fmt.Errorf("a unique %s column needs %s distinct values, one per %s, from %s; %s %s", k, span, per, lo, what, end)
 		}
 		return fmt.Sprintf("(%s + %s)", lo, idx), nil
 	case k == schema.KindString:
-		return g.stringKey(c, idx), nil
+		return g.stringKey(c, idx, per)
 	case k == schema.KindBinary:
-		return fmt.Sprintf("encode('k' || lpad(CAST(%s AS VARCHAR), %d, '0'))", idx, g.keyDigits()), nil
+		return fmt.Sprintf("encode('k' || lpad(CAST(%s AS VARCHAR), %d, '0'))", idx, keyWidth(span, 10)), nil
 	case k.IsFloat(), k == schema.KindDecimal:
-		return fmt.Sprintf("CAST(%s AS DOUBLE)", idx), nil
+		return g.numberKey(c, idx, per)
 	case k == schema.KindEnum:
 		cats := c.DType.Categories
-		if g.depth > 0 || g.spec.Rows > int64(len(cats)) {
-			return "", fmt.Errorf("a unique Enum column needs a category per row: %d categories for %d rows", len(cats), g.spec.Rows)
+		if span.Cmp(big.NewInt(int64(len(cats)))) > 0 {
+			return "", fmt.Errorf("a unique Enum column needs a category per %s: %d categories for %s %ss", per, len(cats), span, per)
 		}
 		return pick(idx, cats), nil
 	}
 	return "", fmt.Errorf("no distinct values for a %s key", c.DType.Kind)
 }
 
-// keyDigits is how many digits a text key has: 10 for rows, 4 more per enclosing list (element
-// indexes are the row's times 1024 plus the position), so that no index is cut.
-func (g *gen) keyDigits() int {
-	return 10 + 4*g.depth
+// numberKey is a whole number per key index for Float and Decimal keys, from the first whole
+// number the min allows, checked against the max and the decimal's precision.
+func (g *gen) numberKey(c *schema.Column, idx, per string) (string, error) {
+	a := &c.Args
+	start := 0.0
+	if p := bound(c, a.Min); p != nil {
+		start = math.Ceil(floatOf(p))
+	} else if p := bound(c, a.MinExclusive); p != nil {
+		start = math.Floor(floatOf(p)) + 1
+	}
+	last := start + float64(g.keySpan.Int64()-1)
+	d := c.DType
+	switch p, q := bound(c, a.Max), bound(c, a.MaxExclusive); {
+	case p != nil && last > floatOf(p), q != nil && last >= floatOf(q):
+		return "", fmt.Errorf("a unique %s column needs %s distinct whole numbers, one per %s, from %g; its max leaves too little room", d.Kind, g.keySpan, per, start)
+	case d.Kind == schema.KindDecimal && d.Precision > 0 && math.Abs(last) >= math.Pow10(d.Precision-d.Scale):
+		return "", fmt.Errorf("a unique %s column needs %s distinct whole numbers, one per %s, from %g; %d digits before the point hold fewer", d, g.keySpan, per, start, d.Precision-d.Scale)
+	}
+	if start == 0 {
+		return fmt.Sprintf("CAST(%s AS DOUBLE)", idx), nil
+	}
+	return fmt.Sprintf("CAST(%g + %s AS DOUBLE)", start, idx), nil
 }
 
-// stringKey is a distinct string per index: k0000000001, k0000000002, … or, when the column's
+// keyWidth is how many digits spell every key index below span, at least least.
+func keyWidth(span *big.Int, least int) int {
+	return max(least, len(new(big.Int).Sub(span, big.NewInt(1)).String()))
+}
+
+// stringKey is a distinct string per key index: k0000000001, k0000000002, …; when the column's
 // regex or lengths refuse those, the index's hex digits written as the letters a–p
-// (aaaaaaaaaaab, …). When both are refused it is the former, and the key's other rules fail.
-func (g *gen) stringKey(c *schema.Column, idx string) string {
-	width := g.keyDigits()
-	digits := fmt.Sprintf("('k' || lpad(CAST(%s AS VARCHAR), %d, '0'))", idx, width)
+// (aaaaaaaaaaab, …); else the index spelt by the regex itself, position by position
+// (ORD-0000, ORD-0001, … for ^ORD-\d{4}$). A key none of these fit is refused.
+func (g *gen) stringKey(c *schema.Column, idx, per string) (string, error) {
+	var re *regexp.Regexp
+	if c.Args.Regex != nil {
+		re = regexp.MustCompile(*c.Args.Regex)
+	}
+	last := g.keySpan.Int64() - 1
 	fits := func(render func(n int64) string) bool {
-		var re *regexp.Regexp
-		if c.Args.Regex != nil {
-			re = regexp.MustCompile(*c.Args.Regex)
-		}
 		for _, n := range []int64{0, 1, 7, 4095, 123456, 987654321} {
-			s := render(n)
+			s := render(min(n, last))
 			if (re != nil && !re.MatchString(s)) || !lengthOK(c, s) {
 				return false
 			}
 		}
 		return true
 	}
+	width := keyWidth(g.keySpan, 10)
 	if fits(func(n int64) string { return fmt.Sprintf("k%0*d", width, n) }) {
-		return digits
+		return fmt.Sprintf("('k' || lpad(CAST(%s AS VARCHAR), %d, '0'))", idx, width), nil
 	}
+	hexWidth := max(12, len(fmt.Sprintf("%x", last)))
 	letters := func(n int64) string {
 		return strings.Map(func(r rune) rune {
 			if r <= '9' {
 				return 'a' + r - '0'
 			}
 			return 'k' + r - 'a'
-		}, fmt.Sprintf("%0*x", width+2, n))
+		}, fmt.Sprintf("%0*x", hexWidth, n))
 	}
 	if fits(letters) {
-		return fmt.Sprintf("translate(lpad(printf('%%x', %s), %d, '0'), '0123456789abcdef', 'abcdefghijklmnop')", idx, width+2)
+		return fmt.Sprintf("translate(lpad(printf('%%x', %s), %d, '0'), '0123456789abcdef', 'abcdefghijklmnop')", idx, hexWidth), nil
 	}
-	return digits
+	if re != nil {
+		if expr, spell, ok := indexedMatch(*c.Args.Regex, idx, g.keySpan); ok && fits(spell) {
+			return expr, nil
+		}
+	}
+	pattern := ""
+	if re != nil {
+		pattern = fmt.Sprintf(" matching %q", *c.Args.Regex)
+	}
+	return "", fmt.Errorf("sample cannot spell %s distinct strings%s within the length bounds, one per %s", g.keySpan, pattern, per)
 }
 
 func bound(c *schema.Column, v *schema.Value) *schema.Parsed {
@@ -427,7 +492,7 @@ func (g *gen) valid(c *schema.Column, key bool) (string, error) {
 	a := &c.Args
 	d := c.DType
 	if key {
-		return g.key(c, g.idx)
+		return g.key(c, g.keyIdx)
 	}
 	if a.HasIsIn && len(a.IsIn) == 0 {
 		if !a.Nullable {

@@ -51,13 +51,10 @@ func TestSampleFitsSchema(t *testing.T) {
 			p, err := compile.Compile(s)
 			require.NoError(t, err)
 
-			// Beyond the generator: custom SQL (checks, schema rules), and a regex on a key
-			// column (keys are k0000000001, k0000000002, …).
+			// Beyond the generator: custom SQL (checks, schema rules).
 			custom := map[string]bool{}
 			for _, r := range p.Rules {
-				col := s.Column(r.Column)
-				key := col != nil && (col.Args.Unique || col.Args.PrimaryKey)
-				if r.Kind == schema.RuleCheck || r.Kind == "custom" || r.Kind == "group" || (r.Kind == schema.RuleRegex && key) {
+				if r.Kind == schema.RuleCheck || r.Kind == "custom" || r.Kind == "group" {
 					custom[r.Check] = true
 				}
 			}
@@ -85,6 +82,22 @@ func TestSampleFitsSchema(t *testing.T) {
 			// infinity is also above a max).
 			broken, _ := generated(rep)
 			require.True(t, broken >= 450 && broken <= 1200, "%d failures of generated rules, want about 600", broken)
+
+			// Every row bad: each rule the generator names is a rule of the schema, and fails.
+			all, rules, err := sample.Query(s, sample.Spec{Rows: 3000, InvalidRate: 1, Seed: 3})
+			require.NoError(t, err)
+			rep = validate(t, eng, p, all)
+			failing := map[string]int64{}
+			for _, c := range rep.Checks {
+				n, _ := c.Metadata["dy_failed_count"].(int64)
+				failing[c.Name] = n
+			}
+			for _, rule := range rules {
+				check := "dy_rule__" + strings.ReplaceAll(rule, "|", "__")
+				n, ok := failing[check]
+				require.True(t, ok, "%s is not a rule of the schema", rule)
+				assert.Positive(t, n, "no row breaks %s", rule)
+			}
 
 			// Same seed, same rows; another seed, other rows.
 			again, _, err := sample.Query(s, sample.Spec{Rows: 3000, InvalidRate: 0.2, Seed: 3})
@@ -140,7 +153,7 @@ func TestSampleKeys(t *testing.T) {
 	assert.Equal(t, int64(128), n)
 	assert.Equal(t, int64(128), total)
 	_, _, err = sample.Query(int8Key, sample.Spec{Rows: 129, Seed: 1})
-	require.EqualError(t, err, "column 'id': a unique Int8 column needs 129 distinct values from 0; the type ends at 127")
+	require.EqualError(t, err, "column 'id': a unique Int8 column needs 129 distinct values, one per row, from 0; the type ends at 127")
 
 	// An Enum key takes a category per row while there are enough.
 	enumKey := load("schema: K\ncolumns:\n  - {name: s, type: Enum, categories: [a, b, c], unique: true}\n")
@@ -151,7 +164,9 @@ func TestSampleKeys(t *testing.T) {
 	_, _, err = sample.Query(enumKey, sample.Spec{Rows: 4, Seed: 1})
 	require.EqualError(t, err, "column 's': a unique Enum column needs a category per row: 3 categories for 4 rows")
 
-	// Elements of a key inside a list take the row's index times 1024 plus their position.
+	// A unique element is one among its list's: Int8 is enough. The elements of a unique list
+	// are distinct among all rows' (the row's index times 1024 plus the position), which Int16
+	// cannot hold for 100 rows.
 	listKey := load(`schema: K
 columns:
   - name: tags
@@ -160,21 +175,43 @@ columns:
     inner: {type: String, unique: true, regex: '^[a-z]+$'}
   - name: codes
     type: List
-    inner: {type: Int16, primary_key: true}
+    min_length: 1
+    inner: {type: Int8, primary_key: true}
 `)
-	_, _, err = sample.Query(listKey, sample.Spec{Rows: 100, Seed: 1})
-	require.EqualError(t, err, "column 'codes': inner: a unique Int16 column needs 102400 distinct values from 0; the type ends at 32767")
-	listKey.Columns = listKey.Columns[:1]
 	q, _, err = sample.Query(listKey, sample.Spec{Rows: 2000, Seed: 1})
 	require.NoError(t, err)
-	var bad int64
+	var bad, dupTags, dupCodes int64
 	require.NoError(t, db.QueryRow("SELECT count(*) FILTER (WHERE NOT regexp_matches(e, '^[a-z]+$')) FROM (SELECT unnest(tags) AS e FROM ("+q+"))").Scan(&bad))
 	assert.Zero(t, bad, "string keys spelt in letters where the regex refuses digits")
-	var elements int64
-	require.NoError(t, db.QueryRow("SELECT sum(len(tags)) FROM ("+q+")").Scan(&elements))
-	n, _ = distinct("SELECT unnest(tags) AS e FROM ("+q+")", "e")
-	assert.Equal(t, elements, n, "every element distinct")
-	assert.GreaterOrEqual(t, elements, int64(3*2000))
+	require.NoError(t, db.QueryRow("SELECT count(*) FILTER (WHERE len(list_distinct(tags)) <> len(tags)), count(*) FILTER (WHERE len(list_distinct(codes)) <> len(codes)) FROM ("+q+")").Scan(&dupTags, &dupCodes))
+	assert.Zero(t, dupTags)
+	assert.Zero(t, dupCodes)
+	_, _, err = sample.Query(load("schema: K\ncolumns:\n  - {name: ids, type: List, unique: true, inner: {type: Int16}}\n"), sample.Spec{Rows: 100, Seed: 1})
+	require.EqualError(t, err, "column 'ids': inner: a unique Int16 column needs 102400 distinct values, one per list element, from 0; the type ends at 32767")
+
+	// Bounds: a column's max, a Decimal's digits, a Float's min, and a regex that spells keys.
+	for _, c := range []struct{ col, err string }{
+		{"{name: k, type: Int32, unique: true, max: 100}", "column 'k': a unique Int32 column needs 200 distinct values, one per row, from 0; its max is 100"},
+		{"{name: k, type: Decimal, precision: 4, scale: 2, unique: true}", "column 'k': a unique Decimal(4,2) column needs 200 distinct whole numbers, one per row, from 0; 2 digits before the point hold fewer"},
+		{"{name: k, type: String, unique: true, max_length: 8}", "column 'k': sample cannot spell 200 distinct strings within the length bounds, one per row"},
+		{"{name: k, type: String, unique: true, regex: '^K\\d{2}$'}", "column 'k': sample cannot spell 200 distinct strings matching \"^K\\\\d{2}$\" within the length bounds, one per row"},
+	} {
+		_, _, err := sample.Query(load("schema: K\ncolumns:\n  - "+c.col+"\n"), sample.Spec{Rows: 200, Seed: 1})
+		assert.EqualError(t, err, c.err)
+	}
+	for col, check := range map[string]string{
+		"{name: k, type: Float64, unique: true, min: 10.5}":         "bool_and(k >= 10.5) AND min(k) = 11",
+		"{name: k, type: String, unique: true, regex: '^K\\d{3}$'}": "bool_and(regexp_matches(k, '^K\\d{3}$')) AND min(k) = 'K000'",
+		"{name: k, type: UInt8, unique: true}":                      "min(k) = 0",
+	} {
+		q, _, err := sample.Query(load("schema: K\ncolumns:\n  - "+col+"\n"), sample.Spec{Rows: 200, Seed: 1})
+		require.NoError(t, err, col)
+		n, total := distinct(q, "k")
+		assert.Equal(t, total, n, col)
+		var ok bool
+		require.NoError(t, db.QueryRow("SELECT "+check+" FROM ("+q+")").Scan(&ok), col)
+		assert.True(t, ok, "%s: %s", col, check)
+	}
 }
 
 // TestSampleLimits: a schema past what the generator makes is refused with the limit it passes.
