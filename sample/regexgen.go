@@ -190,7 +190,8 @@ func indexedMatch(pattern, idx string, count *big.Int) (string, func(n int64) st
 	if err != nil {
 		return "", nil, false
 	}
-	ss, ok := slots(re.Simplify())
+	// Not simplified: Simplify spells x{2,5} as xx(x(x(x)?)?)?, which slots cannot flatten.
+	ss, ok := slots(re)
 	if !ok {
 		return "", nil, false
 	}
@@ -245,6 +246,9 @@ func indexedMatch(pattern, idx string, count *big.Int) (string, func(n int64) st
 			b.WriteRune(d.chars[(n/d.weight.Int64())%int64(len(d.chars))])
 		}
 		return b.String()
+	}
+	if len(parts) == 0 {
+		return "''", spell, true // the empty string is the pattern's only spelling
 	}
 	return "(" + strings.Join(parts, " || ") + ")", spell, true
 }

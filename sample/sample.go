@@ -376,27 +376,48 @@ func (g *gen) key(c *schema.Column, idx string) (string, error) {
 }
 
 // numberKey is a whole number per key index for Float and Decimal keys, from the first whole
-// number the min allows, checked against the max and the decimal's precision.
+// number the min allows, checked against the max, the decimal's digits and the float's exact
+// integers (2^24 for Float32, 2^53 for Float64).
 func (g *gen) numberKey(c *schema.Column, idx, per string) (string, error) {
 	a := &c.Args
-	start := 0.0
+	ratOf := func(p *schema.Parsed) *big.Rat {
+		if p.Rat != nil {
+			return p.Rat
+		}
+		r, _ := new(big.Rat).SetString(fmt.Sprintf("%g", p.Float))
+		return r
+	}
+	start := new(big.Int)
 	if p := bound(c, a.Min); p != nil {
-		start = math.Ceil(floatOf(p))
+		r := ratOf(p) // the ceiling: the smallest whole number at or above the min
+		start.Div(r.Num(), r.Denom())
+		if new(big.Rat).SetInt(start).Cmp(r) < 0 {
+			start.Add(start, big.NewInt(1))
+		}
 	} else if p := bound(c, a.MinExclusive); p != nil {
-		start = math.Floor(floatOf(p)) + 1
+		r := ratOf(p) // the floor plus one: the smallest whole number above it
+		start.Div(r.Num(), r.Denom()).Add(start, big.NewInt(1))
 	}
-	last := start + float64(g.keySpan.Int64()-1)
+	last := new(big.Int).Add(start, new(big.Int).Sub(g.keySpan, big.NewInt(1)))
+	lastRat := new(big.Rat).SetInt(last)
 	d := c.DType
+	exact := map[schema.Kind]int{schema.KindFloat32: 24, schema.KindFloat64: 53, schema.KindFloat: 53}[d.Kind]
+	limit := new(big.Int).Lsh(big.NewInt(1), uint(exact))
 	switch p, q := bound(c, a.Max), bound(c, a.MaxExclusive); {
-	case p != nil && last > floatOf(p), q != nil && last >= floatOf(q):
-		return "", fmt.Errorf("a unique %s column needs %s distinct whole numbers, one per %s, from %g; its max leaves too little room", d.Kind, g.keySpan, per, start)
-	case d.Kind == schema.KindDecimal && d.Precision > 0 && math.Abs(last) >= math.Pow10(d.Precision-d.Scale):
-		return "", fmt.Errorf("a unique %s column needs %s distinct whole numbers, one per %s, from %g; %d digits before the point hold fewer", d, g.keySpan, per, start, d.Precision-d.Scale)
+	case p != nil && lastRat.Cmp(ratOf(p)) > 0, q != nil && lastRat.Cmp(ratOf(q)) >= 0:
+		return "", fmt.Errorf("a unique %s column needs %s distinct whole numbers, one per %s, from %s; its max leaves too little room", d.Kind, g.keySpan, per, start)
+	case d.Kind == schema.KindDecimal && d.Precision > 0 && new(big.Int).Abs(last).Cmp(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Precision-d.Scale)), nil)) >= 0:
+		return "", fmt.Errorf("a unique %s column needs %s distinct whole numbers, one per %s, from %s; %d digits before the point hold fewer", d, g.keySpan, per, start, d.Precision-d.Scale)
+	case exact > 0 && (new(big.Int).Abs(start).Cmp(limit) > 0 || new(big.Int).Abs(last).Cmp(limit) > 0):
+		return "", fmt.Errorf("a unique %s column needs %s distinct whole numbers, one per %s, from %s; past 2^%d it cannot hold every whole number", d.Kind, g.keySpan, per, start, exact)
 	}
-	if start == 0 {
+	if d.Kind == schema.KindDecimal {
+		return fmt.Sprintf("(CAST('%s' AS HUGEINT) + %s)", start, idx), nil
+	}
+	if start.Sign() == 0 {
 		return fmt.Sprintf("CAST(%s AS DOUBLE)", idx), nil
 	}
-	return fmt.Sprintf("CAST(%g + %s AS DOUBLE)", start, idx), nil
+	return fmt.Sprintf("CAST(%s + %s AS DOUBLE)", start, idx), nil
 }
 
 // keyWidth is how many digits spell every key index below span, at least least.
@@ -404,24 +425,38 @@ func keyWidth(span *big.Int, least int) int {
 	return max(least, len(new(big.Int).Sub(span, big.NewInt(1)).String()))
 }
 
-// stringKey is a distinct string per key index: k0000000001, k0000000002, …; when the column's
-// regex or lengths refuse those, the index's hex digits written as the letters a–p
-// (aaaaaaaaaaab, …); else the index spelt by the regex itself, position by position
-// (ORD-0000, ORD-0001, … for ^ORD-\d{4}$). A key none of these fit is refused.
+// stringKey is a distinct string per key index. With a regex, it is the index spelt by the regex
+// itself, position by position (ORD-0000, ORD-0001, … for ^ORD-\d{4}$), which matches by
+// construction. Otherwise, or when the regex cannot be spelt so: k0000000001, k0000000002, …, or
+// the index's hex digits written as the letters a–p (aaaaaaaaaaab, …), whichever the regex and
+// lengths accept on the first 4096 indexes and a spread of others. A key none of these fit is
+// refused.
 func (g *gen) stringKey(c *schema.Column, idx, per string) (string, error) {
 	var re *regexp.Regexp
 	if c.Args.Regex != nil {
 		re = regexp.MustCompile(*c.Args.Regex)
+		// Every spelling has the same length, so the first one tells the length rules' verdict.
+		if expr, spell, ok := indexedMatch(*c.Args.Regex, idx, g.keySpan); ok && lengthOK(c, spell(0)) {
+			return expr, nil
+		}
 	}
 	last := g.keySpan.Int64() - 1
 	fits := func(render func(n int64) string) bool {
-		for _, n := range []int64{0, 1, 7, 4095, 123456, 987654321} {
-			s := render(min(n, last))
-			if (re != nil && !re.MatchString(s)) || !lengthOK(c, s) {
+		check := func(n int64) bool {
+			s := render(n)
+			return (re == nil || re.MatchString(s)) && lengthOK(c, s)
+		}
+		for n := int64(0); n <= min(last, 4095); n++ {
+			if !check(n) {
 				return false
 			}
 		}
-		return true
+		for n := int64(4096); n <= last; n = n*3 + 1 {
+			if !check(n) {
+				return false
+			}
+		}
+		return check(last)
 	}
 	width := keyWidth(g.keySpan, 10)
 	if fits(func(n int64) string { return fmt.Sprintf("k%0*d", width, n) }) {
@@ -438,11 +473,6 @@ func (g *gen) stringKey(c *schema.Column, idx, per string) (string, error) {
 	}
 	if fits(letters) {
 		return fmt.Sprintf("translate(lpad(printf('%%x', %s), %d, '0'), '0123456789abcdef', 'abcdefghijklmnop')", idx, hexWidth), nil
-	}
-	if re != nil {
-		if expr, spell, ok := indexedMatch(*c.Args.Regex, idx, g.keySpan); ok && fits(spell) {
-			return expr, nil
-		}
 	}
 	pattern := ""
 	if re != nil {

@@ -189,12 +189,19 @@ columns:
 	_, _, err = sample.Query(load("schema: K\ncolumns:\n  - {name: ids, type: List, unique: true, inner: {type: Int16}}\n"), sample.Spec{Rows: 100, Seed: 1})
 	require.EqualError(t, err, "column 'ids': inner: a unique Int16 column needs 102400 distinct values, one per list element, from 0; the type ends at 32767")
 
+	// A pattern whose only spelling is empty has one key.
+	q, _, err = sample.Query(load("schema: K\ncolumns:\n  - {name: k, type: String, unique: true, regex: '^\\d?$'}\n"), sample.Spec{Rows: 1, Seed: 1})
+	require.NoError(t, err)
+	n, _ = distinct(q, "k")
+	assert.Equal(t, int64(1), n)
+
 	// Bounds: a column's max, a Decimal's digits, a Float's min, and a regex that spells keys.
 	for _, c := range []struct{ col, err string }{
 		{"{name: k, type: Int32, unique: true, max: 100}", "column 'k': a unique Int32 column needs 200 distinct values, one per row, from 0; its max is 100"},
 		{"{name: k, type: Decimal, precision: 4, scale: 2, unique: true}", "column 'k': a unique Decimal(4,2) column needs 200 distinct whole numbers, one per row, from 0; 2 digits before the point hold fewer"},
 		{"{name: k, type: String, unique: true, max_length: 8}", "column 'k': sample cannot spell 200 distinct strings within the length bounds, one per row"},
 		{"{name: k, type: String, unique: true, regex: '^K\\d{2}$'}", "column 'k': sample cannot spell 200 distinct strings matching \"^K\\\\d{2}$\" within the length bounds, one per row"},
+		{"{name: k, type: Float32, unique: true, min: 16777216}", "column 'k': a unique Float32 column needs 200 distinct whole numbers, one per row, from 16777216; past 2^24 it cannot hold every whole number"},
 	} {
 		_, _, err := sample.Query(load("schema: K\ncolumns:\n  - "+c.col+"\n"), sample.Spec{Rows: 200, Seed: 1})
 		assert.EqualError(t, err, c.err)
@@ -203,6 +210,13 @@ columns:
 		"{name: k, type: Float64, unique: true, min: 10.5}":         "bool_and(k >= 10.5) AND min(k) = 11",
 		"{name: k, type: String, unique: true, regex: '^K\\d{3}$'}": "bool_and(regexp_matches(k, '^K\\d{3}$')) AND min(k) = 'K000'",
 		"{name: k, type: UInt8, unique: true}":                      "min(k) = 0",
+		// Spelt by the regex: ranges of repeats; patterns the digits or letters fit on some
+		// indexes only.
+		"{name: k, type: String, unique: true, regex: '^[A-Z]{2,5}$'}":    "bool_and(regexp_matches(k, '^[A-Z]{2,5}$'))",
+		"{name: k, type: String, unique: true, regex: '^k\\d{9}[0-79]$'}": "bool_and(regexp_matches(k, '^k\\d{9}[0-79]$'))",
+		"{name: k, type: String, unique: true, regex: '^[a-o]{12}$'}":     "bool_and(regexp_matches(k, '^[a-o]{12}$'))",
+		// Exact past a double's whole numbers.
+		"{name: k, type: Decimal, precision: 38, scale: 0, unique: true, min: '100000000000000000000'}": "min(k) = 100000000000000000000::DECIMAL(38,0)",
 	} {
 		q, _, err := sample.Query(load("schema: K\ncolumns:\n  - "+col+"\n"), sample.Spec{Rows: 200, Seed: 1})
 		require.NoError(t, err, col)
