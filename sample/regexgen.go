@@ -181,11 +181,11 @@ func classChars(re *syntax.Regexp) []rune {
 }
 
 // indexedMatch spells index n (0 ≤ n < count) of a pattern: each run of positions as short as
-// it may be, except that unbounded runs grow until count strings fit, and the positions taken as
-// digits of a mixed-radix number. It returns one SQL expression over idx and a Go function that
+// it may be, except that runs grow until count strings fit and the strings are minLen long, and
+// the positions taken as digits of a mixed-radix number. It returns one SQL expression over idx and a Go function that
 // spells the same strings (to check them), or ok false when the pattern cannot be spelt so or
 // cannot reach count.
-func indexedMatch(pattern, idx string, count *big.Int) (string, func(n int64) string, bool) {
+func indexedMatch(pattern, idx string, count *big.Int, minLen int) (string, func(n int64) string, bool) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return "", nil, false
@@ -209,6 +209,16 @@ func indexedMatch(pattern, idx string, count *big.Int) (string, func(n int64) st
 	}
 	if capacity.Cmp(count) < 0 {
 		return "", nil, false
+	}
+	total := 0
+	for _, n := range lengths {
+		total += n
+	}
+	for i, s := range ss {
+		for total < minLen && (s.max < 0 || lengths[i] < s.max) && lengths[i] < 64 {
+			lengths[i]++
+			total++
+		}
 	}
 	// Positions, most significant first, with their characters and place values.
 	type digit struct {

@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -261,24 +262,37 @@ func (g *gen) list(c *schema.Column, key bool) (string, []violation, error) {
 			pos = fmt.Sprintf("(%s * %s + %s)", pos, dims[i], vars[i])
 		}
 	}
-	outer, outerKey, outerSpan := g.idx, g.keyIdx, g.keySpan
-	g.idx, g.depth = fmt.Sprintf("(%s * %d + %s)", outer, maxElements, pos), g.depth+1
-	if key {
-		// Distinct elements make distinct lists: a key list's elements are keys among all rows'.
-		g.keyIdx = fmt.Sprintf("(%s * %d + %s)", outerKey, maxElements, pos)
-		g.keySpan = new(big.Int).Mul(outerSpan, big.NewInt(maxElements))
-	} else {
-		// A unique or primary key inside a list is one among the list's elements.
-		longest := maxLen
-		if d.Kind == schema.KindArray {
-			longest = int64(elements)
-		} else if a.MaxLength != nil && *a.MaxLength < maxElements {
-			longest = max(longest, *a.MaxLength+1) // the max_length violation
+	// The max_length violation is a list one element longer than allowed.
+	tooLong := d.Kind == schema.KindList && a.MaxLength != nil && *a.MaxLength < maxElements
+	element := func(longest int64) (value, error) {
+		outer, outerKey, outerSpan := g.idx, g.keyIdx, g.keySpan
+		defer func() { g.idx, g.depth, g.keyIdx, g.keySpan = outer, g.depth-1, outerKey, outerSpan }()
+		g.idx, g.depth = fmt.Sprintf("(%s * %d + %s)", outer, maxElements, pos), g.depth+1
+		if key {
+			// Distinct elements make distinct lists: a key list's elements are keys among all rows'.
+			g.keyIdx = fmt.Sprintf("(%s * %d + %s)", outerKey, maxElements, pos)
+			g.keySpan = new(big.Int).Mul(outerSpan, big.NewInt(maxElements))
+		} else {
+			// A unique or primary key inside a list is one among the list's elements.
+			g.keyIdx, g.keySpan = pos, big.NewInt(max(longest, 1))
 		}
-		g.keyIdx, g.keySpan = pos, big.NewInt(max(longest, 1))
+		return g.value(d.Inner, key || d.Inner.Args.Unique || d.Inner.Args.PrimaryKey)
 	}
-	inner, err := g.value(d.Inner, key || d.Inner.Args.Unique || d.Inner.Args.PrimaryKey)
-	g.idx, g.depth, g.keyIdx, g.keySpan = outer, g.depth-1, outerKey, outerSpan
+	longest := maxLen
+	if d.Kind == schema.KindArray {
+		longest = int64(elements)
+	}
+	withViolation := longest
+	if tooLong {
+		withViolation = max(longest, *a.MaxLength+1)
+	}
+	inner, err := element(withViolation)
+	if err != nil && withViolation > longest && !key {
+		// The element keys fit the lists it makes but not the violation: leave max_length.
+		if inner, err = element(longest); err == nil {
+			tooLong = false
+		}
+	}
 	if err != nil {
 		return "", nil, fmt.Errorf("inner: %w", err)
 	}
@@ -294,7 +308,7 @@ func (g *gen) list(c *schema.Column, key bool) (string, []violation, error) {
 		if a.MinLength != nil && *a.MinLength > 0 {
 			cases = append(cases, violation{"min_length", build([]string{fmt.Sprint(*a.MinLength - 1)}, inner.valid)})
 		}
-		if a.MaxLength != nil && *a.MaxLength < maxElements {
+		if tooLong {
 			cases = append(cases, violation{"max_length", build([]string{fmt.Sprint(*a.MaxLength + 1)}, inner.valid)})
 		}
 	}
@@ -375,49 +389,91 @@ func (g *gen) key(c *schema.Column, idx string) (string, error) {
 	return "", fmt.Errorf("no distinct values for a %s key", c.DType.Kind)
 }
 
-// numberKey is a whole number per key index for Float and Decimal keys, from the first whole
-// number the min allows, checked against the max, the decimal's digits and the float's exact
-// integers (2^24 for Float32, 2^53 for Float64).
+// numberKey is a number per key index for Float and Decimal keys: whole numbers from the first
+// the min allows, or, when the max or the decimal's digits leave too little room for those,
+// multiples of 0.1, 0.01, … (down to the decimal's scale, or 10^-6 for a float). The numbers
+// must fit the max, the decimal's digits and the float's precision (2^24 for Float32, 2^53 for
+// Float64); else the key is refused with the numbers.
 func (g *gen) numberKey(c *schema.Column, idx, per string) (string, error) {
 	a := &c.Args
+	d := c.DType
 	ratOf := func(p *schema.Parsed) *big.Rat {
 		if p.Rat != nil {
 			return p.Rat
 		}
-		r, _ := new(big.Rat).SetString(fmt.Sprintf("%g", p.Float))
+		r, _ := new(big.Rat).SetString(strconv.FormatFloat(p.Float, 'g', -1, 64))
 		return r
 	}
-	start := new(big.Int)
-	if p := bound(c, a.Min); p != nil {
-		r := ratOf(p) // the ceiling: the smallest whole number at or above the min
-		start.Div(r.Num(), r.Denom())
-		if new(big.Rat).SetInt(start).Cmp(r) < 0 {
+	// floorDiv is the largest whole number at or below r (big.Int's division is Euclidean, and
+	// a denominator is positive).
+	floorDiv := func(r *big.Rat) *big.Int { return new(big.Int).Div(r.Num(), r.Denom()) }
+	exact := map[schema.Kind]int{schema.KindFloat32: 24, schema.KindFloat64: 53, schema.KindFloat: 53}[d.Kind]
+	finest := 6
+	if d.Kind == schema.KindDecimal {
+		finest = d.Scale
+	}
+	var refused error // the finest attempt's reason
+	for decimals := 0; decimals <= finest; decimals++ {
+		scale := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil))
+		units := func(p *schema.Parsed) *big.Rat { return new(big.Rat).Mul(ratOf(p), scale) }
+		start := new(big.Int) // in units of 10^-decimals
+		if p := bound(c, a.Min); p != nil {
+			u := units(p)
+			start = floorDiv(u)
+			if new(big.Rat).SetInt(start).Cmp(u) < 0 {
+				start.Add(start, big.NewInt(1))
+			}
+		} else if p := bound(c, a.MinExclusive); p != nil {
+			start = floorDiv(units(p))
 			start.Add(start, big.NewInt(1))
 		}
-	} else if p := bound(c, a.MinExclusive); p != nil {
-		r := ratOf(p) // the floor plus one: the smallest whole number above it
-		start.Div(r.Num(), r.Denom()).Add(start, big.NewInt(1))
+		last := new(big.Int).Add(start, new(big.Int).Sub(g.keySpan, big.NewInt(1)))
+		lastUnits := new(big.Rat).SetInt(last)
+		what := "whole numbers"
+		if decimals > 0 {
+			what = "multiples of " + new(big.Rat).Inv(scale).FloatString(decimals)
+		}
+		why := ""
+		// Whole numbers are exact up to 2^exact; finer multiples stay apart up to 2^(exact-2).
+		limit := new(big.Int).Lsh(big.NewInt(1), uint(max(exact-2*min(decimals, 1), 0)))
+		imprecise := exact > 0 && (new(big.Int).Abs(start).Cmp(limit) > 0 || new(big.Int).Abs(last).Cmp(limit) > 0)
+		switch p, q := bound(c, a.Max), bound(c, a.MaxExclusive); {
+		case p != nil && lastUnits.Cmp(units(p)) > 0, q != nil && lastUnits.Cmp(units(q)) >= 0:
+			why = "its max leaves too little room"
+		case d.Kind == schema.KindDecimal && d.Precision > 0 && new(big.Int).Abs(last).Cmp(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Precision-d.Scale+decimals)), nil)) >= 0:
+			why = fmt.Sprintf("a %s holds fewer", d)
+		case imprecise:
+			why = fmt.Sprintf("a %s cannot tell them apart", d.Kind)
+		}
+		if why != "" {
+			refused = fmt.Errorf("a unique %s column needs %s distinct %s, one per %s, from %s; %s", d, g.keySpan, what, per, decimalText(new(big.Rat).Quo(new(big.Rat).SetInt(start), scale), decimals), why)
+			if imprecise {
+				return "", refused // finer multiples are closer still
+			}
+			continue
+		}
+		switch {
+		case decimals > 0 && d.Kind == schema.KindDecimal:
+			return fmt.Sprintf("((CAST('%s' AS HUGEINT) + %s) * CAST('%s' AS DECIMAL(%d,%d)))", start, idx, new(big.Rat).Inv(scale).FloatString(decimals), decimals+1, decimals), nil
+		case decimals > 0:
+			return fmt.Sprintf("(CAST(%s + %s AS DOUBLE) / %s)", start, idx, scale.RatString()), nil
+		case d.Kind == schema.KindDecimal:
+			return fmt.Sprintf("(CAST('%s' AS HUGEINT) + %s)", start, idx), nil
+		case start.Sign() == 0:
+			return fmt.Sprintf("CAST(%s AS DOUBLE)", idx), nil
+		}
+		return fmt.Sprintf("CAST(%s + %s AS DOUBLE)", start, idx), nil
 	}
-	last := new(big.Int).Add(start, new(big.Int).Sub(g.keySpan, big.NewInt(1)))
-	lastRat := new(big.Rat).SetInt(last)
-	d := c.DType
-	exact := map[schema.Kind]int{schema.KindFloat32: 24, schema.KindFloat64: 53, schema.KindFloat: 53}[d.Kind]
-	limit := new(big.Int).Lsh(big.NewInt(1), uint(exact))
-	switch p, q := bound(c, a.Max), bound(c, a.MaxExclusive); {
-	case p != nil && lastRat.Cmp(ratOf(p)) > 0, q != nil && lastRat.Cmp(ratOf(q)) >= 0:
-		return "", fmt.Errorf("a unique %s column needs %s distinct whole numbers, one per %s, from %s; its max leaves too little room", d.Kind, g.keySpan, per, start)
-	case d.Kind == schema.KindDecimal && d.Precision > 0 && new(big.Int).Abs(last).Cmp(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Precision-d.Scale)), nil)) >= 0:
-		return "", fmt.Errorf("a unique %s column needs %s distinct whole numbers, one per %s, from %s; %d digits before the point hold fewer", d, g.keySpan, per, start, d.Precision-d.Scale)
-	case exact > 0 && (new(big.Int).Abs(start).Cmp(limit) > 0 || new(big.Int).Abs(last).Cmp(limit) > 0):
-		return "", fmt.Errorf("a unique %s column needs %s distinct whole numbers, one per %s, from %s; past 2^%d it cannot hold every whole number", d.Kind, g.keySpan, per, start, exact)
+	return "", refused
+}
+
+// decimalText writes r with at most the given decimals and no trailing zeros (-0.5, 3).
+func decimalText(r *big.Rat, decimals int) string {
+	t := r.FloatString(decimals)
+	if strings.Contains(t, ".") {
+		t = strings.TrimRight(strings.TrimRight(t, "0"), ".")
 	}
-	if d.Kind == schema.KindDecimal {
-		return fmt.Sprintf("(CAST('%s' AS HUGEINT) + %s)", start, idx), nil
-	}
-	if start.Sign() == 0 {
-		return fmt.Sprintf("CAST(%s AS DOUBLE)", idx), nil
-	}
-	return fmt.Sprintf("CAST(%s + %s AS DOUBLE)", start, idx), nil
+	return t
 }
 
 // keyWidth is how many digits spell every key index below span, at least least.
@@ -436,7 +492,11 @@ func (g *gen) stringKey(c *schema.Column, idx, per string) (string, error) {
 	if c.Args.Regex != nil {
 		re = regexp.MustCompile(*c.Args.Regex)
 		// Every spelling has the same length, so the first one tells the length rules' verdict.
-		if expr, spell, ok := indexedMatch(*c.Args.Regex, idx, g.keySpan); ok && lengthOK(c, spell(0)) {
+		minLen := 0
+		if c.Args.MinLength != nil {
+			minLen = int(min(*c.Args.MinLength, 1<<16))
+		}
+		if expr, spell, ok := indexedMatch(*c.Args.Regex, idx, g.keySpan, minLen); ok && lengthOK(c, spell(0)) {
 			return expr, nil
 		}
 	}

@@ -198,10 +198,11 @@ columns:
 	// Bounds: a column's max, a Decimal's digits, a Float's min, and a regex that spells keys.
 	for _, c := range []struct{ col, err string }{
 		{"{name: k, type: Int32, unique: true, max: 100}", "column 'k': a unique Int32 column needs 200 distinct values, one per row, from 0; its max is 100"},
-		{"{name: k, type: Decimal, precision: 4, scale: 2, unique: true}", "column 'k': a unique Decimal(4,2) column needs 200 distinct whole numbers, one per row, from 0; 2 digits before the point hold fewer"},
+		{"{name: k, type: Decimal, precision: 2, scale: 2, unique: true}", "column 'k': a unique Decimal(2,2) column needs 200 distinct multiples of 0.01, one per row, from 0; a Decimal(2,2) holds fewer"},
+		{"{name: k, type: Float64, unique: true, min: 0, max: 0.0001}", "column 'k': a unique Float64 column needs 200 distinct multiples of 0.000001, one per row, from 0; its max leaves too little room"},
 		{"{name: k, type: String, unique: true, max_length: 8}", "column 'k': sample cannot spell 200 distinct strings within the length bounds, one per row"},
 		{"{name: k, type: String, unique: true, regex: '^K\\d{2}$'}", "column 'k': sample cannot spell 200 distinct strings matching \"^K\\\\d{2}$\" within the length bounds, one per row"},
-		{"{name: k, type: Float32, unique: true, min: 16777216}", "column 'k': a unique Float32 column needs 200 distinct whole numbers, one per row, from 16777216; past 2^24 it cannot hold every whole number"},
+		{"{name: k, type: Float32, unique: true, min: 16777216}", "column 'k': a unique Float32 column needs 200 distinct whole numbers, one per row, from 16777216; a Float32 cannot tell them apart"},
 	} {
 		_, _, err := sample.Query(load("schema: K\ncolumns:\n  - "+c.col+"\n"), sample.Spec{Rows: 200, Seed: 1})
 		assert.EqualError(t, err, c.err)
@@ -212,9 +213,14 @@ columns:
 		"{name: k, type: UInt8, unique: true}":                      "min(k) = 0",
 		// Spelt by the regex: ranges of repeats; patterns the digits or letters fit on some
 		// indexes only.
-		"{name: k, type: String, unique: true, regex: '^[A-Z]{2,5}$'}":    "bool_and(regexp_matches(k, '^[A-Z]{2,5}$'))",
-		"{name: k, type: String, unique: true, regex: '^k\\d{9}[0-79]$'}": "bool_and(regexp_matches(k, '^k\\d{9}[0-79]$'))",
-		"{name: k, type: String, unique: true, regex: '^[a-o]{12}$'}":     "bool_and(regexp_matches(k, '^[a-o]{12}$'))",
+		"{name: k, type: String, unique: true, regex: '^[A-Z]{2,5}$'}":          "bool_and(regexp_matches(k, '^[A-Z]{2,5}$'))",
+		"{name: k, type: String, unique: true, regex: '^k\\d{9}[0-79]$'}":       "bool_and(regexp_matches(k, '^k\\d{9}[0-79]$'))",
+		"{name: k, type: String, unique: true, regex: '^[a-o]{12}$'}":           "bool_and(regexp_matches(k, '^[a-o]{12}$'))",
+		"{name: k, type: String, unique: true, regex: '^\\d+$', min_length: 5}": "bool_and(regexp_matches(k, '^\\d+$') AND strlen(k) >= 5)",
+		// Finer than whole numbers where the bounds or the digits ask for it.
+		"{name: k, type: Decimal, precision: 4, scale: 2, unique: true}":                  "max(k) = 19.9",
+		"{name: k, type: Float64, unique: true, min: 0, max_exclusive: 1}":                "bool_and(k >= 0 AND k < 1) AND max(k) = 0.199",
+		"{name: k, type: Decimal, precision: 5, scale: 2, unique: true, min: -5, max: 5}": "min(k) = -5 AND max(k) = -3.01",
 		// Exact past a double's whole numbers.
 		"{name: k, type: Decimal, precision: 38, scale: 0, unique: true, min: '100000000000000000000'}": "min(k) = 100000000000000000000::DECIMAL(38,0)",
 	} {
