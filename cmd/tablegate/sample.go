@@ -43,8 +43,6 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			// The rows are sorted by their index so the same seed gives the same bytes; a memory
-			// limit makes DuckDB spill that sort (100M rows peak at ~20 GB without one).
 			eng, err := exec.Open(exec.Config{MemoryLimit: memoryLimit})
 			if err != nil {
 				return err
