@@ -239,7 +239,7 @@ func bench(ctx context.Context, cfg config) error {
 		return checkGuard(all, cfg.guard)
 	}
 	r := results{
-		Machine: machine(), Cores: runtime.NumCPU(), Peers: pyVersions(t.python), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
+		Machine: machine(), Cores: cores(), Peers: pyVersions(t.python), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
 		Rows: cfg.rows, Rules: cfg.rules, Storages: cfg.storages, Measurements: all,
 	}
 	if cfg.custom != nil {
@@ -496,8 +496,12 @@ func machine() string {
 			mem = fmt.Sprintf(", %.0f GiB memory", kb/1024/1024)
 		}
 	}
-	return fmt.Sprintf("%d cores%s, %s/%s, %s", runtime.NumCPU(), mem, runtime.GOOS, runtime.GOARCH, runtime.Version())
+	return fmt.Sprintf("%d cores%s, %s/%s, %s", cores(), mem, runtime.GOOS, runtime.GOARCH, runtime.Version())
 }
+
+// cores is how many CPUs the runs may use: GOMAXPROCS's default follows a container's CPU quota
+// (Go 1.25+), where runtime.NumCPU counts the machine's.
+func cores() int { return runtime.GOMAXPROCS(0) }
 
 // results is one harness run as results.json keeps it; results.md and the plot are rendered from
 // it, so -render can redo them without measuring again.
