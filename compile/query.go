@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tablegate/tablegate/sql"
@@ -26,6 +27,15 @@ type Relation struct {
 	// single Parquet file), in ordinal order, when the source knows them. Only the writing of
 	// the valid rows uses it, to size the output's row groups (exec).
 	RowGroups []int64
+	// NoStatistics tells that DuckDB plans scans of the source without column statistics (a
+	// multi-file Parquet scan); Ranges then holds the integer columns' smallest and largest
+	// values, read from the files' footers, where every footer has them.
+	NoStatistics bool
+	Ranges       map[string][2]int64
+	// KeySources names, per key group, a relation its failing-keys aggregate reads instead of
+	// the source: a temp table of the columns it needs, whose statistics let DuckDB aggregate an
+	// integer key in a perfect hash (exec fills it for NoStatistics sources; Stages uses it).
+	KeySources map[int]string
 }
 
 // Placeholder is the relation `explain` shows when no input is given.
@@ -249,3 +259,64 @@ func (p *Plan) ValidExpr(errorsOnly bool) string {
 }
 
 func quote(name string) string { return sql.Ident(name) }
+
+// KeyGroup describes one key group of a plan: the rules aggregated by the same keys.
+type KeyGroup struct {
+	// Used is false for a group no rule of a Subset reads.
+	Used bool
+	// Columns are the schema columns its keys are, when every key is one whole column; nil
+	// otherwise (a struct field, or no keys at all).
+	Columns []string
+	// Reads are the schema columns its keys and conditions read: every column whose name occurs
+	// as a word in their SQL, which may name more than it reads, never fewer.
+	Reads []string
+}
+
+// KeyGroups describes the plan's key groups, by group number.
+func (p *Plan) KeyGroups() []KeyGroup {
+	out := make([]KeyGroup, len(p.keyed))
+	for g, kg := range p.keyed {
+		out[g].Used = !p.unused[g]
+		text := strings.Join(append(slices.Clone(kg.keys), kg.conds...), " ")
+		for _, c := range p.Columns {
+			if sqlMentions(text, c.Name) {
+				out[g].Reads = append(out[g].Reads, c.Name)
+			}
+		}
+		if len(kg.keys) == 0 {
+			continue
+		}
+		for _, k := range kg.keys {
+			name := ""
+			for _, c := range p.Columns {
+				if k == quote(c.Name) {
+					name = c.Name
+				}
+			}
+			if name == "" {
+				out[g].Columns = nil
+				break
+			}
+			out[g].Columns = append(out[g].Columns, name)
+		}
+	}
+	return out
+}
+
+// sqlMentions reports whether name occurs in text as a whole word, ignoring case (as DuckDB
+// matches identifiers), quoted or not.
+func sqlMentions(text, name string) bool {
+	lower, want := strings.ToLower(text), strings.ToLower(name)
+	word := func(b byte) bool { return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 0x80 }
+	for i := 0; ; {
+		j := strings.Index(lower[i:], want)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(want)
+		if (start == 0 || !word(lower[start-1])) && (end == len(lower) || !word(lower[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}

@@ -80,7 +80,11 @@ func (p *Plan) Stages(rel Relation, keyTable func(group int) string) Stages {
 			continue
 		}
 		table := keyTable(g)
-		st.Keys = append(st.Keys, KeyStage{Table: table, Query: p.failingKeys(g, from)})
+		src := from
+		if s, ok := rel.KeySources[g]; ok {
+			src = s
+		}
+		st.Keys = append(st.Keys, KeyStage{Table: table, Query: p.failingKeys(g, src)})
 		parts = append(parts, fmt.Sprintf("SELECT %s AS %s FROM %s SEMI JOIN %s AS __tg_k%d ON %s",
 			rid, RowIDColumn, from, table, g, p.keyMatch(g, "")))
 	}

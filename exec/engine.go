@@ -145,6 +145,12 @@ type run struct {
 	variables []string
 	// callerPerfectHash is perfect_ht_threshold as the run found it (0: not read, left alone).
 	callerPerfectHash int64
+	// perfectHashBits is the threshold the run set (0: left alone); memoryBudget the bytes it
+	// lets one structure of its own take (a quarter of the memory limit, at most 1 GiB).
+	perfectHashBits int
+	memoryBudget    int64
+	// inputRows is the input's row count once the run has counted it (0 before).
+	inputRows int64
 }
 
 func (e *Engine) newRun(ctx context.Context) (*run, error) {
@@ -169,6 +175,7 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 			_ = c.Close()
 			return nil, fmt.Errorf("configure DuckDB: %w", err)
 		}
+		r.perfectHashBits, r.memoryBudget = bits, memoryBudget(parseSize(limit))
 	}
 	return r, nil
 }
@@ -178,15 +185,20 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 // them together stay within a quarter of the memory limit and 1 GiB. DuckDB's default (12) is
 // the floor, 26 the ceiling.
 func perfectHashBits(threads, memoryLimit int64) int {
-	budget := int64(1 << 30)
-	if memoryLimit > 0 {
-		budget = min(budget, memoryLimit/4)
-	}
+	budget := memoryBudget(memoryLimit)
 	bits := 12
 	for bits < 26 && max(threads, 1)*8<<(bits+1) <= budget {
 		bits++
 	}
 	return bits
+}
+
+// memoryBudget is a quarter of the memory limit (0: none), at most 1 GiB.
+func memoryBudget(memoryLimit int64) int64 {
+	if memoryLimit > 0 {
+		return min(1<<30, memoryLimit/4)
+	}
+	return 1 << 30
 }
 
 // parseSize reads a size as DuckDB prints it ("18.8 GiB", "91.5 MiB", "512 bytes"); 0 when it

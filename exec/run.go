@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	mathbits "math/bits"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tablegate/tablegate/casting"
@@ -243,6 +245,7 @@ func (e *Engine) evaluateInput(ctx context.Context, r *run, a Asset, rel compile
 	if err := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&total); err != nil {
 		return 0, "", ruleStats{}, &outcome.InputError{Input: a.Input.String(), Err: err}
 	}
+	r.inputRows = total
 	opts.progress("evaluating rules", total)
 	failedTable, stats, err := e.evaluate(ctx, r, a.Plan, rel)
 	if err != nil {
@@ -385,6 +388,9 @@ func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel c
 		}
 		return keyTables[g]
 	}
+	if err := keySources(ctx, r, p, &rel); err != nil {
+		return "", err
+	}
 	st := p.Stages(rel, keyTable)
 	for _, k := range st.Keys {
 		if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", k.Table, k.Query)); err != nil {
@@ -399,6 +405,67 @@ func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel c
 		}
 	}
 	return p.Failing(rel, keyTable, st.Where(suspects)), nil
+}
+
+// keySources gives the key groups a temp table of the columns they read when the source has no
+// statistics (a multi-file Parquet scan): from the table, DuckDB aggregates an integer key
+// whose footer range fits the run's perfect-hash threshold in a perfect hash, not a hash table
+// (measured, 10 files of 1M rows: the primary key 0.85 -> 0.35 s, a group rule 0.31 -> 0.05 s,
+// for 0.38 s to copy both columns). Other groups, and inputs with statistics, read the source.
+func keySources(ctx context.Context, r *run, p *compile.Plan, rel *compile.Relation) error {
+	if !rel.NoStatistics || len(rel.Casts) > 0 || r.perfectHashBits == 0 || r.inputRows == 0 {
+		return nil
+	}
+	var groups []int
+	var reads []string
+	for g, kg := range p.KeyGroups() {
+		if !kg.Used || len(kg.Columns) == 0 || !perfectHashFits(p, rel.Ranges, kg.Columns, r.perfectHashBits) {
+			continue
+		}
+		groups = append(groups, g)
+		for _, c := range kg.Reads {
+			if !slices.Contains(reads, c) {
+				reads = append(reads, c)
+			}
+		}
+	}
+	// The copy holds every row: within the run's memory budget, at 8 bytes a value (wider
+	// columns are not integer keys, and rarely read by group rules).
+	if len(groups) == 0 || r.inputRows*int64(len(reads))*8 > r.memoryBudget {
+		return nil
+	}
+	cols := make([]string, len(reads))
+	for i, c := range reads {
+		cols[i] = sql.Ident(c)
+	}
+	table := "temp.main." + sql.Ident(r.tempName("keysource"))
+	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT %s FROM %s", table, strings.Join(cols, ", "), rel.From)); err != nil {
+		return fmt.Errorf("copy the key columns: %w", err)
+	}
+	rel.KeySources = map[int]string{}
+	for _, g := range groups {
+		rel.KeySources[g] = table
+	}
+	return nil
+}
+
+// perfectHashFits reports whether DuckDB can aggregate the integer key columns in a perfect hash
+// of at most bits bits: each column takes the bits of its range plus one value for NULL.
+func perfectHashFits(p *compile.Plan, ranges map[string][2]int64, columns []string, bits int) bool {
+	need := 0
+	for _, name := range columns {
+		c := p.Schema().Column(name)
+		rg, ok := ranges[name]
+		if c == nil || !c.DType.Kind.IsInteger() || !ok || rg[1] < rg[0] {
+			return false
+		}
+		span := uint64(rg[1]) - uint64(rg[0]) // two's complement: exact for rg[1] >= rg[0]
+		if span > 1<<62 {
+			return false
+		}
+		need += mathbits.Len64(span + 2)
+	}
+	return need <= bits
 }
 
 // suspects stores the rows Stages.Suspects selects and returns the condition that picks them

@@ -1192,3 +1192,50 @@ func TestFailedFlushKeepsLastKnownGood(t *testing.T) {
 		})
 	}
 }
+
+// TestGlobKeyRulesMatchOneFile: key rules over a multi-file input (whose keys are aggregated
+// from a copy of the key columns) find what they find over the same rows in one file: a
+// duplicated primary key, a duplicated string key, and a group rule reading another column.
+func TestGlobKeyRulesMatchOneFile(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s, err := schema.Parse([]byte(`schema: K
+columns:
+  - {name: id, type: Int64, primary_key: true}
+  - {name: code, type: String, unique: true}
+  - {name: cust, type: Int64}
+  - {name: amt, type: Float64}
+rules:
+  - {name: small_total, sql: "sum(amt) < 200", group_by: [cust]}
+`), "k.yaml")
+	require.NoError(t, err)
+	// Every 50th id repeats the one before; every 70th code too; customer 3 spends too much.
+	rows := func(lo, hi int) string {
+		return fmt.Sprintf(`SELECT CASE WHEN i %% 50 = 0 THEN i - 1 ELSE i END AS id,
+			'c' || CASE WHEN i %% 70 = 0 THEN i - 1 ELSE i END AS code,
+			i %% 11 AS cust, CASE WHEN i %% 11 = 3 THEN 9.5 ELSE 0.5 END::DOUBLE AS amt
+			FROM range(%d, %d) t(i) ORDER BY i`, lo, hi)
+	}
+	one := e.parquet("one/all.parquet", rows(1, 3001))
+	for f := range 3 {
+		e.parquet(fmt.Sprintf("many/part-%d.parquet", f), rows(1+f*1000, 1001+f*1000))
+	}
+	outcomeOf := func(in string) (map[string]any, [][]any) {
+		out := exec.ParquetOutput{Path: e.path("out", filepath.Base(filepath.Dir(in)), "k.parquet")}
+		rep, err := run(t, s, exec.Asset{Input: exec.ParquetInput{Path: in}, Output: out, Quarantine: true}, exec.Options{})
+		require.NoError(t, err)
+		counts := map[string]any{"rows": rep.Rows, "by_rules": rep.InvalidByRules}
+		for _, c := range rep.Checks {
+			counts[c.Name] = c.Metadata["dy_failed_count"]
+		}
+		return counts, e.parquetRows(out.Path)
+	}
+	oneCounts, oneRows := outcomeOf(one)
+	manyCounts, manyRows := outcomeOf(e.path("many", "*.parquet"))
+	assert.Equal(t, oneCounts, manyCounts)
+	assert.Equal(t, oneRows, manyRows)
+	// The rules did find something to agree on.
+	for _, check := range []string{"dy_rule__primary_key", "dy_rule__code__unique", "dy_rule__small_total"} {
+		assert.NotNil(t, oneCounts[check], check)
+	}
+}

@@ -100,6 +100,10 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 		}
 	}
 	rel.PlainColumns = plainColumns(ctx, r, in.Path)
+	if len(matches) > 1 {
+		rel.NoStatistics = true
+		rel.Ranges = integerRanges(ctx, r, in.Path)
+	}
 	if len(matches) == 1 {
 		// The rows of each row group, in file order; on an error none, and the table keeps
 		// DuckDB's default row groups.
@@ -124,6 +128,31 @@ func plainColumns(ctx context.Context, r *run, path string) map[string]bool {
 		plain[c] = true
 	}
 	return plain
+}
+
+// integerRanges reads from the Parquet footers the smallest and largest value of each top-level
+// column whose every column chunk has integer statistics; on an error, none.
+func integerRanges(ctx context.Context, r *run, path string) map[string][2]int64 {
+	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(
+		"SELECT path_in_schema, min(TRY_CAST(stats_min_value AS BIGINT)), max(TRY_CAST(stats_max_value AS BIGINT)) FROM parquet_metadata(%s) "+
+			"GROUP BY path_in_schema HAVING bool_and(TRY_CAST(stats_min_value AS BIGINT) IS NOT NULL AND TRY_CAST(stats_max_value AS BIGINT) IS NOT NULL)", sql.String(path)))
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	out := map[string][2]int64{}
+	for rows.Next() {
+		var name string
+		var lo, hi int64
+		if err := rows.Scan(&name, &lo, &hi); err != nil {
+			return nil
+		}
+		out[name] = [2]int64{lo, hi}
+	}
+	if rows.Err() != nil {
+		return nil
+	}
+	return out
 }
 
 // fileOffsets is a BIGINT list literal of the row each file of a multi-file scan starts at.

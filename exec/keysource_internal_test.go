@@ -1,0 +1,75 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/schema"
+)
+
+// TestKeySources: over a multi-file Parquet input (no statistics), the key groups keyed by
+// integer columns whose footer range fits the perfect hash read a temp table of the columns
+// they need; a string key, a range past the threshold, a copy past the memory budget and a
+// single file read the source.
+func TestKeySources(t *testing.T) {
+	ctx := context.Background()
+	s, err := schema.Parse([]byte(`schema: K
+columns:
+  - {name: id, type: Int64, primary_key: true}
+  - {name: code, type: String, unique: true}
+  - {name: cust, type: Int64}
+  - {name: amt, type: Float64}
+  - {name: wide, type: Int64, unique: true}
+rules:
+  - {name: small_total, sql: "sum(amt) < 100", group_by: [cust]}
+`), "k.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := compile.Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	r := newTestRun(t)
+	for f := range 3 {
+		q := fmt.Sprintf("COPY (SELECT i AS id, 'c' || i AS code, i %% 7 AS cust, 1.5 AS amt, i * 1099511627776 AS wide FROM range(%d, %d) t(i)) TO '%s' (FORMAT parquet)",
+			f*100, f*100+100, filepath.Join(dir, fmt.Sprintf("part-%d.parquet", f)))
+		if err := r.exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sources := func(path string, rows int64, budget int64) []string {
+		t.Helper()
+		rel, err := ParquetInput{Path: path}.open(ctx, r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.inputRows, r.memoryBudget = rows, budget
+		if err := keySources(ctx, r, p, &rel); err != nil {
+			t.Fatal(err)
+		}
+		var keyed []string
+		for g, kg := range p.KeyGroups() {
+			if _, ok := rel.KeySources[g]; ok {
+				keyed = append(keyed, kg.Columns...)
+			}
+		}
+		sort.Strings(keyed)
+		return keyed
+	}
+	glob := filepath.Join(dir, "*.parquet")
+	if got := fmt.Sprint(sources(glob, 300, 1<<30)); got != "[cust id]" {
+		t.Errorf("glob: key groups reading the copy %s, want [cust id] (not code: a string; not wide: past 2^%d)", got, r.perfectHashBits)
+	}
+	if got := sources(glob, 300, 300*3*8-1); len(got) != 0 {
+		t.Errorf("a copy past the memory budget: %v read it", got)
+	}
+	if got := sources(filepath.Join(dir, "part-1.parquet"), 100, 1<<30); len(got) != 0 {
+		t.Errorf("a single file has statistics: %v read a copy", got)
+	}
+}
