@@ -411,18 +411,33 @@ func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel c
 // statistics (a multi-file Parquet scan): from the table, DuckDB aggregates an integer key
 // whose footer range fits the run's perfect-hash threshold in a perfect hash, not a hash table
 // (measured, 10 files of 1M rows: the primary key 0.85 -> 0.35 s, a group rule 0.31 -> 0.05 s,
-// for 0.38 s to copy both columns). Other groups, and inputs with statistics, read the source.
+// for 0.21-0.38 s to copy both columns). Other groups, and inputs with statistics, read the
+// source.
 func keySources(ctx context.Context, r *run, p *compile.Plan, rel *compile.Relation) error {
-	if !rel.NoStatistics || len(rel.Casts) > 0 || r.perfectHashBits == 0 || r.inputRows == 0 {
+	groups, copySQL := keySourcePlan(r, p, *rel, "temp.main."+sql.Ident(r.tempName("keysource")))
+	if copySQL == "" {
 		return nil
 	}
-	var groups []int
+	if err := r.exec(ctx, copySQL); err != nil {
+		return fmt.Errorf("copy the key columns: %w", err)
+	}
+	rel.KeySources = groups
+	return nil
+}
+
+// keySourcePlan picks the key groups that read a copy named table, and returns them with the
+// statement that makes the copy ("" for none).
+func keySourcePlan(r *run, p *compile.Plan, rel compile.Relation, table string) (map[int]string, string) {
+	if !rel.NoStatistics || len(rel.Casts) > 0 || r.perfectHashBits == 0 || r.inputRows == 0 {
+		return nil, ""
+	}
+	groups := map[int]string{}
 	var reads []string
 	for g, kg := range p.KeyGroups() {
 		if !kg.Used || len(kg.Columns) == 0 || !perfectHashFits(p, rel.Ranges, kg.Columns, r.perfectHashBits) {
 			continue
 		}
-		groups = append(groups, g)
+		groups[g] = table
 		for _, c := range kg.Reads {
 			if !slices.Contains(reads, c) {
 				reads = append(reads, c)
@@ -432,21 +447,13 @@ func keySources(ctx context.Context, r *run, p *compile.Plan, rel *compile.Relat
 	// The copy holds every row: within the run's memory budget, at 8 bytes a value (wider
 	// columns are not integer keys, and rarely read by group rules).
 	if len(groups) == 0 || r.inputRows*int64(len(reads))*8 > r.memoryBudget {
-		return nil
+		return nil, ""
 	}
 	cols := make([]string, len(reads))
 	for i, c := range reads {
 		cols[i] = sql.Ident(c)
 	}
-	table := "temp.main." + sql.Ident(r.tempName("keysource"))
-	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT %s FROM %s", table, strings.Join(cols, ", "), rel.From)); err != nil {
-		return fmt.Errorf("copy the key columns: %w", err)
-	}
-	rel.KeySources = map[int]string{}
-	for _, g := range groups {
-		rel.KeySources[g] = table
-	}
-	return nil
+	return groups, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT %s FROM %s", table, strings.Join(cols, ", "), rel.From)
 }
 
 // perfectHashFits reports whether DuckDB can aggregate the integer key columns in a perfect hash
@@ -621,7 +628,15 @@ func (e *Engine) Explain(ctx context.Context, p *compile.Plan, in Input) (string
 		return "", err
 	}
 	if rel.ScanFilters {
-		return p.ExplainStages(rel), nil
+		// The copy of key columns a run would make (it needs the row count, from the footers).
+		if err := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&r.inputRows); err != nil {
+			return "", &outcome.InputError{Input: in.String(), Err: err}
+		}
+		var copySQL string
+		if rel.KeySources, copySQL = keySourcePlan(r, p, rel, "__tg_keysource"); copySQL != "" {
+			copySQL += ";\n\n"
+		}
+		return copySQL + p.ExplainStages(rel), nil
 	}
 	return p.FailingQuery(rel) + ";\n", nil
 }

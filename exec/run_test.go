@@ -1238,4 +1238,18 @@ rules:
 	for _, check := range []string{"dy_rule__primary_key", "dy_rule__code__unique", "dy_rule__small_total"} {
 		assert.NotNil(t, oneCounts[check], check)
 	}
+
+	// explain shows the copy for the files, and none for the one file.
+	p, err := compile.Compile(s)
+	require.NoError(t, err)
+	eng, err := exec.Open(exec.Config{Threads: 2})
+	require.NoError(t, err)
+	defer eng.Close()
+	many, err := eng.Explain(context.Background(), p, exec.ParquetInput{Path: e.path("many", "*.parquet")})
+	require.NoError(t, err)
+	assert.Contains(t, many, `CREATE OR REPLACE TEMP TABLE __tg_keysource AS SELECT "cust", "amt", "id" FROM read_parquet(`)
+	assert.Equal(t, 2, strings.Count(many, "FROM __tg_keysource"), "the id and cust groups read the copy, the code group the files")
+	single, err := eng.Explain(context.Background(), p, exec.ParquetInput{Path: one})
+	require.NoError(t, err)
+	assert.NotContains(t, single, "__tg_keysource")
 }
