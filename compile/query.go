@@ -270,6 +270,9 @@ type KeyGroup struct {
 	// Reads are the schema columns its keys and conditions read: every column whose name occurs
 	// as a word in their SQL, which may name more than it reads, never fewer.
 	Reads []string
+	// Distinct tells that a condition may aggregate DISTINCT values, which DuckDB never
+	// aggregates in a perfect hash.
+	Distinct bool
 }
 
 // KeyGroups describes the plan's key groups, by group number.
@@ -278,6 +281,7 @@ func (p *Plan) KeyGroups() []KeyGroup {
 	for g, kg := range p.keyed {
 		out[g].Used = !p.unused[g]
 		text := strings.Join(append(slices.Clone(kg.keys), kg.conds...), " ")
+		out[g].Distinct = sqlMentions(strings.Join(kg.conds, " "), "distinct")
 		for _, c := range p.Columns {
 			if sqlMentions(text, c.Name) {
 				out[g].Reads = append(out[g].Reads, c.Name)

@@ -14,7 +14,8 @@ import (
 // TestKeySources: over a multi-file Parquet input (no statistics), the key groups keyed by
 // integer columns whose footer range fits the perfect hash read a temp table of the columns
 // they need; a string key, a range past the threshold, a copy past the memory budget and a
-// single file read the source.
+// single file read the source; so do a group reading a string column (whose copy's size the
+// check cannot judge) and a group aggregating DISTINCT values (no perfect hash for those).
 func TestKeySources(t *testing.T) {
 	ctx := context.Background()
 	s, err := schema.Parse([]byte(`schema: K
@@ -24,8 +25,12 @@ columns:
   - {name: cust, type: Int64}
   - {name: amt, type: Float64}
   - {name: wide, type: Int64, unique: true}
+  - {name: note, type: String}
+  - {name: grp, type: Int64}
 rules:
   - {name: small_total, sql: "sum(amt) < 100", group_by: [cust]}
+  - {name: short_notes, sql: "max(strlen(note)) < 1000", group_by: [grp]}
+  - {name: few_amounts, sql: "count(DISTINCT amt) < 50", group_by: [id, cust]}
 `), "k.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +42,7 @@ rules:
 	dir := t.TempDir()
 	r := newTestRun(t)
 	for f := range 3 {
-		q := fmt.Sprintf("COPY (SELECT i AS id, 'c' || i AS code, i %% 7 AS cust, 1.5 AS amt, i * 1099511627776 AS wide FROM range(%d, %d) t(i)) TO '%s' (FORMAT parquet)",
+		q := fmt.Sprintf("COPY (SELECT i AS id, 'c' || i AS code, i %% 7 AS cust, 1.5 AS amt, i * 1099511627776 AS wide, 'n' AS note, i %% 3 AS grp FROM range(%d, %d) t(i)) TO '%s' (FORMAT parquet)",
 			f*100, f*100+100, filepath.Join(dir, fmt.Sprintf("part-%d.parquet", f)))
 		if err := r.exec(ctx, q); err != nil {
 			t.Fatal(err)
@@ -50,7 +55,7 @@ rules:
 			t.Fatal(err)
 		}
 		r.inputRows, r.memoryBudget = rows, budget
-		if err := keySources(ctx, r, p, &rel); err != nil {
+		if _, err := keySources(ctx, r, p, &rel); err != nil {
 			t.Fatal(err)
 		}
 		var keyed []string
@@ -64,7 +69,7 @@ rules:
 	}
 	glob := filepath.Join(dir, "*.parquet")
 	if got := fmt.Sprint(sources(glob, 300, 1<<30)); got != "[cust id]" {
-		t.Errorf("glob: key groups reading the copy %s, want [cust id] (not code: a string; not wide: past 2^%d)", got, r.perfectHashBits)
+		t.Errorf("glob: key groups reading the copy %s, want [cust id] (not code: a string; not wide: past 2^%d; not grp: it reads a string; not (id, cust): DISTINCT)", got, r.perfectHashBits)
 	}
 	if got := sources(glob, 300, 300*3*8-1); len(got) != 0 {
 		t.Errorf("a copy past the memory budget: %v read it", got)

@@ -131,7 +131,7 @@ func plainColumns(ctx context.Context, r *run, path string) map[string]bool {
 }
 
 // integerRanges reads from the Parquet footers the smallest and largest value of each top-level
-// column whose every column chunk has integer statistics; on an error, none.
+// column whose every column chunk has integer statistics, by lower-case name; on an error, none.
 func integerRanges(ctx context.Context, r *run, path string) map[string][2]int64 {
 	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(
 		"SELECT path_in_schema, min(TRY_CAST(stats_min_value AS BIGINT)), max(TRY_CAST(stats_max_value AS BIGINT)) FROM parquet_metadata(%s) "+
@@ -147,7 +147,7 @@ func integerRanges(ctx context.Context, r *run, path string) map[string][2]int64
 		if err := rows.Scan(&name, &lo, &hi); err != nil {
 			return nil
 		}
-		out[name] = [2]int64{lo, hi}
+		out[strings.ToLower(name)] = [2]int64{lo, hi}
 	}
 	if rows.Err() != nil {
 		return nil
