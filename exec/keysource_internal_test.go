@@ -77,4 +77,17 @@ rules:
 	if got := sources(filepath.Join(dir, "part-1.parquet"), 100, 1<<30); len(got) != 0 {
 		t.Errorf("a single file has statistics: %v read a copy", got)
 	}
+
+	// A file whose key column holds only NULLs has no range of its own; the others give it.
+	nulls := t.TempDir()
+	for f, id := range []string{"i", "NULL::BIGINT"} {
+		q := fmt.Sprintf("COPY (SELECT %s AS id, 'c' || i AS code, i %% 7 AS cust, 1.5 AS amt, 0 AS wide, 'n' AS note, 0 AS grp FROM range(100) t(i)) TO '%s' (FORMAT parquet)",
+			id, filepath.Join(nulls, fmt.Sprintf("part-%d.parquet", f)))
+		if err := r.exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := fmt.Sprint(sources(filepath.Join(nulls, "*.parquet"), 200, 1<<30)); got != "[cust id wide]" {
+		t.Errorf("with an all-NULL column chunk: key groups reading the copy %s, want [cust id wide]", got)
+	}
 }

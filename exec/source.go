@@ -131,11 +131,13 @@ func plainColumns(ctx context.Context, r *run, path string) map[string]bool {
 }
 
 // integerRanges reads from the Parquet footers the smallest and largest value of each top-level
-// column whose every column chunk has integer statistics, by lower-case name; on an error, none.
+// column whose every column chunk has integer statistics or holds only NULLs, by lower-case
+// name; on an error, none.
 func integerRanges(ctx context.Context, r *run, path string) map[string][2]int64 {
 	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(
 		"SELECT path_in_schema, min(TRY_CAST(stats_min_value AS BIGINT)), max(TRY_CAST(stats_max_value AS BIGINT)) FROM parquet_metadata(%s) "+
-			"GROUP BY path_in_schema HAVING bool_and(TRY_CAST(stats_min_value AS BIGINT) IS NOT NULL AND TRY_CAST(stats_max_value AS BIGINT) IS NOT NULL)", sql.String(path)))
+			"GROUP BY path_in_schema HAVING bool_and(TRY_CAST(stats_min_value AS BIGINT) IS NOT NULL AND TRY_CAST(stats_max_value AS BIGINT) IS NOT NULL "+
+			"OR stats_null_count = num_values) AND min(TRY_CAST(stats_min_value AS BIGINT)) IS NOT NULL", sql.String(path)))
 	if err != nil {
 		return nil
 	}
