@@ -77,7 +77,18 @@ func (f *fixture) parquetDigest(path string) string {
 // quarantine ("absent" for one that is not there); tables lists every table in it.
 func (f *fixture) tableDigests(file, table string) (tab, quar string, tables []string) {
 	f.t.Helper()
-	f.exec("ATTACH " + quoteLit(file) + " AS k (READ_ONLY)")
+	if _, err := f.db.Exec("ATTACH " + quoteLit(file) + " AS k (READ_ONLY)"); err != nil {
+		// Keep what DuckDB refused, beyond the test's temp folder, for whoever investigates.
+		kept, kerr := os.MkdirTemp("", "tablegate-kill-unreadable-")
+		if kerr == nil {
+			for _, name := range []string{file, file + ".wal"} {
+				if data, rerr := os.ReadFile(name); rerr == nil {
+					_ = os.WriteFile(filepath.Join(kept, filepath.Base(name)), data, 0o644)
+				}
+			}
+		}
+		f.t.Fatalf("the database is unreadable after the kill (kept in %s): %v", kept, err)
+	}
 	defer f.exec("DETACH k")
 	for _, r := range f.query("SELECT schema_name || '.' || table_name FROM duckdb_tables() WHERE database_name = 'k' ORDER BY 1") {
 		tables = append(tables, r[0].(string))
