@@ -426,18 +426,19 @@ func keySources(ctx context.Context, r *run, p *compile.Plan, rel *compile.Relat
 		return "", nil
 	}
 	table := "temp.main." + sql.Ident(r.tempName("keysource"))
-	if err := r.exec(ctx, keyCopySQL(table, cols, *rel)); err != nil {
+	copySQL := useKeyCopy(rel, table, groups, cols)
+	if err := r.exec(ctx, copySQL); err != nil {
 		return "", fmt.Errorf("copy the key columns: %w", err)
-	}
-	rel.KeySources = map[int]string{}
-	for _, g := range groups {
-		rel.KeySources[g] = table
 	}
 	return table, nil
 }
 
-// keyCopySQL makes the copy of key columns named table.
-func keyCopySQL(table string, cols []string, rel compile.Relation) string {
+// useKeyCopy points the groups at the copy named table and returns the statement that makes it.
+func useKeyCopy(rel *compile.Relation, table string, groups []int, cols []string) string {
+	rel.KeySources = map[int]string{}
+	for _, g := range groups {
+		rel.KeySources[g] = table
+	}
 	quoted := make([]string, len(cols))
 	for i, c := range cols {
 		quoted[i] = sql.Ident(c)
@@ -682,11 +683,8 @@ func (e *Engine) Explain(ctx context.Context, p *compile.Plan, in Input) (string
 		if len(groups) == 0 {
 			return p.ExplainStages(rel), nil
 		}
-		rel.KeySources = map[int]string{}
-		for _, g := range groups {
-			rel.KeySources[g] = "__tg_keysource"
-		}
-		return keyCopySQL("__tg_keysource", cols, rel) + ";\n\n" + p.ExplainStages(rel), nil
+		copySQL := useKeyCopy(&rel, "__tg_keysource", groups, cols)
+		return copySQL + ";\n\n" + p.ExplainStages(rel), nil
 	}
 	return p.FailingQuery(rel) + ";\n", nil
 }

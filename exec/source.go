@@ -3,6 +3,7 @@ package exec
 import (
 	"bufio"
 	"context"
+	gosql "database/sql"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -99,10 +100,10 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 			rel.RowID = fmt.Sprintf("((%s)[file_index::BIGINT + 1] + file_row_number)", offsets)
 		}
 	}
-	rel.PlainColumns = plainColumns(ctx, r, in.Path)
+	var ranges map[string][2]int64
+	rel.PlainColumns, ranges = footerFacts(ctx, r, in.Path)
 	if len(matches) > 1 {
-		rel.NoStatistics = true
-		rel.Ranges = integerRanges(ctx, r, in.Path)
+		rel.NoStatistics, rel.Ranges = true, ranges
 	}
 	if len(matches) == 1 {
 		// The rows of each row group, in file order; on an error none, and the table keeps
@@ -113,48 +114,41 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 	return rel, nil
 }
 
-// plainColumns names the top-level columns that no column chunk of the Parquet files stores
-// with a dictionary. It only steers how rules are evaluated, never what they find: when the
-// footers cannot be read it returns nil, and every string rule filters in the scan.
-func plainColumns(ctx context.Context, r *run, path string) map[string]bool {
-	cols, err := column[string](ctx, r, fmt.Sprintf(
-		"SELECT path_in_schema FROM parquet_metadata(%s) GROUP BY path_in_schema "+
-			"HAVING NOT bool_or(dictionary_page_offset IS NOT NULL OR encodings LIKE '%%DICTIONARY%%')", sql.String(path)))
+// footerFacts reads, in one pass over the Parquet footers, the top-level columns that no
+// column chunk stores with a dictionary (plain), and the smallest and largest value of each
+// top-level column whose every column chunk has integer statistics or holds only NULLs (ranges,
+// by lower-case name). Both only steer how rules are evaluated, never what they find: when the
+// footers cannot be read both are nil, every string rule filters in the scan and no key column
+// is copied.
+func footerFacts(ctx context.Context, r *run, path string) (plain map[string]bool, ranges map[string][2]int64) {
+	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(`SELECT path_in_schema,
+	NOT bool_or(dictionary_page_offset IS NOT NULL OR encodings LIKE '%%DICTIONARY%%'),
+	bool_and(TRY_CAST(stats_min_value AS BIGINT) IS NOT NULL AND TRY_CAST(stats_max_value AS BIGINT) IS NOT NULL OR stats_null_count = num_values),
+	min(TRY_CAST(stats_min_value AS BIGINT)), max(TRY_CAST(stats_max_value AS BIGINT))
+FROM parquet_metadata(%s) GROUP BY path_in_schema`, sql.String(path)))
 	if err != nil {
-		return nil
-	}
-	plain := map[string]bool{}
-	for _, c := range cols {
-		plain[c] = true
-	}
-	return plain
-}
-
-// integerRanges reads from the Parquet footers the smallest and largest value of each top-level
-// column whose every column chunk has integer statistics or holds only NULLs, by lower-case
-// name; on an error, none.
-func integerRanges(ctx context.Context, r *run, path string) map[string][2]int64 {
-	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(
-		"SELECT path_in_schema, min(TRY_CAST(stats_min_value AS BIGINT)), max(TRY_CAST(stats_max_value AS BIGINT)) FROM parquet_metadata(%s) "+
-			"GROUP BY path_in_schema HAVING bool_and(TRY_CAST(stats_min_value AS BIGINT) IS NOT NULL AND TRY_CAST(stats_max_value AS BIGINT) IS NOT NULL "+
-			"OR stats_null_count = num_values) AND min(TRY_CAST(stats_min_value AS BIGINT)) IS NOT NULL", sql.String(path)))
-	if err != nil {
-		return nil
+		return nil, nil
 	}
 	defer rows.Close()
-	out := map[string][2]int64{}
+	plain, ranges = map[string]bool{}, map[string][2]int64{}
 	for rows.Next() {
 		var name string
-		var lo, hi int64
-		if err := rows.Scan(&name, &lo, &hi); err != nil {
-			return nil
+		var isPlain, ranged bool
+		var lo, hi gosql.NullInt64
+		if err := rows.Scan(&name, &isPlain, &ranged, &lo, &hi); err != nil {
+			return nil, nil
 		}
-		out[strings.ToLower(name)] = [2]int64{lo, hi}
+		if isPlain {
+			plain[name] = true
+		}
+		if ranged && lo.Valid && hi.Valid {
+			ranges[strings.ToLower(name)] = [2]int64{lo.Int64, hi.Int64}
+		}
 	}
 	if rows.Err() != nil {
-		return nil
+		return nil, nil
 	}
-	return out
+	return plain, ranges
 }
 
 // fileOffsets is a BIGINT list literal of the row each file of a multi-file scan starts at.
