@@ -94,7 +94,10 @@ func TestValidRowGroupSize(t *testing.T) {
 		{"1% invalid: DuckDB takes the batches as they are", full, every(100, 3*parquetRowGroup+1000), 0},
 		{"60% invalid: the row groups would be small", full, "SELECT range AS __tg_rid FROM range(0, 3*122880+1000) WHERE range % 5 < 3", 0},
 		{"row groups unknown", nil, every(50, 1000), 0},
-		{"row groups larger than DuckDB's", []int64{1_000_000}, every(50, 1_000_000), 0},
+		{"row groups far larger than DuckDB's: no larger output groups", []int64{1_000_000}, every(50, 1_000_000), 0},
+		// polars writes 123,457 rows a group: 1 row in 30 invalid leaves 119,341 or 119,342.
+		{"row groups a little larger than DuckDB's", []int64{123457, 123457, 123457, 1000}, every(30, 3*123457+1000), 119342},
+		{"a little larger, 1% invalid: DuckDB takes the batches as they are", []int64{123457, 123457, 123457, 1000}, every(100, 3*123457+1000), 0},
 		{"no invalid rows at all in the median group", []int64{parquetRowGroup, parquetRowGroup, parquetRowGroup},
 			"SELECT range AS __tg_rid FROM range(0, 122880, 10)", 0},
 		{"one row group", []int64{100_000}, every(40, 100_000), 100_000 - 2500},
