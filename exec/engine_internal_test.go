@@ -1,23 +1,33 @@
 package exec
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+)
 
 func TestPerfectHashBits(t *testing.T) {
 	for _, c := range []struct {
-		threads, limit int64
-		want           int
+		threads, limit, rows int64
+		want                 int
 	}{
-		{2, 0, 26},        // 2 x 8 B x 2^26 = 1 GiB
-		{2, 20 << 30, 26}, // the 1 GiB cap, not a quarter of 20 GiB
-		{8, 20 << 30, 24},
-		{32, 20 << 30, 22},
-		{2, 4 << 30, 26},
-		{2, 96 << 20, 20}, // a quarter of 96 MiB: 2 x 8 B x 2^20 = 16 MiB <= 24 MiB
-		{2, 64 << 10, 12}, // never below DuckDB's default
-		{0, 0, 26},
+		{2, 0, 0, 26},        // 2 x 8 B x 2^26 = 1 GiB
+		{2, 20 << 30, 0, 26}, // the 1 GiB cap, not a quarter of 20 GiB
+		{8, 20 << 30, 0, 24},
+		{32, 20 << 30, 0, 22},
+		{2, 4 << 30, 0, 26},
+		{2, 96 << 20, 0, 20}, // a quarter of 96 MiB: 2 x 8 B x 2^20 = 16 MiB <= 24 MiB
+		{2, 64 << 10, 0, 12}, // never below DuckDB's default
+		{0, 0, 0, 26},
+		// At most 4 values of the range per input row, over all threads' arrays.
+		{2, 0, 10_000_000, 24},  // 2 x 2^24 <= 4 x 10M < 2 x 2^25
+		{2, 0, 30_000_000, 25},  // 30M dense keys take 25 bits
+		{2, 0, 100_000_000, 26}, // the memory ceiling first
+		{8, 0, 10_000_000, 22},
+		{2, 0, 1_000, 12}, // never below DuckDB's default
 	} {
-		if got := perfectHashBits(c.threads, c.limit); got != c.want {
-			t.Errorf("perfectHashBits(%d, %d) = %d, want %d", c.threads, c.limit, got, c.want)
+		if got := perfectHashBits(c.threads, c.limit, c.rows); got != c.want {
+			t.Errorf("perfectHashBits(%d, %d, %d) = %d, want %d", c.threads, c.limit, c.rows, got, c.want)
 		}
 	}
 }
@@ -35,5 +45,48 @@ func TestParseSize(t *testing.T) {
 		if got := parseSize(in); got != want {
 			t.Errorf("parseSize(%q) = %d, want %d", in, got, want)
 		}
+	}
+}
+
+// TestCountedRowsLowersPerfectHash: once the input's rows are counted, a key range too sparse
+// for them is aggregated in DuckDB's hash table, not in a perfect hash.
+func TestCountedRowsLowersPerfectHash(t *testing.T) {
+	ctx := context.Background()
+	r := newTestRun(t)
+	if r.perfectHashBits < 25 {
+		t.Skipf("the memory limit allows a perfect hash of 2^%d values only", r.perfectHashBits)
+	}
+	// A key spanning 20M values: 25 bits with NULL.
+	if err := r.exec(ctx, "CREATE TEMP TABLE k AS SELECT * FROM (VALUES (0::BIGINT), (20000000::BIGINT)) t(id)"); err != nil {
+		t.Fatal(err)
+	}
+	plan := func() string {
+		t.Helper()
+		var kind, text string
+		if err := r.conn.QueryRowContext(ctx, "EXPLAIN SELECT id, count(*) FROM k GROUP BY id").Scan(&kind, &text); err != nil {
+			t.Fatal(err)
+		}
+		return text
+	}
+	if p := plan(); !strings.Contains(p, "PERFECT_HASH_GROUP_BY") {
+		t.Fatalf("before counting: want a perfect hash for a 2^25 range, plan:\n%s", p)
+	}
+	for _, c := range []struct {
+		rows int64
+		want int
+	}{{10_000_000, 24}, {1_000, 12}, {100_000_000, 12}} {
+		if err := r.countedRows(ctx, c.rows); err != nil {
+			t.Fatal(err)
+		}
+		var now int
+		if err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('perfect_ht_threshold') AS INTEGER)").Scan(&now); err != nil {
+			t.Fatal(err)
+		}
+		if r.perfectHashBits != c.want || now != c.want {
+			t.Errorf("after %d rows: threshold %d (DuckDB's setting %d), want %d; it only ever goes down", c.rows, r.perfectHashBits, now, c.want)
+		}
+	}
+	if p := plan(); strings.Contains(p, "PERFECT_HASH_GROUP_BY") {
+		t.Errorf("after counting: want DuckDB's hash table, plan:\n%s", p)
 	}
 }

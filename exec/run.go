@@ -245,7 +245,9 @@ func (e *Engine) evaluateInput(ctx context.Context, r *run, a Asset, rel compile
 	if err := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&total); err != nil {
 		return 0, "", ruleStats{}, &outcome.InputError{Input: a.Input.String(), Err: err}
 	}
-	r.inputRows = total
+	if err := r.countedRows(ctx, total); err != nil {
+		return 0, "", ruleStats{}, err
+	}
 	opts.progress("evaluating rules", total)
 	failedTable, stats, err := e.evaluate(ctx, r, a.Plan, rel)
 	if err != nil {
@@ -676,8 +678,12 @@ func (e *Engine) Explain(ctx context.Context, p *compile.Plan, in Input) (string
 	}
 	if rel.ScanFilters {
 		// The copy of key columns a run would make (it needs the row count, from the footers).
-		if err := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&r.inputRows); err != nil {
+		var rows int64
+		if err := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&rows); err != nil {
 			return "", &outcome.InputError{Input: in.String(), Err: err}
+		}
+		if err := r.countedRows(ctx, rows); err != nil {
+			return "", err
 		}
 		groups, cols := keySourcePlan(r, p, rel)
 		if len(groups) == 0 {
