@@ -193,10 +193,10 @@ const (
 // even 2% of the rows makes every batch too short for DuckDB's default, so it would copy every
 // valid row once more; at the size that most batches' valid rows are within a vector of, it
 // writes those batches as they come (measured, 10M rows, 1.7% invalid: the table's COPY 2.6 s
-// against 2.4 s, the whole run 4.4 s against 4.2 s). It returns 0 (DuckDB's default) unless that
-// size takes more batches as they come than the default does and lies between half the default
-// and the default (no small row groups, and none larger than DuckDB writes); also when the
-// input's row groups are unknown, or when the count fails: the size never changes what is
+// against 2.4 s, the whole run 4.4 s against 4.2 s). The size lies between half the default and
+// the default (no small row groups, and none larger than DuckDB's); it returns 0 (DuckDB's
+// default) unless that size takes more batches as they come than the default does, and also
+// when the input's row groups are unknown or the count fails: the size never changes what is
 // written. Input row groups may be larger than the default (polars writes 123,457 rows): 3% of
 // them invalid leaves about 119,800, short of the default by more than a vector. A file's last
 // row group, its remainder, does not vote.
@@ -224,15 +224,15 @@ valid AS (
 		SELECT g.start, count(*) AS bad FROM (%[3]s) AS b ASOF JOIN g ON b.%[1]s >= g.start GROUP BY g.start
 	) AS c USING (start) WHERE g.start < %[4]d),
 taken AS (
-	SELECT a.rows, count(*) AS batches FROM (SELECT DISTINCT rows FROM valid) AS a
+	SELECT a.rows, count(*) AS batches FROM (SELECT DISTINCT rows FROM valid WHERE rows BETWEEN %[6]d / 2 AND %[6]d) AS a
 	JOIN valid AS b ON abs(a.rows - b.rows) < %[5]d GROUP BY a.rows)
 SELECT rows, batches, (SELECT count(*) FROM valid WHERE abs(rows - %[6]d) < %[5]d) FROM taken ORDER BY batches DESC, rows DESC LIMIT 1`,
 		compile.RowIDColumn, values.String(), invalid, votersEnd, vectorSize, parquetRowGroup)
 	var size, batches, byDefault int64
 	if err := r.conn.QueryRowContext(ctx, q).Scan(&size, &batches, &byDefault); err != nil {
-		return 0
+		return 0 // also when no size lies within the bounds
 	}
-	if batches <= byDefault || size < parquetRowGroup/2 || size > parquetRowGroup {
+	if batches <= byDefault {
 		return 0
 	}
 	return size
