@@ -103,6 +103,7 @@ func TestGolden(t *testing.T) {
 			// Severities and check names do not show in the SQL: a second golden lists them.
 			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".rules"), goldenRules(p))
 			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".stages.sql"), p.ExplainStages(compile.Placeholder))
+			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".table.sql"), p.ExplainKeyStages(compile.Placeholder))
 			goldenSingleStatement(t, got)
 			goldenRun(t, p)
 		})

@@ -74,23 +74,40 @@ func (p *Plan) Stages(rel Relation, keyTable func(group int) string) Stages {
 		parts = append(parts, fmt.Sprintf("SELECT %s AS %s FROM %s WHERE %s",
 			rid, RowIDColumn, from, strings.Join(byColumn[c], " OR ")))
 	}
-	var st Stages
+	st := Stages{Keys: p.KeyStages(rel, keyTable)}
 	for g := range p.keyed {
 		if p.unused[g] {
 			continue
 		}
-		table := keyTable(g)
-		src := from
-		if s, ok := rel.KeySources[g]; ok {
-			src = s
-		}
-		st.Keys = append(st.Keys, KeyStage{Table: table, Query: p.failingKeys(g, src)})
 		parts = append(parts, fmt.Sprintf("SELECT %s AS %s FROM %s SEMI JOIN %s AS __tg_k%d ON %s",
-			rid, RowIDColumn, from, table, g, p.keyMatch(g, "")))
+			rid, RowIDColumn, from, keyTable(g), g, p.keyMatch(g, "")))
 	}
 	st.Suspects = strings.Join(parts, "\nUNION ALL\n")
 	st.RowFilter = strings.Join(rest, " OR ")
 	return st
+}
+
+// KeyStages are the failing-key aggregates over rel, one per key group, each to be stored in the
+// table keyTable names (Stages.Keys). A source that does not filter while it scans (a DuckDB
+// table) runs them, then Failing over every row: the aggregates then run as statements of their
+// own, with the threads the engine gives them.
+func (p *Plan) KeyStages(rel Relation, keyTable func(group int) string) []KeyStage {
+	from := rel.From
+	if len(rel.Casts) > 0 {
+		from = "(" + p.SourceSQL(rel) + ") AS " + srcName
+	}
+	var keys []KeyStage
+	for g := range p.keyed {
+		if p.unused[g] {
+			continue
+		}
+		src := from
+		if s, ok := rel.KeySources[g]; ok {
+			src = s
+		}
+		keys = append(keys, KeyStage{Table: keyTable(g), Query: p.failingKeys(g, src)})
+	}
+	return keys
 }
 
 // Failing is FailingQuery over the failing keys Stages stored (keyTable names their tables as
@@ -128,15 +145,29 @@ func (st Stages) Where(suspects string) string {
 // ExplainStages renders the staged evaluation over rel as the statements a run executes, the
 // temp tables named __tg_keys<g> and __tg_suspects.
 func (p *Plan) ExplainStages(rel Relation) string {
-	keyTable := func(g int) string { return fmt.Sprintf("__tg_keys%d", g) }
-	st := p.Stages(rel, keyTable)
+	st := p.Stages(rel, explainKeyTable)
 	var b strings.Builder
-	for _, k := range st.Keys {
-		fmt.Fprintf(&b, "CREATE TEMP TABLE %s AS\n%s;\n\n", k.Table, k.Query)
-	}
+	writeKeyStages(&b, st.Keys)
 	if st.Suspects != "" {
 		fmt.Fprintf(&b, "CREATE TEMP TABLE __tg_suspects AS\n%s;\n\n", st.Suspects)
 	}
-	fmt.Fprintf(&b, "%s;\n", p.Failing(rel, keyTable, st.Where(SuspectsIn("__tg_suspects"))))
+	fmt.Fprintf(&b, "%s;\n", p.Failing(rel, explainKeyTable, st.Where(SuspectsIn("__tg_suspects"))))
 	return b.String()
+}
+
+// ExplainKeyStages renders what a run executes over a source that does not filter while it
+// scans: the failing keys into temp tables named __tg_keys<g> (KeyStages), then the failing rows.
+func (p *Plan) ExplainKeyStages(rel Relation) string {
+	var b strings.Builder
+	writeKeyStages(&b, p.KeyStages(rel, explainKeyTable))
+	fmt.Fprintf(&b, "%s;\n", p.Failing(rel, explainKeyTable, ""))
+	return b.String()
+}
+
+func explainKeyTable(g int) string { return fmt.Sprintf("__tg_keys%d", g) }
+
+func writeKeyStages(b *strings.Builder, keys []KeyStage) {
+	for _, k := range keys {
+		fmt.Fprintf(b, "CREATE TEMP TABLE %s AS\n%s;\n\n", k.Table, k.Query)
+	}
 }

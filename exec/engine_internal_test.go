@@ -2,8 +2,11 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tablegate/tablegate/compile"
 )
 
 func TestPerfectHashBits(t *testing.T) {
@@ -88,5 +91,111 @@ func TestCountedRowsLowersPerfectHash(t *testing.T) {
 	}
 	if p := plan(); strings.Contains(p, "PERFECT_HASH_GROUP_BY") {
 		t.Errorf("after counting: want DuckDB's hash table, plan:\n%s", p)
+	}
+}
+
+// TestKeyAggregateThreads: on a database the engine opened with DuckDB's default threads, at
+// most growThreads of them, key aggregates run with one thread more (DuckDB then partitions its
+// hash tables); overlapping runs share the raise and the last one gives the count back. A
+// thread count the caller set is left alone.
+func TestKeyAggregateThreads(t *testing.T) {
+	ctx := context.Background()
+	threadsNow := func(r *run) int64 {
+		t.Helper()
+		var n int64
+		if err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('threads') AS BIGINT)").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// seen stores the thread count a key aggregate statement runs with.
+	seen := func(table string) compile.KeyStage {
+		return compile.KeyStage{Table: table, Query: "SELECT CAST(current_setting('threads') AS BIGINT) AS n"}
+	}
+	read := func(r *run, table string) int64 {
+		t.Helper()
+		var n int64
+		if err := r.conn.QueryRowContext(ctx, "SELECT n FROM "+table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+
+	for _, threads := range []int{1, 2} {
+		e, err := Open(Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		// DuckDB's default is every core; set as a machine with that many would have it.
+		if _, err := e.db.Exec(fmt.Sprintf("SET threads = %d", threads)); err != nil {
+			t.Fatal(err)
+		}
+		a, err := e.newRun(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.close()
+		b, err := e.newRun(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.close()
+		if a.threads != int64(threads) || a.keyThreads != growThreads+1 {
+			t.Fatalf("%d threads: run threads %d, key aggregates %d; want %d and %d", threads, a.threads, a.keyThreads, threads, growThreads+1)
+		}
+		if err := e.aggregateKeys(ctx, a, []compile.KeyStage{seen("ka")}); err != nil {
+			t.Fatal(err)
+		}
+		if got := read(a, "ka"); got != growThreads+1 {
+			t.Errorf("%d threads: a key aggregate ran with %d threads, want %d", threads, got, growThreads+1)
+		}
+		if got := threadsNow(a); got != int64(threads) {
+			t.Errorf("%d threads: %d after the key aggregates", threads, got)
+		}
+
+		// Overlapping runs: the first release keeps the raise for the other run.
+		releaseA, err := e.keyThreads.raise(ctx, a, a.keyThreads)
+		if err != nil {
+			t.Fatal(err)
+		}
+		releaseB, err := e.keyThreads.raise(ctx, b, b.keyThreads)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := e.newRun(ctx) // starts while raised: sees the count it will get back
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.threads != int64(threads) {
+			t.Errorf("%d threads: a run started during a raise sees %d", threads, c.threads)
+		}
+		c.close()
+		releaseA()
+		if got := threadsNow(b); got != growThreads+1 {
+			t.Errorf("%d threads: %d while another run still aggregates, want %d", threads, got, growThreads+1)
+		}
+		releaseB()
+		if got := threadsNow(b); got != int64(threads) {
+			t.Errorf("%d threads: %d after both runs, want %d", threads, got, threads)
+		}
+	}
+
+	// A thread count the caller chose is theirs.
+	e, err := Open(Config{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	r, err := e.newRun(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	if err := e.aggregateKeys(ctx, r, []compile.KeyStage{seen("kb")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(r, "kb"); got != 2 {
+		t.Errorf("Config.Threads 2: a key aggregate ran with %d threads", got)
 	}
 }

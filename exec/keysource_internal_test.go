@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/tablegate/tablegate/compile"
@@ -89,5 +91,64 @@ rules:
 	}
 	if got := fmt.Sprint(sources(filepath.Join(nulls, "*.parquet"), 200, 1<<30)); got != "[cust id wide]" {
 		t.Errorf("with an all-NULL column chunk: key groups reading the copy %s, want [cust id wide]", got)
+	}
+}
+
+// TestRowCountSteersKeyCopy: runs and explain count the input's rows before they pick the key
+// groups that read a copy, so that a key whose range is too sparse for the rows gets no copy
+// for a perfect hash it would not use: 300 ids spaced by 100 span 2^15 values, too sparse;
+// 300,000 consecutive ids span 2^19, dense enough.
+func TestRowCountSteersKeyCopy(t *testing.T) {
+	ctx := context.Background()
+	s, err := schema.Parse([]byte("schema: K\ncolumns:\n  - {name: id, type: Int64, primary_key: true}\n"), "k.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := compile.Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(Config{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, c := range []struct {
+		perFile, step int
+		copied        bool
+	}{{100, 100, false}, {100_000, 1, true}} {
+		dir := t.TempDir()
+		for f := range 3 {
+			q := fmt.Sprintf("COPY (SELECT i * %d AS id FROM range(%d, %d) t(i)) TO '%s' (FORMAT parquet)",
+				c.step, f*c.perFile, (f+1)*c.perFile, filepath.Join(dir, fmt.Sprintf("part-%d.parquet", f)))
+			if _, err := e.db.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		in := ParquetInput{Path: filepath.Join(dir, "*.parquet")}
+		explained, err := e.Explain(ctx, p, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(explained, "__tg_keysource"); got != c.copied {
+			t.Errorf("%d rows: explain shows a copy of the key columns: %v, want %v", 3*c.perFile, got, c.copied)
+		}
+
+		r, err := e.newRun(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, err := in.open(ctx, r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, _, err := e.evaluateInput(ctx, r, Asset{Plan: p, Input: in}, rel, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		copied := slices.ContainsFunc(r.temps, func(name string) bool { return strings.Contains(name, "keysource") })
+		if copied != c.copied {
+			t.Errorf("%d rows: the run copied the key columns: %v, want %v (threshold 2^%d)", 3*c.perFile, copied, c.copied, r.perfectHashBits)
+		}
+		r.close()
 	}
 }

@@ -354,12 +354,18 @@ func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel comp
 		return "", stats, nil
 	}
 	failed := r.tempName("failed")
-	query := p.FailingQuery(rel)
+	var query string
 	if rel.ScanFilters {
 		var err error
 		if query, err = e.stagedQuery(ctx, r, p, rel); err != nil {
 			return "", stats, err
 		}
+	} else {
+		keyTable := r.keyTables()
+		if err := e.aggregateKeys(ctx, r, p.KeyStages(rel, keyTable)); err != nil {
+			return "", stats, err
+		}
+		query = p.Failing(rel, keyTable, "")
 	}
 	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS\n%s", sql.Ident(failed), query)); err != nil {
 		return "", stats, fmt.Errorf("evaluate the rules: %w", err)
@@ -383,22 +389,14 @@ func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel comp
 // stagedQuery runs the plan's Stages (failing keys, then the rows that may fail) and returns
 // the plan query restricted to those rows and to the rows failing its other row rules.
 func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel compile.Relation) (string, error) {
-	keyTables := map[int]string{}
-	keyTable := func(g int) string {
-		if _, ok := keyTables[g]; !ok {
-			keyTables[g] = "temp.main." + sql.Ident(r.tempName(fmt.Sprintf("keys%d", g)))
-		}
-		return keyTables[g]
-	}
+	keyTable := r.keyTables()
 	keyCopy, err := keySources(ctx, r, p, &rel)
 	if err != nil {
 		return "", err
 	}
 	st := p.Stages(rel, keyTable)
-	for _, k := range st.Keys {
-		if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", k.Table, k.Query)); err != nil {
-			return "", fmt.Errorf("evaluate the key rules: %w", err)
-		}
+	if err := e.aggregateKeys(ctx, r, st.Keys); err != nil {
+		return "", err
 	}
 	if keyCopy != "" {
 		// Nothing after the key aggregates reads the copy of key columns: free its memory now.
@@ -414,6 +412,39 @@ func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel c
 		}
 	}
 	return p.Failing(rel, keyTable, st.Where(suspects)), nil
+}
+
+// keyTables names the temp table of each key group's failing keys, the same name each time.
+func (r *run) keyTables() func(group int) string {
+	names := map[int]string{}
+	return func(g int) string {
+		if _, ok := names[g]; !ok {
+			names[g] = "temp.main." + sql.Ident(r.tempName(fmt.Sprintf("keys%d", g)))
+		}
+		return names[g]
+	}
+}
+
+// aggregateKeys stores each key group's failing keys in its table. On a database the engine
+// opened with DuckDB's default threads, and at most growThreads of them, the aggregates run
+// with one thread more, so that DuckDB partitions its hash tables (growThreads).
+func (e *Engine) aggregateKeys(ctx context.Context, r *run, keys []compile.KeyStage) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	if r.keyThreads > r.threads {
+		release, err := e.keyThreads.raise(ctx, r, r.keyThreads)
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
+	for _, k := range keys {
+		if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", k.Table, k.Query)); err != nil {
+			return fmt.Errorf("evaluate the key rules: %w", err)
+		}
+	}
+	return nil
 }
 
 // keySources gives the key groups a temp table of the columns they read when the source has no
@@ -665,7 +696,8 @@ func sanitizeJSON(s string) string {
 
 // Explain returns the SQL a run executes over the input to find the failing rows, after checking
 // the input's column types (a mismatch is a *outcome.ColumnSchemaError): the staged statements
-// for Parquet, the plan query filtered to the failing rows otherwise. Nothing is evaluated.
+// for Parquet; otherwise the failing keys, then the plan query filtered to the failing rows.
+// Nothing is evaluated.
 func (e *Engine) Explain(ctx context.Context, p *compile.Plan, in Input) (string, error) {
 	r, err := e.newRun(ctx)
 	if err != nil {
@@ -692,5 +724,5 @@ func (e *Engine) Explain(ctx context.Context, p *compile.Plan, in Input) (string
 		copySQL := useKeyCopy(&rel, "__tg_keysource", groups, cols)
 		return copySQL + ";\n\n" + p.ExplainStages(rel), nil
 	}
-	return p.FailingQuery(rel) + ";\n", nil
+	return p.ExplainKeyStages(rel), nil
 }

@@ -18,7 +18,7 @@ import (
 var phases = []string{
 	"failing keys (GROUP BY … HAVING per key group)",
 	"suspects (filters pushed into the Parquet scan)",
-	"failing rows with their rule columns (DuckDB tables: with the keys, one statement)",
+	"failing rows with their rule columns",
 	"counts, samples, invalid_by_rules",
 	"bitmaps of row ordinals",
 	"valid rows written",

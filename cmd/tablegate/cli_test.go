@@ -689,6 +689,27 @@ func TestExplainCommand(t *testing.T) {
 	assert.Contains(t, stdout, "read_parquet(")
 	assert.Contains(t, stdout, "CREATE TEMP TABLE __tg_keys")
 	assert.Contains(t, stdout, "CREATE TEMP TABLE __tg_suspects")
+	// For a DuckDB table: the failing keys first, then one statement for the failing rows, and
+	// the statements run there.
+	db := f.path("wh.duckdb")
+	f.withDB(db, "CREATE TABLE d.raw AS "+ordersSelect(mixedRows))
+	code, stdout, stderr = cli(t, "explain", "--schema", f.schema, "--input", db+":raw")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "CREATE TEMP TABLE __tg_keys")
+	assert.NotContains(t, stdout, "__tg_suspects")
+	stmts := strings.Split(strings.TrimSpace(stdout), ";\n")
+	f.exec("ATTACH " + quoteLit(db) + " AS __tg_db1_0 (READ_ONLY)")
+	for _, st := range stmts[:len(stmts)-1] {
+		f.exec(st)
+	}
+	failing := f.query("SELECT count(*) FROM (" + strings.TrimSuffix(stmts[len(stmts)-1], ";") + ")")
+	var all []string
+	for _, r := range rules {
+		all = append(all, `"`+r+`"`)
+	}
+	want := f.query("SELECT count(*) FROM (" + strings.TrimSuffix(sqlText, ";") + ") WHERE NOT (" + strings.Join(all, " AND ") + ")")
+	require.NotEqual(t, int64(0), want[0][0])
+	assert.Equal(t, want[0], failing[0], "the explained statements find the rows failing some rule of the plan query")
 	// With one that does not, it exits 3.
 	bad := f.parquet("bad.parquet", "SELECT 'a' AS id, 1 AS amount, NULL::VARCHAR AS note")
 	code, stdout, stderr = cli(t, "explain", "--schema", f.schema, "--input", bad)
