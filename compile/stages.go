@@ -92,7 +92,9 @@ func (p *Plan) Stages(rel Relation, keyTable func(group int) string) Stages {
 // table) runs them, then Failing over every row: the aggregates then run as statements of their
 // own, with the threads the engine gives them.
 func (p *Plan) KeyStages(rel Relation, keyTable func(group int) string) []KeyStage {
-	from := rel.From
+	// Aliased, as in the plan query: under its own name a table named like a struct column would
+	// take "raw"."id" for its column id, not the struct's field.
+	from := rel.From + " AS " + srcName
 	if len(rel.Casts) > 0 {
 		from = "(" + p.SourceSQL(rel) + ") AS " + srcName
 	}
@@ -103,7 +105,7 @@ func (p *Plan) KeyStages(rel Relation, keyTable func(group int) string) []KeySta
 		}
 		src := from
 		if s, ok := rel.KeySources[g]; ok {
-			src = s
+			src = s + " AS " + srcName
 		}
 		keys = append(keys, KeyStage{Table: keyTable(g), Query: p.failingKeys(g, src)})
 	}

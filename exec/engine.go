@@ -26,18 +26,21 @@ type Engine struct {
 	owned  bool
 	nextID atomic.Int64
 	spill  *spillDir // the engine's own spill folder when it opened the database
-	// keyThreads gives DuckDB more threads while key aggregates run (see aggregateKeys): only
-	// on a database the engine opened without a thread count, since the setting is global.
-	keyThreads threadBoost
+	// boost gives DuckDB more threads while key aggregates run (see aggregateKeys): only on a
+	// database the engine opened without a thread count, since the setting is global.
+	boost threadBoost
 }
 
-// threadBoost raises DuckDB's global thread count while any run aggregates keys, and gives it
-// back when the last one is done.
+// threadBoost raises DuckDB's global thread count while runs aggregate keys, and gives it back
+// once none does and no other run is open: lowering the count makes DuckDB stop and join every
+// worker, which would wait for the tasks of other runs' statements.
 type threadBoost struct {
 	allowed bool
 	mu      sync.Mutex
-	users   int
-	restore int64 // the count to give back; 0 while not raised
+	runs    int   // runs open on the engine
+	users   int   // runs aggregating keys
+	raised  int64 // the count set; 0 while not raised
+	restore int64 // the count to give back
 }
 
 // Config configures an engine's DuckDB.
@@ -52,7 +55,8 @@ type Config struct {
 	// a folder of its own inside it (tablegate-<pid>-*), removed on Close; the folder of an
 	// engine that died is removed by the next engine on the same TempDirectory.
 	TempDirectory string
-	// Threads limits DuckDB's worker threads; 0 uses every core.
+	// Threads limits DuckDB's worker threads; 0 uses every core, and on 1 or 2 cores lets the
+	// engine raise DuckDB's (global) thread count to 3 while key aggregates run.
 	Threads int
 }
 
@@ -94,13 +98,14 @@ func Open(cfg Config) (*Engine, error) {
 			return nil, &SettingError{Setting: s.name, Value: s.value, Source: "argument Config." + s.field, Allowed: s.allowed, Err: err}
 		}
 	}
-	return &Engine{db: db, owned: true, spill: spill, keyThreads: threadBoost{allowed: cfg.Threads == 0}}, nil
+	return &Engine{db: db, owned: true, spill: spill, boost: threadBoost{allowed: cfg.Threads == 0}}, nil
 }
 
 // New wraps a DuckDB *sql.DB the caller owns; Close leaves it open.
 func New(db *gosql.DB) *Engine { return &Engine{db: db} }
 
-// DB is the engine's database, for callers that prepare inputs in it.
+// DB is the engine's database, for callers that prepare inputs in it. A thread count set on it
+// while a run aggregates keys is kept; the engine gives back only the count it replaced.
 func (e *Engine) DB() *gosql.DB { return e.db }
 
 // Close closes the database if the engine opened it.
@@ -165,6 +170,8 @@ type run struct {
 	memoryLimit     int64
 	// threads is DuckDB's thread count; keyThreads the count key aggregates run with.
 	threads, keyThreads int64
+	boost               *threadBoost
+	closed              bool
 	// inputRows is the input's row count once the run has counted it (0 before).
 	inputRows int64
 }
@@ -181,19 +188,20 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 	// key 0.92 s -> 0.38 s; 30M rows 3.5 s and 1.7 GB -> 0.9 s and 0.9 GB). Each thread
 	// allocates the whole array, so its size follows the threads and the memory limit. Reset
 	// when the run ends: the connection may be the caller's.
-	var threads int64
+	r.boost = &e.boost
+	threads, terr := r.boost.opened(ctx, r)
 	var limit string
 	// A memory limit too small for even this query fails the run later, where the error names
 	// the input being read; DuckDB's default threshold stays.
-	if err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('threads') AS BIGINT), current_setting('memory_limit'), CAST(current_setting('perfect_ht_threshold') AS BIGINT)").Scan(&threads, &limit, &r.callerPerfectHash); err == nil {
-		r.threads = e.keyThreads.base(threads)
-		r.keyThreads = r.threads
-		if e.keyThreads.allowed && r.threads <= growThreads {
+	if err := r.conn.QueryRowContext(ctx, "SELECT current_setting('memory_limit'), CAST(current_setting('perfect_ht_threshold') AS BIGINT)").Scan(&limit, &r.callerPerfectHash); err == nil && terr == nil {
+		r.threads, r.keyThreads = threads, threads
+		if r.boost.allowed && r.threads <= growThreads {
 			r.keyThreads = growThreads + 1
 		}
 		r.memoryLimit = parseSize(limit)
 		bits := perfectHashBits(r.keyThreads, r.memoryLimit, 0)
 		if _, err := r.conn.ExecContext(ctx, fmt.Sprintf("SET SESSION perfect_ht_threshold = %d", bits)); err != nil {
+			r.boost.closed(r)
 			_ = c.Close()
 			return nil, fmt.Errorf("configure DuckDB: %w", err)
 		}
@@ -210,39 +218,74 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 // thread more than that.
 const growThreads = 2
 
-// base is DuckDB's thread count as runs should see it: the count the boost will give back while
-// it is raised (current is what DuckDB reports now).
-func (b *threadBoost) base(current int64) int64 {
+// opened counts a new run and returns DuckDB's thread count as the run should see it: while
+// raised, the count that will be given back.
+func (b *threadBoost) opened(ctx context.Context, r *run) (int64, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.restore > 0 {
-		return b.restore
+	b.runs++
+	if b.raised > 0 {
+		return b.restore, nil
 	}
-	return current
+	return currentThreads(ctx, r)
 }
 
-// raise sets DuckDB's threads to n for the caller until it calls the returned release; runs that
-// overlap share one raise, and the last release gives the count back.
+// closed counts a run's end, giving the count back if it was the last one open.
+func (b *threadBoost) closed(r *run) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.runs--
+	b.lower(r, 0)
+}
+
+// raise gives DuckDB n threads for the caller until it calls the returned release; runs that
+// overlap share one raise. A count of n or more, set by anyone, is left as it is.
 func (b *threadBoost) raise(ctx context.Context, r *run, n int64) (release func(), err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.users == 0 {
+	if b.raised == 0 {
+		now, err := currentThreads(ctx, r)
+		if err != nil {
+			return nil, fmt.Errorf("configure DuckDB: %w", err)
+		}
+		if now >= n {
+			return func() {}, nil
+		}
 		if _, err := r.conn.ExecContext(ctx, fmt.Sprintf("SET threads = %d", n)); err != nil {
 			return nil, fmt.Errorf("configure DuckDB: %w", err)
 		}
-		b.restore = r.threads
+		b.raised, b.restore = n, now
 	}
 	b.users++
 	return func() {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		b.users--
-		if b.users == 0 {
-			// Even when the run was cancelled: the setting is the engine's, not the run's.
-			_, _ = r.conn.ExecContext(context.Background(), fmt.Sprintf("SET threads = %d", b.restore))
-			b.restore = 0
-		}
+		b.lower(r, 1)
 	}, nil
+}
+
+// lower gives the count back when no run aggregates keys and at most open runs (the caller's)
+// are open, so that no other statement is running. A count someone changed meanwhile is theirs;
+// a refused SET is tried again at the next chance. The caller holds b.mu.
+func (b *threadBoost) lower(r *run, open int) {
+	if b.raised == 0 || b.users > 0 || b.runs > open {
+		return
+	}
+	// Even when the run was cancelled: the setting is the engine's, not the run's.
+	ctx := context.Background()
+	if now, err := currentThreads(ctx, r); err != nil || now == b.raised {
+		if _, err := r.conn.ExecContext(ctx, fmt.Sprintf("SET threads = %d", b.restore)); err != nil {
+			return
+		}
+	}
+	b.raised, b.restore = 0, 0
+}
+
+func currentThreads(ctx context.Context, r *run) (int64, error) {
+	var n int64
+	err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('threads') AS BIGINT)").Scan(&n)
+	return n, err
 }
 
 // perfectHashBits is the largest key range, as a power of two, that DuckDB may aggregate in a
@@ -303,8 +346,13 @@ func parseSize(s string) int64 {
 	return int64(n * scale)
 }
 
-// close drops what the run created and detaches its databases; it runs even when ctx is done.
+// close drops what the run created and detaches its databases; it runs even when ctx is done,
+// once.
 func (r *run) close() {
+	if r.closed {
+		return
+	}
+	r.closed = true
 	ctx := context.Background()
 	for _, t := range r.temps {
 		_, _ = r.conn.ExecContext(ctx, "DROP TABLE IF EXISTS temp.main."+sql.Ident(t))
@@ -315,6 +363,9 @@ func (r *run) close() {
 	}
 	for _, alias := range r.attached {
 		_, _ = r.conn.ExecContext(ctx, "DETACH DATABASE IF EXISTS "+sql.Ident(alias))
+	}
+	if r.boost != nil {
+		r.boost.closed(r)
 	}
 	_ = r.conn.Close()
 }

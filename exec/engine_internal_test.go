@@ -96,106 +96,116 @@ func TestCountedRowsLowersPerfectHash(t *testing.T) {
 
 // TestKeyAggregateThreads: on a database the engine opened with DuckDB's default threads, at
 // most growThreads of them, key aggregates run with one thread more (DuckDB then partitions its
-// hash tables); overlapping runs share the raise and the last one gives the count back. A
-// thread count the caller set is left alone.
+// hash tables). Overlapping runs share the raise; the count goes back once no run aggregates and
+// no other run is open. A count the caller chose, in Config or on the database meanwhile, is
+// left as it is.
 func TestKeyAggregateThreads(t *testing.T) {
 	ctx := context.Background()
 	threadsNow := func(r *run) int64 {
 		t.Helper()
-		var n int64
-		if err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('threads') AS BIGINT)").Scan(&n); err != nil {
+		n, err := currentThreads(ctx, r)
+		if err != nil {
 			t.Fatal(err)
 		}
 		return n
 	}
-	// seen stores the thread count a key aggregate statement runs with.
-	seen := func(table string) compile.KeyStage {
-		return compile.KeyStage{Table: table, Query: "SELECT CAST(current_setting('threads') AS BIGINT) AS n"}
-	}
-	read := func(r *run, table string) int64 {
+	// ranWith runs a key aggregate statement that stores the thread count it ran with.
+	ranWith := func(e *Engine, r *run) int64 {
 		t.Helper()
+		if err := e.aggregateKeys(ctx, r, []compile.KeyStage{{Table: "seen", Query: "SELECT CAST(current_setting('threads') AS BIGINT) AS n"}}); err != nil {
+			t.Fatal(err)
+		}
 		var n int64
-		if err := r.conn.QueryRowContext(ctx, "SELECT n FROM "+table).Scan(&n); err != nil {
+		if err := r.conn.QueryRowContext(ctx, "SELECT n FROM seen").Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
+	}
+	open := func(cfg Config, threads int) *Engine {
+		t.Helper()
+		e, err := Open(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close() })
+		if threads > 0 { // DuckDB's default is every core: set as a machine with that many would
+			if _, err := e.db.Exec(fmt.Sprintf("SET threads = %d", threads)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return e
+	}
+	newRun := func(e *Engine) *run {
+		t.Helper()
+		r, err := e.newRun(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(r.close) // a second close does nothing
+		return r
 	}
 
 	for _, threads := range []int{1, 2} {
-		e, err := Open(Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		// DuckDB's default is every core; set as a machine with that many would have it.
-		if _, err := e.db.Exec(fmt.Sprintf("SET threads = %d", threads)); err != nil {
-			t.Fatal(err)
-		}
-		a, err := e.newRun(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer a.close()
-		b, err := e.newRun(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer b.close()
+		e := open(Config{}, threads)
+		a := newRun(e)
 		if a.threads != int64(threads) || a.keyThreads != growThreads+1 {
 			t.Fatalf("%d threads: run threads %d, key aggregates %d; want %d and %d", threads, a.threads, a.keyThreads, threads, growThreads+1)
 		}
-		if err := e.aggregateKeys(ctx, a, []compile.KeyStage{seen("ka")}); err != nil {
-			t.Fatal(err)
-		}
-		if got := read(a, "ka"); got != growThreads+1 {
+		if got := ranWith(e, a); got != growThreads+1 {
 			t.Errorf("%d threads: a key aggregate ran with %d threads, want %d", threads, got, growThreads+1)
 		}
 		if got := threadsNow(a); got != int64(threads) {
-			t.Errorf("%d threads: %d after the key aggregates", threads, got)
+			t.Errorf("%d threads: %d after the key aggregates of the only run", threads, got)
 		}
 
-		// Overlapping runs: the first release keeps the raise for the other run.
-		releaseA, err := e.keyThreads.raise(ctx, a, a.keyThreads)
+		// Overlapping runs share the raise; the count stays up while another run is open.
+		b := newRun(e)
+		releaseA, err := e.boost.raise(ctx, a, a.keyThreads)
 		if err != nil {
 			t.Fatal(err)
 		}
-		releaseB, err := e.keyThreads.raise(ctx, b, b.keyThreads)
+		releaseB, err := e.boost.raise(ctx, b, b.keyThreads)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := e.newRun(ctx) // starts while raised: sees the count it will get back
-		if err != nil {
-			t.Fatal(err)
+		if c := newRun(e); c.threads != int64(threads) {
+			t.Errorf("%d threads: a run opened during a raise sees %d", threads, c.threads)
+		} else {
+			c.close()
 		}
-		if c.threads != int64(threads) {
-			t.Errorf("%d threads: a run started during a raise sees %d", threads, c.threads)
-		}
-		c.close()
 		releaseA()
-		if got := threadsNow(b); got != growThreads+1 {
-			t.Errorf("%d threads: %d while another run still aggregates, want %d", threads, got, growThreads+1)
-		}
 		releaseB()
-		if got := threadsNow(b); got != int64(threads) {
-			t.Errorf("%d threads: %d after both runs, want %d", threads, got, threads)
+		if got := threadsNow(b); got != growThreads+1 {
+			t.Errorf("%d threads: %d while two runs are open, want %d still", threads, got, growThreads+1)
 		}
+		a.close()
+		b.close()
+		if got := threadsNow(newRun(e)); got != int64(threads) {
+			t.Errorf("%d threads: %d once every run closed, want %d", threads, got, threads)
+		}
+	}
+
+	// A count set on the database during a raise is kept; one of 3 or more is not raised.
+	e := open(Config{}, 2)
+	r := newRun(e)
+	release, err := e.boost.raise(ctx, r, r.keyThreads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.Exec("SET threads = 5"); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if got := threadsNow(r); got != 5 {
+		t.Errorf("a count set during the raise: %d afterwards, want 5", got)
+	}
+	if got := ranWith(e, r); got != 5 {
+		t.Errorf("with 5 threads set: a key aggregate ran with %d", got)
 	}
 
 	// A thread count the caller chose is theirs.
-	e, err := Open(Config{Threads: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	r, err := e.newRun(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.close()
-	if err := e.aggregateKeys(ctx, r, []compile.KeyStage{seen("kb")}); err != nil {
-		t.Fatal(err)
-	}
-	if got := read(r, "kb"); got != 2 {
+	e = open(Config{Threads: 2}, 0)
+	if got := ranWith(e, newRun(e)); got != 2 {
 		t.Errorf("Config.Threads 2: a key aggregate ran with %d threads", got)
 	}
 }

@@ -549,3 +549,20 @@ func TestNestedBuilderMatchesFile(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, shopCounts, failedCounts(t, rep))
 }
+
+// TestStructKeyBesideSameNamedColumn: a key over a struct field reads the field even when the
+// input table is named like the struct column and has a column named like the field ("raw"."id"
+// is the struct's field, not the table's column).
+func TestStructKeyBesideSameNamedColumn(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	db := e.path("wh.duckdb")
+	e.table(db, "raw", "SELECT raw::STRUCT(id BIGINT) AS raw, id::BIGINT AS id FROM (VALUES ({'id': 1}, 1), ({'id': 1}, 2), ({'id': 3}, 3)) AS t(raw, id)")
+	s := schema.New("Raw",
+		schema.Struct("raw", schema.Int64("id").Unique()),
+		schema.Int64("id"))
+	rep, err := run(t, s, exec.Asset{Input: exec.TableInput{File: db, Table: "raw"}}, exec.Options{})
+	var abort *outcome.ValidationAbortError
+	require.ErrorAs(t, err, &abort, "the run evaluated the rules")
+	assert.Equal(t, int64(2), rep.Rows.Invalid, "the two rows whose raw.id repeats")
+}

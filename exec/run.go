@@ -354,21 +354,27 @@ func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel comp
 		return "", stats, nil
 	}
 	failed := r.tempName("failed")
+	keys := r.keyTables()
 	var query string
 	if rel.ScanFilters {
 		var err error
-		if query, err = e.stagedQuery(ctx, r, p, rel); err != nil {
+		if query, err = e.stagedQuery(ctx, r, p, rel, keys.name); err != nil {
 			return "", stats, err
 		}
 	} else {
-		keyTable := r.keyTables()
-		if err := e.aggregateKeys(ctx, r, p.KeyStages(rel, keyTable)); err != nil {
+		if err := e.aggregateKeys(ctx, r, p.KeyStages(rel, keys.name)); err != nil {
 			return "", stats, err
 		}
-		query = p.Failing(rel, keyTable, "")
+		query = p.Failing(rel, keys.name, "")
 	}
 	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS\n%s", sql.Ident(failed), query)); err != nil {
 		return "", stats, fmt.Errorf("evaluate the rules: %w", err)
+	}
+	// The failing rows hold the key rules' columns: free the failing keys now.
+	for _, table := range keys.names {
+		if err := r.exec(ctx, "DROP TABLE IF EXISTS "+table); err != nil {
+			return "", stats, err
+		}
 	}
 	// count(*) FILTER, not count_if: count_if over no rows (every row valid) is NULL.
 	parts := []string{fmt.Sprintf("count(*) FILTER (WHERE NOT %s)", p.ValidExpr(true))}
@@ -388,8 +394,7 @@ func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel comp
 
 // stagedQuery runs the plan's Stages (failing keys, then the rows that may fail) and returns
 // the plan query restricted to those rows and to the rows failing its other row rules.
-func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel compile.Relation) (string, error) {
-	keyTable := r.keyTables()
+func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel compile.Relation, keyTable func(group int) string) (string, error) {
 	keyCopy, err := keySources(ctx, r, p, &rel)
 	if err != nil {
 		return "", err
@@ -415,14 +420,18 @@ func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel c
 }
 
 // keyTables names the temp table of each key group's failing keys, the same name each time.
-func (r *run) keyTables() func(group int) string {
-	names := map[int]string{}
-	return func(g int) string {
-		if _, ok := names[g]; !ok {
-			names[g] = "temp.main." + sql.Ident(r.tempName(fmt.Sprintf("keys%d", g)))
-		}
-		return names[g]
+type keyTables struct {
+	r     *run
+	names map[int]string
+}
+
+func (r *run) keyTables() keyTables { return keyTables{r: r, names: map[int]string{}} }
+
+func (k keyTables) name(g int) string {
+	if _, ok := k.names[g]; !ok {
+		k.names[g] = "temp.main." + sql.Ident(k.r.tempName(fmt.Sprintf("keys%d", g)))
 	}
+	return k.names[g]
 }
 
 // aggregateKeys stores each key group's failing keys in its table. On a database the engine
@@ -433,7 +442,7 @@ func (e *Engine) aggregateKeys(ctx context.Context, r *run, keys []compile.KeySt
 		return nil
 	}
 	if r.keyThreads > r.threads {
-		release, err := e.keyThreads.raise(ctx, r, r.keyThreads)
+		release, err := r.boost.raise(ctx, r, r.keyThreads)
 		if err != nil {
 			return err
 		}

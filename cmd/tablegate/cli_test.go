@@ -11,6 +11,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -698,7 +699,9 @@ func TestExplainCommand(t *testing.T) {
 	assert.Contains(t, stdout, "CREATE TEMP TABLE __tg_keys")
 	assert.NotContains(t, stdout, "__tg_suspects")
 	stmts := strings.Split(strings.TrimSpace(stdout), ";\n")
-	f.exec("ATTACH " + quoteLit(db) + " AS __tg_db1_0 (READ_ONLY)")
+	alias := regexp.MustCompile(`"(__tg_db\d+_\d+)"`).FindStringSubmatch(stdout)
+	require.NotNil(t, alias, "the attached input's alias in\n%s", stdout)
+	f.exec("ATTACH " + quoteLit(db) + " AS " + alias[1] + " (READ_ONLY)")
 	for _, st := range stmts[:len(stmts)-1] {
 		f.exec(st)
 	}

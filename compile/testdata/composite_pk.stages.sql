@@ -1,18 +1,18 @@
 CREATE TEMP TABLE __tg_keys0 AS
 SELECT "order_id" AS __tg_k0_0, "line_no" AS __tg_k0_1, (count(*) > 1) AS __tg_m0
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "order_id", "line_no"
   HAVING (count(*) > 1);
 
 CREATE TEMP TABLE __tg_keys1 AS
 SELECT "sku" AS __tg_k1_0, (count(*) > 1) AS __tg_m0
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "sku"
   HAVING (count(*) > 1);
 
 CREATE TEMP TABLE __tg_keys2 AS
 SELECT "ean" AS __tg_k2_0, (count(*) > 1) AS __tg_m0
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "ean"
   HAVING (count(*) > 1);
 

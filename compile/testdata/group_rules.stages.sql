@@ -1,18 +1,18 @@
 CREATE TEMP TABLE __tg_keys0 AS
 SELECT "customer_id" AS __tg_k0_0, (NOT COALESCE(sum(amount) < 1000000, TRUE)) AS __tg_m0, (NOT COALESCE(count(DISTINCT currency) = 1, TRUE)) AS __tg_m1
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "customer_id"
   HAVING (NOT COALESCE(sum(amount) < 1000000, TRUE)) OR (NOT COALESCE(count(DISTINCT currency) = 1, TRUE));
 
 CREATE TEMP TABLE __tg_keys1 AS
 SELECT "payment_id" AS __tg_k1_0, (NOT COALESCE(count(*) <= 1, TRUE)) AS __tg_m0, (count(*) > 1) AS __tg_m1
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "payment_id"
   HAVING (NOT COALESCE(count(*) <= 1, TRUE)) OR (count(*) > 1);
 
 CREATE TEMP TABLE __tg_keys2 AS
 SELECT (NOT COALESCE(sum(amount) IS NOT NULL, TRUE)) AS __tg_m0, (NOT COALESCE(sum("amount") > 0, TRUE)) AS __tg_m1
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   HAVING (NOT COALESCE(sum(amount) IS NOT NULL, TRUE)) OR (NOT COALESCE(sum("amount") > 0, TRUE));
 
 CREATE TEMP TABLE __tg_suspects AS

@@ -1,12 +1,12 @@
 CREATE TEMP TABLE __tg_keys0 AS
 SELECT "address"."zip" AS __tg_k0_0, (count(*) > 1) AS __tg_m0
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "address"."zip"
   HAVING (count(*) > 1);
 
 CREATE TEMP TABLE __tg_keys1 AS
 SELECT "ids" AS __tg_k1_0, (count(*) > 1) AS __tg_m0
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "ids"
   HAVING (count(*) > 1);
 

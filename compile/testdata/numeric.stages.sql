@@ -1,6 +1,6 @@
 CREATE TEMP TABLE __tg_keys0 AS
 SELECT "i64" AS __tg_k0_0, (count(*) > 1) AS __tg_m0
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "i64"
   HAVING (count(*) > 1);
 

@@ -1,12 +1,12 @@
 CREATE TEMP TABLE __tg_keys0 AS
 SELECT "customer_id" AS __tg_k0_0, (NOT COALESCE(sum(amount) < 1000000, TRUE)) AS __tg_m0
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "customer_id"
   HAVING (NOT COALESCE(sum(amount) < 1000000, TRUE));
 
 CREATE TEMP TABLE __tg_keys1 AS
 SELECT "order_id" AS __tg_k1_0, (count(*) > 1) AS __tg_m0
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "order_id"
   HAVING (count(*) > 1);
 

@@ -1,18 +1,18 @@
 CREATE TEMP TABLE __tg_keys0 AS
 SELECT "CustomerID" AS __tg_k0_0, "group" AS __tg_k0_1, (NOT COALESCE(count(*) < 10, TRUE)) AS __tg_m0
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "CustomerID", "group"
   HAVING (NOT COALESCE(count(*) < 10, TRUE));
 
 CREATE TEMP TABLE __tg_keys1 AS
 SELECT "select" AS __tg_k1_0, (count(*) > 1) AS __tg_m0
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "select"
   HAVING (count(*) > 1);
 
 CREATE TEMP TABLE __tg_keys2 AS
 SELECT "group" AS __tg_k2_0, (count(*) > 1) AS __tg_m0
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "group"
   HAVING (count(*) > 1);
 

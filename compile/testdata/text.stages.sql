@@ -1,6 +1,6 @@
 CREATE TEMP TABLE __tg_keys0 AS
 SELECT "status" AS __tg_k0_0, (count(*) > 1) AS __tg_m0
-  FROM __tg_input
+  FROM __tg_input AS __tg_src
   GROUP BY "status"
   HAVING (count(*) > 1);
 
