@@ -167,8 +167,8 @@ func benchMain(args []string) error {
 	}
 	if cfg.guard > 0 {
 		cfg.rows, cfg.rules, cfg.storages, cfg.approaches = []int64{1_000_000}, []int{15}, []string{"parquet"}, []string{"floor", "full"}
-		if cfg.runs < 5 {
-			cfg.runs = 5
+		if cfg.runs < 7 {
+			cfg.runs = 7
 		}
 	}
 	return bench(context.Background(), cfg)
@@ -213,27 +213,7 @@ func bench(ctx context.Context, cfg config) error {
 	}
 	var all []measurement
 	for _, c := range cells {
-		for _, approach := range cfg.approaches {
-			cmd := command(t, cfg, approach, c)
-			if cmd == nil {
-				continue
-			}
-			m := measurement{Rows: c.rows, Rules: c.rules, Storage: c.storage, Approach: approach}
-			for run := 0; run < cfg.runs; run++ {
-				cleanOutputs(cfg.work)
-				u, err := measure(ctx, cmd)
-				if err != nil {
-					m.Error = err.Error()
-					break
-				}
-				m.Seconds = append(m.Seconds, u.secs)
-				m.RSSMB = append(m.RSSMB, u.rssMB)
-				m.CPU = append(m.CPU, u.cpuSecs)
-			}
-			m.Median, m.MedRSS, m.MedCPU = median(m.Seconds), median(m.RSSMB), median(m.CPU)
-			fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s %-12s %7.2fs %7.0f MB %7.2f CPU s %s\n", c.rows, c.rules, c.storage, approach, m.Median, m.MedRSS, m.MedCPU, m.Error)
-			all = append(all, m)
-		}
+		all = append(all, measureCell(ctx, t, cfg, c)...)
 	}
 	if cfg.guard > 0 {
 		return checkGuard(all, cfg.guard)
@@ -439,6 +419,43 @@ func runQuiet(ctx context.Context, name string, args ...string) error {
 	return cmd.Run()
 }
 
+// measureCell runs a cell's approaches in turn, run after run, rather than one approach's runs
+// back to back: the machine's speed drifts over minutes, and alternating lets the drift reach
+// every approach alike, so their ratios hold still better than their times.
+func measureCell(ctx context.Context, t tools, cfg config, c cell) []measurement {
+	var ms []measurement
+	var cmds [][]string
+	for _, approach := range cfg.approaches {
+		if cmd := command(t, cfg, approach, c); cmd != nil {
+			ms = append(ms, measurement{Rows: c.rows, Rules: c.rules, Storage: c.storage, Approach: approach})
+			cmds = append(cmds, cmd)
+		}
+	}
+	for run := 0; run < cfg.runs; run++ {
+		for i := range ms {
+			m := &ms[i]
+			if m.Error != "" {
+				continue
+			}
+			cleanOutputs(cfg.work)
+			u, err := measure(ctx, cmds[i])
+			if err != nil {
+				m.Error = err.Error()
+				continue
+			}
+			m.Seconds = append(m.Seconds, u.secs)
+			m.RSSMB = append(m.RSSMB, u.rssMB)
+			m.CPU = append(m.CPU, u.cpuSecs)
+		}
+	}
+	for i := range ms {
+		m := &ms[i]
+		m.Median, m.MedRSS, m.MedCPU = median(m.Seconds), median(m.RSSMB), median(m.CPU)
+		fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s %-12s %7.2fs %7.0f MB %7.2f CPU s %s\n", c.rows, c.rules, c.storage, m.Approach, m.Median, m.MedRSS, m.MedCPU, m.Error)
+	}
+	return ms
+}
+
 func median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
@@ -465,25 +482,39 @@ func findDataframely() string {
 }
 
 func checkGuard(all []measurement, limit float64) error {
-	var floor, full float64
+	var floor, full []float64
 	for _, m := range all {
 		if m.Error != "" {
 			return fmt.Errorf("%s failed: %s", m.Approach, m.Error)
 		}
-		// The fastest of the runs: at 1M rows a busy machine adds noise that only slows runs down.
 		switch m.Approach {
 		case "floor":
-			floor = slices.Min(m.Seconds)
+			floor = m.Seconds
 		case "full":
-			full = slices.Min(m.Seconds)
+			full = m.Seconds
 		}
 	}
-	ratio := full / floor
-	fmt.Printf("regression guard: 1M rows x 15 rules Parquet->Parquet: full %.2fs, floor %.2fs, ratio %.2f (limit %.2f)\n", full, floor, ratio, limit)
+	ratio, lo, hi := pairedRatio(full, floor)
+	fmt.Printf("regression guard: 1M rows x 15 rules Parquet->Parquet: full %.2fs, floor %.2fs, ratio %.2f (runs %.2f-%.2f, limit %.2f)\n", median(full), median(floor), ratio, lo, hi, limit)
 	if ratio > limit {
 		return fmt.Errorf("full validation is %.2fx the plain copy, past the guard's %.2fx: a window function or a per-rule scan may have crept into the hot path", ratio, limit)
 	}
 	return nil
+}
+
+// pairedRatio is the median of num[i]/den[i] over runs measured side by side, with its range.
+// On a busy machine the fastest runs of each approach may come from different moments (a
+// guard run's minimums ranged 1.52-1.89x, once past 2.0); paired runs share their moment.
+func pairedRatio(num, den []float64) (ratio, lo, hi float64) {
+	n := min(len(num), len(den))
+	if n == 0 {
+		return 0, 0, 0
+	}
+	rs := make([]float64, n)
+	for i := range rs {
+		rs[i] = num[i] / den[i]
+	}
+	return median(rs), slices.Min(rs), slices.Max(rs)
 }
 
 func machine() string {

@@ -215,3 +215,17 @@ func TestWritten(t *testing.T) {
 		t.Error("a missing Parquet file counts as written")
 	}
 }
+
+// TestPairedRatio checks that the guard divides each run by the floor run beside it: the fastest
+// runs of each (1.2 s and 0.5 s) would make 2.4x, the runs as paired give 1.5x, 1.6x and 2.4x.
+func TestPairedRatio(t *testing.T) {
+	ratio, lo, hi := pairedRatio([]float64{1.6, 3.0, 1.2}, []float64{1.0, 2.0, 0.5})
+	if !near(ratio, 1.6) || !near(lo, 1.5) || !near(hi, 2.4) {
+		t.Fatalf("pairedRatio = %v, %v, %v; want 1.6, 1.5, 2.4", ratio, lo, hi)
+	}
+	if ratio, _, _ := pairedRatio(nil, []float64{1}); ratio != 0 {
+		t.Fatalf("pairedRatio with no runs = %v, want 0", ratio)
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
