@@ -504,7 +504,7 @@ func checkGuard(all []measurement, limit float64) error {
 
 // pairedRatio is the median of num[i]/den[i] over runs measured side by side, with its range.
 // On a busy machine the fastest runs of each approach may come from different moments (a
-// guard run's minimums ranged 1.52-1.89x, once past 2.0); paired runs share their moment.
+// guard run's minimums ranged 1.52-1.89x with nothing changed); paired runs share their moment.
 func pairedRatio(num, den []float64) (ratio, lo, hi float64) {
 	n := min(len(num), len(den))
 	if n == 0 {
