@@ -213,7 +213,7 @@ func bench(ctx context.Context, cfg config) error {
 	}
 	var all []measurement
 	for _, c := range cells {
-		all = append(all, measureCell(ctx, t, cfg, c)...)
+		all = append(all, measureCell(ctx, t, cfg, c, measure)...)
 	}
 	if cfg.guard > 0 {
 		return checkGuard(all, cfg.guard)
@@ -419,10 +419,12 @@ func runQuiet(ctx context.Context, name string, args ...string) error {
 	return cmd.Run()
 }
 
-// measureCell runs a cell's approaches in turn, run after run, rather than one approach's runs
-// back to back: the machine's speed drifts over minutes, and alternating lets the drift reach
-// every approach alike, so their ratios hold still better than their times.
-func measureCell(ctx context.Context, t tools, cfg config, c cell) []measurement {
+// measureCell runs a cell's approaches in rounds, one run of each per round, rather than one
+// approach's runs back to back: the machine's speed drifts over minutes, and rounds let the
+// drift reach every approach alike, so their ratios hold still better than their times. Every
+// other round goes in reverse order, so that what one process leaves behind (dirty pages, a
+// warm cache) does not always fall on the same approach.
+func measureCell(ctx context.Context, t tools, cfg config, c cell, measure func(context.Context, []string) (usage, error)) []measurement {
 	var ms []measurement
 	var cmds [][]string
 	for _, approach := range cfg.approaches {
@@ -432,7 +434,11 @@ func measureCell(ctx context.Context, t tools, cfg config, c cell) []measurement
 		}
 	}
 	for run := 0; run < cfg.runs; run++ {
-		for i := range ms {
+		for k := range ms {
+			i := k
+			if run%2 == 1 {
+				i = len(ms) - 1 - k
+			}
 			m := &ms[i]
 			if m.Error != "" {
 				continue
@@ -494,6 +500,9 @@ func checkGuard(all []measurement, limit float64) error {
 			full = m.Seconds
 		}
 	}
+	if len(full) == 0 || len(full) != len(floor) {
+		return fmt.Errorf("the guard needs as many full runs as floor runs, and some: got %d and %d", len(full), len(floor))
+	}
 	ratio, lo, hi := pairedRatio(full, floor)
 	fmt.Printf("regression guard: 1M rows x 15 rules Parquet->Parquet: full %.2fs, floor %.2fs, ratio %.2f (runs %.2f-%.2f, limit %.2f)\n", median(full), median(floor), ratio, lo, hi, limit)
 	if ratio > limit {
@@ -502,15 +511,12 @@ func checkGuard(all []measurement, limit float64) error {
 	return nil
 }
 
-// pairedRatio is the median of num[i]/den[i] over runs measured side by side, with its range.
-// On a busy machine the fastest runs of each approach may come from different moments (a
-// guard run's minimums ranged 1.52-1.89x with nothing changed); paired runs share their moment.
+// pairedRatio is the median of num[i]/den[i] over runs measured in the same round, with its
+// range; num and den are equally long and not empty. On a busy machine the fastest runs of each
+// approach may come from different moments (a guard run's minimums ranged 1.52-1.89x with
+// nothing changed); paired runs share their moment.
 func pairedRatio(num, den []float64) (ratio, lo, hi float64) {
-	n := min(len(num), len(den))
-	if n == 0 {
-		return 0, 0, 0
-	}
-	rs := make([]float64, n)
+	rs := make([]float64, len(num))
 	for i := range rs {
 		rs[i] = num[i] / den[i]
 	}

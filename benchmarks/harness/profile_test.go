@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -223,8 +224,66 @@ func TestPairedRatio(t *testing.T) {
 	if !near(ratio, 1.6) || !near(lo, 1.5) || !near(hi, 2.4) {
 		t.Fatalf("pairedRatio = %v, %v, %v; want 1.6, 1.5, 2.4", ratio, lo, hi)
 	}
-	if ratio, _, _ := pairedRatio(nil, []float64{1}); ratio != 0 {
-		t.Fatalf("pairedRatio with no runs = %v, want 0", ratio)
+}
+
+// TestCheckGuard checks the guard's verdicts: under the limit, past it, and runs that do not pair.
+func TestCheckGuard(t *testing.T) {
+	runs := func(floor, full []float64) []measurement {
+		return []measurement{{Approach: "floor", Seconds: floor}, {Approach: "full", Seconds: full}}
+	}
+	if err := checkGuard(runs([]float64{1, 1, 1}, []float64{1.7, 2.5, 1.6}), 2.0); err != nil {
+		t.Errorf("median 1.7x failed the 2.0x guard: %v", err)
+	}
+	if err := checkGuard(runs([]float64{1, 1, 1}, []float64{2.1, 1.5, 2.2}), 2.0); err == nil || !strings.Contains(err.Error(), "2.10x") {
+		t.Errorf("median 2.1x passed the 2.0x guard or misreported it: %v", err)
+	}
+	if err := checkGuard(runs(nil, nil), 2.0); err == nil {
+		t.Error("a guard with no runs passed")
+	}
+	if err := checkGuard(runs([]float64{1, 1}, []float64{1}), 2.0); err == nil {
+		t.Error("a guard with unpaired runs passed")
+	}
+	failed := runs([]float64{1}, []float64{1})
+	failed[1].Error = "exit status 2"
+	if err := checkGuard(failed, 2.0); err == nil || !strings.Contains(err.Error(), "exit status 2") {
+		t.Errorf("a failed full run did not fail the guard: %v", err)
+	}
+}
+
+// TestMeasureCellRounds checks that a cell's approaches run in rounds, every other one reversed,
+// and that an approach that fails runs no more while the others go on.
+func TestMeasureCellRounds(t *testing.T) {
+	cfg := config{runs: 4, work: t.TempDir(), approaches: []string{"floor", "counts", "full"}}
+	c := cell{rows: 1000, rules: 15, storage: "parquet", schema: "s.yaml", in: "in.parquet"}
+	var order []string
+	fake := func(_ context.Context, args []string) (usage, error) {
+		approach := args[1] // "floor" from the harness; "validate" from tablegate
+		if approach == "validate" {
+			approach = "counts"
+			if slices.Contains(args, "--out") {
+				approach = "full"
+			}
+		}
+		order = append(order, approach)
+		if approach == "counts" && len(order) > 3 {
+			return usage{}, fmt.Errorf("killed")
+		}
+		return usage{secs: float64(len(order))}, nil
+	}
+	ms := measureCell(context.Background(), tools{tablegate: "tablegate", harness: "harness"}, cfg, c, fake)
+
+	want := "floor counts full full counts floor floor full full floor"
+	if got := strings.Join(order, " "); got != want {
+		t.Fatalf("runs went %q, want %q", got, want)
+	}
+	seconds := map[string]string{}
+	for _, m := range ms {
+		seconds[m.Approach] = fmt.Sprintf("%v %s", m.Seconds, m.Error)
+	}
+	for approach, want := range map[string]string{"floor": "[1 6 7 10] ", "counts": "[2] killed", "full": "[3 4 8 9] "} {
+		if seconds[approach] != want {
+			t.Errorf("%s: seconds and error %q, want %q", approach, seconds[approach], want)
+		}
 	}
 }
 
