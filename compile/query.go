@@ -84,9 +84,6 @@ func (c *compiler) keyedRule(keys []string, failCond, guard string) string {
 // failing-key aggregates LEFT JOINed back NULL-safely; no window functions.
 func (p *Plan) Query(rel Relation) string { return p.query(rel, queryShape{}) }
 
-// FailingQuery is Query restricted to the rows that fail some rule (warn rules included).
-func (p *Plan) FailingQuery(rel Relation) string { return p.query(rel, queryShape{failingOnly: true}) }
-
 // queryShape varies the plan query for the engine.
 type queryShape struct {
 	// keyTable, when set, names a table that already holds each key group's failing keys (see
@@ -105,7 +102,7 @@ func (p *Plan) query(rel Relation, shape queryShape) string {
 	keyTable, where := shape.keyTable, shape.where
 	var b strings.Builder
 	// NOT MATERIALIZED: DuckDB would otherwise materialise the source, which the key aggregates
-	// read too when no keyTable holds them (Query, FailingQuery), as a full copy (measured 1.5x
+	// read too when no keyTable holds them (Query), as a full copy (measured 1.5x
 	// slower at 10M rows); inlined, each reads only the columns it needs.
 	b.WriteString("WITH " + srcName + " AS NOT MATERIALIZED (\n  ")
 	if where != "" {

@@ -163,10 +163,9 @@ type run struct {
 	variables []string
 	// callerPerfectHash is perfect_ht_threshold as the run found it (0: not read, left alone).
 	callerPerfectHash int64
-	// perfectHashBits is the threshold the run set (0: left alone); memoryBudget the bytes it
-	// lets one structure of its own take (a quarter of the memory limit, at most 1 GiB).
+	// perfectHashBits is the threshold the run set (0: left alone); memoryLimit DuckDB's, in
+	// bytes (0: unknown), from which memoryBudget gives what one structure of the run may take.
 	perfectHashBits int
-	memoryBudget    int64
 	memoryLimit     int64
 	// threads is DuckDB's thread count; keyThreads the count key aggregates run with.
 	threads, keyThreads int64
@@ -205,7 +204,7 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 			_ = c.Close()
 			return nil, fmt.Errorf("configure DuckDB: %w", err)
 		}
-		r.perfectHashBits, r.memoryBudget = bits, memoryBudget(r.memoryLimit)
+		r.perfectHashBits = bits
 	}
 	return r, nil
 }

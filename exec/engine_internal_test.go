@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tablegate/tablegate/compile"
@@ -207,5 +208,58 @@ func TestKeyAggregateThreads(t *testing.T) {
 	e = open(Config{Threads: 2}, 0)
 	if got := ranWith(e, newRun(e)); got != 2 {
 		t.Errorf("Config.Threads 2: a key aggregate ran with %d threads", got)
+	}
+}
+
+// TestConcurrentKeyAggregateThreads: runs that open, aggregate keys and close at the same time
+// (CI runs this under the race detector) each aggregate with the raised count, and once all
+// have closed the database has its own count back.
+func TestConcurrentKeyAggregateThreads(t *testing.T) {
+	ctx := context.Background()
+	e, err := Open(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.db.Exec("SET threads = 2"); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := e.newRun(ctx)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer r.close()
+			err = e.aggregateKeys(ctx, r, []compile.KeyStage{{Table: "seen", Query: fmt.Sprintf("SELECT CAST(current_setting('threads') AS BIGINT) AS n, %d AS run", i)}})
+			var n int64
+			if err == nil {
+				err = r.conn.QueryRowContext(ctx, "SELECT n FROM seen").Scan(&n)
+			}
+			if err == nil && n != growThreads+1 {
+				err = fmt.Errorf("run %d aggregated with %d threads, want %d", i, n, growThreads+1)
+			}
+			if err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	r, err := e.newRun(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	if n, err := currentThreads(ctx, r); err != nil || n != 2 {
+		t.Errorf("after every run closed: %d threads (%v), want 2", n, err)
 	}
 }

@@ -56,7 +56,7 @@ rules:
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.inputRows, r.memoryBudget = rows, budget
+		r.inputRows, r.memoryLimit = rows, 4*budget // memoryBudget is a quarter of the limit
 		if _, err := keySources(ctx, r, p, &rel); err != nil {
 			t.Fatal(err)
 		}

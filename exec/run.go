@@ -442,11 +442,11 @@ func (e *Engine) aggregateKeys(ctx context.Context, r *run, keys []compile.KeySt
 		return nil
 	}
 	if r.keyThreads > r.threads {
-		release, err := r.boost.raise(ctx, r, r.keyThreads)
-		if err != nil {
-			return err
+		// A speed setting: if DuckDB refuses it, the aggregates run with the threads there are,
+		// as newRun leaves the perfect-hash threshold alone when it cannot read the settings.
+		if release, err := r.boost.raise(ctx, r, r.keyThreads); err == nil {
+			defer release()
 		}
-		defer release()
 	}
 	for _, k := range keys {
 		if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", k.Table, k.Query)); err != nil {
@@ -522,7 +522,7 @@ func keySourcePlan(r *run, p *compile.Plan, rel compile.Relation) ([]int, []stri
 		}
 	}
 	// The copy holds every row: within the run's memory budget.
-	if len(groups) == 0 || r.inputRows*width > r.memoryBudget {
+	if len(groups) == 0 || r.inputRows*width > memoryBudget(r.memoryLimit) {
 		return nil, nil
 	}
 	return groups, reads

@@ -117,13 +117,14 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 // footerFacts reads, in one pass over the Parquet footers, the top-level columns that no
 // column chunk stores with a dictionary (plain), and the smallest and largest value of each
 // top-level column whose every column chunk has integer statistics or holds only NULLs (ranges,
-// by lower-case name). Both only steer how rules are evaluated, never what they find: when the
+// by lower-case name; a chunk without statistics, whose null count is NULL too, leaves its
+// column out rather than its file). Both only steer how rules are evaluated, never what they find: when the
 // footers cannot be read both are nil, every string rule filters in the scan and no key column
 // is copied.
 func footerFacts(ctx context.Context, r *run, path string) (plain map[string]bool, ranges map[string][2]int64) {
 	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(`SELECT path_in_schema,
 	NOT bool_or(dictionary_page_offset IS NOT NULL OR encodings LIKE '%%DICTIONARY%%'),
-	bool_and(TRY_CAST(stats_min_value AS BIGINT) IS NOT NULL AND TRY_CAST(stats_max_value AS BIGINT) IS NOT NULL OR stats_null_count = num_values),
+	bool_and(coalesce(TRY_CAST(stats_min_value AS BIGINT) IS NOT NULL AND TRY_CAST(stats_max_value AS BIGINT) IS NOT NULL OR stats_null_count = num_values, false)),
 	min(TRY_CAST(stats_min_value AS BIGINT)), max(TRY_CAST(stats_max_value AS BIGINT))
 FROM parquet_metadata(%s) GROUP BY path_in_schema`, sql.String(path)))
 	if err != nil {

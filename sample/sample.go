@@ -485,25 +485,19 @@ func keyWidth(span *big.Int, least int) int {
 }
 
 // stringKey is a distinct string per key index. With a regex, it is the index spelt by the regex
-// itself, position by position (ORD-0000, ORD-0001, … for ^ORD-\d{4}$), which matches by
-// construction. Otherwise, or when the regex cannot be spelt so: k0000000001, k0000000002, …, or
+// itself, position by position (ORD-0000, ORD-0001, … for ^ORD-\d{4}$). Otherwise, or when the
+// regex cannot be spelt so: k0000000001, k0000000002, …, or
 // the index's hex digits written as the letters a–p (aaaaaaaaaaab, …), whichever the regex and
-// lengths accept on the first 4096 indexes and a spread of others. A key none of these fit is
-// refused.
+// lengths accept on the first 4096 indexes and a spread of others (the regex's own spelling
+// too). A key none of these fit is refused.
 func (g *gen) stringKey(c *schema.Column, idx, per string) (string, error) {
 	var re *regexp.Regexp
 	if c.Args.Regex != nil {
 		re = regexp.MustCompile(*c.Args.Regex)
-		// Every spelling has the same length, so the first one tells the length rules' verdict.
-		minLen := 0
-		if c.Args.MinLength != nil {
-			minLen = int(min(*c.Args.MinLength, 1<<16))
-		}
-		if expr, spell, ok := indexedMatch(*c.Args.Regex, idx, g.keySpan, minLen); ok && lengthOK(c, spell(0)) {
-			return expr, nil
-		}
 	}
 	last := g.keySpan.Int64() - 1
+	// fits checks a spelling against the regex and the lengths, which a regex's own spelling needs
+	// too: slots takes ^ and $ anywhere, so a$b\d{3} would be spelt ab000, which never matches.
 	fits := func(render func(n int64) string) bool {
 		check := func(n int64) bool {
 			s := render(n)
@@ -520,6 +514,15 @@ func (g *gen) stringKey(c *schema.Column, idx, per string) (string, error) {
 			}
 		}
 		return check(last)
+	}
+	if re != nil {
+		minLen := 0
+		if c.Args.MinLength != nil {
+			minLen = int(min(*c.Args.MinLength, 1<<16))
+		}
+		if expr, spell, ok := indexedMatch(*c.Args.Regex, idx, g.keySpan, minLen); ok && fits(spell) {
+			return expr, nil
+		}
 	}
 	width := keyWidth(g.keySpan, 10)
 	if fits(func(n int64) string { return fmt.Sprintf("k%0*d", width, n) }) {
