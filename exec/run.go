@@ -241,11 +241,8 @@ func (e *Engine) load(ctx context.Context, r *run, rep *outcome.Report, a Asset,
 
 // evaluateInput counts the input's rows and evaluates the rules once.
 func (e *Engine) evaluateInput(ctx context.Context, r *run, a Asset, rel compile.Relation, opts Options) (int64, string, ruleStats, error) {
-	var total int64
-	if err := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&total); err != nil {
-		return 0, "", ruleStats{}, &outcome.InputError{Input: a.Input.String(), Err: err}
-	}
-	if err := r.countedRows(ctx, total); err != nil {
+	total, err := r.countInput(ctx, rel, a.Input)
+	if err != nil {
 		return 0, "", ruleStats{}, err
 	}
 	opts.progress("evaluating rules", total)
@@ -254,6 +251,16 @@ func (e *Engine) evaluateInput(ctx context.Context, r *run, a Asset, rel compile
 		return 0, "", stats, inputOrRun(a.Input, err)
 	}
 	return total, failedTable, stats, nil
+}
+
+// countInput counts the input's rows, which the run's perfect-hash threshold and key copy
+// depend on (countedRows).
+func (r *run) countInput(ctx context.Context, rel compile.Relation, in Input) (int64, error) {
+	var rows int64
+	if err := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&rows); err != nil {
+		return 0, &outcome.InputError{Input: in.String(), Err: err}
+	}
+	return rows, r.countedRows(ctx, rows)
 }
 
 func shadowsOrdinal(cols []casting.ColumnType, rel compile.Relation) bool {
@@ -719,11 +726,7 @@ func (e *Engine) Explain(ctx context.Context, p *compile.Plan, in Input) (string
 	}
 	if rel.ScanFilters {
 		// The copy of key columns a run would make (it needs the row count, from the footers).
-		var rows int64
-		if err := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&rows); err != nil {
-			return "", &outcome.InputError{Input: in.String(), Err: err}
-		}
-		if err := r.countedRows(ctx, rows); err != nil {
+		if _, err := r.countInput(ctx, rel, in); err != nil {
 			return "", err
 		}
 		groups, cols := keySourcePlan(r, p, rel)
