@@ -260,7 +260,10 @@ func (r *run) countInput(ctx context.Context, rel compile.Relation, in Input) (i
 	if err := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&rows); err != nil {
 		return 0, &outcome.InputError{Input: in.String(), Err: err}
 	}
-	return rows, r.countedRows(ctx, rows)
+	if err := r.countedRows(ctx, rows); err != nil {
+		return 0, err
+	}
+	return rows, nil
 }
 
 func shadowsOrdinal(cols []casting.ColumnType, rel compile.Relation) bool {
