@@ -70,6 +70,7 @@ type config struct {
 	invalidRate float64
 	memoryLimit string
 	profile     bool
+	traces      int          // traced runs per profiled cell
 	custom      *customInput // -input and -schema: the user's data instead of the grid
 }
 
@@ -125,7 +126,8 @@ func benchMain(args []string) error {
 	rate := fs.Float64("invalid-rate", 0.03, "share of generated rows that break a rule")
 	mem := fs.String("memory-limit", "", "DuckDB memory limit for tablegate (e.g. 4GB)")
 	renderOnly := fs.Bool("render", false, "only redo results.md and the plot from the results.json in -results (no measuring)")
-	prof := fs.Bool("profile", true, "after measuring, trace one full run per storage (15 rules) into phases and check the valid rows' order")
+	prof := fs.Bool("profile", true, "after measuring, trace full runs per storage (15 rules) into phases and check the valid rows' order")
+	traces := fs.Int("traces", 3, "traced runs per profiled cell; the one with the median wall time is reported")
 	input := fs.String("input", "", "measure your own data instead of the grid: a Parquet file or glob, or FILE.duckdb:table (with -schema)")
 	schemaFile := fs.String("schema", "", "the schema to validate -input with")
 	if err := fs.Parse(args); err != nil {
@@ -134,7 +136,7 @@ func benchMain(args []string) error {
 	if *renderOnly {
 		return renderMain(*results)
 	}
-	cfg := config{runs: *runs, work: *work, results: *results, guard: *guard, invalidRate: *rate, memoryLimit: *mem, profile: *prof}
+	cfg := config{runs: *runs, work: *work, results: *results, guard: *guard, invalidRate: *rate, memoryLimit: *mem, profile: *prof, traces: max(*traces, 1)}
 	var err error
 	if cfg.rows, err = parseInts(*rows); err != nil {
 		return err
@@ -232,13 +234,12 @@ func bench(ctx context.Context, cfg config) error {
 			if !c.profile {
 				continue
 			}
-			cleanOutputs(cfg.work)
-			p, err := profile(ctx, command(t, cfg, "full", c), c, outPath(cfg.work, c.storage, "orders"))
+			p, err := profile(ctx, command(t, cfg, "full", c), c, outPath(cfg.work, c.storage, "orders"), cfg.traces, func() { cleanOutputs(cfg.work) })
 			if err != nil {
 				// The measurements stand without the traced run: keep them.
 				return errors.Join(err, writeResults(cfg.results, r))
 			}
-			fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s traced run   %7.2fs, order: %s\n", c.rows, c.rules, c.storage, p.Wall, p.order())
+			fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s traced run   %7.2fs (median of %d), order: %s\n", c.rows, c.rules, c.storage, p.Wall, cfg.traces, p.order())
 			r.Profiles = append(r.Profiles, p)
 		}
 	}
@@ -256,7 +257,7 @@ type cell struct {
 	storage string // parquet or duckdb
 	schema  string // the schema file
 	in      string // the input as tablegate takes it
-	profile bool   // traced once after the measurements
+	profile bool   // traced after the measurements
 	orderBy string // a column unique among the valid rows, to check their order by; "" skips the check
 }
 

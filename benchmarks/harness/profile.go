@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	gosql "database/sql"
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -73,6 +75,7 @@ type profileRun struct {
 	Storage   string             `json:"storage"`
 	Phases    map[string]float64 `json:"phases_s"`
 	Wall      float64            `json:"wall_s"`
+	Traced    int                `json:"traced_runs,omitempty"`   // runs traced; this one had the median wall time (0: one run)
 	OrderErr  string             `json:"order_error,omitempty"`   // why the order check failed
 	OrderSkip string             `json:"order_skipped,omitempty"` // why it did not run
 	Checked   int64              `json:"order_checked_rows"`      // valid rows whose position was checked
@@ -89,9 +92,46 @@ func (p profileRun) order() string {
 	return fmt.Sprintf("kept (%d valid rows, none out of place)", p.Checked)
 }
 
-// profile runs full validation once with TABLEGATE_TRACE=full and sums statement times by phase,
-// then checks that the valid rows came out in input order.
-func profile(ctx context.Context, cmd []string, c cell, out string) (profileRun, error) {
+// profile runs full validation n times with TABLEGATE_TRACE=full (clean before each), keeps the
+// run with the median wall time, since one traced run can land on a slow moment of the machine,
+// and checks that the last run's valid rows came out in input order.
+func profile(ctx context.Context, cmd []string, c cell, out string, n int, clean func()) (profileRun, error) {
+	runs := make([]profileRun, 0, n)
+	for range n {
+		clean()
+		p, err := tracedRun(ctx, cmd, c)
+		if err != nil {
+			return p, err
+		}
+		runs = append(runs, p)
+	}
+	p := medianByWall(runs)
+	if n > 1 {
+		p.Traced = n
+	}
+	switch {
+	case c.orderBy == "":
+		p.OrderSkip = "the schema has no one-column primary key to find each valid row's input row by"
+	case !written(ctx, out):
+		p.OrderSkip = "the run wrote no table"
+	default:
+		var err error
+		if p.Checked, err = orderKept(ctx, c.storage, c.in, out, c.orderBy); err != nil {
+			p.OrderErr = err.Error()
+		}
+	}
+	return p, nil
+}
+
+// medianByWall returns the run with the median wall time (the lower middle for an even count).
+func medianByWall(runs []profileRun) profileRun {
+	sorted := slices.Clone(runs)
+	slices.SortStableFunc(sorted, func(a, b profileRun) int { return cmp.Compare(a.Wall, b.Wall) })
+	return sorted[(len(sorted)-1)/2]
+}
+
+// tracedRun runs full validation once with TABLEGATE_TRACE=full and sums statement times by phase.
+func tracedRun(ctx context.Context, cmd []string, c cell) (profileRun, error) {
 	p := profileRun{Rows: c.rows, Rules: c.rules, Storage: c.storage, Phases: map[string]float64{}}
 	run := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
 	run.Env = append(os.Environ(), "TABLEGATE_TRACE=full")
@@ -109,17 +149,6 @@ func profile(ctx context.Context, cmd []string, c cell, out string) (profileRun,
 		secs, stmt, ok := parseTrace(sc.Text())
 		if ok {
 			p.Phases[phaseOf(stmt)] += secs
-		}
-	}
-	switch {
-	case c.orderBy == "":
-		p.OrderSkip = "the schema has no one-column primary key to find each valid row's input row by"
-	case !written(ctx, out):
-		p.OrderSkip = "the run wrote no table"
-	default:
-		p.Checked, err = orderKept(ctx, c.storage, c.in, out, c.orderBy)
-		if err != nil {
-			p.OrderErr = err.Error()
 		}
 	}
 	return p, nil
@@ -215,7 +244,11 @@ func profileMarkdown(runs []profileRun, all []measurement) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("\n## Where the time goes (one run with `TABLEGATE_TRACE=full`)\n\n| phase |")
+	if n := runs[0].Traced; n > 1 {
+		fmt.Fprintf(&b, "\n## Where the time goes (of %d runs with `TABLEGATE_TRACE=full`, the one with the median wall time)\n\n| phase |", n)
+	} else {
+		b.WriteString("\n## Where the time goes (one run with `TABLEGATE_TRACE=full`)\n\n| phase |")
+	}
 	for _, p := range runs {
 		fmt.Fprintf(&b, " %s, %s rows, %d rules: s |", p.Storage, humanRows(p.Rows), p.Rules)
 	}

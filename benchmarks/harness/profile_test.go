@@ -125,7 +125,7 @@ func TestRenderFromJSON(t *testing.T) {
 	r := results{
 		Machine: "2 cores", Runs: 1, InvalidRate: 0.03, Rows: []int64{10_000_000}, Rules: []int{15}, Storages: []string{"parquet"},
 		Measurements: []measurement{m("parquet", "floor", 2.5), m("parquet", "full", 4.4)},
-		Profiles:     []profileRun{{Rows: 10_000_000, Rules: 15, Storage: "parquet", Phases: map[string]float64{phases[5]: 2.7}, Wall: 4.5, Checked: 9826176}},
+		Profiles:     []profileRun{{Rows: 10_000_000, Rules: 15, Storage: "parquet", Phases: map[string]float64{phases[5]: 2.7}, Wall: 4.5, Traced: 3, Checked: 9826176}},
 	}
 	if err := writeResults(dir, r); err != nil {
 		t.Fatal(err)
@@ -144,12 +144,39 @@ func TestRenderFromJSON(t *testing.T) {
 	for _, want := range []string{
 		"| 10000000 | 15 | parquet | 2.50 | – | 4.40 |",
 		"| Parquet → Parquet full validation ≤ 1.8× the plain COPY | 10M rows, 15 rules, parquet | 1.76× | met |",
+		"## Where the time goes (of 3 runs with `TABLEGATE_TRACE=full`, the one with the median wall time)",
 		"| valid rows written | 2.70 |",
 		"| the floor's whole process (median) | 2.50 |",
 		"- parquet: kept (9826176 valid rows, none out of place)",
 	} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("results.md lacks %q", want)
+		}
+	}
+}
+
+// TestMedianByWall: of several traced runs the one with the median wall time is reported, so a
+// run that lands on a slow moment of the machine does not stand for the cell.
+func TestMedianByWall(t *testing.T) {
+	run := func(wall float64) profileRun { return profileRun{Wall: wall} }
+	for _, c := range []struct {
+		walls []float64
+		want  float64
+	}{
+		{[]float64{4.2}, 4.2},
+		{[]float64{9.8, 4.1, 4.3}, 4.3},
+		{[]float64{4.3, 4.1, 9.8}, 4.3},
+		{[]float64{5, 9, 4, 6}, 5}, // even: the lower middle
+	} {
+		runs := make([]profileRun, len(c.walls))
+		for i, w := range c.walls {
+			runs[i] = run(w)
+		}
+		if got := medianByWall(runs).Wall; got != c.want {
+			t.Errorf("medianByWall(%v) = %v, want %v", c.walls, got, c.want)
+		}
+		if runs[0].Wall != c.walls[0] {
+			t.Errorf("medianByWall reordered its argument")
 		}
 	}
 }
