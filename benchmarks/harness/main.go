@@ -15,10 +15,13 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -267,10 +270,14 @@ func gridCells(ctx context.Context, t tools, cfg config) ([]cell, error) {
 	var cells []cell
 	for _, n := range cfg.rows {
 		data := filepath.Join(cfg.work, fmt.Sprintf("data_%d.parquet", n))
-		if err := prepare(ctx, t, cfg, n, data); err != nil {
+		db := filepath.Join(cfg.work, fmt.Sprintf("data_%d.duckdb", n))
+		fresh, err := prepare(ctx, t, cfg, n, data)
+		if err != nil {
 			return nil, err
 		}
-		db := filepath.Join(cfg.work, fmt.Sprintf("data_%d.duckdb", n))
+		if fresh {
+			_ = os.Remove(db) // loaded from the old data
+		}
 		if slices.Contains(cfg.storages, "duckdb") {
 			if _, err := os.Stat(db); err != nil {
 				if err := runQuiet(ctx, t.harness, "load", data, db); err != nil {
@@ -328,14 +335,51 @@ func orderKey(s *schema.Schema) string {
 	return ""
 }
 
-// prepare generates the data once per row count (same seed, same bytes).
-func prepare(ctx context.Context, t tools, cfg config, n int64, data string) error {
-	if _, err := os.Stat(data); err == nil {
-		return nil
+// prepare generates the data once per row count and generator, and says whether it did. The
+// same seed gives the same bytes only from the same generator, so a file beside a stamp of
+// another build, schema or arguments (or none) is made again rather than silently reused.
+func prepare(ctx context.Context, t tools, cfg config, n int64, data string) (bool, error) {
+	const schemaFile = "benchmarks/schemas/bench40.yaml"
+	args := []string{"sample", "--schema", schemaFile,
+		"--rows", fmt.Sprint(n), "--invalid-rate", fmt.Sprint(cfg.invalidRate), "--seed", "1", "--out", data}
+	stamp, err := dataStamp(t.tablegate, schemaFile, args)
+	if err != nil {
+		return false, err
 	}
+	stampFile := data + ".stamp"
+	if old, err := os.ReadFile(stampFile); err == nil && string(old) == stamp {
+		if _, err := os.Stat(data); err == nil {
+			return false, nil
+		}
+	}
+	_ = os.Remove(stampFile)
+	_ = os.Remove(data)
 	fmt.Fprintf(os.Stderr, "harness: generating %d rows into %s\n", n, data)
-	return runQuiet(ctx, t.tablegate, "sample", "--schema", "benchmarks/schemas/bench40.yaml",
-		"--rows", fmt.Sprint(n), "--invalid-rate", fmt.Sprint(cfg.invalidRate), "--seed", "1", "--out", data)
+	if err := runQuiet(ctx, t.tablegate, args...); err != nil {
+		return false, fmt.Errorf("generate %s: %w", data, err)
+	}
+	return true, os.WriteFile(stampFile, []byte(stamp), 0o644)
+}
+
+// dataStamp identifies what generates a data file: the tablegate binary, the schema's text and
+// the arguments.
+func dataStamp(binary, schemaFile string, args []string) (string, error) {
+	h := sha256.New()
+	for _, f := range []string{binary, schemaFile} {
+		in, err := os.Open(f)
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(h, in)
+		in.Close()
+		if err != nil {
+			return "", fmt.Errorf("read %s: %w", f, err)
+		}
+	}
+	for _, a := range args {
+		h.Write([]byte(a + "\x00"))
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func outPath(work, storage, name string) string {

@@ -315,3 +315,56 @@ func TestMeasureCellRounds(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// TestPrepareRemakesStaleData: generated data is reused only beside a stamp of the same
+// generator and arguments; a new build of tablegate, or data without a stamp, is made again, and
+// the caller learns it (so that the DuckDB copy of the old data is loaded again too).
+func TestPrepareRemakesStaleData(t *testing.T) {
+	dir := t.TempDir()
+	schemas := filepath.Join(dir, "benchmarks", "schemas")
+	if err := os.MkdirAll(schemas, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(schemas, "bench40.yaml"), []byte("schema: S\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // prepare names the schema relative to the repository root
+	bin, calls := filepath.Join(dir, "tablegate"), filepath.Join(dir, "calls")
+	build := func(version string) { // a stand-in generator: counts its calls, writes its --out
+		script := "#!/bin/sh\n# build " + version + "\necho x >> " + calls + "\nfor a; do out=$a; done\necho rows > \"$out\"\n"
+		if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	generated := func() int {
+		b, _ := os.ReadFile(calls)
+		return strings.Count(string(b), "x")
+	}
+	data := filepath.Join(dir, "data_1000.parquet")
+	tl, cfg := tools{tablegate: bin}, config{invalidRate: 0.03}
+	ctx := context.Background()
+
+	build("1")
+	for i, want := range []struct {
+		fresh bool
+		calls int
+	}{{true, 1}, {false, 1}} { // made, then reused
+		fresh, err := prepare(ctx, tl, cfg, 1000, data)
+		if err != nil || fresh != want.fresh || generated() != want.calls {
+			t.Fatalf("call %d: fresh %v, %d generations, err %v; want fresh %v, %d", i, fresh, generated(), err, want.fresh, want.calls)
+		}
+	}
+	build("2")
+	if fresh, err := prepare(ctx, tl, cfg, 1000, data); err != nil || !fresh || generated() != 2 {
+		t.Fatalf("new build: fresh %v, %d generations, err %v; want the data made again", fresh, generated(), err)
+	}
+	if err := os.Remove(data + ".stamp"); err != nil {
+		t.Fatal(err)
+	}
+	if fresh, err := prepare(ctx, tl, cfg, 1000, data); err != nil || !fresh || generated() != 3 {
+		t.Fatalf("no stamp: fresh %v, %d generations, err %v; want the data made again", fresh, generated(), err)
+	}
+	if fresh, err := prepare(ctx, tl, config{invalidRate: 0.1}, 1000, data); err != nil || !fresh || generated() != 4 {
+		t.Fatalf("another invalid rate: fresh %v, %d generations, err %v; want the data made again", fresh, generated(), err)
+	}
+}
