@@ -1,7 +1,7 @@
 // Command harness measures tablegate against the floor (a plain DuckDB copy of the same columns)
 // and its peers in one run, each as a whole process (wall time, peak RSS and CPU time, median of
 // runs), and writes benchmarks/results/: a Markdown table of ratios with the targets,
-// where a traced run spends its time, the raw JSON and an SVG plot.
+// where traced runs spend their time, the raw JSON and an SVG plot.
 //
 //	go run ./benchmarks/harness                          # 1M and 10M rows x 5/15/40 rules x both storages
 //	go run ./benchmarks/harness -rows 1M,10M,30M -runs 5
@@ -22,6 +22,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -139,8 +140,16 @@ func benchMain(args []string) error {
 	if *renderOnly {
 		return renderMain(*results)
 	}
-	cfg := config{runs: *runs, work: *work, results: *results, guard: *guard, invalidRate: *rate, memoryLimit: *mem, profile: *prof, traces: max(*traces, 1)}
-	var err error
+	if *traces < 1 {
+		return fmt.Errorf("-traces %d: at least 1 (-profile=false traces none)", *traces)
+	}
+	// Absolute, so that the binary built there is the one run: a bare name would be looked up
+	// in PATH.
+	workDir, err := filepath.Abs(*work)
+	if err != nil {
+		return err
+	}
+	cfg := config{runs: *runs, work: workDir, results: *results, guard: *guard, invalidRate: *rate, memoryLimit: *mem, profile: *prof, traces: *traces}
 	if cfg.rows, err = parseInts(*rows); err != nil {
 		return err
 	}
@@ -190,7 +199,9 @@ func bench(ctx context.Context, cfg config) error {
 		return err
 	}
 	t := tools{tablegate: filepath.Join(cfg.work, "tablegate")}
-	build := exec.CommandContext(ctx, "go", "build", "-o", t.tablegate, "./cmd/tablegate")
+	// Without VCS stamping, the same source builds the same bytes whatever the commit or a dirty
+	// tree, so the generated data's stamp (prepare) changes only with the code.
+	build := exec.CommandContext(ctx, "go", "build", "-buildvcs=false", "-o", t.tablegate, "./cmd/tablegate")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build tablegate (run the harness from the repository root): %w", err)
@@ -242,7 +253,7 @@ func bench(ctx context.Context, cfg config) error {
 				// The measurements stand without the traced run: keep them.
 				return errors.Join(err, writeResults(cfg.results, r))
 			}
-			fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s traced run   %7.2fs (median of %d), order: %s\n", c.rows, c.rules, c.storage, p.Wall, cfg.traces, p.order())
+			fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s traced run   %7.2fs (of %d), order: %s\n", c.rows, c.rules, c.storage, p.Wall, cfg.traces, p.order())
 			r.Profiles = append(r.Profiles, p)
 		}
 	}
@@ -271,16 +282,21 @@ func gridCells(ctx context.Context, t tools, cfg config) ([]cell, error) {
 	for _, n := range cfg.rows {
 		data := filepath.Join(cfg.work, fmt.Sprintf("data_%d.parquet", n))
 		db := filepath.Join(cfg.work, fmt.Sprintf("data_%d.duckdb", n))
-		fresh, err := prepare(ctx, t, cfg, n, data)
-		if err != nil {
+		// The DuckDB copy goes with the data: made again with it, and renamed into place only
+		// once loaded, so an interrupted load leaves nothing to reuse.
+		if err := prepare(ctx, t, cfg, n, data, db, db+".wal"); err != nil {
 			return nil, err
-		}
-		if fresh {
-			_ = os.Remove(db) // loaded from the old data
 		}
 		if slices.Contains(cfg.storages, "duckdb") {
 			if _, err := os.Stat(db); err != nil {
-				if err := runQuiet(ctx, t.harness, "load", data, db); err != nil {
+				tmp := db + ".loading"
+				if err := removeAll(tmp, tmp+".wal"); err != nil {
+					return nil, err
+				}
+				if err := runQuiet(ctx, t.harness, "load", data, tmp); err != nil {
+					return nil, fmt.Errorf("load %s into DuckDB: %w", data, err)
+				}
+				if err := os.Rename(tmp, db); err != nil {
 					return nil, err
 				}
 			}
@@ -335,30 +351,42 @@ func orderKey(s *schema.Schema) string {
 	return ""
 }
 
-// prepare generates the data once per row count and generator, and says whether it did. The
-// same seed gives the same bytes only from the same generator, so a file beside a stamp of
-// another build, schema or arguments (or none) is made again rather than silently reused.
-func prepare(ctx context.Context, t tools, cfg config, n int64, data string) (bool, error) {
+// prepare generates the data once per row count and generator. The same seed gives the same
+// bytes only from the same generator, so a file beside a stamp of another build, schema or
+// arguments (or none) is made again rather than silently reused, and the files derived from it
+// are removed first.
+func prepare(ctx context.Context, t tools, cfg config, n int64, data string, derived ...string) error {
 	const schemaFile = "benchmarks/schemas/bench40.yaml"
 	args := []string{"sample", "--schema", schemaFile,
 		"--rows", fmt.Sprint(n), "--invalid-rate", fmt.Sprint(cfg.invalidRate), "--seed", "1", "--out", data}
 	stamp, err := dataStamp(t.tablegate, schemaFile, args)
 	if err != nil {
-		return false, err
+		return err
 	}
 	stampFile := data + ".stamp"
 	if old, err := os.ReadFile(stampFile); err == nil && string(old) == stamp {
 		if _, err := os.Stat(data); err == nil {
-			return false, nil
+			return nil
 		}
 	}
-	_ = os.Remove(stampFile)
-	_ = os.Remove(data)
+	if err := removeAll(append([]string{stampFile, data}, derived...)...); err != nil {
+		return err
+	}
 	fmt.Fprintf(os.Stderr, "harness: generating %d rows into %s\n", n, data)
 	if err := runQuiet(ctx, t.tablegate, args...); err != nil {
-		return false, fmt.Errorf("generate %s: %w", data, err)
+		return fmt.Errorf("generate %s: %w", data, err)
 	}
-	return true, os.WriteFile(stampFile, []byte(stamp), 0o644)
+	return os.WriteFile(stampFile, []byte(stamp), 0o644)
+}
+
+// removeAll removes the files; one that does not exist is no error.
+func removeAll(files ...string) error {
+	for _, f := range files {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 // dataStamp identifies what generates a data file: the tablegate binary, the schema's text and

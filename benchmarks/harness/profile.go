@@ -92,33 +92,38 @@ func (p profileRun) order() string {
 	return fmt.Sprintf("kept (%d valid rows, none out of place)", p.Checked)
 }
 
-// profile runs full validation n times with TABLEGATE_TRACE=full (clean before each), keeps the
-// run with the median wall time, since one traced run can land on a slow moment of the machine,
-// and checks that the last run's valid rows came out in input order.
+// profile runs full validation n (≥ 1) times with TABLEGATE_TRACE=full, cleaning the outputs
+// before each, and checks every run's valid rows for input order. It reports the run with the
+// median wall time, since one traced run can land on a slow moment of the machine, with the
+// first order failure of any run.
 func profile(ctx context.Context, cmd []string, c cell, out string, n int, clean func()) (profileRun, error) {
 	runs := make([]profileRun, 0, n)
-	for range n {
+	var order profileRun // the order check's findings over all runs
+	for i := range n {
 		clean()
 		p, err := tracedRun(ctx, cmd, c)
 		if err != nil {
-			return p, err
+			return profileRun{}, err
 		}
 		runs = append(runs, p)
+		switch {
+		case order.OrderErr != "":
+		case c.orderBy == "":
+			order.OrderSkip = "the schema has no one-column primary key to find each valid row's input row by"
+		case !written(ctx, out):
+			order.OrderSkip = "the run wrote no table"
+		default:
+			checked, err := orderKept(ctx, c.storage, c.in, out, c.orderBy)
+			if err != nil {
+				order.OrderErr = fmt.Sprintf("traced run %d: %v", i+1, err)
+			}
+			order.Checked = checked
+		}
 	}
 	p := medianByWall(runs)
+	p.OrderErr, p.OrderSkip, p.Checked = order.OrderErr, order.OrderSkip, order.Checked
 	if n > 1 {
 		p.Traced = n
-	}
-	switch {
-	case c.orderBy == "":
-		p.OrderSkip = "the schema has no one-column primary key to find each valid row's input row by"
-	case !written(ctx, out):
-		p.OrderSkip = "the run wrote no table"
-	default:
-		var err error
-		if p.Checked, err = orderKept(ctx, c.storage, c.in, out, c.orderBy); err != nil {
-			p.OrderErr = err.Error()
-		}
 	}
 	return p, nil
 }
@@ -276,7 +281,11 @@ func profileMarkdown(runs []profileRun, all []measurement) string {
 			b.WriteString(" – |")
 		}
 	}
-	b.WriteString("\n\nInput row order of the valid rows, checked on these outputs (each valid row's position against its input row's, found by the primary key):\n\n")
+	where := "these outputs"
+	if runs[0].Traced > 1 {
+		where = "the outputs of every traced run"
+	}
+	fmt.Fprintf(&b, "\n\nInput row order of the valid rows, checked on %s (each valid row's position against its input row's, found by the primary key):\n\n", where)
 	for _, p := range runs {
 		if p.OrderErr != "" {
 			fmt.Fprintf(&b, "- %s: **%s**\n", p.Storage, p.OrderErr)

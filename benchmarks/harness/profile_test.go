@@ -148,6 +148,7 @@ func TestRenderFromJSON(t *testing.T) {
 		"| valid rows written | 2.70 |",
 		"| the floor's whole process (median) | 2.50 |",
 		"- parquet: kept (9826176 valid rows, none out of place)",
+		"checked on the outputs of every traced run",
 	} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("results.md lacks %q", want)
@@ -316,9 +317,21 @@ func TestMeasureCellRounds(t *testing.T) {
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
+// TestProfileMarkdownOneRun: a results.json from before -traces (no traced_runs) renders as the
+// one run it was.
+func TestProfileMarkdownOneRun(t *testing.T) {
+	md := profileMarkdown([]profileRun{{Rows: 10_000_000, Rules: 15, Storage: "duckdb", Phases: map[string]float64{}, Wall: 6}}, nil)
+	for _, want := range []string{"## Where the time goes (one run with `TABLEGATE_TRACE=full`)", "checked on these outputs"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("profile section lacks %q:\n%s", want, md)
+		}
+	}
+}
+
 // TestPrepareRemakesStaleData: generated data is reused only beside a stamp of the same
-// generator and arguments; a new build of tablegate, or data without a stamp, is made again, and
-// the caller learns it (so that the DuckDB copy of the old data is loaded again too).
+// generator and arguments; a new build of tablegate, data without a stamp or a stamp without
+// data is made again, removing what was derived from the old data (its DuckDB copy) first. A
+// failed generation leaves no stamp behind.
 func TestPrepareRemakesStaleData(t *testing.T) {
 	dir := t.TempDir()
 	schemas := filepath.Join(dir, "benchmarks", "schemas")
@@ -330,8 +343,8 @@ func TestPrepareRemakesStaleData(t *testing.T) {
 	}
 	t.Chdir(dir) // prepare names the schema relative to the repository root
 	bin, calls := filepath.Join(dir, "tablegate"), filepath.Join(dir, "calls")
-	build := func(version string) { // a stand-in generator: counts its calls, writes its --out
-		script := "#!/bin/sh\n# build " + version + "\necho x >> " + calls + "\nfor a; do out=$a; done\necho rows > \"$out\"\n"
+	build := func(version, exit string) { // a stand-in generator: counts its calls, writes its --out
+		script := "#!/bin/sh\n# build " + version + "\necho x >> " + calls + "\nfor a; do out=$a; done\necho rows > \"$out\"\nexit " + exit + "\n"
 		if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -340,31 +353,42 @@ func TestPrepareRemakesStaleData(t *testing.T) {
 		b, _ := os.ReadFile(calls)
 		return strings.Count(string(b), "x")
 	}
-	data := filepath.Join(dir, "data_1000.parquet")
+	data, copyOf := filepath.Join(dir, "data_1000.parquet"), filepath.Join(dir, "data_1000.duckdb")
+	exists := func(f string) bool { _, err := os.Stat(f); return err == nil }
 	tl, cfg := tools{tablegate: bin}, config{invalidRate: 0.03}
 	ctx := context.Background()
-
-	build("1")
-	for i, want := range []struct {
-		fresh bool
-		calls int
-	}{{true, 1}, {false, 1}} { // made, then reused
-		fresh, err := prepare(ctx, tl, cfg, 1000, data)
-		if err != nil || fresh != want.fresh || generated() != want.calls {
-			t.Fatalf("call %d: fresh %v, %d generations, err %v; want fresh %v, %d", i, fresh, generated(), err, want.fresh, want.calls)
+	step := func(name string, cfg config, wantCalls int, wantCopy bool) {
+		t.Helper()
+		if err := os.WriteFile(copyOf, []byte("copy"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := prepare(ctx, tl, cfg, 1000, data, copyOf); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if generated() != wantCalls || exists(copyOf) != wantCopy || !exists(data+".stamp") {
+			t.Fatalf("%s: %d generations, copy kept %v, stamp %v; want %d, %v, true", name, generated(), exists(copyOf), exists(data+".stamp"), wantCalls, wantCopy)
 		}
 	}
-	build("2")
-	if fresh, err := prepare(ctx, tl, cfg, 1000, data); err != nil || !fresh || generated() != 2 {
-		t.Fatalf("new build: fresh %v, %d generations, err %v; want the data made again", fresh, generated(), err)
-	}
+
+	build("1", "0")
+	step("first", cfg, 1, false)
+	step("same build", cfg, 1, true)
+	build("2", "0")
+	step("new build", cfg, 2, false)
 	if err := os.Remove(data + ".stamp"); err != nil {
 		t.Fatal(err)
 	}
-	if fresh, err := prepare(ctx, tl, cfg, 1000, data); err != nil || !fresh || generated() != 3 {
-		t.Fatalf("no stamp: fresh %v, %d generations, err %v; want the data made again", fresh, generated(), err)
+	step("no stamp", cfg, 3, false)
+	if err := os.Remove(data); err != nil {
+		t.Fatal(err)
 	}
-	if fresh, err := prepare(ctx, tl, config{invalidRate: 0.1}, 1000, data); err != nil || !fresh || generated() != 4 {
-		t.Fatalf("another invalid rate: fresh %v, %d generations, err %v; want the data made again", fresh, generated(), err)
+	step("no data", cfg, 4, false)
+	step("another invalid rate", config{invalidRate: 0.1}, 5, false)
+
+	build("3", "1")
+	if err := prepare(ctx, tl, cfg, 1000, data); err == nil || exists(data+".stamp") {
+		t.Fatalf("failed generation: err %v, stamp left %v; want an error and no stamp", err, exists(data+".stamp"))
 	}
+	build("3", "0")
+	step("after a failure", cfg, 7, false)
 }
