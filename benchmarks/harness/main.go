@@ -4,7 +4,7 @@
 // where traced runs spend their time, the raw JSON and an SVG plot.
 //
 //	go run ./benchmarks/harness                          # 1M and 10M rows x 5/15/40 rules x both storages
-//	go run ./benchmarks/harness -rows 1M,10M,30M -runs 5
+//	go run ./benchmarks/harness -rows 1M,10M,30M -runs 3      # the full grid (52 min)
 //	go run ./benchmarks/harness -input data.parquet -schema s.yaml   # your own data and rules
 //	go run ./benchmarks/harness -render                  # redo results.md from results.json
 //	go run ./benchmarks/harness -guard 2.0               # CI: 1M rows, fail if full/floor > 2.0
