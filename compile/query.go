@@ -102,8 +102,8 @@ func (p *Plan) query(rel Relation, shape queryShape) string {
 	keyTable, where := shape.keyTable, shape.where
 	var b strings.Builder
 	// NOT MATERIALIZED: DuckDB would otherwise materialise the source, which the key aggregates
-	// read too when no keyTable holds them (Query), as a full copy (measured 1.5x
-	// slower at 10M rows); inlined, each reads only the columns it needs.
+	// read too when no keyTable holds them (Query), as a full copy (measured 1.5x slower at 10M
+	// rows); inlined, each reads only the columns it needs.
 	b.WriteString("WITH " + srcName + " AS NOT MATERIALIZED (\n  ")
 	if where != "" {
 		b.WriteString("SELECT * FROM (" + p.SourceSQL(rel) + ") AS __tg_s WHERE " + where)

@@ -115,8 +115,9 @@ func (p *Plan) KeyStages(rel Relation, keyTable func(group int) string) []KeySta
 // Failing is Query restricted to the rows that fail some rule (warn rules included), over the
 // failing keys KeyStages stored (keyTable names their tables as it did there), reading only the
 // source rows where the condition holds (SQL over the source columns and __tg_rid; "" reads
-// every row). Stages.Where reads only failing rows; the failing-rows filter tests them again, which keeps Failing exact for any condition and costs nothing measurable on the
-// few rows read (10M rows, bench15: 0.73-0.90 s with it, 0.73-0.80 s without).
+// every row). Stages.Where reads only failing rows; the failing-rows filter tests them again,
+// which keeps Failing exact for any condition and costs nothing measurable on the few rows read
+// (10M rows, bench15: 0.73-0.90 s with it, 0.73-0.80 s without).
 func (p *Plan) Failing(rel Relation, keyTable func(group int) string, where string) string {
 	return p.query(rel, queryShape{keyTable: keyTable, where: where, failingOnly: true})
 }

@@ -118,9 +118,9 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 // column chunk stores with a dictionary (plain), and the smallest and largest value of each
 // top-level column whose every column chunk has integer statistics or holds only NULLs (ranges,
 // by lower-case name; a chunk without statistics, whose null count is NULL too, leaves its
-// column out rather than its file). Both only steer how rules are evaluated, never what they find: when the
-// footers cannot be read both are nil, every string rule filters in the scan and no key column
-// is copied.
+// column out rather than its file). Both only steer how rules are evaluated, never what they
+// find: when the footers cannot be read both are nil, every string rule filters in the scan and
+// no key column is copied.
 func footerFacts(ctx context.Context, r *run, path string) (plain map[string]bool, ranges map[string][2]int64) {
 	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(`SELECT path_in_schema,
 	NOT bool_or(dictionary_page_offset IS NOT NULL OR encodings LIKE '%%DICTIONARY%%'),

@@ -107,7 +107,7 @@ func profile(ctx context.Context, cmd []string, c cell, out string, n int, clean
 		}
 		runs = append(runs, p)
 		switch {
-		case order.OrderErr != "":
+		case order.OrderErr != "": // the first failure stands
 		case c.orderBy == "":
 			order.OrderSkip = "the schema has no one-column primary key to find each valid row's input row by"
 		case !written(ctx, out):

@@ -115,6 +115,64 @@ func TestOrderKept(t *testing.T) {
 	}
 }
 
+// TestProfileRuns: profile cleans before every traced run, reports the run with the median wall
+// time with its phases, and checks every run's output for order: a reordering in a run that is
+// not the median one is still reported, naming the run.
+func TestProfileRuns(t *testing.T) {
+	dir := t.TempDir()
+	db, err := gosql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	in, kept, moved := filepath.Join(dir, "in.parquet"), filepath.Join(dir, "kept.parquet"), filepath.Join(dir, "moved.parquet")
+	for _, q := range []string{
+		fmt.Sprintf("COPY (SELECT range AS id FROM range(100)) TO '%s'", in),
+		fmt.Sprintf("COPY (SELECT range AS id FROM range(100) WHERE range %% 3 <> 0) TO '%s'", kept),
+		fmt.Sprintf("COPY (SELECT CASE range WHEN 10 THEN 20 WHEN 20 THEN 10 ELSE range END AS id FROM range(100) WHERE range %% 3 <> 0 ORDER BY range) TO '%s'", moved),
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A stand-in for tablegate: run i sleeps, traces the table's COPY as taking i seconds and
+	// writes its output, misordered in the first run (the slowest, so not the median).
+	out, calls := filepath.Join(dir, "out.parquet"), filepath.Join(dir, "calls")
+	script := filepath.Join(dir, "validate")
+	body := `#!/bin/sh
+echo x >> ` + calls + `
+i=$(grep -c x ` + calls + `)
+case $i in 1) sleep 1.2; cp ` + moved + ` ` + out + ` ;; 2) cp ` + kept + ` ` + out + ` ;; *) sleep 0.5; cp ` + kept + ` ` + out + ` ;; esac
+echo "tablegate trace:   $i.000s  COPY (SELECT s.\"id\" FROM t AS s) TO 'out/.orders.parquet.tmp' (FORMAT parquet)" >&2
+exit 1
+`
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cleaned := 0
+	clean := func() { cleaned++; _ = os.Remove(out) }
+	c := cell{rows: 100, rules: 15, storage: "parquet", in: in, orderBy: "id"}
+	p, err := profile(context.Background(), []string{script}, c, out, 3, clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cleaned != 3 || p.Traced != 3 {
+		t.Errorf("cleaned %d times, Traced %d; want 3 and 3", cleaned, p.Traced)
+	}
+	if got := p.Phases[phases[5]]; got != 3 {
+		t.Errorf("reported the run whose COPY took %v s; want the median run's (3 s)", got)
+	}
+	if !strings.Contains(p.OrderErr, "traced run 1: 2 of 66 valid rows out of input order") {
+		t.Errorf("order: %q; want the first run's reordering", p.OrderErr)
+	}
+
+	// Without a key to find rows by, or without an output, the check is skipped and says why.
+	c.orderBy = ""
+	if p, err := profile(context.Background(), []string{script}, c, out, 1, clean); err != nil || p.Traced != 0 || !strings.Contains(p.order(), "no one-column primary key") {
+		t.Errorf("no key: Traced %d, order %q, err %v", p.Traced, p.order(), err)
+	}
+}
+
 // TestRenderFromJSON: -render rebuilds results.md from results.json alone, targets and the
 // traced run included.
 func TestRenderFromJSON(t *testing.T) {
