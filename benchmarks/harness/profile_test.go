@@ -88,23 +88,7 @@ func TestGoalVerdicts(t *testing.T) {
 // TestOrderKept: the order check passes valid rows in input order and counts the rows a
 // reordering misplaces, on real Parquet files.
 func TestOrderKept(t *testing.T) {
-	dir := t.TempDir()
-	db, err := gosql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	in, kept, moved := filepath.Join(dir, "in.parquet"), filepath.Join(dir, "kept.parquet"), filepath.Join(dir, "moved.parquet")
-	for _, q := range []string{
-		fmt.Sprintf("COPY (SELECT range AS id FROM range(1000)) TO '%s'", in),
-		fmt.Sprintf("COPY (SELECT range AS id FROM range(1000) WHERE range %% 3 <> 0 ORDER BY range) TO '%s'", kept),
-		// two valid rows swapped
-		fmt.Sprintf("COPY (SELECT CASE range WHEN 10 THEN 20 WHEN 20 THEN 10 ELSE range END AS id FROM range(1000) WHERE range %% 3 <> 0 ORDER BY range) TO '%s'", moved),
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	in, kept, moved := orderFiles(t, t.TempDir(), 1000)
 	ctx := context.Background()
 	n, err := orderKept(ctx, "parquet", in, kept, "id")
 	if err != nil || n != 666 {
@@ -115,26 +99,34 @@ func TestOrderKept(t *testing.T) {
 	}
 }
 
-// TestProfileRuns: profile cleans before every traced run, reports the run with the median wall
-// time with its phases, and checks every run's output for order: a reordering in a run that is
-// not the median one is still reported, naming the run.
-func TestProfileRuns(t *testing.T) {
-	dir := t.TempDir()
+// orderFiles writes, in dir, an input of ids 0 to n-1 and two outputs of its valid rows (those
+// not divisible by 3): kept in input order, and moved with ids 10 and 20 swapped.
+func orderFiles(t *testing.T, dir string, n int) (in, kept, moved string) {
+	t.Helper()
 	db, err := gosql.Open("duckdb", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	in, kept, moved := filepath.Join(dir, "in.parquet"), filepath.Join(dir, "kept.parquet"), filepath.Join(dir, "moved.parquet")
+	in, kept, moved = filepath.Join(dir, "in.parquet"), filepath.Join(dir, "kept.parquet"), filepath.Join(dir, "moved.parquet")
 	for _, q := range []string{
-		fmt.Sprintf("COPY (SELECT range AS id FROM range(100)) TO '%s'", in),
-		fmt.Sprintf("COPY (SELECT range AS id FROM range(100) WHERE range %% 3 <> 0) TO '%s'", kept),
-		fmt.Sprintf("COPY (SELECT CASE range WHEN 10 THEN 20 WHEN 20 THEN 10 ELSE range END AS id FROM range(100) WHERE range %% 3 <> 0 ORDER BY range) TO '%s'", moved),
+		fmt.Sprintf("COPY (SELECT range AS id FROM range(%d)) TO '%s'", n, in),
+		fmt.Sprintf("COPY (SELECT range AS id FROM range(%d) WHERE range %% 3 <> 0 ORDER BY range) TO '%s'", n, kept),
+		fmt.Sprintf("COPY (SELECT CASE range WHEN 10 THEN 20 WHEN 20 THEN 10 ELSE range END AS id FROM range(%d) WHERE range %% 3 <> 0 ORDER BY range) TO '%s'", n, moved),
 	} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return in, kept, moved
+}
+
+// TestProfileRuns: profile cleans before every traced run, reports the run with the median wall
+// time with its phases, and checks every run's output for order: a reordering in a run that is
+// not the median one is still reported, naming the run.
+func TestProfileRuns(t *testing.T) {
+	dir := t.TempDir()
+	in, kept, moved := orderFiles(t, dir, 100)
 	// A stand-in for tablegate: run i sleeps, traces the table's COPY as taking i seconds and
 	// writes its output, misordered in the first run (the slowest, so not the median).
 	out, calls := filepath.Join(dir, "out.parquet"), filepath.Join(dir, "calls")
