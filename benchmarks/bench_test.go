@@ -32,13 +32,20 @@ var benchRows = flag.Int64("bench.rows", 1_000_000, "rows of generated data for 
 // ruleSets are the harness's rule sets, by rule count.
 var ruleSets = []int{5, 15, 40}
 
-func loadPlan(tb testing.TB, rules int) *compile.Plan {
+// loadSchema reads the rule set with this many rules.
+func loadSchema(tb testing.TB, rules int) *schema.Schema {
 	tb.Helper()
 	s, err := schema.LoadFile(fmt.Sprintf("schemas/bench%d.yaml", rules))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := compile.Compile(s)
+	return s
+}
+
+// loadPlan compiles the rule set with this many rules.
+func loadPlan(tb testing.TB, rules int) *compile.Plan {
+	tb.Helper()
+	p, err := compile.Compile(loadSchema(tb, rules))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -52,14 +59,9 @@ func loadPlan(tb testing.TB, rules int) *compile.Plan {
 func BenchmarkCompile(b *testing.B) {
 	for _, rules := range ruleSets {
 		b.Run(fmt.Sprintf("%d_rules", rules), func(b *testing.B) {
-			s, err := schema.LoadFile(fmt.Sprintf("schemas/bench%d.yaml", rules))
-			if err != nil {
-				b.Fatal(err)
-			}
+			s := loadSchema(b, rules)
 			// The first compile sets up DuckDB's parser for custom SQL, once per process.
-			if _, err := compile.Compile(s); err != nil {
-				b.Fatal(err)
-			}
+			loadPlan(b, rules)
 			b.ReportAllocs()
 			for b.Loop() {
 				p, err := compile.Compile(s)
