@@ -124,7 +124,12 @@ func floorMain(args []string) error {
 		return err
 	}
 	defer a.db.Close()
-	return write(a.db, a.storage, a.out, "orders", fmt.Sprintf("SELECT %s FROM %s", columns(a.plan), a.rel.From))
+	return writeFloor(a.db, a.storage, a.plan, a.rel, a.out)
+}
+
+// writeFloor writes the floor, a plain copy of the plan's columns, from an opened input (open).
+func writeFloor(db *gosql.DB, storage string, plan *compile.Plan, rel compile.Relation, out target) error {
+	return write(db, storage, out, "orders", fmt.Sprintf("SELECT %s FROM %s", columns(plan), rel.From))
 }
 
 // perRuleMain: harness perrule STORAGE SCHEMA IN OUT — the per-rule-query approach: one

@@ -51,12 +51,7 @@ func TestDataframelyAgrees(t *testing.T) {
 			if rep == nil || rep.Outcome == nil {
 				t.Fatalf("run failed before an outcome: %v", err)
 			}
-			ours := map[string]int64{}
-			for _, c := range rep.Checks {
-				if n, ok := c.Metadata["dy_failed_count"].(int64); ok {
-					ours[c.Metadata["dy_rule"].(string)] = n
-				}
-			}
+			ours := ruleCounts(rep)
 			out, err := exec.Command(py, "../peers/dataframely_bench.py", "--rules", rules, "--input", data, "--out", t.TempDir()).Output()
 			if err != nil {
 				t.Fatalf("dataframely: %v", err)

@@ -1,30 +1,28 @@
-// Package benchmarks holds tablegate's Go benchmarks: the compiler, and validation measured in
-// process against the floor (a plain DuckDB copy of the same columns) in the same run, as
-// ratios. The harness (benchmarks/harness) measures whole processes over the full grid; these
-// are for comparing two builds with benchstat:
+// The Go benchmarks: the compiler, and validation measured in process against the harness's
+// floor (a plain DuckDB copy of the same columns) in the same run, as ratios. The harness itself
+// measures whole processes over the full grid; these are for comparing two builds with
+// benchstat:
 //
-//	go test ./benchmarks -run '^$' -bench . -benchtime 4x -count 6 -timeout 0 | tee new.txt   # -bench.rows 10000000: 10M
+//	go test ./benchmarks/harness -run '^$' -bench . -benchtime 4x -count 6 -timeout 0 | tee new.txt   # -bench.rows 10000000: 10M
 //	benchstat old.txt new.txt
-package benchmarks
+
+package main
 
 import (
 	"context"
-	gosql "database/sql"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	tgexec "github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
-	"github.com/tablegate/tablegate/sql"
 )
 
 var benchRows = flag.Int64("bench.rows", 1_000_000, "rows of generated data for BenchmarkValidate")
@@ -32,25 +30,18 @@ var benchRows = flag.Int64("bench.rows", 1_000_000, "rows of generated data for 
 // ruleSets are the harness's rule sets, by rule count.
 var ruleSets = []int{5, 15, 40}
 
-// loadSchema reads the rule set with this many rules.
-func loadSchema(tb testing.TB, rules int) *schema.Schema {
-	tb.Helper()
-	s, err := schema.LoadFile(fmt.Sprintf("schemas/bench%d.yaml", rules))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return s
-}
+// ruleSetFile is the harness's rule set with this many rules.
+func ruleSetFile(rules int) string { return fmt.Sprintf("../schemas/bench%d.yaml", rules) }
 
-// loadPlan compiles the rule set with this many rules.
-func loadPlan(tb testing.TB, rules int) *compile.Plan {
+// benchPlan compiles the rule set with this many rules (loadPlan).
+func benchPlan(tb testing.TB, rules int) *compile.Plan {
 	tb.Helper()
-	p, err := compile.Compile(loadSchema(tb, rules))
+	p, err := loadPlan(ruleSetFile(rules))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	if len(p.Rules) != rules {
-		tb.Fatalf("bench%d.yaml compiles to %d rules", rules, len(p.Rules))
+		tb.Fatalf("%s compiles to %d rules", ruleSetFile(rules), len(p.Rules))
 	}
 	return p
 }
@@ -59,9 +50,12 @@ func loadPlan(tb testing.TB, rules int) *compile.Plan {
 func BenchmarkCompile(b *testing.B) {
 	for _, rules := range ruleSets {
 		b.Run(fmt.Sprintf("%d_rules", rules), func(b *testing.B) {
-			s := loadSchema(b, rules)
+			s, err := schema.LoadFile(ruleSetFile(rules))
+			if err != nil {
+				b.Fatal(err)
+			}
 			// The first compile sets up DuckDB's parser for custom SQL, once per process.
-			loadPlan(b, rules)
+			benchPlan(b, rules)
 			b.ReportAllocs()
 			for b.Loop() {
 				p, err := compile.Compile(s)
@@ -111,7 +105,7 @@ func generate(b *testing.B) *benchData {
 	}
 	dataDir = dir
 	d := &benchData{parquet: filepath.Join(dir, "data.parquet"), dbFile: filepath.Join(dir, "data.duckdb"), rows: *benchRows}
-	gen, err := schema.LoadFile("schemas/bench40.yaml")
+	gen, err := schema.LoadFile(ruleSetFile(40))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -125,11 +119,10 @@ func generate(b *testing.B) *benchData {
 	}
 	defer eng.Close()
 	ctx := context.Background()
-	if err := eng.WriteQuery(ctx, q, exec.ParquetOutput{Path: d.parquet}); err != nil {
+	if err := eng.WriteQuery(ctx, q, tgexec.ParquetOutput{Path: d.parquet}); err != nil {
 		b.Fatal(err)
 	}
-	load := fmt.Sprintf("SELECT * FROM read_parquet(%s)", sql.String(d.parquet))
-	if err := eng.WriteQuery(ctx, load, exec.TableOutput{File: d.dbFile, Table: "t"}); err != nil {
+	if err := loadMain([]string{d.parquet, d.dbFile}); err != nil {
 		b.Fatal(err)
 	}
 	data = d
@@ -137,54 +130,29 @@ func generate(b *testing.B) *benchData {
 }
 
 // openEngine opens an engine that spills into the data's folder, not the working directory.
-func openEngine() (*exec.Engine, error) {
-	return exec.Open(exec.Config{TempDirectory: filepath.Join(dataDir, "spill")})
+func openEngine() (*tgexec.Engine, error) {
+	return tgexec.Open(tgexec.Config{TempDirectory: filepath.Join(dataDir, "spill")})
 }
 
-// storage is one cell's input, output and floor.
+// storage is one cell's input, and how the engine writes to an output address (outPath).
 type storage struct {
-	name   string
-	input  exec.Input
-	output func(dir string) exec.Output
-	// floor is the plain copy's statements, for an output folder.
-	floor func(dir, columns string) []string
-	// count counts the rows of a table written to a folder, as the floor and the output write
-	// it (orders.parquet, or the table orders of out.duckdb): the statement that opens its file
-	// as outputs ("" when none is needed), and the query.
-	count func(dir, table string) (attach, query string)
+	name   string // the harness's storage name
+	in     string // the input's address, as the harness takes it
+	input  tgexec.Input
+	output func(out target) tgexec.Output
 }
 
 func storages(d *benchData) []storage {
 	return []storage{{
 		name:   "parquet",
-		input:  exec.ParquetInput{Path: d.parquet},
-		output: func(dir string) exec.Output { return exec.ParquetOutput{Path: filepath.Join(dir, "orders.parquet")} },
-		floor: func(dir, columns string) []string {
-			return []string{fmt.Sprintf("COPY (SELECT %s FROM read_parquet(%s)) TO %s (FORMAT parquet)",
-				columns, sql.String(d.parquet), sql.String(filepath.Join(dir, "orders.parquet")))}
-		},
-		count: func(dir, table string) (string, string) {
-			return "", fmt.Sprintf("SELECT count(*) FROM read_parquet(%s)", sql.String(filepath.Join(dir, table+".parquet")))
-		},
+		in:     d.parquet,
+		input:  tgexec.ParquetInput{Path: d.parquet},
+		output: func(out target) tgexec.Output { return tgexec.ParquetOutput{Path: out.file} },
 	}, {
-		name:  "duckdb",
-		input: exec.TableInput{File: d.dbFile, Table: "t"},
-		output: func(dir string) exec.Output {
-			return exec.TableOutput{File: filepath.Join(dir, "out.duckdb"), Table: "orders"}
-		},
-		floor: func(dir, columns string) []string {
-			return []string{
-				fmt.Sprintf("ATTACH %s AS floor_src (READ_ONLY)", sql.String(d.dbFile)),
-				fmt.Sprintf("ATTACH %s AS floor_dst", sql.String(filepath.Join(dir, "out.duckdb"))),
-				fmt.Sprintf("CREATE TABLE floor_dst.main.orders AS SELECT %s FROM floor_src.main.t", columns),
-				"DETACH floor_src",
-				"DETACH floor_dst",
-			}
-		},
-		count: func(dir, table string) (string, string) {
-			return fmt.Sprintf("ATTACH %s AS outputs (READ_ONLY)", sql.String(filepath.Join(dir, "out.duckdb"))),
-				"SELECT count(*) FROM outputs.main." + sql.Ident(table)
-		},
+		name:   "duckdb",
+		in:     d.dbFile + ":t",
+		input:  tgexec.TableInput{File: d.dbFile, Table: "t"},
+		output: func(out target) tgexec.Output { return tgexec.TableOutput{File: out.file, Table: out.table} },
 	}}
 }
 
@@ -202,21 +170,18 @@ func BenchmarkValidate(b *testing.B) {
 	for _, st := range storages(d) {
 		for _, rules := range ruleSets {
 			b.Run(fmt.Sprintf("%s/%d_rules", st.name, rules), func(b *testing.B) {
-				plan := loadPlan(b, rules)
+				plan := benchPlan(b, rules)
 				eng, err := openEngine()
 				if err != nil {
 					b.Fatal(err)
 				}
 				defer eng.Close()
-				columns := make([]string, len(plan.Columns))
-				for i, c := range plan.Columns {
-					columns[i] = sql.Ident(c.Name)
-				}
+				// The floor and the full run write to folders of their own, as the harness lays
+				// out its outputs (outPath, cleanOutputs).
 				floorDir, outDir := b.TempDir(), b.TempDir()
-				floorSQL := st.floor(floorDir, strings.Join(columns, ", "))
-				floor := func() error { return runFloor(ctx, eng.DB(), floorSQL) }
+				floor := func() error { return copyFloor(st, plan, floorDir) }
 				counts := func() (*outcome.Report, error) {
-					rep, err := eng.Run(ctx, exec.Asset{Plan: plan, Input: st.input}, exec.Options{MaxFailureSamples: -1})
+					rep, err := eng.Run(ctx, tgexec.Asset{Plan: plan, Input: st.input}, tgexec.Options{MaxFailureSamples: -1})
 					var abort *outcome.ValidationAbortError
 					if !errors.As(err, &abort) {
 						return nil, fmt.Errorf("counts-only: want the aborted outcome, got %v", err)
@@ -224,7 +189,7 @@ func BenchmarkValidate(b *testing.B) {
 					return rep, nil
 				}
 				full := func() (*outcome.Report, error) {
-					rep, err := eng.Run(ctx, exec.Asset{Plan: plan, Input: st.input, Output: st.output(outDir), Quarantine: true}, exec.Options{MaxFailureSamples: -1})
+					rep, err := eng.Run(ctx, tgexec.Asset{Plan: plan, Input: st.input, Output: st.output(parseTarget(outPath(outDir, st.name, "orders"))), Quarantine: true}, tgexec.Options{MaxFailureSamples: -1})
 					if err != nil {
 						return nil, fmt.Errorf("full: %w", err)
 					}
@@ -232,14 +197,12 @@ func BenchmarkValidate(b *testing.B) {
 				}
 				// Each run writes fresh outputs, as the harness's runs do.
 				clean := func() {
-					for _, dir := range []string{floorDir, outDir} {
-						if err := emptyDir(dir); err != nil {
-							b.Fatal(err)
-						}
-					}
+					cleanOutputs(floorDir)
+					cleanOutputs(outDir)
 				}
 
-				if err := checkCell(ctx, eng.DB(), st, d.rows, floorDir, outDir, floor, counts, full); err != nil {
+				clean()
+				if err := checkCell(ctx, st, d.rows, floorDir, outDir, floor, counts, full); err != nil {
 					b.Fatal(err)
 				}
 				clean()
@@ -284,12 +247,12 @@ func BenchmarkValidate(b *testing.B) {
 // checkCell runs the floor, counts-only and full once and checks what they did: the floor
 // copied every row; counts-only saw every row and some invalid; the full run quarantined, wrote
 // as many valid and invalid rows as it reports, and found the same failures per rule.
-func checkCell(ctx context.Context, db *gosql.DB, st storage, rows int64, floorDir, outDir string,
+func checkCell(ctx context.Context, st storage, rows int64, floorDir, outDir string,
 	floor func() error, counts, full func() (*outcome.Report, error)) error {
 	if err := floor(); err != nil {
 		return err
 	}
-	if n, err := countRows(ctx, db, st, floorDir, "orders"); err != nil || n != rows {
+	if n, err := countRows(ctx, st.name, outPath(floorDir, st.name, "orders")); err != nil || n != rows {
 		return fmt.Errorf("floor: copied %d rows of %d (%v)", n, rows, err)
 	}
 	c, err := counts()
@@ -310,7 +273,7 @@ func checkCell(ctx context.Context, db *gosql.DB, st storage, rows int64, floorD
 		return fmt.Errorf("full: rows %+v, counts-only %+v", f.Rows, c.Rows)
 	}
 	for table, want := range map[string]int64{"orders": f.Rows.Valid, "orders_quarantine": f.Rows.Invalid} {
-		if n, err := countRows(ctx, db, st, outDir, table); err != nil || n != want {
+		if n, err := countRows(ctx, st.name, outPath(outDir, st.name, table)); err != nil || n != want {
 			return fmt.Errorf("full: %s holds %d rows, the report says %d (%v)", table, n, want, err)
 		}
 	}
@@ -326,65 +289,27 @@ func checkCell(ctx context.Context, db *gosql.DB, st storage, rows int64, floorD
 	return nil
 }
 
-// runFloor runs the floor's statements on one connection of the engine's database.
-func runFloor(ctx context.Context, db *gosql.DB, stmts []string) error {
-	conn, err := db.Conn(ctx)
+// copyFloor writes the floor to a folder, as the harness's floor process does (floorMain).
+func copyFloor(st storage, plan *compile.Plan, dir string) error {
+	out := parseTarget(outPath(dir, st.name, "orders"))
+	db, rel, err := open(st.name, st.in, out)
 	if err != nil {
-		return err
+		return fmt.Errorf("floor: %w", err)
 	}
-	defer conn.Close()
-	for _, s := range stmts {
-		if _, err := conn.ExecContext(ctx, s); err != nil {
-			return fmt.Errorf("floor: %w", err)
-		}
+	// Closing checkpoints the DuckDB file: part of the copy, as in the floor's process.
+	if err := errors.Join(writeFloor(db, st.name, plan, rel, out), db.Close()); err != nil {
+		return fmt.Errorf("floor: %w", err)
 	}
 	return nil
 }
 
-// ruleCounts is a report's failing rows per rule check.
+// ruleCounts is a report's failing rows per rule (dy_rule), for the rules with a count.
 func ruleCounts(rep *outcome.Report) map[string]int64 {
 	m := map[string]int64{}
 	for _, c := range rep.Checks {
 		if n, ok := c.Metadata["dy_failed_count"].(int64); ok {
-			m[c.Name] = n
+			m[c.Metadata["dy_rule"].(string)] = n
 		}
 	}
 	return m
-}
-
-// emptyDir removes what a folder holds.
-func emptyDir(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// countRows counts the rows of a table the storage wrote to a folder (storage.count).
-func countRows(ctx context.Context, db *gosql.DB, st storage, dir, table string) (n int64, err error) {
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer conn.Close()
-	attach, query := st.count(dir, table)
-	if attach != "" {
-		if _, err := conn.ExecContext(ctx, attach); err != nil {
-			return 0, err
-		}
-		// An attachment is the database's, not the connection's: left behind, it would hold the
-		// file the next run writes.
-		defer func() {
-			_, detachErr := conn.ExecContext(ctx, "DETACH DATABASE IF EXISTS outputs")
-			err = errors.Join(err, detachErr)
-		}()
-	}
-	err = conn.QueryRowContext(ctx, query).Scan(&n)
-	return n, err
 }
