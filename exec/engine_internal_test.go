@@ -3,9 +3,14 @@ package exec
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tablegate/tablegate/compile"
 )
@@ -261,5 +266,56 @@ func TestConcurrentKeyAggregateThreads(t *testing.T) {
 	defer r.close()
 	if n, err := currentThreads(ctx, r); err != nil || n != 2 {
 		t.Errorf("after every run closed: %d threads (%v), want 2", n, err)
+	}
+}
+
+// TestTraceLine: with TABLEGATE_TRACE set, every statement prints its wall time and the
+// process's CPU time over it (which a statement that computes takes some of), and a line logged
+// without a CPU start (the background fsync) only its wall time; the harness and the kill test
+// read this format. Not parallel: it sets the environment and redirects stderr.
+func TestTraceLine(t *testing.T) {
+	t.Setenv("TABLEGATE_TRACE", "1")
+	e, err := Open(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	r, err := e.newRun(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := os.Stderr
+	os.Stderr = pw
+	done := make(chan string)
+	go func() {
+		data, _ := io.ReadAll(pr)
+		done <- string(data)
+	}()
+	var sum float64
+	qerr := r.conn.QueryRowContext(ctx, "SELECT sum(sqrt(i)) FROM range(20000000) t(i)").Scan(&sum)
+	r.conn.log(traceStart{wall: time.Now(), cpu: -1}, "fsync out/.t.parquet.tmp")
+	os.Stderr = stderr
+	pw.Close()
+	trace := <-done
+	if qerr != nil {
+		t.Fatal(qerr)
+	}
+
+	m := regexp.MustCompile(`(?m)^tablegate trace: +([0-9]+\.[0-9]{3})s +([0-9]+\.[0-9]{3})s cpu  SELECT sum\(sqrt\(i\)\) FROM range\(20000000\) t\(i\)$`).FindStringSubmatch(trace)
+	if m == nil {
+		t.Fatalf("no traced query with its CPU time in:\n%s", trace)
+	}
+	if cpu, _ := strconv.ParseFloat(m[2], 64); cpu <= 0 {
+		t.Errorf("the query's CPU time is %s s; it computed 20M square roots", m[2])
+	}
+	if !regexp.MustCompile(`(?m)^tablegate trace: +[0-9]+\.[0-9]{3}s  fsync out/\.t\.parquet\.tmp$`).MatchString(trace) {
+		t.Errorf("no fsync line with its wall time alone in:\n%s", trace)
 	}
 }

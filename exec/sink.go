@@ -125,7 +125,8 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 		done := make(chan error, 1)
 		syncs = append(syncs, done)
 		go func() {
-			defer r.conn.log(time.Now(), "fsync "+tmp)
+			// In the background: the process's CPU time over it is the next COPY's, not its own.
+			defer r.conn.log(traceStart{wall: time.Now(), cpu: -1}, "fsync "+tmp)
 			done <- syncFile(tmp)
 		}()
 		return nil

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,13 +69,16 @@ func phaseOf(stmt string) string {
 	return phases[9]
 }
 
-// profileRun is one traced run of full validation: seconds per phase and the process's wall time.
+// profileRun is one traced run of full validation: seconds per phase and the process's wall
+// time, with the CPU time of each (absent from results.json files written before session 11).
 type profileRun struct {
 	Rows      int64              `json:"rows"`
 	Rules     int                `json:"rules"`
 	Storage   string             `json:"storage"`
 	Phases    map[string]float64 `json:"phases_s"`
+	PhasesCPU map[string]float64 `json:"phases_cpu_s,omitempty"` // the process's CPU time over each phase's statements
 	Wall      float64            `json:"wall_s"`
+	CPU       float64            `json:"cpu_s,omitempty"`         // the process's CPU time (user + system)
 	Traced    int                `json:"traced_runs,omitempty"`   // runs traced; this one had the median wall time (0: one run)
 	OrderErr  string             `json:"order_error,omitempty"`   // why the order check failed
 	OrderSkip string             `json:"order_skipped,omitempty"` // why it did not run
@@ -135,9 +139,10 @@ func medianByWall(runs []profileRun) profileRun {
 	return sorted[(len(sorted)-1)/2]
 }
 
-// tracedRun runs full validation once with TABLEGATE_TRACE=full and sums statement times by phase.
+// tracedRun runs full validation once with TABLEGATE_TRACE=full and sums statement times, wall
+// and CPU, by phase.
 func tracedRun(ctx context.Context, cmd []string, c cell) (profileRun, error) {
-	p := profileRun{Rows: c.rows, Rules: c.rules, Storage: c.storage, Phases: map[string]float64{}}
+	p := profileRun{Rows: c.rows, Rules: c.rules, Storage: c.storage, Phases: map[string]float64{}, PhasesCPU: map[string]float64{}}
 	run := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
 	run.Env = append(os.Environ(), "TABLEGATE_TRACE=full")
 	var stderr strings.Builder
@@ -148,12 +153,16 @@ func tracedRun(ctx context.Context, cmd []string, c cell) (profileRun, error) {
 	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
 		return p, fmt.Errorf("traced run: %v: %s", err, lastLine(stderr.String()))
 	}
+	p.CPU = (run.ProcessState.UserTime() + run.ProcessState.SystemTime()).Seconds()
 	sc := bufio.NewScanner(strings.NewReader(stderr.String()))
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
-		secs, stmt, ok := parseTrace(sc.Text())
-		if ok {
-			p.Phases[phaseOf(stmt)] += secs
+		if t, ok := parseTrace(sc.Text()); ok {
+			ph := phaseOf(t.stmt)
+			p.Phases[ph] += t.wall
+			if t.hasCPU {
+				p.PhasesCPU[ph] += t.cpu
+			}
 		}
 	}
 	return p, nil
@@ -183,21 +192,35 @@ func written(ctx context.Context, out string) bool {
 	return err == nil && n == 1
 }
 
-// parseTrace reads "tablegate trace:   0.123s  STATEMENT".
-func parseTrace(line string) (float64, string, bool) {
-	rest, ok := strings.CutPrefix(line, "tablegate trace:")
-	if !ok {
-		return 0, "", false
+// traceLine is one statement of a trace: its wall time and, unless it ran in the background,
+// the process's CPU time over it.
+type traceLine struct {
+	wall, cpu float64
+	hasCPU    bool
+	stmt      string
+}
+
+// traceFormat is a line of TABLEGATE_TRACE: the wall time, the process's CPU time over the
+// statement (absent on a background fsync, and in traces from before session 11), the statement.
+var traceFormat = regexp.MustCompile(`^tablegate trace: +([0-9.]+)s(?: +([0-9.]+)s cpu)?  (.*)$`)
+
+// parseTrace reads "tablegate trace:   0.123s   0.240s cpu  STATEMENT".
+func parseTrace(line string) (traceLine, bool) {
+	m := traceFormat.FindStringSubmatch(line)
+	if m == nil {
+		return traceLine{}, false
 	}
-	secs, stmt, ok := strings.Cut(strings.TrimSpace(rest), "s  ")
-	if !ok {
-		return 0, "", false
+	t := traceLine{stmt: m[3], hasCPU: m[2] != ""}
+	var err error
+	if t.wall, err = strconv.ParseFloat(m[1], 64); err != nil {
+		return traceLine{}, false
 	}
-	f, err := strconv.ParseFloat(secs, 64)
-	if err != nil {
-		return 0, "", false
+	if t.hasCPU {
+		if t.cpu, err = strconv.ParseFloat(m[2], 64); err != nil {
+			return traceLine{}, false
+		}
 	}
-	return f, stmt, true
+	return t, true
 }
 
 // orderKept checks that the valid rows are in input order. Valid rows have unique keys (the
@@ -254,32 +277,52 @@ func profileMarkdown(runs []profileRun, all []measurement) string {
 	} else {
 		b.WriteString("\n## Where the time goes (one run with `TABLEGATE_TRACE=full`)\n\n| phase |")
 	}
+	anyCPU := false
 	for _, p := range runs {
-		fmt.Fprintf(&b, " %s, %s rows, %d rules: s |", p.Storage, humanRows(p.Rows), p.Rules)
+		unit := "s"
+		if len(p.PhasesCPU) > 0 {
+			unit, anyCPU = "s (CPU s)", true
+		}
+		fmt.Fprintf(&b, " %s, %s rows, %d rules: %s |", p.Storage, humanRows(p.Rows), p.Rules, unit)
 	}
 	b.WriteString("\n| --- |" + strings.Repeat(" --- |", len(runs)) + "\n")
 	for _, ph := range phases {
 		fmt.Fprintf(&b, "| %s |", ph)
 		for _, p := range runs {
-			if v, ok := p.Phases[ph]; ok {
-				fmt.Fprintf(&b, " %.2f |", v)
-			} else {
+			v, ok := p.Phases[ph]
+			if !ok {
 				b.WriteString(" – |")
+				continue
+			}
+			if c, ok := p.PhasesCPU[ph]; ok {
+				fmt.Fprintf(&b, " %.2f (%.2f) |", v, c)
+			} else {
+				fmt.Fprintf(&b, " %.2f |", v)
 			}
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString("| **whole process** |")
 	for _, p := range runs {
-		fmt.Fprintf(&b, " %.2f |", p.Wall)
+		if len(p.PhasesCPU) > 0 && p.CPU > 0 {
+			fmt.Fprintf(&b, " %.2f (%.2f) |", p.Wall, p.CPU)
+		} else {
+			fmt.Fprintf(&b, " %.2f |", p.Wall)
+		}
 	}
 	b.WriteString("\n| the floor's whole process (median) |")
 	for _, p := range runs {
-		if f := find(all, p.Rows, p.Rules, p.Storage, "floor"); f != nil {
+		switch f := find(all, p.Rows, p.Rules, p.Storage, "floor"); {
+		case f != nil && len(p.PhasesCPU) > 0 && f.MedCPU > 0:
+			fmt.Fprintf(&b, " %.2f (%.2f) |", f.Median, f.MedCPU)
+		case f != nil:
 			fmt.Fprintf(&b, " %.2f |", f.Median)
-		} else {
+		default:
 			b.WriteString(" – |")
 		}
+	}
+	if anyCPU {
+		b.WriteString("\n\nCPU s is the process's CPU time (user + system) over the phase's statements: a phase that kept every core busy has about the cores' count times its seconds. The fsync runs beside the next write, so it has none of its own.")
 	}
 	where := "these outputs"
 	if runs[0].Traced > 1 {

@@ -21,9 +21,12 @@ type goal struct {
 	copyPlusEval float64
 	// for "full within X× the copy": the full run's CPU time spread evenly over every core, over
 	// the copy's wall time; no overlap of the same work can go below it. busy is the share of
-	// the cores the full run kept busy.
-	cpuBound, busy float64
-	missing        string // why value is unknown, when a cell was not measured
+	// the cores the full run kept busy. cpuRatio is the full run's CPU time over the copy's, and
+	// floorBusy the share of the cores the copy kept busy: a full run that uses the cores no
+	// better than the plain copy does takes at least cpuRatio times as long.
+	cpuBound, busy      float64
+	cpuRatio, floorBusy float64
+	missing             string // why value is unknown, when a cell was not measured
 }
 
 // goals computes the targets from the cells of one run: rows rows (10M when measured), 15 rules,
@@ -53,6 +56,10 @@ func goals(all []measurement, rows int64, cores int) []goal {
 		if full, floor := get(15, storage, "full"), get(15, storage, "floor"); full != nil && floor != nil && full.MedCPU > 0 && cores > 0 {
 			g.cpuBound = full.MedCPU / float64(cores) / floor.Median
 			g.busy = full.MedCPU / float64(cores) / full.Median
+			if floor.MedCPU > 0 {
+				g.cpuRatio = full.MedCPU / floor.MedCPU
+				g.floorBusy = floor.MedCPU / float64(cores) / floor.Median
+			}
 		}
 		return g
 	}
@@ -140,6 +147,8 @@ func (g goal) verdict() string {
 	switch {
 	case g.cpuBound >= g.limit:
 		v += fmt.Sprintf("; its CPU time alone, spread over every core, is %.2f× the copy: only less work can meet it", g.cpuBound)
+	case g.cpuRatio >= g.limit:
+		v += fmt.Sprintf("; its CPU time is %.2f× the copy's (%.2f× the copy spread over every core): meeting it takes less work, or keeping the cores busier than the plain copy does (%.0f%%; the full run %.0f%%)", g.cpuRatio, g.cpuBound, g.floorBusy*100, g.busy*100)
 	case g.cpuBound > 0:
 		v += fmt.Sprintf("; its CPU time, spread over every core, would be %.2f× the copy (it kept the cores %.0f%% busy)", g.cpuBound, g.busy*100)
 	}

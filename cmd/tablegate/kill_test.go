@@ -198,7 +198,9 @@ func (p *validateProc) wait() int {
 	return p.code
 }
 
-var traceLine = regexp.MustCompile(`(?m)^tablegate trace: +[0-9.]+s  (.*)$`)
+// A trace line: the wall time, the process's CPU time over the statement (absent on a
+// background fsync), the statement.
+var traceLine = regexp.MustCompile(`(?m)^tablegate trace: +[0-9.]+s(?: +[0-9.]+s cpu)?  (.*)$`)
 
 // phase names the last statement the process completed before it died, with how many of that
 // kind it had completed ("COPY #2" is after the second COPY, the table's).
@@ -225,7 +227,7 @@ func (p *validateProc) phase() string {
 	return fmt.Sprintf("after %s #%d", last, n)
 }
 
-var traceDuration = regexp.MustCompile(`(?m)^tablegate trace: +([0-9.]+)s  (.*)$`)
+var traceDuration = regexp.MustCompile(`(?m)^tablegate trace: +([0-9.]+)s(?: +[0-9.]+s cpu)?  (.*)$`)
 
 // writing is how long the process spent writing its outputs: the statements from the first COPY
 // or ATTACH on (the Parquet files, or the transaction and its commit), as its trace tells.
@@ -344,7 +346,8 @@ func (c killCase) writes() int {
 }
 
 // killLoop starts runs with args, killing each at a moment killAt draws (writes statements
-// starting with mark are the run's last writes), until *killIterations of them died; after each
+// starting with mark are the run's last writes; a trace line has two spaces before its
+// statement and none inside it, so "  COPY" counts the statements that start with COPY), until *killIterations of them died; after each
 // run it calls check with the run and the kills so far. It logs where the kills landed and
 // requires at least one after the last write statement, where atomicity is at stake.
 func killLoop(t *testing.T, f *fixture, rng *rand.Rand, args []string, full, write time.Duration, mark string, writes int, within time.Duration, check func(p *validateProc, kills int)) {
@@ -405,7 +408,7 @@ func killParquet(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small str
 	leftovers := 0
 	// The last COPY is the table's, then the quarantine's; after it come the fsyncs, the older
 	// quarantine's removal and the renames, which last a few milliseconds.
-	killLoop(t, f, rng, args(c.input, table), full, write, "s  COPY", c.writes(), 20*time.Millisecond, func(p *validateProc, kills int) {
+	killLoop(t, f, rng, args(c.input, table), full, write, "  COPY", c.writes(), 20*time.Millisecond, func(p *validateProc, kills int) {
 		// Only the table, its quarantine, the lock file and hidden temporaries are there.
 		entries, err := os.ReadDir(dir)
 		require.NoError(t, err)
@@ -512,7 +515,7 @@ func killDuckDB(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small stri
 	wals := 0
 	// The last CREATE TABLE is the table's, then the quarantine's; after it come the older
 	// quarantine's removal, the commit and the checkpoint, which last a few milliseconds.
-	killLoop(t, f, rng, args(c.input, wh), full, write, "s  CREATE OR REPLACE TABLE", c.writes(), 10*time.Millisecond, func(p *validateProc, kills int) {
+	killLoop(t, f, rng, args(c.input, wh), full, write, "  CREATE OR REPLACE TABLE", c.writes(), 10*time.Millisecond, func(p *validateProc, kills int) {
 		if fileExists(wh + ".wal") {
 			wals++
 		}
