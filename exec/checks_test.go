@@ -2,8 +2,6 @@ package exec_test
 
 import (
 	"encoding/json"
-	"io"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -432,19 +430,9 @@ func TestSamplesReadNoMoreThanNeeded(t *testing.T) {
 		"CASE WHEN i % 2 = 0 THEN -1 ELSE 11 END::BIGINT AS m, NULL::VARCHAR AS free FROM range(1, 1001) t(i)")}
 	t.Setenv("TABLEGATE_TRACE", "1")
 	sampleQueries := func(opts exec.Options) (int, *outcome.Report) {
-		r, w, err := os.Pipe()
-		require.NoError(t, err)
-		stderr := os.Stderr
-		os.Stderr = w
-		done := make(chan string)
-		go func() {
-			data, _ := io.ReadAll(r)
-			done <- string(data)
-		}()
-		rep, _ := run(t, gateSchema(), exec.Asset{Input: in}, opts)
-		os.Stderr = stderr
-		w.Close()
-		return strings.Count(<-done, "SELECT j FROM (SELECT"), rep
+		var rep *outcome.Report
+		trace := stderrOf(t, func() { rep, _ = run(t, gateSchema(), exec.Asset{Input: in}, opts) })
+		return strings.Count(trace, "SELECT j FROM (SELECT"), rep
 	}
 	n, rep := sampleQueries(exec.Options{Granularity: exec.PerSchema, MaxFailureSamples: 3})
 	assert.Equal(t, 1, n, "a|min alone fills the sample")

@@ -49,6 +49,8 @@ func TestParseTrace(t *testing.T) {
 		{"tablegate trace:   0.822s   1.610s cpu  CREATE TABLE t AS SELECT 's  x' AS c", traceLine{wall: 0.822, cpu: 1.61, hasCPU: true, stmt: "CREATE TABLE t AS SELECT 's  x' AS c"}},
 		{"tablegate trace:  12.000s  10.500s cpu  SELECT '1.0s cpu  2'", traceLine{wall: 12, cpu: 10.5, hasCPU: true, stmt: "SELECT '1.0s cpu  2'"}},
 		{"tablegate trace:   0.140s  fsync out/.orders.parquet.tmp", traceLine{wall: 0.14, stmt: "fsync out/.orders.parquet.tmp"}},
+		// From 100 s on, the fields fill their width: one space apiece.
+		{"tablegate trace: 123.456s 245.000s cpu  COPY (SELECT 1) TO 'x.parquet'", traceLine{wall: 123.456, cpu: 245, hasCPU: true, stmt: "COPY (SELECT 1) TO 'x.parquet'"}},
 	} {
 		got, ok := parseTrace(c.line)
 		if !ok || got != c.want {

@@ -198,9 +198,9 @@ func (p *validateProc) wait() int {
 	return p.code
 }
 
-// A trace line: the wall time, the process's CPU time over the statement (absent on a
-// background fsync), the statement.
-var traceLine = regexp.MustCompile(`(?m)^tablegate trace: +[0-9.]+s(?: +[0-9.]+s cpu)?  (.*)$`)
+// traceLine is a line of the trace: the wall time (1), the process's CPU time over the
+// statement (absent on a background fsync), the statement (2).
+var traceLine = regexp.MustCompile(`(?m)^tablegate trace: +([0-9.]+)s(?: +[0-9.]+s cpu)?  (.*)$`)
 
 // phase names the last statement the process completed before it died, with how many of that
 // kind it had completed ("COPY #2" is after the second COPY, the table's).
@@ -217,24 +217,22 @@ func (p *validateProc) phase() string {
 		}
 		return stmt
 	}
-	last := short(matches[len(matches)-1][1])
+	last := short(matches[len(matches)-1][2])
 	n := 0
 	for _, m := range matches {
-		if short(m[1]) == last {
+		if short(m[2]) == last {
 			n++
 		}
 	}
 	return fmt.Sprintf("after %s #%d", last, n)
 }
 
-var traceDuration = regexp.MustCompile(`(?m)^tablegate trace: +([0-9.]+)s(?: +[0-9.]+s cpu)?  (.*)$`)
-
 // writing is how long the process spent writing its outputs: the statements from the first COPY
 // or ATTACH on (the Parquet files, or the transaction and its commit), as its trace tells.
 func (p *validateProc) writing() time.Duration {
 	var d time.Duration
 	started := false
-	for _, m := range traceDuration.FindAllStringSubmatch(p.stderr.String(), -1) {
+	for _, m := range traceLine.FindAllStringSubmatch(p.stderr.String(), -1) {
 		if strings.HasPrefix(m[2], "COPY") || strings.HasPrefix(m[2], "ATTACH") {
 			started = true
 		}
@@ -244,6 +242,20 @@ func (p *validateProc) writing() time.Duration {
 		}
 	}
 	return d
+}
+
+// TestTraceReading: the kill test reads where a run died and how long it wrote from its trace,
+// with CPU times and without (the background fsync), whatever the times' widths.
+func TestTraceReading(t *testing.T) {
+	var p validateProc
+	_, _ = p.stderr.Write([]byte(`tablegate trace:   0.500s   0.900s cpu  CREATE OR REPLACE TEMP TABLE "__tg_failed_1" AS SELECT 1
+tablegate trace:   1.250s   2.400s cpu  COPY (SELECT 1) TO 'out/.t.parquet.tmp' (FORMAT parquet)
+tablegate trace:   0.250s  fsync out/.t.parquet.tmp
+tablegate trace: 100.000s 180.000s cpu  COPY (SELECT 2) TO 'out/.t_quarantine.parquet.tmp' (FORMAT parquet)
+t (Orders): quarantined
+`))
+	assert.Equal(t, "after COPY #2", p.phase())
+	assert.Equal(t, 101500*time.Millisecond, p.writing(), "from the first COPY on, the fsync included")
 }
 
 // killAt kills the process at a moment drawn for kill i of a run that takes full, of which the
@@ -345,11 +357,12 @@ func (c killCase) writes() int {
 	return 1
 }
 
-// killLoop starts runs with args, killing each at a moment killAt draws (writes statements
-// starting with mark are the run's last writes; a trace line has two spaces before its
-// statement and none inside it, so "  COPY" counts the statements that start with COPY), until *killIterations of them died; after each
-// run it calls check with the run and the kills so far. It logs where the kills landed and
-// requires at least one after the last write statement, where atomicity is at stake.
+// killLoop starts runs with args, killing each at a moment killAt draws (write statements
+// starting with mark are the run's last writes; a trace line has two spaces before its statement
+// and none inside it, so "  COPY" counts the statements that start with COPY), until
+// *killIterations of them died; after each run it calls check with the run and the kills so far.
+// It logs where the kills landed and requires at least one after the last write statement, where
+// atomicity is at stake.
 func killLoop(t *testing.T, f *fixture, rng *rand.Rand, args []string, full, write time.Duration, mark string, writes int, within time.Duration, check func(p *validateProc, kills int)) {
 	t.Helper()
 	phases := map[string]int{}

@@ -1,0 +1,66 @@
+package exec_test
+
+import (
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tablegate/tablegate/exec"
+)
+
+// stderrOf runs fn and returns what it wrote to stderr (the trace).
+func stderrOf(t *testing.T, fn func()) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	stderr := os.Stderr
+	os.Stderr = w
+	done := make(chan string)
+	go func() {
+		data, _ := io.ReadAll(r)
+		done <- string(data)
+	}()
+	defer func() { os.Stderr = stderr }()
+	fn()
+	w.Close()
+	return <-done
+}
+
+// TestTraceLines: with TABLEGATE_TRACE set, every statement of a run prints its wall time and
+// the process's CPU time over it, and the background fsync of each Parquet output its wall time
+// alone (its CPU delta would be the next COPY's): the two forms the harness and the kill test
+// read. Not parallel: it sets the environment and redirects stderr.
+func TestTraceLines(t *testing.T) {
+	e := newEnv(t)
+	in := exec.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows))}
+	out := exec.ParquetOutput{Path: e.path("out", "orders.parquet")}
+	t.Setenv("TABLEGATE_TRACE", "1")
+	trace := stderrOf(t, func() {
+		_, err := run(t, ordersSchema(), exec.Asset{Input: in, Output: out, Quarantine: true}, exec.Options{})
+		require.NoError(t, err)
+	})
+
+	withCPU := regexp.MustCompile(`^tablegate trace: +[0-9]+\.[0-9]{3}s +[0-9]+\.[0-9]{3}s cpu  (.+)$`)
+	wallOnly := regexp.MustCompile(`^tablegate trace: +[0-9]+\.[0-9]{3}s  (.+)$`)
+	var copies, fsyncs int
+	for _, line := range strings.Split(strings.TrimSpace(trace), "\n") {
+		if m := withCPU.FindStringSubmatch(line); m != nil {
+			assert.False(t, strings.HasPrefix(m[1], "fsync "), "an fsync with a CPU time: %q", line)
+			if strings.HasPrefix(m[1], "COPY ") {
+				copies++
+			}
+			continue
+		}
+		m := wallOnly.FindStringSubmatch(line)
+		require.NotNil(t, m, "not a trace line: %q", line)
+		assert.True(t, strings.HasPrefix(m[1], "fsync "), "only the background fsync lacks a CPU time: %q", line)
+		fsyncs++
+	}
+	assert.Equal(t, 2, copies, "the table's and the quarantine's COPY, in:\n%s", trace)
+	assert.Equal(t, 2, fsyncs, "one fsync per output, in:\n%s", trace)
+}
