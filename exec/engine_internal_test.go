@@ -3,10 +3,6 @@ package exec
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -265,50 +261,5 @@ func TestConcurrentKeyAggregateThreads(t *testing.T) {
 	defer r.close()
 	if n, err := currentThreads(ctx, r); err != nil || n != 2 {
 		t.Errorf("after every run closed: %d threads (%v), want 2", n, err)
-	}
-}
-
-// TestTraceCPU: a traced statement that computes shows the CPU time it took, in the line format
-// TestTraceLines pins. Not parallel: it sets the environment and redirects stderr.
-func TestTraceCPU(t *testing.T) {
-	t.Setenv("TABLEGATE_TRACE", "1")
-	e, err := Open(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	ctx := context.Background()
-	r, err := e.newRun(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.close()
-
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr := os.Stderr
-	os.Stderr = pw
-	done := make(chan string)
-	go func() {
-		data, _ := io.ReadAll(pr)
-		done <- string(data)
-	}()
-	var sum float64
-	qerr := r.conn.QueryRowContext(ctx, "SELECT sum(sqrt(i)) FROM range(20000000) t(i)").Scan(&sum)
-	r.conn.trace = false // the deferred clean-up's statements stay out of the test's output
-	os.Stderr = stderr
-	pw.Close()
-	trace := <-done
-	if qerr != nil {
-		t.Fatal(qerr)
-	}
-	m := regexp.MustCompile(`(?m)^tablegate trace: +([0-9]+\.[0-9]{3})s +([0-9]+\.[0-9]{3})s cpu  SELECT sum\(sqrt\(i\)\) FROM range\(20000000\) t\(i\)$`).FindStringSubmatch(trace)
-	if m == nil {
-		t.Fatalf("no traced query with its CPU time in:\n%s", trace)
-	}
-	if cpu, _ := strconv.ParseFloat(m[2], 64); cpu <= 0 {
-		t.Errorf("the query's CPU time is %s s; it computed 20M square roots", m[2])
 	}
 }
