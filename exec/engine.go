@@ -155,9 +155,11 @@ func (c conn) log(s traceStart, query string) {
 		q = q[:160] + "…"
 	}
 	wall := time.Since(s.wall).Seconds()
-	if end := processCPU(); s.cpu >= 0 && end >= 0 {
-		fmt.Fprintf(os.Stderr, "tablegate trace: %7.3fs %7.3fs cpu  %s\n", wall, (end - s.cpu).Seconds(), q)
-		return
+	if s.cpu >= 0 {
+		if end := processCPU(); end >= 0 {
+			fmt.Fprintf(os.Stderr, "tablegate trace: %7.3fs %7.3fs cpu  %s\n", wall, (end - s.cpu).Seconds(), q)
+			return
+		}
 	}
 	fmt.Fprintf(os.Stderr, "tablegate trace: %7.3fs  %s\n", wall, q)
 }

@@ -5,6 +5,7 @@ import (
 	gosql "database/sql"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -289,4 +290,22 @@ func outcomeOf(rep *outcome.Report) outcome.Outcome {
 		return ""
 	}
 	return *rep.Outcome
+}
+
+// stderrOf runs fn and returns what it wrote to stderr (the trace).
+func stderrOf(t *testing.T, fn func()) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	stderr := os.Stderr
+	os.Stderr = w
+	done := make(chan string)
+	go func() {
+		data, _ := io.ReadAll(r)
+		done <- string(data)
+	}()
+	defer func() { os.Stderr = stderr }()
+	fn()
+	w.Close()
+	return <-done
 }

@@ -1,8 +1,6 @@
 package exec_test
 
 import (
-	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,24 +11,6 @@ import (
 
 	"github.com/tablegate/tablegate/exec"
 )
-
-// stderrOf runs fn and returns what it wrote to stderr (the trace).
-func stderrOf(t *testing.T, fn func()) string {
-	t.Helper()
-	r, w, err := os.Pipe()
-	require.NoError(t, err)
-	stderr := os.Stderr
-	os.Stderr = w
-	done := make(chan string)
-	go func() {
-		data, _ := io.ReadAll(r)
-		done <- string(data)
-	}()
-	defer func() { os.Stderr = stderr }()
-	fn()
-	w.Close()
-	return <-done
-}
 
 // TestTraceLines: with TABLEGATE_TRACE set, every statement of a run prints its wall time and
 // the process's CPU time over it, which the statements that read 2M rows take some of, and the
