@@ -91,7 +91,7 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 		return nil, err
 	}
 	a := Asset{Plan: p, Input: in, Quarantine: true}
-	rep := &outcome.Report{Asset: assetName(a), Schema: p.Name, Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{}}
+	rep := NewReport(assetName(a), p.Name)
 	r, err := e.newRun(ctx)
 	if err != nil {
 		return nil, err

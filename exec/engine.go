@@ -7,6 +7,7 @@ import (
 	"context"
 	gosql "database/sql"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -59,13 +60,31 @@ type Config struct {
 	// Threads limits DuckDB's worker threads; 0 uses every core, and on 1 or 2 cores lets the
 	// engine raise DuckDB's (global) thread count to 3 while key aggregates run.
 	Threads int
+	// StorageVersion is the storage format of the database files the engine creates (Path when
+	// it does not exist yet, and DuckDB-table outputs in new files): "" is DefaultStorageVersion,
+	// which DuckDB 1.5 and later read; "latest" is the embedded DuckDB's own format. A file that
+	// exists keeps the format it has.
+	StorageVersion string
 }
+
+// DefaultStorageVersion is the storage format of new database files unless Config says
+// otherwise: the newest that DuckDB 1.5 still reads.
+const DefaultStorageVersion = "v1.5.0"
 
 // Open opens an engine on a new DuckDB database (in memory unless cfg.Path is set).
 func Open(cfg Config) (*Engine, error) {
-	connector, err := duckdb.NewConnector(cfg.Path, nil)
+	version := cfg.StorageVersion
+	if version == "" {
+		version = DefaultStorageVersion
+	}
+	// At start-up, so that it also applies to the file at Path when DuckDB creates it.
+	connector, err := duckdb.NewConnector(cfg.Path+"?storage_compatibility_version="+url.QueryEscape(version), nil)
 	if err != nil {
-		return nil, fmt.Errorf("open DuckDB %q: %w", cfg.Path, err)
+		if cfg.StorageVersion != "" && strings.Contains(err.Error(), "storage_compatibility_version") {
+			return nil, &SettingError{Setting: "storage_compatibility_version", Value: cfg.StorageVersion, Source: "argument Config.StorageVersion",
+				Allowed: "a DuckDB storage version such as v1.5.0 or v2.0.0, or latest", Err: err}
+		}
+		return nil, openError(cfg.Path, err)
 	}
 	db := gosql.OpenDB(connector)
 	// DuckDB checks each value as it is set; a refusal names the Config field it came from.
@@ -446,7 +465,7 @@ func (r *run) attach(ctx context.Context, path string, write bool) (string, erro
 		stmt += " (READ_ONLY)"
 	}
 	if _, err := r.conn.ExecContext(ctx, stmt); err != nil {
-		return "", fmt.Errorf("open database %s: %w", path, err)
+		return "", openError(path, err)
 	}
 	r.attached[abs] = alias
 	return alias, nil

@@ -94,7 +94,7 @@ type ruleStats struct {
 // *outcome.CastError) or is an input/output problem.
 func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
 	p := a.Plan
-	rep := &outcome.Report{Asset: assetName(a), Schema: p.Name, Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{}}
+	rep := NewReport(assetName(a), p.Name)
 	if err := opts.validate(); err != nil {
 		return rep, fail(rep, err)
 	}

@@ -95,6 +95,9 @@ type Report struct {
 	ValidSample    []any      `json:"valid_sample,omitempty"`
 	InvalidSample  []any      `json:"invalid_sample,omitempty"`
 	Health         Health     `json:"health"`
+	// TablegateVersion and DuckDBVersion say which tablegate and which embedded DuckDB ran.
+	TablegateVersion string `json:"tablegate_version"`
+	DuckDBVersion    string `json:"duckdb_version"`
 }
 
 // HealthOf derives the asset's health from its checks.

@@ -50,11 +50,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.Version = "set" // enables --version; the template prints the whole text
+	root.SetVersionTemplate(versionText())
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(validateCmd(stdout, stderr, &code), explainCmd(stdout), checkCmd(stdout), sampleCmd(stdout, stderr))
+	root.AddCommand(validateCmd(stdout, stderr, &code), explainCmd(stdout), checkCmd(stdout), sampleCmd(stdout, stderr), versionCmd(stdout))
 	if err := root.ExecuteContext(ctx); err != nil {
 		if code == exitOK {
 			code = exitCode(err)

@@ -21,6 +21,7 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
 		schemaPath, out string
 		memoryLimit     string
+		storageVersion  string
 		spec            sample.Spec
 	)
 	cmd := &cobra.Command{
@@ -43,9 +44,9 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			eng, err := exec.Open(exec.Config{MemoryLimit: memoryLimit})
+			eng, err := exec.Open(exec.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion})
 			if err != nil {
-				return err
+				return engineFlagError(err, memoryLimit, storageVersion)
 			}
 			defer eng.Close()
 			// One statement, so one phase; on a terminal it shows once it has taken a second.
@@ -76,6 +77,7 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.Float64Var(&spec.InvalidRate, "invalid-rate", 0.01, "share of rows that break a rule (0..1)")
 	fl.Uint64Var(&spec.Seed, "seed", 1, "seed: the same seed gives the same data")
 	fl.StringVar(&memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB (DuckDB spills past it)")
+	storageVersionFlag(fl, &storageVersion)
 	return cmd
 }
 

@@ -72,6 +72,7 @@ type validateFlags struct {
 	granularity, schemaRules            string
 	samples, rowSample                  int
 	memoryLimit, tempDir                string
+	storageVersion                      string
 	threads                             int
 	report, format                      string
 }
@@ -86,7 +87,7 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 			rep, err := validate(cmd, &f, stderr)
 			if f.format == "json" || f.report != "" {
 				if rep == nil {
-					rep = &outcome.Report{Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{}}
+					rep = exec.NewReport("", "")
 				}
 				if err != nil && rep.Error == nil {
 					rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
@@ -129,6 +130,7 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 	fl.BoolVar(&f.skipMissing, "skip-missing", false, "an input that matches no file is the skipped outcome, not an error")
 	fl.StringVar(&f.memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB; DuckDB spills to disk past it")
 	fl.StringVar(&f.tempDir, "temp-dir", "", "where DuckDB spills (default: DuckDB's)")
+	storageVersionFlag(fl, &f.storageVersion)
 	fl.IntVar(&f.threads, "threads", 0, "DuckDB worker threads for every statement (default: every core, and 3 for key aggregates on 1-2 cores)")
 	fl.StringVar(&f.report, "report", "", "write the JSON report to this file")
 	fl.StringVar(&f.format, "format", "text", "output: text or json")
@@ -164,8 +166,8 @@ func writeEarlyReport(args []string, stdout io.Writer, err error) {
 	if format != "json" && report == "" {
 		return
 	}
-	rep := &outcome.Report{Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{},
-		Error: &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}}
+	rep := exec.NewReport("", "")
+	rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
 	data, jerr := json.MarshalIndent(rep, "", "  ")
 	if jerr != nil {
 		return
@@ -222,12 +224,9 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	if f.threads < 0 {
 		return nil, usagef("--threads %d: give a number of threads, or 0 for every core", f.threads)
 	}
-	eng, err := exec.Open(exec.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads})
-	if se := (*exec.SettingError)(nil); errors.As(err, &se) && se.Setting == "memory_limit" {
-		return nil, usagef("--memory-limit %q: %v", f.memoryLimit, se.Err)
-	}
+	eng, err := exec.Open(exec.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads, StorageVersion: f.storageVersion})
 	if err != nil {
-		return nil, err
+		return nil, engineFlagError(err, f.memoryLimit, f.storageVersion)
 	}
 	defer eng.Close()
 	prog := newProgress(stderr)
