@@ -109,7 +109,7 @@ func setStorageNumber(t *testing.T, file string, version uint64) {
 	require.NoError(t, err)
 	require.Equal(t, "DUCK", string(b[8:12]))
 	require.Equal(t, uint64(68), bin.LittleEndian.Uint64(b[12:20]), "a DuckDB 1.5-format file")
-	word := func(off int) uint64 { return bin.LittleEndian.Uint64(b[off : off+8]) * 0xbf58476d1ce4e5b9 }
+	word := func(off int) uint64 { return bin.LittleEndian.Uint64(b[off:off+8]) * 0xbf58476d1ce4e5b9 }
 	sum := bin.LittleEndian.Uint64(b[0:8]) ^ word(8) ^ word(16)
 	bin.LittleEndian.PutUint64(b[12:20], version)
 	sum ^= word(8) ^ word(16)
