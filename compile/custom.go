@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"context"
 	gosql "database/sql"
 	"encoding/json"
 	"fmt"
@@ -79,7 +80,7 @@ func openParser() error {
 		db.Close()
 		return err
 	}
-	tree, err := parseTrees(db, "SELECT NULL")
+	tree, err := parseTrees(context.Background(), db, "SELECT NULL")
 	if err != nil {
 		db.Close()
 		return err
@@ -128,7 +129,7 @@ func refusedMacros(db *gosql.DB) (map[string]string, error) {
 			refused[name] = "it is a table macro"
 			continue
 		}
-		trees, err := parseTrees(db, "SELECT "+def)
+		trees, err := parseTrees(context.Background(), db, "SELECT "+def)
 		if err != nil || len(asList(trees[0]["select_list"])) != 1 {
 			refused[name] = "its body is not one expression"
 			continue
@@ -254,7 +255,7 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 
 	run := node
 	if value != nil {
-		refTrees, err := parseTrees(db, "SELECT "+ref)
+		refTrees, err := parseTrees(c.ctx, db, "SELECT "+ref)
 		if err != nil {
 			return info, fmt.Errorf("parse %s: %w", ref, err)
 		}
@@ -505,9 +506,9 @@ func (c *compiler) checkRegex(pattern string) error {
 }
 
 // parseTrees parses SQL into its statements' nodes.
-func parseTrees(db *gosql.DB, query string) ([]map[string]any, error) {
+func parseTrees(ctx context.Context, db *gosql.DB, query string) ([]map[string]any, error) {
 	var tree string
-	if err := db.QueryRow("SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)", query).Scan(&tree); err != nil {
+	if err := db.QueryRowContext(ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)", query).Scan(&tree); err != nil {
 		return nil, err
 	}
 	nodes, err := statementNodes(tree)
