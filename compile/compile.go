@@ -121,7 +121,7 @@ func (c *compiler) schemaRules() {
 		if len(keys) == 1 && keys[0] == schema.RulePrimaryKey {
 			keys = c.s.PrimaryKey()
 		}
-		info, err := c.checkSQL(r.SQL, nil, keys)
+		info, err := c.checkSQL(r.SQL, nil, "", keys)
 		if err != nil {
 			c.fail("", "rules", "rule '%s': %v", r.Name, err)
 			continue
@@ -141,9 +141,9 @@ func (c *compiler) schemaRules() {
 			rule.value = fmt.Sprintf("COALESCE(%s, TRUE)", info.sql)
 		}
 		if rule.Description == "" {
-			rule.Description = info.sql
+			rule.Description = info.text
 			if len(keys) > 0 {
-				rule.Description = fmt.Sprintf("%s per group of %s", info.sql, strings.Join(keys, ", "))
+				rule.Description = fmt.Sprintf("%s per group of %s", info.text, strings.Join(keys, ", "))
 			}
 		}
 		c.add(rule)

@@ -1,9 +1,13 @@
 package compile
 
 import (
+	"context"
 	gosql "database/sql"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -13,58 +17,171 @@ import (
 	"github.com/tablegate/tablegate/sql"
 )
 
+// parserSettings are the DuckDB settings of the private database that parses and binds custom
+// SQL at compile time: no extension is installed or loaded on demand (a rule naming an
+// extension's function is refused, not fetched), no file or network is reachable, and nothing can
+// change that afterwards.
+var parserSettings = []string{
+	"autoinstall_known_extensions=false",
+	"autoload_known_extensions=false",
+	"allow_community_extensions=false",
+	"enable_external_access=false",
+	"lock_configuration=true",
+}
+
 // parser is a private in-memory DuckDB used only to parse and bind custom SQL at compile time.
 var parser struct {
 	once       sync.Once
 	db         *gosql.DB
 	aggregates map[string]bool
+	refused    map[string]string // function name -> why a rule may not call it
+	template   map[string]any    // the parse tree of SELECT NULL, to render one expression
 	err        error
 }
 
-func parserDB() (*gosql.DB, map[string]bool, error) {
+// refusedFunctions are DuckDB functions a rule may not call, whatever it passes them: they read
+// the engine's state or the running query, raise errors of the rule's own text, sleep, write to
+// the log, advance sequences, or (unnest) change the number of rows of the plan query.
+var refusedFunctions = map[string]string{
+	"error":                  "it raises an error of the rule's own text",
+	"current_setting":        "it reads the engine's settings",
+	"current_query":          "it reads the query that runs",
+	"current_query_id":       "it reads the engine's state",
+	"current_connection_id":  "it reads the engine's state",
+	"current_transaction_id": "it reads the engine's state",
+	"txid_current":           "it reads the engine's state",
+	"getvariable":            "it reads the engine's session variables",
+	"sleep_ms":               "it only makes the run slower",
+	"write_log":              "it writes to the engine's log",
+	"nextval":                "it changes a sequence",
+	"currval":                "it reads a sequence",
+	"unnest":                 "it changes the number of rows",
+}
+
+func parserDB() (*gosql.DB, error) {
 	parser.once.Do(func() {
-		db, err := gosql.Open("duckdb", "")
-		if err != nil {
-			parser.err = fmt.Errorf("open DuckDB to check custom SQL: %w", err)
-			return
-		}
-		rows, err := db.Query("SELECT DISTINCT lower(function_name) FROM duckdb_functions() WHERE function_type = 'aggregate'")
-		if err != nil {
-			parser.err = fmt.Errorf("list DuckDB aggregate functions: %w", err)
-			return
-		}
-		defer rows.Close()
-		agg := map[string]bool{}
-		for rows.Next() {
-			var name string
-			if err := rows.Scan(&name); err != nil {
-				parser.err = err
-				return
-			}
-			agg[name] = true
-		}
-		parser.db, parser.aggregates, parser.err = db, agg, rows.Err()
+		parser.err = openParser()
 	})
-	return parser.db, parser.aggregates, parser.err
+	return parser.db, parser.err
+}
+
+func openParser() error {
+	db, err := gosql.Open("duckdb", "?"+strings.Join(parserSettings, "&"))
+	if err != nil {
+		return fmt.Errorf("open DuckDB to check custom SQL: %w", err)
+	}
+	agg, err := stringSet(db, "SELECT DISTINCT lower(function_name) FROM duckdb_functions() WHERE function_type = 'aggregate'")
+	if err != nil {
+		db.Close()
+		return fmt.Errorf("list DuckDB aggregate functions: %w", err)
+	}
+	refused, err := refusedMacros(db)
+	if err != nil {
+		db.Close()
+		return err
+	}
+	tree, err := parseTrees(context.Background(), db, "SELECT NULL")
+	if err != nil {
+		db.Close()
+		return err
+	}
+	parser.db, parser.aggregates, parser.refused, parser.template = db, agg, refused, tree[0]
+	return nil
+}
+
+func stringSet(db *gosql.DB, query string) (map[string]bool, error) {
+	rows, err := db.Query(query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	set := map[string]bool{}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		set[s] = true
+	}
+	return set, rows.Err()
+}
+
+// refusedMacros extends refusedFunctions with DuckDB's built-in macros whose bodies a rule could
+// not contain itself (a subquery, a window, a refused function or macro), and with every table
+// macro. A macro runs its body in the plan query, so it is judged by its body.
+func refusedMacros(db *gosql.DB) (map[string]string, error) {
+	refused := map[string]string{}
+	for name, why := range refusedFunctions {
+		refused[name] = why
+	}
+	rows, err := db.Query("SELECT lower(function_name), function_type, coalesce(macro_definition, '') FROM duckdb_functions() WHERE function_type IN ('macro', 'table_macro')")
+	if err != nil {
+		return nil, fmt.Errorf("list DuckDB macros: %w", err)
+	}
+	defer rows.Close()
+	bodies := map[string][]any{}
+	for rows.Next() {
+		var name, typ, def string
+		if err := rows.Scan(&name, &typ, &def); err != nil {
+			return nil, err
+		}
+		if typ == "table_macro" {
+			refused[name] = "it is a table macro"
+			continue
+		}
+		trees, err := parseTrees(context.Background(), db, "SELECT "+def)
+		if err != nil || len(asList(trees[0]["select_list"])) != 1 {
+			refused[name] = "its body is not one expression"
+			continue
+		}
+		bodies[name] = append(bodies[name], asList(trees[0]["select_list"])[0])
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// A macro may call another: repeat until no more are refused.
+	for changed := true; changed; {
+		changed = false
+		for name, overloads := range bodies {
+			if refused[name] != "" {
+				continue
+			}
+			for _, body := range overloads {
+				if err := walkTree(body, refused, nil); err != nil {
+					refused[name] = "its body is not allowed in a rule (" + err.Error() + ")"
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return refused, nil
 }
 
 const (
 	probeTable = "__tg_probe"
 	probeValue = "__tg_v"
+	// MaxRegexBytes bounds a regex rule's pattern: DuckDB's RE2 refuses much longer ones at run
+	// time, so a longer pattern is refused when the schema is checked.
+	MaxRegexBytes = 64 << 10
 )
 
 type sqlInfo struct {
-	sql       string // the expression as written (trimmed)
+	text      string // the expression as written (trimmed), for people
+	sql       string // the SQL that runs: DuckDB's rendering of the checked parse tree, `_` substituted
 	aggregate bool   // it aggregates over rows (evaluated per group, or over the whole input)
 }
 
 // checkSQL verifies that expr is exactly one boolean SQL expression over the schema's columns
-// (and `_`, the checked value, when value is set): DuckDB's parser must see one SELECT with one
-// select item and our FROM, no subquery, and its binder must type it BOOLEAN. Everything else
-// (a second statement, a closing parenthesis that escapes the expression) is refused here.
-func (c *compiler) checkSQL(expr string, value *schema.DType, groupBy []string) (sqlInfo, error) {
+// (and `_`, the checked value, when value is set) and returns the SQL to run for it. DuckDB's
+// parser must read one SELECT with one select item and our FROM, with the expression's
+// parentheses balanced, and no subquery, window or refused function; its binder must type it
+// BOOLEAN. The SQL that runs is not the text as written: it is the checked parse tree, with `_`
+// replaced by ref in the tree, printed back by DuckDB and read again to the same tree. So no
+// text can escape the expression, and no comment or quote can hide a `_` from the substitution.
+func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupBy []string) (sqlInfo, error) {
 	expr = strings.TrimSpace(expr)
-	info := sqlInfo{sql: expr}
+	info := sqlInfo{text: expr}
 	if strings.ContainsRune(expr, 0) {
 		return info, fmt.Errorf("the SQL contains a NUL byte")
 	}
@@ -73,30 +190,43 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, groupBy []string) 
 		// would pass here and break the plan query.
 		return info, fmt.Errorf("the prefix __tg_ is reserved for tablegate's generated names")
 	}
-	if i := strings.LastIndexByte(expr, '\n'); strings.Contains(expr[i+1:], "--") {
-		// A trailing -- comment must not swallow what the plan query writes after the expression.
-		info.sql += "\n"
-	}
-	db, aggregates, err := parserDB()
+	db, err := parserDB()
 	if err != nil {
 		return info, err
 	}
-	probe := expr
-	if value != nil {
-		probe = sql.ReplaceIdent(expr, "_", probeValue)
+	// Newlines keep a trailing -- comment from swallowing what follows. The bracketed copy must
+	// read as the same expression: a parenthesis that closes the probe's own would not match
+	// a bracket.
+	var parsed struct {
+		Probe, Bracketed string
 	}
-	// Newlines keep a trailing -- comment from swallowing the closing parenthesis.
-	stmt := "SELECT (\n" + probe + "\n) AS __tg_r FROM " + probeTable
-	var tree string
-	if err := db.QueryRowContext(c.ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)", stmt).Scan(&tree); err != nil {
+	stmt := "SELECT (\n" + expr + "\n) AS __tg_r FROM " + probeTable
+	if err := db.QueryRowContext(c.ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR), CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)",
+		stmt, "SELECT [\n"+expr+"\n] AS __tg_r FROM "+probeTable).Scan(&parsed.Probe, &parsed.Bracketed); err != nil {
 		return info, fmt.Errorf("parse: %w", err)
 	}
-	agg, err := inspectTree(tree, aggregates)
+	node, err := probeNode(parsed.Probe)
 	if err != nil {
 		return info, err
 	}
-	info.aggregate = agg
+	if err := sameAsBracketed(node, parsed.Bracketed); err != nil {
+		return info, err
+	}
+	if err := walkTree(node, parser.refused, &info.aggregate); err != nil {
+		return info, err
+	}
 
+	// Bind: the value is a column of the probe relation.
+	probe := node
+	if value != nil {
+		if probe, err = substitute(node, map[string]any{"class": "COLUMN_REF", "type": "COLUMN_REF", "alias": "", "column_names": []any{probeValue}}, stmt); err != nil {
+			return info, err
+		}
+	}
+	bindExpr, err := render(c, db, probe)
+	if err != nil {
+		return info, err
+	}
 	var cols []string
 	for _, col := range c.s.Columns {
 		cols = append(cols, typedNull(col.DType)+" AS "+sql.Ident(col.Name))
@@ -107,7 +237,7 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, groupBy []string) 
 	if len(cols) == 0 {
 		cols = append(cols, "NULL AS __tg_none")
 	}
-	bind := "DESCRIBE SELECT (\n" + probe + "\n) AS __tg_r FROM (SELECT " + strings.Join(cols, ", ") + ") AS " + probeTable
+	bind := "DESCRIBE SELECT " + bindExpr + " AS __tg_r FROM (SELECT " + strings.Join(cols, ", ") + ") AS " + probeTable
 	if len(groupBy) > 0 {
 		keys := make([]string, len(groupBy))
 		for i, k := range groupBy {
@@ -115,12 +245,235 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, groupBy []string) 
 		}
 		bind += " GROUP BY " + strings.Join(keys, ", ")
 	}
-	rows, err := db.QueryContext(c.ctx, bind)
+	typ, err := describeType(c, db, bind)
 	if err != nil {
 		return info, fmt.Errorf("DuckDB cannot bind %q: %s", expr, firstLine(err.Error()))
 	}
+	if typ != "BOOLEAN" {
+		return info, fmt.Errorf("%q is %s, not a boolean expression", expr, typ)
+	}
+
+	run := node
+	if value != nil {
+		refTrees, err := parseTrees(c.ctx, db, "SELECT "+ref)
+		if err != nil {
+			return info, fmt.Errorf("parse %s: %w", ref, err)
+		}
+		refNode, _ := asList(refTrees[0]["select_list"])[0].(map[string]any)
+		if run, err = substitute(node, refNode, stmt); err != nil {
+			return info, err
+		}
+	}
+	if info.sql, err = render(c, db, run); err != nil {
+		return info, err
+	}
+	return info, nil
+}
+
+// probeNode checks the parse tree of the probe statement and returns its one select item.
+func probeNode(tree string) (map[string]any, error) {
+	var parsed struct {
+		Error      bool   `json:"error"`
+		ErrorType  string `json:"error_type"`
+		ErrorMsg   string `json:"error_message"`
+		Statements []struct {
+			Node map[string]any `json:"node"`
+		} `json:"statements"`
+	}
+	if err := decodeJSON(tree, &parsed); err != nil {
+		return nil, fmt.Errorf("read DuckDB parse tree: %w", err)
+	}
+	if parsed.Error {
+		if parsed.ErrorType == "parser" {
+			return nil, fmt.Errorf("not a single SQL expression: %s", parsed.ErrorMsg)
+		}
+		return nil, fmt.Errorf("not exactly one SQL expression (it ends the expression or adds a statement)")
+	}
+	if len(parsed.Statements) != 1 {
+		return nil, fmt.Errorf("not exactly one SQL expression: it makes %d statements", len(parsed.Statements))
+	}
+	node := parsed.Statements[0].Node
+	if node["type"] != "SELECT_NODE" {
+		return nil, fmt.Errorf("not exactly one SQL expression: it escapes into a %v", node["type"])
+	}
+	from, _ := node["from_table"].(map[string]any)
+	list := asList(node["select_list"])
+	switch {
+	case len(list) != 1:
+		return nil, fmt.Errorf("not exactly one SQL expression: it makes %d select items", len(list))
+	case from == nil || from["type"] != "BASE_TABLE" || from["table_name"] != probeTable || from["alias"] != "":
+		return nil, fmt.Errorf("not exactly one SQL expression: it adds a FROM clause")
+	case node["where_clause"] != nil || node["having"] != nil || node["qualify"] != nil || node["sample"] != nil ||
+		len(asList(node["group_expressions"])) > 0 || len(asList(node["modifiers"])) > 0:
+		return nil, fmt.Errorf("not exactly one SQL expression: it adds clauses to the query")
+	}
+	if cte, _ := node["cte_map"].(map[string]any); cte != nil && len(asList(cte["map"])) > 0 {
+		return nil, fmt.Errorf("not exactly one SQL expression: it adds a WITH clause")
+	}
+	item, _ := list[0].(map[string]any)
+	if item == nil || item["alias"] != "__tg_r" {
+		return nil, fmt.Errorf("not exactly one SQL expression: it names its result")
+	}
+	item = shallowCopy(item)
+	item["alias"] = ""
+	return item, nil
+}
+
+// sameAsBracketed refuses an expression whose bracketed probe is not a list of exactly the
+// checked expression: its parentheses close more than they open (or it is only a comment).
+func sameAsBracketed(node map[string]any, tree string) error {
+	const unbalanced = "not exactly one SQL expression: it is empty, or a parenthesis in it closes one it did not open"
+	trees, err := statementNodes(tree)
+	if err != nil || len(trees) != 1 {
+		return fmt.Errorf("%s", unbalanced)
+	}
+	list := asList(trees[0]["select_list"])
+	if len(list) != 1 {
+		return fmt.Errorf("%s", unbalanced)
+	}
+	item, _ := list[0].(map[string]any)
+	var args []any
+	if item != nil && item["function_name"] == "list_value" {
+		for _, a := range asList(item["arguments"]) {
+			arg, _ := a.(map[string]any)
+			args = append(args, arg["expression"])
+		}
+	}
+	if len(args) != 1 || !sameTree(args[0], node) {
+		return fmt.Errorf("%s", unbalanced)
+	}
+	return nil
+}
+
+// walkTree refuses what a rule may not contain; it reports whether the expression aggregates
+// (agg), when asked.
+func walkTree(node any, refused map[string]string, agg *bool) error {
+	switch t := node.(type) {
+	case map[string]any:
+		class, _ := t["class"].(string)
+		switch class {
+		case "SUBQUERY":
+			return fmt.Errorf("subqueries are not allowed in rules; a rule is an expression over the row")
+		case "STAR", "POSITIONAL_REFERENCE":
+			// COLUMNS(…), *, #n expand to other columns (or several) in the plan query.
+			return fmt.Errorf("*, COLUMNS(…) and #n are not allowed in rules; name the columns")
+		case "WINDOW":
+			return fmt.Errorf("window functions (… OVER …) are not allowed in rules: the rule is evaluated row by row and in filters; use a group rule (group_by) for values over several rows")
+		case "PARAMETER":
+			return fmt.Errorf("parameters ($1, ?) are not allowed in rules")
+		case "FUNCTION":
+			name, _ := t["function_name"].(string)
+			name = strings.ToLower(name)
+			if why := refused[name]; why != "" {
+				return fmt.Errorf("%s() is not allowed in rules: %s", name, why)
+			}
+			if agg != nil && parser.aggregates[name] {
+				*agg = true
+			}
+		}
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys) // the same expression gives the same first error
+		for _, k := range keys {
+			if err := walkTree(t[k], refused, agg); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, child := range t {
+			if err := walkTree(child, refused, agg); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// placeholder tells whether a column reference starts with the checked value `_` written bare
+// (`_`, `_.city`); a quoted "_" is the column or field of that name. The statement's text at
+// DuckDB's location of the reference tells them apart.
+func placeholder(n map[string]any, stmt string) bool {
+	names := asList(n["column_names"])
+	loc, err := strconv.ParseUint(fmt.Sprint(n["query_location"]), 10, 64)
+	return len(names) > 0 && names[0] == "_" && err == nil && loc < uint64(len(stmt)) && stmt[loc] == '_'
+}
+
+// substitute returns a copy of the tree with the checked value replaced by ref, a column
+// reference: `_` becomes ref and `_.city` ref's field city. stmt is the text the tree was parsed
+// from.
+func substitute(node map[string]any, ref map[string]any, stmt string) (map[string]any, error) {
+	if ref["class"] != "COLUMN_REF" {
+		return nil, fmt.Errorf("the checked value is not a column reference")
+	}
+	var rec func(v any) any
+	rec = func(v any) any {
+		switch t := v.(type) {
+		case map[string]any:
+			if t["class"] == "COLUMN_REF" && placeholder(t, stmt) {
+				out := shallowCopy(ref)
+				out["column_names"] = append(append([]any{}, asList(ref["column_names"])...), asList(t["column_names"])[1:]...)
+				return out
+			}
+			out := make(map[string]any, len(t))
+			for k, c := range t {
+				out[k] = rec(c)
+			}
+			return out
+		case []any:
+			out := make([]any, len(t))
+			for i, c := range t {
+				out[i] = rec(c)
+			}
+			return out
+		}
+		return v
+	}
+	return rec(node).(map[string]any), nil
+}
+
+// render prints an expression's parse tree as SQL with DuckDB's own printer, and checks that
+// DuckDB reads the printed SQL back as the same tree, alone and in parentheses.
+func render(c *compiler, db *gosql.DB, node map[string]any) (string, error) {
+	stmt := shallowCopy(parser.template)
+	stmt["select_list"] = []any{node}
+	doc, err := json.Marshal(map[string]any{"error": false, "statements": []any{map[string]any{"node": stmt, "named_param_map": []any{}}}})
+	if err != nil {
+		return "", fmt.Errorf("write the parse tree: %w", err)
+	}
+	var text string
+	if err := db.QueryRowContext(c.ctx, "SELECT json_deserialize_sql(CAST(? AS JSON))", string(doc)).Scan(&text); err != nil {
+		return "", fmt.Errorf("DuckDB cannot print the expression back: %s", firstLine(err.Error()))
+	}
+	expr, ok := strings.CutPrefix(text, "SELECT ")
+	if !ok {
+		return "", fmt.Errorf("DuckDB prints the expression back as %q", text)
+	}
+	var alone, wrapped string
+	if err := db.QueryRowContext(c.ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR), CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)",
+		"SELECT "+expr, "SELECT ("+expr+")").Scan(&alone, &wrapped); err != nil {
+		return "", fmt.Errorf("parse: %w", err)
+	}
+	for _, tree := range []string{alone, wrapped} {
+		trees, err := statementNodes(tree)
+		if err != nil || len(trees) != 1 || len(asList(trees[0]["select_list"])) != 1 || !sameTree(asList(trees[0]["select_list"])[0], node) {
+			return "", fmt.Errorf("DuckDB does not read the expression back as it printed it (%s); write it differently", expr)
+		}
+	}
+	return expr, nil
+}
+
+func describeType(c *compiler, db *gosql.DB, query string) (string, error) {
+	rows, err := db.QueryContext(c.ctx, query)
+	if err != nil {
+		return "", err
+	}
 	defer rows.Close()
-	colNames, _ := rows.Columns()
+	colNames, err := rows.Columns()
+	if err != nil {
+		return "", err
+	}
 	var typ string
 	for rows.Next() {
 		vals := make([]any, len(colNames))
@@ -129,17 +482,105 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, groupBy []string) 
 			ptrs[i] = &vals[i]
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			return info, err
+			return "", err
 		}
 		typ = fmt.Sprint(vals[1])
 	}
-	if err := rows.Err(); err != nil {
-		return info, fmt.Errorf("DuckDB cannot bind %q: %s", expr, firstLine(err.Error()))
+	return typ, rows.Err()
+}
+
+// checkRegex compiles a regex rule's pattern with DuckDB's RE2, as the run will.
+func (c *compiler) checkRegex(pattern string) error {
+	if len(pattern) > MaxRegexBytes {
+		return fmt.Errorf("the regex is %d bytes; at most %d are allowed", len(pattern), MaxRegexBytes)
 	}
-	if typ != "BOOLEAN" {
-		return info, fmt.Errorf("%q is %s, not a boolean expression", expr, typ)
+	db, err := parserDB()
+	if err != nil {
+		return err
 	}
-	return info, nil
+	// A constant pattern is compiled when DuckDB binds the call.
+	if _, err := describeType(c, db, "DESCRIBE SELECT regexp_matches(CAST(NULL AS VARCHAR), "+sql.String(pattern)+")"); err != nil {
+		return fmt.Errorf("DuckDB cannot compile the regex: %s", firstLine(strings.TrimPrefix(err.Error(), "Invalid Input Error: ")))
+	}
+	return nil
+}
+
+// parseTrees parses SQL into its statements' nodes.
+func parseTrees(ctx context.Context, db *gosql.DB, query string) ([]map[string]any, error) {
+	var tree string
+	if err := db.QueryRowContext(ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)", query).Scan(&tree); err != nil {
+		return nil, err
+	}
+	nodes, err := statementNodes(tree)
+	if err != nil {
+		return nil, err
+	}
+	if len(nodes) == 0 {
+		return nil, fmt.Errorf("no statement")
+	}
+	return nodes, nil
+}
+
+func statementNodes(tree string) ([]map[string]any, error) {
+	var parsed struct {
+		Error      bool   `json:"error"`
+		ErrorMsg   string `json:"error_message"`
+		Statements []struct {
+			Node map[string]any `json:"node"`
+		} `json:"statements"`
+	}
+	if err := decodeJSON(tree, &parsed); err != nil {
+		return nil, err
+	}
+	if parsed.Error {
+		return nil, fmt.Errorf("%s", parsed.ErrorMsg)
+	}
+	nodes := make([]map[string]any, len(parsed.Statements))
+	for i, s := range parsed.Statements {
+		nodes[i] = s.Node
+	}
+	return nodes, nil
+}
+
+// decodeJSON keeps numbers as written: DuckDB marks an unknown location as 2^64-1, which a
+// float64 would not give back.
+func decodeJSON(s string, v any) error {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	return d.Decode(v)
+}
+
+// sameTree compares two parse trees, ignoring where in their statements they were written.
+func sameTree(a, b any) bool {
+	return reflect.DeepEqual(stripLocations(a), stripLocations(b))
+}
+
+func stripLocations(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, c := range t {
+			if k != "query_location" && k != "query_location_length" {
+				out[k] = stripLocations(c)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, c := range t {
+			out[i] = stripLocations(c)
+		}
+		return out
+	}
+	return v
+}
+
+func shallowCopy(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
 
 func firstLine(s string) string {
@@ -152,86 +593,6 @@ func typedNull(d schema.DType) string {
 		return "NULL"
 	}
 	return "CAST(NULL AS " + d.DuckDBType() + ")"
-}
-
-// inspectTree checks the parse tree of the probe statement and reports whether the expression
-// aggregates.
-func inspectTree(tree string, aggregates map[string]bool) (bool, error) {
-	var parsed struct {
-		Error      bool   `json:"error"`
-		ErrorType  string `json:"error_type"`
-		ErrorMsg   string `json:"error_message"`
-		Statements []struct {
-			Node map[string]any `json:"node"`
-		} `json:"statements"`
-	}
-	if err := json.Unmarshal([]byte(tree), &parsed); err != nil {
-		return false, fmt.Errorf("read DuckDB parse tree: %w", err)
-	}
-	if parsed.Error {
-		if parsed.ErrorType == "parser" {
-			return false, fmt.Errorf("not a single SQL expression: %s", parsed.ErrorMsg)
-		}
-		return false, fmt.Errorf("not exactly one SQL expression (it ends the expression or adds a statement)")
-	}
-	if len(parsed.Statements) != 1 {
-		return false, fmt.Errorf("not exactly one SQL expression: it makes %d statements", len(parsed.Statements))
-	}
-	node := parsed.Statements[0].Node
-	if node["type"] != "SELECT_NODE" {
-		return false, fmt.Errorf("not exactly one SQL expression: it escapes into a %v", node["type"])
-	}
-	from, _ := node["from_table"].(map[string]any)
-	list, _ := node["select_list"].([]any)
-	switch {
-	case len(list) != 1:
-		return false, fmt.Errorf("not exactly one SQL expression: it makes %d select items", len(list))
-	case from == nil || from["type"] != "BASE_TABLE" || from["table_name"] != probeTable || from["alias"] != "":
-		return false, fmt.Errorf("not exactly one SQL expression: it adds a FROM clause")
-	case node["where_clause"] != nil || node["having"] != nil || node["qualify"] != nil || node["sample"] != nil ||
-		len(asList(node["group_expressions"])) > 0 || len(asList(node["modifiers"])) > 0:
-		return false, fmt.Errorf("not exactly one SQL expression: it adds clauses to the query")
-	}
-	if cte, _ := node["cte_map"].(map[string]any); cte != nil && len(asList(cte["map"])) > 0 {
-		return false, fmt.Errorf("not exactly one SQL expression: it adds a WITH clause")
-	}
-	agg := false
-	var walk func(v any, inWindow bool) error
-	walk = func(v any, inWindow bool) error {
-		switch t := v.(type) {
-		case map[string]any:
-			class, _ := t["class"].(string)
-			switch class {
-			case "SUBQUERY":
-				return fmt.Errorf("subqueries are not allowed in rules; a rule is an expression over the row")
-			case "STAR", "POSITIONAL_REFERENCE":
-				// COLUMNS(…), *, #n expand to other columns (or several) in the plan query.
-				return fmt.Errorf("*, COLUMNS(…) and #n are not allowed in rules; name the columns")
-			case "WINDOW":
-				inWindow = true
-			case "FUNCTION":
-				if name, _ := t["function_name"].(string); aggregates[strings.ToLower(name)] && !inWindow {
-					agg = true
-				}
-			}
-			for _, child := range t {
-				if err := walk(child, inWindow); err != nil {
-					return err
-				}
-			}
-		case []any:
-			for _, child := range t {
-				if err := walk(child, inWindow); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	if err := walk(list[0], false); err != nil {
-		return false, err
-	}
-	return agg, nil
 }
 
 func asList(v any) []any {

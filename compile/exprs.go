@@ -56,11 +56,11 @@ func (c *compiler) ruleSQL(col *schema.Column, r schema.ColumnRule, ref string) 
 		return expr, c.keyedRule([]string{key}, "count(*) > 1", guard), nil
 	}
 	if r.Kind == schema.RuleCheck && len(r.Path) == 0 {
-		info, err := c.checkSQL(r.Check.SQL, &col.DType, nil)
+		info, err := c.checkSQL(r.Check.SQL, &col.DType, ref, nil)
 		if err != nil {
 			return "", "", fmt.Errorf("check %s: %w", r.Name, err)
 		}
-		expr = sql.ReplaceIdent(info.sql, "_", ref)
+		expr = info.sql
 		if info.aggregate {
 			return expr, c.keyedRule(nil, fmt.Sprintf("NOT COALESCE(%s, TRUE)", expr), ""), nil
 		}
@@ -212,6 +212,9 @@ func (c *compiler) leaf(col *schema.Column, r schema.ColumnRule, ref string) (st
 		}
 		return fmt.Sprintf("%s(%s) %s %d", fn, ref, op, *n), nil
 	case schema.RuleRegex:
+		if err := c.checkRegex(*a.Regex); err != nil {
+			return "", err
+		}
 		return fmt.Sprintf("regexp_matches(%s, %s)", ref, sql.String(*a.Regex)), nil
 	case schema.RuleResolution:
 		return resolutionSQL(d, a.Resolution, ref)
@@ -229,14 +232,14 @@ func (c *compiler) leaf(col *schema.Column, r schema.ColumnRule, ref string) (st
 		}
 		return fmt.Sprintf("len(list_distinct(list_transform(%s, lambda %s: %s))) = len(%s)", ref, v, elem, ref), nil
 	case schema.RuleCheck:
-		info, err := c.checkSQL(r.Check.SQL, &d, nil)
+		info, err := c.checkSQL(r.Check.SQL, &d, ref, nil)
 		if err != nil {
 			return "", fmt.Errorf("check %s: %w", r.Name, err)
 		}
 		if info.aggregate {
 			return "", fmt.Errorf("check %s: an aggregate cannot check the elements of a nested column", r.Name)
 		}
-		return "(" + sql.ReplaceIdent(info.sql, "_", ref) + ")", nil
+		return "(" + info.sql + ")", nil
 	case schema.RuleUnique:
 		return "", fmt.Errorf("unique inside a nested value is supported within a list (List(… unique)) or on struct fields across rows")
 	}

@@ -1004,12 +1004,6 @@ func TestColumnChecks(t *testing.T) {
 			},
 		},
 		{
-			name:   "window check is per row",
-			schema: rtOne(schema.Int64("a").Check("", "_ >= avg(_) OVER ()")),
-			data:   rtData{cols: "a BIGINT", rows: []string{"1", "2", "3"}},
-			want:   map[string]string{"a|check": "FTT"},
-		},
-		{
 			name:   "NULL check rtResult is valid",
 			schema: rtOne(schema.Int64("a").Check("", "_ > NULL")),
 			data:   rtData{cols: "a BIGINT", rows: []string{"1"}},

@@ -71,6 +71,24 @@ type Config struct {
 // otherwise: the newest that DuckDB 1.5 still reads.
 const DefaultStorageVersion = "v1.5.0"
 
+// sandbox are the settings Open gives every engine's DuckDB before anything runs on it: no
+// extension is installed or loaded on demand (a function of an extension that is not built in
+// fails instead of being downloaded), and no community extension can be loaded. They are global
+// settings: an Engine made by New on a caller's database runs with whatever that database has,
+// so callers set them there (SET autoinstall_known_extensions = false, and so on).
+//
+// External access stays on and the configuration unlocked: an engine serves many runs whose
+// input, output and spill paths are only known per run (and a QueryInput is the caller's own
+// SQL), while DuckDB fixes allowed_directories once external access is off; and every run sets
+// perfect_ht_threshold, and key aggregates raise threads, which lock_configuration forbids.
+// Rules cannot reach files or settings anyway: custom SQL is refused at compile time unless it
+// is one expression without subqueries, table functions or functions that read the engine.
+var sandbox = []string{
+	"autoinstall_known_extensions",
+	"autoload_known_extensions",
+	"allow_community_extensions",
+}
+
 // Open opens an engine on a new DuckDB database (in memory unless cfg.Path is set).
 func Open(cfg Config) (*Engine, error) {
 	version := cfg.StorageVersion
@@ -87,6 +105,12 @@ func Open(cfg Config) (*Engine, error) {
 		return nil, openError(cfg.Path, err)
 	}
 	db := gosql.OpenDB(connector)
+	for _, name := range sandbox {
+		if _, err := db.Exec("SET " + name + " = false"); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("configure DuckDB: %w", err)
+		}
+	}
 	// DuckDB checks each value as it is set; a refusal names the Config field it came from.
 	type setting struct{ name, value, field, allowed string }
 	var settings []setting
@@ -121,7 +145,9 @@ func Open(cfg Config) (*Engine, error) {
 	return &Engine{db: db, owned: true, spill: spill, boost: threadBoost{allowed: cfg.Threads == 0}}, nil
 }
 
-// New wraps a DuckDB *sql.DB the caller owns; Close leaves it open.
+// New wraps a DuckDB *sql.DB the caller owns; Close leaves it open. It leaves the database's
+// settings as they are; Open turns off extension auto-install, auto-load and community
+// extensions, which the caller should turn off on db too.
 func New(db *gosql.DB) *Engine { return &Engine{db: db} }
 
 // DB is the engine's database, for callers that prepare inputs in it. A thread count set on it

@@ -264,3 +264,33 @@ func TestConcurrentKeyAggregateThreads(t *testing.T) {
 		t.Errorf("after every run closed: %d threads (%v), want 2", n, err)
 	}
 }
+
+// TestOpenSandbox: an engine's DuckDB neither installs nor loads extensions on demand, so a
+// function of an extension that is not built in fails at once instead of being downloaded.
+func TestOpenSandbox(t *testing.T) {
+	e, err := Open(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, name := range sandbox {
+		var v string
+		if err := e.db.QueryRow("SELECT CAST(current_setting(?) AS VARCHAR)", name).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		if v != "false" {
+			t.Errorf("%s = %s, want false", name, v)
+		}
+	}
+	_, err = e.db.Exec("SELECT text(1.5, '0.00')")
+	if err == nil || !strings.Contains(err.Error(), "excel extension") {
+		t.Errorf("a function of the excel extension: %v, want a catalog error naming the extension", err)
+	}
+	var loaded int
+	if err := e.db.QueryRow("SELECT count(*) FROM duckdb_extensions() WHERE extension_name = 'excel' AND (loaded OR installed)").Scan(&loaded); err != nil {
+		t.Fatal(err)
+	}
+	if loaded != 0 {
+		t.Error("the excel extension was installed or loaded")
+	}
+}

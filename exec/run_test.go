@@ -803,7 +803,7 @@ func TestGranularity(t *testing.T) {
 			{"rule": "amount|inf", "failed": 0, "expr": "NOT isinf(\"amount\")"},
 			{"rule": "amount|nan", "failed": 0, "expr": "NOT isnan(\"amount\")"}]`
 		noteRules   = `[{"rule": "note|max_length", "failed": 1, "expr": "strlen(\"note\") <= 5"}]`
-		schemaRules = `[{"rule": "amount_small", "failed": 1, "expr": "amount < 1000"},
+		schemaRules = `[{"rule": "amount_small", "failed": 1, "expr": "(amount < 1000)"},
 			{"rule": "primary_key", "failed": 2, "expr": "count(*) = 1 per (\"id\")"}]`
 	)
 

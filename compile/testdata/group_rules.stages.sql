@@ -1,19 +1,19 @@
 CREATE TEMP TABLE __tg_keys0 AS
-SELECT "customer_id" AS __tg_k0_0, (NOT COALESCE(sum(amount) < 1000000, TRUE)) AS __tg_m0, (NOT COALESCE(count(DISTINCT currency) = 1, TRUE)) AS __tg_m1
+SELECT "customer_id" AS __tg_k0_0, (NOT COALESCE((sum(amount) < 1000000), TRUE)) AS __tg_m0, (NOT COALESCE((count(DISTINCT currency) = 1), TRUE)) AS __tg_m1
   FROM __tg_input AS __tg_src
   GROUP BY "customer_id"
-  HAVING (NOT COALESCE(sum(amount) < 1000000, TRUE)) OR (NOT COALESCE(count(DISTINCT currency) = 1, TRUE));
+  HAVING (NOT COALESCE((sum(amount) < 1000000), TRUE)) OR (NOT COALESCE((count(DISTINCT currency) = 1), TRUE));
 
 CREATE TEMP TABLE __tg_keys1 AS
-SELECT "payment_id" AS __tg_k1_0, (NOT COALESCE(count(*) <= 1, TRUE)) AS __tg_m0, (count(*) > 1) AS __tg_m1
+SELECT "payment_id" AS __tg_k1_0, (NOT COALESCE((count_star() <= 1), TRUE)) AS __tg_m0, (count(*) > 1) AS __tg_m1
   FROM __tg_input AS __tg_src
   GROUP BY "payment_id"
-  HAVING (NOT COALESCE(count(*) <= 1, TRUE)) OR (count(*) > 1);
+  HAVING (NOT COALESCE((count_star() <= 1), TRUE)) OR (count(*) > 1);
 
 CREATE TEMP TABLE __tg_keys2 AS
-SELECT (NOT COALESCE(sum(amount) IS NOT NULL, TRUE)) AS __tg_m0, (NOT COALESCE(sum("amount") > 0, TRUE)) AS __tg_m1
+SELECT (NOT COALESCE((sum(amount) IS NOT NULL), TRUE)) AS __tg_m0, (NOT COALESCE((sum(amount) > 0), TRUE)) AS __tg_m1
   FROM __tg_input AS __tg_src
-  HAVING (NOT COALESCE(sum(amount) IS NOT NULL, TRUE)) OR (NOT COALESCE(sum("amount") > 0, TRUE));
+  HAVING (NOT COALESCE((sum(amount) IS NOT NULL), TRUE)) OR (NOT COALESCE((sum(amount) > 0), TRUE));
 
 CREATE TEMP TABLE __tg_suspects AS
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys0 AS __tg_k0 ON "customer_id" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0
@@ -23,7 +23,7 @@ UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys2 AS __tg_k2 ON TRUE;
 
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT * FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT (round(amount * 100) = amount * 100)) OR (NOT ("payment_id" IS NOT NULL)) OR (NOT ("amount" IS NOT NULL)) OR (NOT (NOT isinf("amount"))) OR (NOT (NOT isnan("amount"))) OR (NOT ("currency" IS NOT NULL)))
+  SELECT * FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT ((round((amount * 100)) = (amount * 100)))) OR (NOT ("payment_id" IS NOT NULL)) OR (NOT ("amount" IS NOT NULL)) OR (NOT (NOT isinf("amount"))) OR (NOT (NOT isnan("amount"))) OR (NOT ("currency" IS NOT NULL)))
 ),
 __tg_k0 AS NOT MATERIALIZED (
   SELECT * FROM __tg_keys0
@@ -40,7 +40,7 @@ SELECT
   COALESCE(NOT __tg_k0.__tg_m1, TRUE) AS "customer_single_currency",
   COALESCE(NOT __tg_k1.__tg_m0, TRUE) AS "few_payments_per_id",
   COALESCE(NOT __tg_k2.__tg_m0, TRUE) AS "table_not_empty_total",
-  COALESCE(round(amount * 100) = amount * 100, TRUE) AS "amount_is_rounded",
+  COALESCE((round((amount * 100)) = (amount * 100)), TRUE) AS "amount_is_rounded",
   COALESCE(NOT __tg_k1.__tg_m1, TRUE) AS "primary_key",
   COALESCE("payment_id" IS NOT NULL, TRUE) AS "payment_id|nullability",
   COALESCE("amount" IS NOT NULL, TRUE) AS "amount|nullability",
@@ -56,7 +56,7 @@ WHERE NOT COALESCE(NOT __tg_k0.__tg_m0, TRUE)
    OR NOT COALESCE(NOT __tg_k0.__tg_m1, TRUE)
    OR NOT COALESCE(NOT __tg_k1.__tg_m0, TRUE)
    OR NOT COALESCE(NOT __tg_k2.__tg_m0, TRUE)
-   OR (NOT (round(amount * 100) = amount * 100))
+   OR (NOT ((round((amount * 100)) = (amount * 100))))
    OR NOT COALESCE(NOT __tg_k1.__tg_m1, TRUE)
    OR (NOT ("payment_id" IS NOT NULL))
    OR (NOT ("amount" IS NOT NULL))

@@ -42,7 +42,7 @@ SELECT
   COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isinf("address"."geo"."lat") END END, TRUE) AS "address|inner_geo_inner_lat_inf",
   COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isnan("address"."geo"."lat") END END, TRUE) AS "address|inner_geo_inner_lat_nan",
   COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lon" IS NOT NULL END END, TRUE) AS "address|inner_geo_inner_lon_nullability",
-  COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE ("address"."geo"."lon" BETWEEN -180 AND 180) END END, TRUE) AS "address|inner_geo_inner_lon_check",
+  COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE ((address.geo.lon BETWEEN -180 AND 180)) END END, TRUE) AS "address|inner_geo_inner_lon_check",
   COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isinf("address"."geo"."lon") END END, TRUE) AS "address|inner_geo_inner_lon_inf",
   COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isnan("address"."geo"."lon") END END, TRUE) AS "address|inner_geo_inner_lon_nan",
   COALESCE("lines" IS NOT NULL, TRUE) AS "lines|nullability",
@@ -53,7 +53,7 @@ SELECT
   COALESCE(list_bool_and(list_transform("lines", lambda __tg_x0: CASE WHEN __tg_x0 IS NULL THEN TRUE ELSE __tg_x0."qty" >= 1 END)), TRUE) AS "lines|inner_inner_qty_min",
   COALESCE("ids" IS NOT NULL, TRUE) AS "ids|nullability",
   COALESCE(NOT __tg_k1.__tg_m0, TRUE) AS "ids|unique",
-  COALESCE(len("ids") < 100, TRUE) AS "ids|check",
+  COALESCE((len(ids) < 100), TRUE) AS "ids|check",
   COALESCE(len(list_distinct(list_transform("ids", lambda __tg_pk: [__tg_pk]))) = len("ids"), TRUE) AS "ids|primary_key",
   COALESCE(list_bool_and(list_transform("ids", lambda __tg_x0: __tg_x0 IS NOT NULL)), TRUE) AS "ids|inner_nullability"
 FROM __tg_src

@@ -29,7 +29,7 @@ SELECT
   COALESCE("u64" IS NOT NULL, TRUE) AS "u64|nullability",
   COALESCE("u64" <= 18446744073709551615, TRUE) AS "u64|max",
   COALESCE("any_int" IS NOT NULL, TRUE) AS "any_int|nullability",
-  COALESCE("any_int" % 2 = 0, TRUE) AS "any_int|check",
+  COALESCE(((any_int % 2) = 0), TRUE) AS "any_int|check",
   COALESCE("any_int" >= 0, TRUE) AS "any_int|min",
   COALESCE("f32" IS NOT NULL, TRUE) AS "f32|nullability",
   COALESCE("f32" >= CAST('0.1' AS FLOAT), TRUE) AS "f32|min",

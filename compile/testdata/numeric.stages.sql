@@ -8,7 +8,7 @@ CREATE TEMP TABLE __tg_suspects AS
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys0 AS __tg_k0 ON "i64" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0;
 
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT * FROM (SELECT "flag", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "any_int", "f32", "f64", "any_float", "price", "ratio", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT ("flag" IS NOT NULL)) OR (NOT ("i8" IS NOT NULL)) OR (NOT ("i8" >= -128)) OR (NOT ("i8" <= 127)) OR (NOT ("i16" IS NOT NULL)) OR (NOT ("i16" > -5)) OR (NOT ("i16" < 30000)) OR (NOT ("i32" IS NOT NULL)) OR (NOT ("i32" IN (1, 2, 3))) OR (NOT ("i64" IS NOT NULL)) OR (NOT ("i64" >= -9223372036854775808)) OR (NOT ("i64" <= 9223372036854775807)) OR (NOT ("u8" <= 255)) OR (NOT ("u16" IS NOT NULL)) OR (NOT ("u16" > 0)) OR (NOT (("u32" IS NULL AND NULL))) OR (NOT ("u64" IS NOT NULL)) OR (NOT ("u64" <= 18446744073709551615)) OR (NOT ("any_int" IS NOT NULL)) OR (NOT ("any_int" % 2 = 0)) OR (NOT ("any_int" >= 0)) OR (NOT ("f32" IS NOT NULL)) OR (NOT ("f32" >= CAST('0.1' AS FLOAT))) OR (NOT ("f32" <= CAST('1.5' AS FLOAT))) OR (NOT (NOT isinf("f32"))) OR (NOT (NOT isnan("f32"))) OR (NOT ("f64" IS NOT NULL)) OR (NOT ("f64" > CAST('-1500' AS DOUBLE))) OR (NOT ("f64" < CAST('2.5' AS DOUBLE))) OR (NOT (NOT isinf("f64"))) OR (NOT ("price" IS NOT NULL)) OR (NOT ("price" >= CAST('0.00' AS DECIMAL(10,2)))) OR (NOT ("price" <= CAST('99999999.99' AS DECIMAL(10,2)))) OR (NOT ("ratio" IS NOT NULL)) OR (NOT ("ratio" > CAST('-0.500' AS DECIMAL(4,3)))) OR (NOT ("ratio" <= CAST('1.000' AS DECIMAL(4,3)))))
+  SELECT * FROM (SELECT "flag", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "any_int", "f32", "f64", "any_float", "price", "ratio", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT ("flag" IS NOT NULL)) OR (NOT ("i8" IS NOT NULL)) OR (NOT ("i8" >= -128)) OR (NOT ("i8" <= 127)) OR (NOT ("i16" IS NOT NULL)) OR (NOT ("i16" > -5)) OR (NOT ("i16" < 30000)) OR (NOT ("i32" IS NOT NULL)) OR (NOT ("i32" IN (1, 2, 3))) OR (NOT ("i64" IS NOT NULL)) OR (NOT ("i64" >= -9223372036854775808)) OR (NOT ("i64" <= 9223372036854775807)) OR (NOT ("u8" <= 255)) OR (NOT ("u16" IS NOT NULL)) OR (NOT ("u16" > 0)) OR (NOT (("u32" IS NULL AND NULL))) OR (NOT ("u64" IS NOT NULL)) OR (NOT ("u64" <= 18446744073709551615)) OR (NOT ("any_int" IS NOT NULL)) OR (NOT (((any_int % 2) = 0))) OR (NOT ("any_int" >= 0)) OR (NOT ("f32" IS NOT NULL)) OR (NOT ("f32" >= CAST('0.1' AS FLOAT))) OR (NOT ("f32" <= CAST('1.5' AS FLOAT))) OR (NOT (NOT isinf("f32"))) OR (NOT (NOT isnan("f32"))) OR (NOT ("f64" IS NOT NULL)) OR (NOT ("f64" > CAST('-1500' AS DOUBLE))) OR (NOT ("f64" < CAST('2.5' AS DOUBLE))) OR (NOT (NOT isinf("f64"))) OR (NOT ("price" IS NOT NULL)) OR (NOT ("price" >= CAST('0.00' AS DECIMAL(10,2)))) OR (NOT ("price" <= CAST('99999999.99' AS DECIMAL(10,2)))) OR (NOT ("ratio" IS NOT NULL)) OR (NOT ("ratio" > CAST('-0.500' AS DECIMAL(4,3)))) OR (NOT ("ratio" <= CAST('1.000' AS DECIMAL(4,3)))))
 ),
 __tg_k0 AS NOT MATERIALIZED (
   SELECT * FROM __tg_keys0
@@ -35,7 +35,7 @@ SELECT
   COALESCE("u64" IS NOT NULL, TRUE) AS "u64|nullability",
   COALESCE("u64" <= 18446744073709551615, TRUE) AS "u64|max",
   COALESCE("any_int" IS NOT NULL, TRUE) AS "any_int|nullability",
-  COALESCE("any_int" % 2 = 0, TRUE) AS "any_int|check",
+  COALESCE(((any_int % 2) = 0), TRUE) AS "any_int|check",
   COALESCE("any_int" >= 0, TRUE) AS "any_int|min",
   COALESCE("f32" IS NOT NULL, TRUE) AS "f32|nullability",
   COALESCE("f32" >= CAST('0.1' AS FLOAT), TRUE) AS "f32|min",
@@ -74,7 +74,7 @@ WHERE (NOT ("flag" IS NOT NULL))
    OR (NOT ("u64" IS NOT NULL))
    OR (NOT ("u64" <= 18446744073709551615))
    OR (NOT ("any_int" IS NOT NULL))
-   OR (NOT ("any_int" % 2 = 0))
+   OR (NOT (((any_int % 2) = 0)))
    OR (NOT ("any_int" >= 0))
    OR (NOT ("f32" IS NOT NULL))
    OR (NOT ("f32" >= CAST('0.1' AS FLOAT)))

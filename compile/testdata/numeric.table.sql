@@ -32,7 +32,7 @@ SELECT
   COALESCE("u64" IS NOT NULL, TRUE) AS "u64|nullability",
   COALESCE("u64" <= 18446744073709551615, TRUE) AS "u64|max",
   COALESCE("any_int" IS NOT NULL, TRUE) AS "any_int|nullability",
-  COALESCE("any_int" % 2 = 0, TRUE) AS "any_int|check",
+  COALESCE(((any_int % 2) = 0), TRUE) AS "any_int|check",
   COALESCE("any_int" >= 0, TRUE) AS "any_int|min",
   COALESCE("f32" IS NOT NULL, TRUE) AS "f32|nullability",
   COALESCE("f32" >= CAST('0.1' AS FLOAT), TRUE) AS "f32|min",
@@ -71,7 +71,7 @@ WHERE (NOT ("flag" IS NOT NULL))
    OR (NOT ("u64" IS NOT NULL))
    OR (NOT ("u64" <= 18446744073709551615))
    OR (NOT ("any_int" IS NOT NULL))
-   OR (NOT ("any_int" % 2 = 0))
+   OR (NOT (((any_int % 2) = 0)))
    OR (NOT ("any_int" >= 0))
    OR (NOT ("f32" IS NOT NULL))
    OR (NOT ("f32" >= CAST('0.1' AS FLOAT)))

@@ -2,10 +2,10 @@ WITH __tg_src AS NOT MATERIALIZED (
   SELECT "customer_id", "order_id", "amount", "note", "email", rowid AS __tg_rid FROM __tg_input
 ),
 __tg_k0 AS NOT MATERIALIZED (
-  SELECT "customer_id" AS __tg_k0_0, (NOT COALESCE(sum(amount) < 1000000, TRUE)) AS __tg_m0
+  SELECT "customer_id" AS __tg_k0_0, (NOT COALESCE((sum(amount) < 1000000), TRUE)) AS __tg_m0
   FROM __tg_src
   GROUP BY "customer_id"
-  HAVING (NOT COALESCE(sum(amount) < 1000000, TRUE))
+  HAVING (NOT COALESCE((sum(amount) < 1000000), TRUE))
 ),
 __tg_k1 AS NOT MATERIALIZED (
   SELECT "order_id" AS __tg_k1_0, (count(*) > 1) AS __tg_m0
@@ -15,13 +15,10 @@ __tg_k1 AS NOT MATERIALIZED (
 )
 SELECT
   __tg_src."customer_id", __tg_src."order_id", __tg_src."amount", __tg_src."note", __tg_src."email", __tg_src.__tg_rid,
-  COALESCE(trim(order_id) <> '', TRUE) AS "order_id_not_blank",
-  COALESCE(round(amount * 100) = amount * 100, TRUE) AS "amount_is_rounded",
+  COALESCE(("trim"(order_id) != ''), TRUE) AS "order_id_not_blank",
+  COALESCE((round((amount * 100)) = (amount * 100)), TRUE) AS "amount_is_rounded",
   COALESCE(NOT __tg_k0.__tg_m0, TRUE) AS "customer_total_bounded",
-  COALESCE(-- a note is only allowed on orders with an amount
-note IS NULL /* no note */
-  OR amount > 0 -- trailing comment
-, TRUE) AS "paid_orders_have_amount",
+  COALESCE(((note IS NULL) OR (amount > 0)), TRUE) AS "paid_orders_have_amount",
   COALESCE(NOT __tg_k1.__tg_m0, TRUE) AS "primary_key",
   COALESCE("customer_id" IS NOT NULL, TRUE) AS "customer_id|nullability",
   COALESCE("order_id" IS NOT NULL, TRUE) AS "order_id|nullability",
@@ -32,7 +29,7 @@ note IS NULL /* no note */
   COALESCE(NOT isnan("amount"), TRUE) AS "amount|nan",
   COALESCE(strlen("note") <= 100, TRUE) AS "note|max_length",
   COALESCE("email" IS NOT NULL, TRUE) AS "email|nullability",
-  COALESCE(lower("email") = "email", TRUE) AS "email|check__lowercase"
+  COALESCE((lower(email) = email), TRUE) AS "email|check__lowercase"
 FROM __tg_src
 LEFT JOIN __tg_k0 ON __tg_src."customer_id" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0
 LEFT JOIN __tg_k1 ON __tg_src."order_id" IS NOT DISTINCT FROM __tg_k1.__tg_k1_0;

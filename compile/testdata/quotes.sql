@@ -10,6 +10,6 @@ SELECT
   COALESCE(regexp_matches("path", 'C:\\Users\\[^\\]+\\\.txt$'), TRUE) AS "path|regex",
   COALESCE("label" IN ('it''s', 'a;b', '"dq"', '''); DROP TABLE t; --', 'back\slash', '_'), TRUE) AS "label|is_in",
   COALESCE("mood" IS NOT NULL, TRUE) AS "mood|nullability",
-  COALESCE(position('''' IN "memo") = 0, TRUE) AS "memo|check__no_quote",
-  COALESCE("memo" <> '_' AND "memo" <> '"_"', TRUE) AS "memo|check__not_underscore"
+  COALESCE(("position"(memo, '''') = 0), TRUE) AS "memo|check__no_quote",
+  COALESCE(((memo != '_') AND (memo != '"_"')), TRUE) AS "memo|check__not_underscore"
 FROM __tg_src;

@@ -5,7 +5,7 @@ SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (strlen("path") <= 260)) OR 
 UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT ("label" IN ('it''s', 'a;b', '"dq"', '''); DROP TABLE t; --', 'back\slash', '_')))
 UNION ALL
-SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (position('''' IN "memo") = 0)) OR (NOT ("memo" <> '_' AND "memo" <> '"_"'));
+SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (("position"(memo, '''') = 0))) OR (NOT (((memo != '_') AND (memo != '"_"'))));
 
 WITH __tg_src AS NOT MATERIALIZED (
   SELECT * FROM (SELECT "name", "path", "label", "mood", "memo", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT ("name" IS NOT NULL)) OR (NOT ("path" IS NOT NULL)) OR (NOT ("mood" IS NOT NULL)))
@@ -19,8 +19,8 @@ SELECT
   COALESCE(regexp_matches("path", 'C:\\Users\\[^\\]+\\\.txt$'), TRUE) AS "path|regex",
   COALESCE("label" IN ('it''s', 'a;b', '"dq"', '''); DROP TABLE t; --', 'back\slash', '_'), TRUE) AS "label|is_in",
   COALESCE("mood" IS NOT NULL, TRUE) AS "mood|nullability",
-  COALESCE(position('''' IN "memo") = 0, TRUE) AS "memo|check__no_quote",
-  COALESCE("memo" <> '_' AND "memo" <> '"_"', TRUE) AS "memo|check__not_underscore"
+  COALESCE(("position"(memo, '''') = 0), TRUE) AS "memo|check__no_quote",
+  COALESCE(((memo != '_') AND (memo != '"_"')), TRUE) AS "memo|check__not_underscore"
 FROM __tg_src
 WHERE (NOT ("name" IS NOT NULL))
    OR (NOT (regexp_matches("name", '^O''Brien\\d?''; DROP TABLE t; --$')))
@@ -29,5 +29,5 @@ WHERE (NOT ("name" IS NOT NULL))
    OR (NOT (regexp_matches("path", 'C:\\Users\\[^\\]+\\\.txt$')))
    OR (NOT ("label" IN ('it''s', 'a;b', '"dq"', '''); DROP TABLE t; --', 'back\slash', '_')))
    OR (NOT ("mood" IS NOT NULL))
-   OR (NOT (position('''' IN "memo") = 0))
-   OR (NOT ("memo" <> '_' AND "memo" <> '"_"'));
+   OR (NOT (("position"(memo, '''') = 0)))
+   OR (NOT (((memo != '_') AND (memo != '"_"'))));

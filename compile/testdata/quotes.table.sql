@@ -10,8 +10,8 @@ SELECT
   COALESCE(regexp_matches("path", 'C:\\Users\\[^\\]+\\\.txt$'), TRUE) AS "path|regex",
   COALESCE("label" IN ('it''s', 'a;b', '"dq"', '''); DROP TABLE t; --', 'back\slash', '_'), TRUE) AS "label|is_in",
   COALESCE("mood" IS NOT NULL, TRUE) AS "mood|nullability",
-  COALESCE(position('''' IN "memo") = 0, TRUE) AS "memo|check__no_quote",
-  COALESCE("memo" <> '_' AND "memo" <> '"_"', TRUE) AS "memo|check__not_underscore"
+  COALESCE(("position"(memo, '''') = 0), TRUE) AS "memo|check__no_quote",
+  COALESCE(((memo != '_') AND (memo != '"_"')), TRUE) AS "memo|check__not_underscore"
 FROM __tg_src
 WHERE (NOT ("name" IS NOT NULL))
    OR (NOT (regexp_matches("name", '^O''Brien\\d?''; DROP TABLE t; --$')))
@@ -20,5 +20,5 @@ WHERE (NOT ("name" IS NOT NULL))
    OR (NOT (regexp_matches("path", 'C:\\Users\\[^\\]+\\\.txt$')))
    OR (NOT ("label" IN ('it''s', 'a;b', '"dq"', '''); DROP TABLE t; --', 'back\slash', '_')))
    OR (NOT ("mood" IS NOT NULL))
-   OR (NOT (position('''' IN "memo") = 0))
-   OR (NOT ("memo" <> '_' AND "memo" <> '"_"'));
+   OR (NOT (("position"(memo, '''') = 0)))
+   OR (NOT (((memo != '_') AND (memo != '"_"'))));

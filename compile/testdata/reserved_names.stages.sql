@@ -1,8 +1,8 @@
 CREATE TEMP TABLE __tg_keys0 AS
-SELECT "CustomerID" AS __tg_k0_0, "group" AS __tg_k0_1, (NOT COALESCE(count(*) < 10, TRUE)) AS __tg_m0
+SELECT "CustomerID" AS __tg_k0_0, "group" AS __tg_k0_1, (NOT COALESCE((count_star() < 10), TRUE)) AS __tg_m0
   FROM __tg_input AS __tg_src
   GROUP BY "CustomerID", "group"
-  HAVING (NOT COALESCE(count(*) < 10, TRUE));
+  HAVING (NOT COALESCE((count_star() < 10), TRUE));
 
 CREATE TEMP TABLE __tg_keys1 AS
 SELECT "select" AS __tg_k1_0, (count(*) > 1) AS __tg_m0
@@ -26,7 +26,7 @@ UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys2 AS __tg_k2 ON "group" IS NOT DISTINCT FROM __tg_k2.__tg_k2_0;
 
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT * FROM (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT ("order" IS NOT NULL AND "select" > 0)) OR (NOT ("select" IS NOT NULL)) OR (NOT ("order" IS NOT NULL)) OR (NOT ("from" IS NOT NULL)) OR (NOT ("from" >= DATE '2000-01-01')) OR (NOT ("group" IS NOT NULL)) OR (NOT ("CustomerID" > 0)) OR (NOT ("user" IS NOT NULL)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."where" IS NOT NULL END)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."Table" IS NOT NULL END)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."Table" >= 0 END)) OR (NOT ("limit" IS NOT NULL)) OR (NOT (list_bool_and(list_transform("limit", lambda __tg_x0: __tg_x0 IS NOT NULL)))) OR (NOT (list_bool_and(list_transform("limit", lambda __tg_x0: __tg_x0 <= 10)))))
+  SELECT * FROM (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT ((("order" IS NOT NULL) AND ("select" > 0)))) OR (NOT ("select" IS NOT NULL)) OR (NOT ("order" IS NOT NULL)) OR (NOT ("from" IS NOT NULL)) OR (NOT ("from" >= DATE '2000-01-01')) OR (NOT ("group" IS NOT NULL)) OR (NOT ((CustomerID > 0))) OR (NOT ("user" IS NOT NULL)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."where" IS NOT NULL END)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."Table" IS NOT NULL END)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."Table" >= 0 END)) OR (NOT ("limit" IS NOT NULL)) OR (NOT (list_bool_and(list_transform("limit", lambda __tg_x0: __tg_x0 IS NOT NULL)))) OR (NOT (list_bool_and(list_transform("limit", lambda __tg_x0: __tg_x0 <= 10)))))
 ),
 __tg_k0 AS NOT MATERIALIZED (
   SELECT * FROM __tg_keys0
@@ -39,7 +39,7 @@ __tg_k2 AS NOT MATERIALIZED (
 )
 SELECT
   __tg_src."select", __tg_src."order", __tg_src."from", __tg_src."group", __tg_src."CustomerID", __tg_src."user", __tg_src."limit", __tg_src.__tg_rid,
-  COALESCE("order" IS NOT NULL AND "select" > 0, TRUE) AS "order_has_select",
+  COALESCE((("order" IS NOT NULL) AND ("select" > 0)), TRUE) AS "order_has_select",
   COALESCE(NOT __tg_k0.__tg_m0, TRUE) AS "per_customer",
   COALESCE(NOT __tg_k1.__tg_m0, TRUE) AS "primary_key",
   COALESCE("select" IS NOT NULL, TRUE) AS "select|nullability",
@@ -49,7 +49,7 @@ SELECT
   COALESCE("from" >= DATE '2000-01-01', TRUE) AS "from|min",
   COALESCE("group" IS NOT NULL, TRUE) AS "group|nullability",
   COALESCE(NOT __tg_k2.__tg_m0, TRUE) AS "group|unique",
-  COALESCE("CustomerID" > 0, TRUE) AS "CustomerID|check",
+  COALESCE((CustomerID > 0), TRUE) AS "CustomerID|check",
   COALESCE("user" IS NOT NULL, TRUE) AS "user|nullability",
   COALESCE(CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."where" IS NOT NULL END, TRUE) AS "user|inner_where_nullability",
   COALESCE(CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."Table" IS NOT NULL END, TRUE) AS "user|inner_Table_nullability",
@@ -61,7 +61,7 @@ FROM __tg_src
 LEFT JOIN __tg_k0 ON __tg_src."CustomerID" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0 AND __tg_src."group" IS NOT DISTINCT FROM __tg_k0.__tg_k0_1
 LEFT JOIN __tg_k1 ON __tg_src."select" IS NOT DISTINCT FROM __tg_k1.__tg_k1_0
 LEFT JOIN __tg_k2 ON __tg_src."group" IS NOT DISTINCT FROM __tg_k2.__tg_k2_0
-WHERE (NOT ("order" IS NOT NULL AND "select" > 0))
+WHERE (NOT ((("order" IS NOT NULL) AND ("select" > 0))))
    OR NOT COALESCE(NOT __tg_k0.__tg_m0, TRUE)
    OR NOT COALESCE(NOT __tg_k1.__tg_m0, TRUE)
    OR (NOT ("select" IS NOT NULL))
@@ -71,7 +71,7 @@ WHERE (NOT ("order" IS NOT NULL AND "select" > 0))
    OR (NOT ("from" >= DATE '2000-01-01'))
    OR (NOT ("group" IS NOT NULL))
    OR NOT COALESCE(NOT __tg_k2.__tg_m0, TRUE)
-   OR (NOT ("CustomerID" > 0))
+   OR (NOT ((CustomerID > 0)))
    OR (NOT ("user" IS NOT NULL))
    OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."where" IS NOT NULL END))
    OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."Table" IS NOT NULL END))

@@ -9,8 +9,8 @@ __tg_k0 AS NOT MATERIALIZED (
 )
 SELECT
   __tg_src."id", __tg_src."amount", __tg_src."note", __tg_src."email", __tg_src."ratio", __tg_src.__tg_rid,
-  COALESCE(round(amount * 100) = amount * 100, TRUE) AS "amount_is_rounded",
-  COALESCE(note IS NULL OR amount > 0, TRUE) AS "note_needs_amount",
+  COALESCE((round((amount * 100)) = (amount * 100)), TRUE) AS "amount_is_rounded",
+  COALESCE(((note IS NULL) OR (amount > 0)), TRUE) AS "note_needs_amount",
   COALESCE(NOT __tg_k0.__tg_m0, TRUE) AS "primary_key",
   COALESCE("id" IS NOT NULL, TRUE) AS "id|nullability",
   COALESCE("amount" IS NOT NULL, TRUE) AS "amount|nullability",
@@ -19,11 +19,11 @@ SELECT
   COALESCE(NOT isnan("amount"), TRUE) AS "amount|nan",
   COALESCE(strlen("note") <= 100, TRUE) AS "note|max_length",
   COALESCE("email" IS NOT NULL, TRUE) AS "email|nullability",
-  COALESCE(lower("email") = "email", TRUE) AS "email|check__lowercase",
-  COALESCE(contains("email", '@'), TRUE) AS "email|check__has_at",
+  COALESCE((lower(email) = email), TRUE) AS "email|check__lowercase",
+  COALESCE(contains(email, '@'), TRUE) AS "email|check__has_at",
   COALESCE("ratio" IS NOT NULL, TRUE) AS "ratio|nullability",
-  COALESCE("ratio" >= 0, TRUE) AS "ratio|check__0",
-  COALESCE("ratio" <> 0.5, TRUE) AS "ratio|check__1",
+  COALESCE((ratio >= 0), TRUE) AS "ratio|check__0",
+  COALESCE((ratio != 0.5), TRUE) AS "ratio|check__1",
   COALESCE("ratio" <= CAST('1' AS FLOAT), TRUE) AS "ratio|max",
   COALESCE(NOT isnan("ratio"), TRUE) AS "ratio|nan"
 FROM __tg_src

@@ -7,20 +7,20 @@ SELECT "id" AS __tg_k0_0, (count(*) > 1) AS __tg_m0
 CREATE TEMP TABLE __tg_suspects AS
 SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (strlen("note") <= 100))
 UNION ALL
-SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT (lower("email") = "email")) OR (NOT (contains("email", '@')))
+SELECT rowid AS __tg_rid FROM __tg_input WHERE (NOT ((lower(email) = email))) OR (NOT (contains(email, '@')))
 UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys0 AS __tg_k0 ON "id" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0;
 
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT * FROM (SELECT "id", "amount", "note", "email", "ratio", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT (round(amount * 100) = amount * 100)) OR (NOT (note IS NULL OR amount > 0)) OR (NOT ("id" IS NOT NULL)) OR (NOT ("amount" IS NOT NULL)) OR (NOT ("amount" >= CAST('0' AS DOUBLE))) OR (NOT (NOT isinf("amount"))) OR (NOT (NOT isnan("amount"))) OR (NOT ("email" IS NOT NULL)) OR (NOT ("ratio" IS NOT NULL)) OR (NOT ("ratio" >= 0)) OR (NOT ("ratio" <> 0.5)) OR (NOT ("ratio" <= CAST('1' AS FLOAT))) OR (NOT (NOT isnan("ratio"))))
+  SELECT * FROM (SELECT "id", "amount", "note", "email", "ratio", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT ((round((amount * 100)) = (amount * 100)))) OR (NOT (((note IS NULL) OR (amount > 0)))) OR (NOT ("id" IS NOT NULL)) OR (NOT ("amount" IS NOT NULL)) OR (NOT ("amount" >= CAST('0' AS DOUBLE))) OR (NOT (NOT isinf("amount"))) OR (NOT (NOT isnan("amount"))) OR (NOT ("email" IS NOT NULL)) OR (NOT ("ratio" IS NOT NULL)) OR (NOT ((ratio >= 0))) OR (NOT ((ratio != 0.5))) OR (NOT ("ratio" <= CAST('1' AS FLOAT))) OR (NOT (NOT isnan("ratio"))))
 ),
 __tg_k0 AS NOT MATERIALIZED (
   SELECT * FROM __tg_keys0
 )
 SELECT
   __tg_src."id", __tg_src."amount", __tg_src."note", __tg_src."email", __tg_src."ratio", __tg_src.__tg_rid,
-  COALESCE(round(amount * 100) = amount * 100, TRUE) AS "amount_is_rounded",
-  COALESCE(note IS NULL OR amount > 0, TRUE) AS "note_needs_amount",
+  COALESCE((round((amount * 100)) = (amount * 100)), TRUE) AS "amount_is_rounded",
+  COALESCE(((note IS NULL) OR (amount > 0)), TRUE) AS "note_needs_amount",
   COALESCE(NOT __tg_k0.__tg_m0, TRUE) AS "primary_key",
   COALESCE("id" IS NOT NULL, TRUE) AS "id|nullability",
   COALESCE("amount" IS NOT NULL, TRUE) AS "amount|nullability",
@@ -29,17 +29,17 @@ SELECT
   COALESCE(NOT isnan("amount"), TRUE) AS "amount|nan",
   COALESCE(strlen("note") <= 100, TRUE) AS "note|max_length",
   COALESCE("email" IS NOT NULL, TRUE) AS "email|nullability",
-  COALESCE(lower("email") = "email", TRUE) AS "email|check__lowercase",
-  COALESCE(contains("email", '@'), TRUE) AS "email|check__has_at",
+  COALESCE((lower(email) = email), TRUE) AS "email|check__lowercase",
+  COALESCE(contains(email, '@'), TRUE) AS "email|check__has_at",
   COALESCE("ratio" IS NOT NULL, TRUE) AS "ratio|nullability",
-  COALESCE("ratio" >= 0, TRUE) AS "ratio|check__0",
-  COALESCE("ratio" <> 0.5, TRUE) AS "ratio|check__1",
+  COALESCE((ratio >= 0), TRUE) AS "ratio|check__0",
+  COALESCE((ratio != 0.5), TRUE) AS "ratio|check__1",
   COALESCE("ratio" <= CAST('1' AS FLOAT), TRUE) AS "ratio|max",
   COALESCE(NOT isnan("ratio"), TRUE) AS "ratio|nan"
 FROM __tg_src
 LEFT JOIN __tg_k0 ON __tg_src."id" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0
-WHERE (NOT (round(amount * 100) = amount * 100))
-   OR (NOT (note IS NULL OR amount > 0))
+WHERE (NOT ((round((amount * 100)) = (amount * 100))))
+   OR (NOT (((note IS NULL) OR (amount > 0))))
    OR NOT COALESCE(NOT __tg_k0.__tg_m0, TRUE)
    OR (NOT ("id" IS NOT NULL))
    OR (NOT ("amount" IS NOT NULL))
@@ -48,10 +48,10 @@ WHERE (NOT (round(amount * 100) = amount * 100))
    OR (NOT (NOT isnan("amount")))
    OR (NOT (strlen("note") <= 100))
    OR (NOT ("email" IS NOT NULL))
-   OR (NOT (lower("email") = "email"))
-   OR (NOT (contains("email", '@')))
+   OR (NOT ((lower(email) = email)))
+   OR (NOT (contains(email, '@')))
    OR (NOT ("ratio" IS NOT NULL))
-   OR (NOT ("ratio" >= 0))
-   OR (NOT ("ratio" <> 0.5))
+   OR (NOT ((ratio >= 0)))
+   OR (NOT ((ratio != 0.5)))
    OR (NOT ("ratio" <= CAST('1' AS FLOAT)))
    OR (NOT (NOT isnan("ratio")));

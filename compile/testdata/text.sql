@@ -15,9 +15,9 @@ SELECT
   COALESCE(regexp_matches("code", '^[A-Z]{3}-\d+$'), TRUE) AS "code|regex",
   COALESCE("country" IN ('DE', 'FR', 'US'), TRUE) AS "country|is_in",
   COALESCE("payload" IS NOT NULL, TRUE) AS "payload|nullability",
-  COALESCE(octet_length("payload") <= 1024, TRUE) AS "payload|check",
+  COALESCE((octet_length(payload) <= 1024), TRUE) AS "payload|check",
   COALESCE("status" IS NOT NULL, TRUE) AS "status|nullability",
   COALESCE(NOT __tg_k0.__tg_m0, TRUE) AS "status|unique",
-  COALESCE("extra" IS NOT NULL, TRUE) AS "extra|check"
+  COALESCE((extra IS NOT NULL), TRUE) AS "extra|check"
 FROM __tg_src
 LEFT JOIN __tg_k0 ON __tg_src."status" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0;

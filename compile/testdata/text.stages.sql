@@ -12,7 +12,7 @@ UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys0 AS __tg_k0 ON "status" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0;
 
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT * FROM (SELECT "code", "country", "payload", "status", "blob", "extra", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT ("code" IS NOT NULL)) OR (NOT ("payload" IS NOT NULL)) OR (NOT (octet_length("payload") <= 1024)) OR (NOT ("status" IS NOT NULL)) OR (NOT ("extra" IS NOT NULL)))
+  SELECT * FROM (SELECT "code", "country", "payload", "status", "blob", "extra", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT ("code" IS NOT NULL)) OR (NOT ("payload" IS NOT NULL)) OR (NOT ((octet_length(payload) <= 1024))) OR (NOT ("status" IS NOT NULL)) OR (NOT ((extra IS NOT NULL))))
 ),
 __tg_k0 AS NOT MATERIALIZED (
   SELECT * FROM __tg_keys0
@@ -25,10 +25,10 @@ SELECT
   COALESCE(regexp_matches("code", '^[A-Z]{3}-\d+$'), TRUE) AS "code|regex",
   COALESCE("country" IN ('DE', 'FR', 'US'), TRUE) AS "country|is_in",
   COALESCE("payload" IS NOT NULL, TRUE) AS "payload|nullability",
-  COALESCE(octet_length("payload") <= 1024, TRUE) AS "payload|check",
+  COALESCE((octet_length(payload) <= 1024), TRUE) AS "payload|check",
   COALESCE("status" IS NOT NULL, TRUE) AS "status|nullability",
   COALESCE(NOT __tg_k0.__tg_m0, TRUE) AS "status|unique",
-  COALESCE("extra" IS NOT NULL, TRUE) AS "extra|check"
+  COALESCE((extra IS NOT NULL), TRUE) AS "extra|check"
 FROM __tg_src
 LEFT JOIN __tg_k0 ON __tg_src."status" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0
 WHERE (NOT ("code" IS NOT NULL))
@@ -37,7 +37,7 @@ WHERE (NOT ("code" IS NOT NULL))
    OR (NOT (regexp_matches("code", '^[A-Z]{3}-\d+$')))
    OR (NOT ("country" IN ('DE', 'FR', 'US')))
    OR (NOT ("payload" IS NOT NULL))
-   OR (NOT (octet_length("payload") <= 1024))
+   OR (NOT ((octet_length(payload) <= 1024)))
    OR (NOT ("status" IS NOT NULL))
    OR NOT COALESCE(NOT __tg_k0.__tg_m0, TRUE)
-   OR (NOT ("extra" IS NOT NULL));
+   OR (NOT ((extra IS NOT NULL)));

@@ -18,10 +18,10 @@ SELECT
   COALESCE(regexp_matches("code", '^[A-Z]{3}-\d+$'), TRUE) AS "code|regex",
   COALESCE("country" IN ('DE', 'FR', 'US'), TRUE) AS "country|is_in",
   COALESCE("payload" IS NOT NULL, TRUE) AS "payload|nullability",
-  COALESCE(octet_length("payload") <= 1024, TRUE) AS "payload|check",
+  COALESCE((octet_length(payload) <= 1024), TRUE) AS "payload|check",
   COALESCE("status" IS NOT NULL, TRUE) AS "status|nullability",
   COALESCE(NOT __tg_k0.__tg_m0, TRUE) AS "status|unique",
-  COALESCE("extra" IS NOT NULL, TRUE) AS "extra|check"
+  COALESCE((extra IS NOT NULL), TRUE) AS "extra|check"
 FROM __tg_src
 LEFT JOIN __tg_k0 ON __tg_src."status" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0
 WHERE (NOT ("code" IS NOT NULL))
@@ -30,7 +30,7 @@ WHERE (NOT ("code" IS NOT NULL))
    OR (NOT (regexp_matches("code", '^[A-Z]{3}-\d+$')))
    OR (NOT ("country" IN ('DE', 'FR', 'US')))
    OR (NOT ("payload" IS NOT NULL))
-   OR (NOT (octet_length("payload") <= 1024))
+   OR (NOT ((octet_length(payload) <= 1024)))
    OR (NOT ("status" IS NOT NULL))
    OR NOT COALESCE(NOT __tg_k0.__tg_m0, TRUE)
-   OR (NOT ("extra" IS NOT NULL));
+   OR (NOT ((extra IS NOT NULL)));
