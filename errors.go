@@ -9,22 +9,23 @@ import (
 // The errors of a failing run, for errors.As. Each names what failed and leaves the previous
 // table as it was.
 type (
-	// ColumnSchemaError: the input's columns or dtypes are not the schema's; nothing was read.
+	// ColumnSchemaError means the input's columns or dtypes are not the schema's; no row was read.
 	ColumnSchemaError = outcome.ColumnSchemaError
-	// ValidationAbortError: rows failed an error rule and there is no quarantine; Counts says
-	// how many per rule.
+	// ValidationAbortError means rows failed an error rule and there is no quarantine; Counts
+	// says how many per rule.
 	ValidationAbortError = outcome.ValidationAbortError
-	// NoValidRowsError: every row failed; they are in the quarantine, the table was not written.
+	// NoValidRowsError means every row failed: they are in the quarantine, and the table was not
+	// written.
 	NoValidRowsError = outcome.NoValidRowsError
-	// CastError: Options.Cast met a value that does not convert.
+	// CastError means Options.Cast met a value that does not convert.
 	CastError = outcome.CastError
-	// InputError: the input cannot be read.
+	// InputError means the input cannot be read.
 	InputError = outcome.InputError
-	// OutputError: the output cannot be written.
+	// OutputError means the output cannot be written.
 	OutputError = outcome.OutputError
-	// SettingError: an Options or Config value that cannot be used.
+	// SettingError is an Options or Config value that cannot be used.
 	SettingError = exec.SettingError
-	// StorageVersionError: a database file in a storage format the embedded DuckDB cannot open.
+	// StorageVersionError is a database file in a storage format the embedded DuckDB cannot open.
 	StorageVersionError = exec.StorageVersionError
 	// RuleCount is how many invalid rows failed one rule, in ValidationAbortError and
 	// NoValidRowsError.
