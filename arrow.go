@@ -1,0 +1,41 @@
+//go:build duckdb_arrow
+
+package tablegate
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/tablegate/tablegate/exec"
+)
+
+// FromArrow validates Arrow record batches, consumed once; name names the input in messages.
+// Available with the build tag duckdb_arrow.
+func FromArrow(reader array.RecordReader, name string) Input {
+	return exec.ArrowInput{Reader: reader, Name: name}
+}
+
+// Filtered is the result of Filter: the valid rows and the invalid rows (with one valid/invalid
+// column per rule) as Arrow readers, valid until Close.
+type Filtered struct {
+	*Result
+	Valid   array.RecordReader
+	Invalid array.RecordReader
+	f       *exec.Filtered
+}
+
+// Close releases the readers and the run's temporary state.
+func (f *Filtered) Close() { f.f.Close() }
+
+// Filter validates the input and writes nothing: it returns the valid and the invalid rows, for
+// callers who handle invalid rows themselves. A column-schema mismatch is still an error
+// (*ColumnSchemaError); failing rows are not, and the outcome is all_valid or quarantined.
+// opts.Name and opts.Quarantine do not apply. Available with the build tag duckdb_arrow.
+func (e *Engine) Filter(ctx context.Context, p *Plan, in Input, opts Options) (*Filtered, error) {
+	f, err := e.e.Filter(ctx, p, in, opts.exec())
+	if err != nil {
+		return nil, err
+	}
+	return &Filtered{Result: newResult(f.Report), Valid: f.Valid, Invalid: f.Invalid, f: f}, nil
+}

@@ -1,0 +1,50 @@
+package tablegate
+
+import (
+	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/schema"
+)
+
+// The errors of a failing run, for errors.As. Each names what failed and leaves the previous
+// table as it was.
+type (
+	// ColumnSchemaError means the input's columns or dtypes are not the schema's; no row was read.
+	ColumnSchemaError = outcome.ColumnSchemaError
+	// ValidationAbortError means rows failed an error rule and there is no quarantine; Counts
+	// says how many per rule.
+	ValidationAbortError = outcome.ValidationAbortError
+	// NoValidRowsError means every row failed: they are in the quarantine, and the table was not
+	// written.
+	NoValidRowsError = outcome.NoValidRowsError
+	// CastError means Options.Cast met a value that does not convert.
+	CastError = outcome.CastError
+	// InputError means the input cannot be read.
+	InputError = outcome.InputError
+	// OutputError means the output cannot be written.
+	OutputError = outcome.OutputError
+	// SettingError is an Options or Config value that cannot be used.
+	SettingError = exec.SettingError
+	// StorageVersionError is a database file in a storage format the embedded DuckDB cannot open.
+	StorageVersionError = exec.StorageVersionError
+	// RuleCount is how many invalid rows failed one rule, in ValidationAbortError and
+	// NoValidRowsError.
+	RuleCount = outcome.RuleCount
+)
+
+// The errors of a schema that does not compile: SchemaErrors lists every problem, and errors.As
+// finds each one in it.
+type (
+	// SchemaErrors is every declaration problem of one schema.
+	SchemaErrors = schema.Errors
+	// DeclarationError names the schema, the place, the column and the key at fault.
+	DeclarationError = schema.DeclarationError
+	// InvalidSeverityError is a severity declaration that cannot be read, such as a misspelled rule.
+	InvalidSeverityError = schema.InvalidSeverityError
+	// InvalidColumnNameError is a column name that cannot make check names.
+	InvalidColumnNameError = schema.InvalidColumnNameError
+)
+
+// ErrNoSourceData is the cause of an input error when the input matches no data at all;
+// Options.SkipMissing turns it into the skipped outcome.
+var ErrNoSourceData = exec.ErrNoSourceData

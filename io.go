@@ -1,0 +1,35 @@
+package tablegate
+
+import "github.com/tablegate/tablegate/exec"
+
+// Input is where a run's rows come from.
+type Input = exec.Input
+
+// Output is where a run's valid rows go; the quarantine goes beside it.
+type Output = exec.Output
+
+// FromParquet reads a Parquet file or glob (data/*.parquet) in place.
+func FromParquet(path string) Input { return exec.ParquetInput{Path: path} }
+
+// FromCSV reads a CSV file with a header row (.tsv: tab-separated); a row with the wrong number
+// of fields is an input error naming its line.
+func FromCSV(path string) Input { return exec.CSVInput{Path: path} }
+
+// FromNDJSON reads a newline-delimited JSON file.
+func FromNDJSON(path string) Input { return exec.NDJSONInput{Path: path} }
+
+// FromTable reads a table of the DuckDB database file (file "" is the engine's own database).
+// For a table outside the main schema use exec.TableInput, which is an Input too.
+func FromTable(file, table string) Input { return exec.TableInput{File: file, Table: table} }
+
+// FromQuery validates the result of a SQL query, run in the engine's database.
+func FromQuery(sql string) Input { return exec.QueryInput{SQL: sql} }
+
+// ToParquet writes the valid rows to a Parquet file, atomically; the quarantine is
+// <asset>_quarantine.parquet in the same folder.
+func ToParquet(path string) Output { return exec.ParquetOutput{Path: path} }
+
+// ToTable writes the valid rows to a table of the DuckDB database file (file "" is the engine's
+// own database), in one transaction with the quarantine, the table <asset>_quarantine. For a
+// table outside the main schema use exec.TableOutput, which is an Output too.
+func ToTable(file, table string) Output { return exec.TableOutput{File: file, Table: table} }

@@ -1,0 +1,172 @@
+// Package tablegate validates tables with DuckDB, with one import for the common path: load or
+// build a schema, compile it, open an engine, validate an input to an output and read a typed
+// result.
+//
+//	orders, err := tablegate.LoadSchema("orders.yaml")
+//	plan, err := tablegate.Compile(ctx, orders)
+//	eng, err := tablegate.Open(tablegate.Config{})
+//	res, err := eng.Validate(ctx, plan, tablegate.FromParquet("raw.parquet"),
+//		tablegate.ToParquet("out/orders.parquet"), tablegate.Options{Quarantine: true})
+//
+// The package delegates to schema (the schema model and builder), compile (the plan), exec (the
+// runs) and outcome (reports and errors); those stay available for what this one does not cover.
+package tablegate
+
+import (
+	"context"
+	gosql "database/sql"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/schema"
+)
+
+// Schema is a named list of columns with schema-level rules and severities.
+type Schema = schema.Schema
+
+// Column is a schema column; its methods (PrimaryKey, Min, Regex, Check, SeverityOf, …) declare
+// its rules and return the column, so that declarations chain.
+type Column = schema.Column
+
+// Severity is a declared rule severity: Error (a failing row is invalid) or Warn (the row stays
+// valid and the check fails at WARN).
+type Severity = schema.Severity
+
+// The two declared severities.
+const (
+	Error = schema.Error
+	Warn  = schema.Warn
+)
+
+// TimeUnit is the precision of a Datetime.
+type TimeUnit = schema.TimeUnit
+
+// Time units.
+const (
+	Micros = schema.Micros
+	Millis = schema.Millis
+	Nanos  = schema.Nanos
+)
+
+// Plan is a compiled schema. It is immutable and safe to share between goroutines and runs.
+type Plan = compile.Plan
+
+// LoadSchema reads a schema file (YAML, or JSON by the .json extension), follows `extends`, and
+// validates it: the error lists every declaration problem (*SchemaErrors) with file and line.
+func LoadSchema(path string) (*Schema, error) { return schema.LoadFile(path) }
+
+// ParseSchema reads a schema from YAML or JSON text; file names the source in messages and is
+// where `extends` is resolved from.
+func ParseSchema(data []byte, file string) (*Schema, error) { return schema.Parse(data, file) }
+
+// NewSchema declares a schema with columns in order.
+func NewSchema(name string, columns ...*Column) *Schema { return schema.New(name, columns...) }
+
+// ExtendSchema declares a child schema: the parent's columns, rules and severities, then these
+// columns (a column with a parent's name replaces it and moves to the end).
+func ExtendSchema(parent *Schema, name string, columns ...*Column) *Schema {
+	return schema.Extends(parent, name, columns...)
+}
+
+// Compile validates the schema and compiles it into a plan. The error lists every declaration
+// problem at once (*SchemaErrors), custom SQL that is not exactly one boolean expression
+// included.
+func Compile(ctx context.Context, s *Schema) (*Plan, error) { return compile.CompileContext(ctx, s) }
+
+// Config configures an engine's DuckDB: Path (a database file; "" is in memory), MemoryLimit,
+// TempDirectory, Threads, StorageVersion.
+type Config = exec.Config
+
+// Engine validates assets on one DuckDB database. It is safe for concurrent runs of different
+// assets.
+type Engine struct {
+	e *exec.Engine
+}
+
+// Open opens an engine on its own DuckDB database: in memory, or the file cfg.Path. Close it
+// when done.
+func Open(cfg Config) (*Engine, error) {
+	e, err := exec.Open(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{e: e}, nil
+}
+
+// New wraps a DuckDB *sql.DB the caller owns (opened with the duckdb driver); Close leaves it
+// open.
+func New(db *gosql.DB) *Engine { return &Engine{e: exec.New(db)} }
+
+// Close closes the engine and, when Open opened it, its database and spill folder.
+func (e *Engine) Close() error { return e.e.Close() }
+
+// DB is the engine's database, for preparing inputs in it.
+func (e *Engine) DB() *gosql.DB { return e.e.DB() }
+
+// Exec is the engine of package exec underneath, for what this package does not cover
+// (Explain, WriteQuery, exec.Asset options).
+func (e *Engine) Exec() *exec.Engine { return e.e }
+
+// Granularity is how rule checks are reported: one per rule, per column or for the schema.
+type Granularity = exec.Granularity
+
+// Check granularities.
+const (
+	PerRule   = exec.PerRule
+	PerColumn = exec.PerColumn
+	PerSchema = exec.PerSchema
+)
+
+// Progress reports a run's phase.
+type Progress = exec.Progress
+
+// Options say what a run writes and how it reports. The zero value validates with the defaults
+// and no quarantine.
+type Options struct {
+	// Quarantine declares a quarantine: the invalid rows go there, beside the output, and the
+	// valid rows are written. Without it one invalid row aborts the run and nothing is written.
+	Quarantine bool
+	// Name names the asset and its quarantine (<name>_quarantine); "" takes the output's base
+	// name, or the schema's name when validating in place.
+	Name string
+	// MaxFailureSamples caps the failing rows each check shows: 0 means 5, negative means none.
+	MaxFailureSamples int
+	// RowSample adds the first N valid and invalid rows to the result (0: none).
+	RowSample int
+	// Cast casts mismatched columns to their declared dtypes, strictly: a value that does not
+	// convert fails the run with *CastError.
+	Cast bool
+	// SkipMissing turns an input that matches no data into the skipped outcome.
+	SkipMissing bool
+	// Granularity of the rule checks ("" is PerRule).
+	Granularity Granularity
+	// SchemaRulesPerRule gives schema-level rules their own checks at column granularity.
+	SchemaRulesPerRule bool
+	// Progress, when set, is told which phase a run is in.
+	Progress func(Progress)
+}
+
+func (o Options) exec() exec.Options {
+	return exec.Options{
+		MaxFailureSamples:  o.MaxFailureSamples,
+		RowSample:          o.RowSample,
+		Cast:               o.Cast,
+		SkipMissing:        o.SkipMissing,
+		Granularity:        o.Granularity,
+		SchemaRulesPerRule: o.SchemaRulesPerRule,
+		Progress:           o.Progress,
+	}
+}
+
+// Validate validates the input against the plan and applies the failure policy: the valid rows
+// go to out, the invalid ones to its quarantine when opts.Quarantine is set. A nil input is no
+// source data (the skipped outcome); a nil output validates in place and writes nothing.
+//
+// The result is always returned, with its outcome when the run got that far. The error is typed
+// for the failing outcomes (*ColumnSchemaError, *ValidationAbortError, *NoValidRowsError,
+// *CastError) and for problems with the input (*InputError), the output (*OutputError) or a
+// setting (*SettingError); a failing run leaves the previous table as it was.
+func (e *Engine) Validate(ctx context.Context, p *Plan, in Input, out Output, opts Options) (*Result, error) {
+	rep, err := e.e.Run(ctx, exec.Asset{Name: opts.Name, Plan: p, Input: in, Output: out, Quarantine: opts.Quarantine}, opts.exec())
+	return newResult(rep), err
+}
