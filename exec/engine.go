@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,6 +61,11 @@ type Config struct {
 	// Threads limits DuckDB's worker threads; 0 uses every core, and on 1 or 2 cores lets the
 	// engine raise DuckDB's (global) thread count to 3 while key aggregates run.
 	Threads int
+	// Confined limits DuckDB's file access to AllowedDirectories (and their subfolders),
+	// TempDirectory and the engine's spill folder: inputs, outputs and database files elsewhere
+	// are refused with DuckDB's permission error. Without it, access is as DuckDB has it.
+	Confined           bool
+	AllowedDirectories []string
 	// StorageVersion is the storage format of the database files the engine creates (Path when
 	// it does not exist yet, and DuckDB-table outputs in new files): "" is DefaultStorageVersion,
 	// which DuckDB 1.5 and later read; "latest" is the embedded DuckDB's own format. A file that
@@ -77,12 +83,11 @@ const DefaultStorageVersion = "v1.5.0"
 // settings: an Engine made by New on a caller's database runs with whatever that database has,
 // so callers set them there (SET autoinstall_known_extensions = false, and so on).
 //
-// External access stays on and the configuration unlocked: an engine serves many runs whose
-// input, output and spill paths are only known per run (and a QueryInput is the caller's own
-// SQL), while DuckDB fixes allowed_directories once external access is off; and every run sets
-// perfect_ht_threshold, and key aggregates raise threads, which lock_configuration forbids.
-// Rules cannot reach files or settings anyway: custom SQL is refused at compile time unless it
-// is one expression without subqueries, table functions or functions that read the engine.
+// Config.AllowedDirectories also confines DuckDB's file access. The configuration stays
+// unlocked: every run sets perfect_ht_threshold, and key aggregates raise threads, which
+// lock_configuration forbids. Rules cannot change settings anyway: custom SQL is refused at
+// compile time unless it is one expression without subqueries, table functions or functions
+// that read the engine.
 var sandbox = []string{
 	"autoinstall_known_extensions",
 	"autoload_known_extensions",
@@ -142,7 +147,40 @@ func Open(cfg Config) (*Engine, error) {
 			return nil, &SettingError{Setting: s.name, Value: s.value, Source: "argument Config." + s.field, Allowed: s.allowed, Err: err}
 		}
 	}
+	if cfg.Confined {
+		dirs := cfg.AllowedDirectories
+		if cfg.TempDirectory != "" {
+			dirs = append(slices.Clip(dirs), cfg.TempDirectory)
+		}
+		if err := confine(db, dirs, spill); err != nil {
+			db.Close()
+			spill.release()
+			return nil, err
+		}
+	}
 	return &Engine{db: db, owned: true, spill: spill, boost: threadBoost{allowed: cfg.Threads == 0}}, nil
+}
+
+// confine turns DuckDB's external access off but for dirs and the spill folder. DuckDB takes
+// the folders only while access is still on.
+func confine(db *gosql.DB, dirs []string, spill *spillDir) error {
+	var list []string
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return fmt.Errorf("allowed directory %q: %w", d, err)
+		}
+		list = append(list, sql.String(strings.TrimSuffix(abs, string(filepath.Separator))+string(filepath.Separator)))
+	}
+	if spill != nil {
+		list = append(list, sql.String(spill.path+string(filepath.Separator)))
+	}
+	for _, stmt := range []string{"SET allowed_directories = [" + strings.Join(list, ", ") + "]", "SET enable_external_access = false"} {
+		if _, err := db.Exec(stmt); err != nil {
+			return fmt.Errorf("configure DuckDB: %w", err)
+		}
+	}
+	return nil
 }
 
 // New wraps a DuckDB *sql.DB the caller owns; Close leaves it open. It leaves the database's

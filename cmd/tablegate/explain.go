@@ -28,7 +28,7 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			eng, err := exec.Open(exec.Config{})
+			eng, err := exec.Open(exec.Config{Confined: true, AllowedDirectories: allowedDirs(in, nil, nil)})
 			if err != nil {
 				return err
 			}

@@ -44,7 +44,7 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			eng, err := exec.Open(exec.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion})
+			eng, err := exec.Open(exec.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion, Confined: true, AllowedDirectories: allowedDirs(nil, target, nil)})
 			if err != nil {
 				return engineFlagError(err, memoryLimit, storageVersion)
 			}

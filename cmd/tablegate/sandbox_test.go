@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -102,4 +105,35 @@ func TestNoSockets(t *testing.T) {
 
 func yamlQuote(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`, "\x00", `\0`).Replace(s) + `"`
+}
+
+// TestConfinedFiles: a command's DuckDB reads and writes only inside the folders of its input,
+// output and database files and those given by --allow-dir; a --query that reads elsewhere is
+// refused with DuckDB's permission error and a hint.
+func TestConfinedFiles(t *testing.T) {
+	f := newFixture(t)
+	f.parquet("data/in.parquet", ordersSelect(allValidRows))
+	elsewhere := f.parquet("elsewhere/in.parquet", ordersSelect(allValidRows))
+	out := f.path("out", "orders.parquet")
+	require.NoError(t, os.MkdirAll(filepath.Dir(out), 0o755))
+
+	code, _, stderr := cli(t, "validate", "--schema", f.schema, "--input", f.path("data", "*.parquet"), "--out", out)
+	require.Equal(t, 0, code, stderr)
+	assert.FileExists(t, out)
+
+	query := "SELECT * FROM read_parquet(" + quoteLit(elsewhere) + ")"
+	code, stdout, stderr := cli(t, "validate", "--schema", f.schema, "--query", query, "--out", out, "--format", "json")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "file system operations are disabled")
+	assert.Contains(t, stderr, "add --allow-dir DIR")
+	assert.Contains(t, oneJSON(t, stdout)["error"].(map[string]any)["message"], "add --allow-dir DIR")
+
+	for _, secret := range []string{"/etc/passwd", "/proc/self/environ"} {
+		code, _, stderr = cli(t, "validate", "--schema", f.schema, "--query", "SELECT * FROM read_csv("+quoteLit(secret)+")")
+		assert.Equal(t, exitUsage, code, secret)
+		assert.Contains(t, stderr, "file system operations are disabled", secret)
+	}
+
+	code, _, stderr = cli(t, "validate", "--schema", f.schema, "--query", query, "--out", out, "--allow-dir", filepath.Dir(elsewhere))
+	require.Equal(t, 0, code, stderr)
 }

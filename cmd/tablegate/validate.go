@@ -73,6 +73,7 @@ type validateFlags struct {
 	samples, rowSample                  int
 	memoryLimit, tempDir                string
 	storageVersion                      string
+	allowDirs                           []string
 	threads                             int
 	report, format                      string
 }
@@ -131,6 +132,7 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 	fl.StringVar(&f.memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB; DuckDB spills to disk past it")
 	fl.StringVar(&f.tempDir, "temp-dir", "", "where DuckDB spills (default: DuckDB's)")
 	storageVersionFlag(fl, &f.storageVersion)
+	fl.StringArrayVar(&f.allowDirs, "allow-dir", nil, "a folder DuckDB may read besides those of --input, --out and --db (for files a --query reads; repeatable)")
 	fl.IntVar(&f.threads, "threads", 0, "DuckDB worker threads for every statement (default: every core, and 3 for key aggregates on 1-2 cores)")
 	fl.StringVar(&f.report, "report", "", "write the JSON report to this file")
 	fl.StringVar(&f.format, "format", "text", "output: text or json")
@@ -224,7 +226,8 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	if f.threads < 0 {
 		return nil, usagef("--threads %d: give a number of threads, or 0 for every core", f.threads)
 	}
-	eng, err := exec.Open(exec.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads, StorageVersion: f.storageVersion})
+	eng, err := exec.Open(exec.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads, StorageVersion: f.storageVersion,
+		Confined: true, AllowedDirectories: allowedDirs(in, out, f.allowDirs)})
 	if err != nil {
 		return nil, engineFlagError(err, f.memoryLimit, f.storageVersion)
 	}
@@ -236,9 +239,11 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	rep, err := eng.Run(ctx, exec.Asset{Name: f.name, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
 	if de := (*duckdb.Error)(nil); errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {
 		err = outOfMemory(err, f)
-		if rep != nil && rep.Error != nil {
-			rep.Error.Message = err.Error()
-		}
+	} else {
+		err = confinedHint(err)
+	}
+	if err != nil && rep != nil && rep.Error != nil {
+		rep.Error.Message = err.Error()
 	}
 	return rep, err
 }

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/tablegate/tablegate/exec"
+)
+
+// allowedDirs are the folders a command's DuckDB may touch: those of its input, output and
+// database files, and the ones the user adds with --allow-dir (for the files a --query reads).
+func allowedDirs(in exec.Input, out exec.Output, extra []string) []string {
+	var dirs []string
+	add := func(path string) {
+		if path != "" {
+			dirs = append(dirs, filepath.Dir(globPrefix(path)))
+		}
+	}
+	switch in := in.(type) {
+	case exec.ParquetInput:
+		add(in.Path)
+	case exec.CSVInput:
+		add(in.Path)
+	case exec.NDJSONInput:
+		add(in.Path)
+	case exec.TableInput:
+		add(in.File)
+	case exec.QueryInput:
+		add(in.File)
+	}
+	switch out := out.(type) {
+	case exec.ParquetOutput:
+		add(out.Path)
+	case exec.TableOutput:
+		add(out.File)
+	}
+	return append(dirs, extra...)
+}
+
+// globPrefix is the part of a path before its first glob character: data/2024-*/x.parquet
+// reads inside data/.
+func globPrefix(path string) string {
+	if i := strings.IndexAny(path, "*?[{"); i >= 0 {
+		return path[:i] + "x"
+	}
+	return path
+}
+
+// confinedHint adds what to do to DuckDB's refusal of a file outside the allowed folders.
+func confinedHint(err error) error {
+	var de *duckdb.Error
+	if errors.As(err, &de) && de.Type == duckdb.ErrorTypePermission {
+		return &hintError{err: err, hint: "tablegate lets DuckDB read and write only inside the folders of --input, --out and --db; " +
+			"for other files a --query reads, add --allow-dir DIR"}
+	}
+	return err
+}
+
+// hintError is an error with advice appended; it unwraps to the error it advises on.
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e *hintError) Error() string { return e.err.Error() + ". " + e.hint }
+func (e *hintError) Unwrap() error { return e.err }
