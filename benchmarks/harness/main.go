@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/tablegate/tablegate/compile"
+	tgexec "github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -235,7 +236,7 @@ func bench(ctx context.Context, cfg config) error {
 		return checkGuard(all, cfg.guard)
 	}
 	r := results{
-		Machine: machine(), Cores: cores(), Peers: pyVersions(t.python), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
+		Machine: machine(), Cores: cores(), Peers: pyVersions(t.python), DuckDB: tgexec.DuckDBVersion(), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
 		Rows: cfg.rows, Rules: cfg.rules, Storages: cfg.storages, Measurements: all,
 	}
 	if cfg.custom != nil {
@@ -619,6 +620,7 @@ type results struct {
 	Machine      string        `json:"machine"`
 	Cores        int           `json:"cores,omitempty"` // 0 in runs from before it was recorded
 	Peers        string        `json:"peers"`           // dataframely and polars versions
+	DuckDB       string        `json:"duckdb,omitempty"` // the DuckDB of tablegate and the floor; "" in runs from before it was recorded (1.5.6)
 	Runs         int           `json:"runs"`
 	InvalidRate  float64       `json:"invalid_rate"`
 	Rows         []int64       `json:"rows"`
@@ -688,8 +690,12 @@ func markdown(r results) string {
 	if r.Input != "" {
 		data = fmt.Sprintf("`%s`, validated with `%s`", r.Input, r.Schema)
 	}
-	fmt.Fprintf(&b, "# Benchmark results\n\nMachine: %s. DuckDB 1.5.6 (duckdb-go v2.10506.0). Runs per cell: %d, medians; whole-process wall time, peak RSS and CPU time (user + system). Data: %s.\n\n",
-		r.Machine, r.Runs, data)
+	duck := r.DuckDB
+	if duck == "" {
+		duck = "v1.5.6"
+	}
+	fmt.Fprintf(&b, "# Benchmark results\n\nMachine: %s. DuckDB %s. Runs per cell: %d, medians; whole-process wall time, peak RSS and CPU time (user + system). Data: %s.\n\n",
+		r.Machine, duck, r.Runs, data)
 	fmt.Fprintf(&b, "Approaches: **floor** = plain DuckDB COPY (Parquet) or CREATE TABLE AS (DuckDB) of the same columns; **counts** = `tablegate validate` in place (no outputs); **full** = table + quarantine + counts; **perrule** = one `count(*) … WHERE NOT rule` query per rule, then the two outputs (the Soda / Great Expectations / dbt shape), from the same compiled rules; **dataframely** = dataframely %s on polars, `filter` + write valid rows and failures (Parquet only; it needs a schema of its own, so not for -input).\n\n", r.Peers)
 	b.WriteString("| rows | rules | storage | floor s | counts s | full s | perrule s | dataframely s | full / floor | counts / floor | perrule / full | dataframely / full | full RSS MB | dataframely RSS MB | floor CPU s | full CPU s |\n")
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
