@@ -618,8 +618,8 @@ func cores() int { return runtime.GOMAXPROCS(0) }
 // it, so -render can redo them without measuring again.
 type results struct {
 	Machine      string        `json:"machine"`
-	Cores        int           `json:"cores,omitempty"` // 0 in runs from before it was recorded
-	Peers        string        `json:"peers"`           // dataframely and polars versions
+	Cores        int           `json:"cores,omitempty"`  // 0 in runs from before it was recorded
+	Peers        string        `json:"peers"`            // dataframely and polars versions
 	DuckDB       string        `json:"duckdb,omitempty"` // the DuckDB of tablegate and the floor; "" in runs from before it was recorded (1.5.6)
 	Runs         int           `json:"runs"`
 	InvalidRate  float64       `json:"invalid_rate"`
