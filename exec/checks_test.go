@@ -421,17 +421,15 @@ func TestSettingsAsArguments(t *testing.T) {
 }
 
 // TestSamplesReadNoMoreThanNeeded: a collapsed check stops reading samples once it has N rows,
-// and N = 0 reads none. Watched through TABLEGATE_TRACE, which prints every statement. Not
-// parallel: it sets the environment and redirects stderr.
+// and N = 0 reads none. Watched through the engine's trace, which has every statement.
 func TestSamplesReadNoMoreThanNeeded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// Every row fails a|min; even rows fail m|min, odd ones m|max.
 	in := exec.ParquetInput{Path: e.parquet("raw.parquet", "SELECT i::BIGINT AS ok, -i::BIGINT AS a, NULL::VARCHAR AS w, "+
 		"CASE WHEN i % 2 = 0 THEN -1 ELSE 11 END::BIGINT AS m, NULL::VARCHAR AS free FROM range(1, 1001) t(i)")}
-	t.Setenv("TABLEGATE_TRACE", "1")
 	sampleQueries := func(opts exec.Options) (int, *outcome.Report) {
-		var rep *outcome.Report
-		trace := stderrOf(t, func() { rep, _ = run(t, gateSchema(), exec.Asset{Input: in}, opts) })
+		rep, trace, _ := runTraced(t, gateSchema(), exec.Asset{Input: in}, opts)
 		return strings.Count(trace, "SELECT j FROM (SELECT"), rep
 	}
 	n, rep := sampleQueries(exec.Options{Granularity: exec.PerSchema, MaxFailureSamples: 3})

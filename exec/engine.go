@@ -7,6 +7,7 @@ import (
 	"context"
 	gosql "database/sql"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -15,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -32,6 +32,7 @@ type Engine struct {
 	// boost gives DuckDB more threads while key aggregates run (see aggregateKeys): only on a
 	// database the engine opened without a thread count, since the setting is global.
 	boost threadBoost
+	trace *tracer
 }
 
 // threadBoost raises DuckDB's global thread count while runs aggregate keys, and gives it back
@@ -61,6 +62,11 @@ type Config struct {
 	// Threads limits DuckDB's worker threads; 0 uses every core, and on 1 or 2 cores lets the
 	// engine raise DuckDB's (global) thread count to 3 while key aggregates run.
 	Threads int
+	// Trace, when set, gets a line per statement the engine runs, with its wall time and the
+	// process's CPU time over it (the CLI's TABLEGATE_TRACE); TraceFull writes whole statements,
+	// not their first 160 characters.
+	Trace     io.Writer
+	TraceFull bool
 	// Confined limits DuckDB's file access to AllowedDirectories (and their subfolders),
 	// TempDirectory and the engine's spill folder: inputs, outputs and database files elsewhere
 	// are refused with DuckDB's permission error. Without it, access is as DuckDB has it.
@@ -158,7 +164,11 @@ func Open(cfg Config) (*Engine, error) {
 			return nil, err
 		}
 	}
-	return &Engine{db: db, owned: true, spill: spill, boost: threadBoost{allowed: cfg.Threads == 0}}, nil
+	eng := &Engine{db: db, owned: true, spill: spill, boost: threadBoost{allowed: cfg.Threads == 0}}
+	if cfg.Trace != nil {
+		eng.trace = &tracer{w: cfg.Trace, full: cfg.TraceFull}
+	}
+	return eng, nil
 }
 
 // confine turns DuckDB's external access off but for dirs and the spill folder. DuckDB takes
@@ -202,18 +212,24 @@ func (e *Engine) Close() error {
 	return nil
 }
 
-// conn is a run's connection. With TABLEGATE_TRACE set, it prints every statement with its
-// wall time and the process's CPU time over it to stderr, to see where a slow run spends its
-// time and how many cores each statement keeps busy:
+// conn is a run's connection; with a tracer, it writes every statement it runs to it.
+type conn struct {
+	*gosql.Conn
+	trace *tracer // nil: not traced
+}
+
+// tracer writes one line per statement with its wall time and the process's CPU time over it,
+// to see where a slow run spends its time and how many cores each statement keeps busy:
 //
 //	tablegate trace:   0.822s   1.610s cpu  CREATE OR REPLACE TEMP TABLE …
 //
 // The CPU time is the whole process's (user + system), so it includes work that overlaps the
-// statement, such as another run of the same engine.
-type conn struct {
-	*gosql.Conn
-	trace     bool
-	traceFull bool // TABLEGATE_TRACE=full: whole statements, not their first 160 characters
+// statement, such as another run of the same engine. Lines of concurrent statements (a run's
+// background fsync, other runs) do not interleave.
+type tracer struct {
+	mu   sync.Mutex
+	w    io.Writer
+	full bool // whole statements, not their first 160 characters
 }
 
 // traceStart is when a traced statement started, by the clock and by the process's CPU time.
@@ -223,37 +239,30 @@ type traceStart struct {
 }
 
 func (c conn) start() traceStart {
-	if !c.trace {
+	if c.trace == nil {
 		return traceStart{}
 	}
 	return traceStart{wall: time.Now(), cpu: processCPU()}
 }
 
 func (c conn) log(s traceStart, query string) {
-	if !c.trace {
+	if c.trace == nil {
 		return
 	}
 	q := strings.Join(strings.Fields(query), " ")
-	if len(q) > 160 && !c.traceFull {
+	if len(q) > 160 && !c.trace.full {
 		q = q[:160] + "…"
 	}
 	wall := time.Since(s.wall).Seconds()
+	line := fmt.Sprintf("tablegate trace: %7.3fs  %s\n", wall, q)
 	if s.cpu >= 0 {
 		if end := processCPU(); end >= 0 {
-			fmt.Fprintf(os.Stderr, "tablegate trace: %7.3fs %7.3fs cpu  %s\n", wall, (end - s.cpu).Seconds(), q)
-			return
+			line = fmt.Sprintf("tablegate trace: %7.3fs %7.3fs cpu  %s\n", wall, (end - s.cpu).Seconds(), q)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "tablegate trace: %7.3fs  %s\n", wall, q)
-}
-
-// processCPU is the CPU time (user + system) the process has used so far, -1 if unknown.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return -1
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	c.trace.mu.Lock()
+	defer c.trace.mu.Unlock()
+	_, _ = io.WriteString(c.trace.w, line)
 }
 
 // ExecContext runs a statement.
@@ -300,7 +309,7 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect to DuckDB: %w", err)
 	}
-	r := &run{conn: conn{Conn: c, trace: os.Getenv("TABLEGATE_TRACE") != "", traceFull: os.Getenv("TABLEGATE_TRACE") == "full"}, id: e.nextID.Add(1), attached: map[string]string{}}
+	r := &run{conn: conn{Conn: c, trace: e.trace}, id: e.nextID.Add(1), attached: map[string]string{}}
 	// Key rules group by the key columns. For an integer key whose values span a range DuckDB
 	// knows from statistics, an array indexed by the value (a perfect hash) is much faster than
 	// DuckDB's hash table and, for dense keys, smaller (measured, 2 threads: a 10M-row primary

@@ -1,11 +1,11 @@
 package exec_test
 
 import (
+	"bytes"
 	"context"
 	gosql "database/sql"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -226,10 +226,23 @@ func exists(t *testing.T, path string) bool {
 // run compiles the schema and runs the asset on a fresh in-memory engine.
 func run(t *testing.T, s *schema.Schema, a exec.Asset, opts exec.Options) (*outcome.Report, error) {
 	t.Helper()
+	return runWith(t, exec.Config{Threads: 2}, s, a, opts)
+}
+
+// runTraced is run with the engine's trace, which it returns.
+func runTraced(t *testing.T, s *schema.Schema, a exec.Asset, opts exec.Options) (*outcome.Report, string, error) {
+	t.Helper()
+	var trace bytes.Buffer
+	rep, err := runWith(t, exec.Config{Threads: 2, Trace: &trace}, s, a, opts)
+	return rep, trace.String(), err
+}
+
+func runWith(t *testing.T, cfg exec.Config, s *schema.Schema, a exec.Asset, opts exec.Options) (*outcome.Report, error) {
+	t.Helper()
 	p, err := compile.Compile(s)
 	require.NoError(t, err)
 	a.Plan = p
-	eng, err := exec.Open(exec.Config{Threads: 2})
+	eng, err := exec.Open(cfg)
 	require.NoError(t, err)
 	defer eng.Close()
 	rep, err := eng.Run(context.Background(), a, opts)
@@ -292,20 +305,3 @@ func outcomeOf(rep *outcome.Report) outcome.Outcome {
 	return *rep.Outcome
 }
 
-// stderrOf runs fn and returns what it wrote to stderr (the trace).
-func stderrOf(t *testing.T, fn func()) string {
-	t.Helper()
-	r, w, err := os.Pipe()
-	require.NoError(t, err)
-	stderr := os.Stderr
-	os.Stderr = w
-	done := make(chan string)
-	go func() {
-		data, _ := io.ReadAll(r)
-		done <- string(data)
-	}()
-	defer func() { os.Stderr = stderr }()
-	fn()
-	w.Close()
-	return <-done
-}

@@ -12,21 +12,19 @@ import (
 	"github.com/tablegate/tablegate/exec"
 )
 
-// TestTraceLines: with TABLEGATE_TRACE set, every statement of a run prints its wall time and
+// TestTraceLines: with Config.Trace set, every statement of a run prints its wall time and
 // the process's CPU time over it, which the statements that read 2M rows take some of, and the
 // background fsync of each Parquet output its wall time alone (its CPU delta would be the next
 // COPY's): the two forms the harness and the kill test read. Not parallel: it sets the
 // environment and redirects stderr.
 func TestTraceLines(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	in := exec.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows)+
 		" UNION ALL SELECT 'k' || i, (i % 900)::DOUBLE, NULL FROM range(2000000) t(i)")}
 	out := exec.ParquetOutput{Path: e.path("out", "orders.parquet")}
-	t.Setenv("TABLEGATE_TRACE", "1")
-	trace := stderrOf(t, func() {
-		_, err := run(t, ordersSchema(), exec.Asset{Input: in, Output: out, Quarantine: true}, exec.Options{})
-		require.NoError(t, err)
-	})
+	_, trace, err := runTraced(t, ordersSchema(), exec.Asset{Input: in, Output: out, Quarantine: true}, exec.Options{})
+	require.NoError(t, err)
 
 	withCPU := regexp.MustCompile(`^tablegate trace: +([0-9]+\.[0-9]{3})s +([0-9]+\.[0-9]{3})s cpu  (.+)$`)
 	wallOnly := regexp.MustCompile(`^tablegate trace: +[0-9]+\.[0-9]{3}s  (.+)$`)

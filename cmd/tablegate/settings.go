@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"strconv"
 
@@ -38,4 +39,12 @@ func resolveSettings(cmd *cobra.Command, f *validateFlags) (exec.Options, error)
 		}
 	}
 	return opts, nil
+}
+
+// traced sends the engine's statements to stderr when TABLEGATE_TRACE is set (whole statements
+// when it is "full").
+func traced(cfg *exec.Config, stderr io.Writer) {
+	if v, ok := os.LookupEnv("TABLEGATE_TRACE"); ok && v != "" {
+		cfg.Trace, cfg.TraceFull = stderr, v == "full"
+	}
 }

@@ -226,8 +226,10 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	if f.threads < 0 {
 		return nil, usagef("--threads %d: give a number of threads, or 0 for every core", f.threads)
 	}
-	eng, err := exec.Open(exec.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads, StorageVersion: f.storageVersion,
-		Confined: true, AllowedDirectories: allowedDirs(in, out, f.allowDirs)})
+	cfg := exec.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads, StorageVersion: f.storageVersion,
+		Confined: true, AllowedDirectories: allowedDirs(in, out, f.allowDirs)}
+	traced(&cfg, stderr)
+	eng, err := exec.Open(cfg)
 	if err != nil {
 		return nil, engineFlagError(err, f.memoryLimit, f.storageVersion)
 	}
