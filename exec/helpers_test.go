@@ -304,4 +304,3 @@ func outcomeOf(rep *outcome.Report) outcome.Outcome {
 	}
 	return *rep.Outcome
 }
-
