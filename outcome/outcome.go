@@ -95,6 +95,9 @@ type Report struct {
 	ValidSample    []any      `json:"valid_sample,omitempty"`
 	InvalidSample  []any      `json:"invalid_sample,omitempty"`
 	Health         Health     `json:"health"`
+	// Warnings are what the user should know about a run that did what was asked (an older
+	// quarantine kept under another name).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // HealthOf derives the asset's health from its checks.
