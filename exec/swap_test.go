@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/outcome"
 )
 
 // swapCase is a run that replaces a previous table and quarantine, and what the pair is once it
@@ -192,4 +193,42 @@ func leftoversBesidePrev(t *testing.T, e *env, b backend) []string {
 		}
 	}
 	return out
+}
+
+// TestOutputFolderAfterEveryOutcome: after each of the six outcomes the Parquet output's folder
+// holds exactly the table and its quarantine (an all-valid run: the table and the kept previous
+// quarantine); no lock file, journal or temporary stays.
+func TestOutputFolderAfterEveryOutcome(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	b := backends[0]
+	require.Equal(t, "parquet", b.name)
+	pair := []string{"orders.parquet", "orders_quarantine.parquet"}
+	for _, c := range []struct {
+		want       outcome.Outcome
+		rows       string // "" for no input
+		quarantine bool
+		folder     []string
+	}{
+		{outcome.Quarantined, ordersSelect(mixedRows), true, pair},
+		{outcome.Aborted, ordersSelect(mixedRows), false, pair},
+		{outcome.ColumnSchemaMismatch, "SELECT 1 AS id", true, pair},
+		{outcome.Skipped, "", true, pair},
+		{outcome.NoValidRows, ordersSelect(allInvalidRows), true, pair},
+		{outcome.AllValid, ordersSelect(allValidRows), true, []string{"orders.parquet", "orders_quarantine.prev.parquet"}},
+	} {
+		var in exec.Input
+		if c.rows != "" {
+			in = b.input(e, c.rows)
+		}
+		rep, _ := run(t, ordersSchema(), exec.Asset{Input: in, Output: b.output(e), Quarantine: c.quarantine}, exec.Options{})
+		require.Equal(t, c.want, outcomeOf(rep), "%+v", rep.Error)
+		entries, err := os.ReadDir(e.path("out"))
+		require.NoError(t, err)
+		var names []string
+		for _, en := range entries {
+			names = append(names, en.Name())
+		}
+		assert.Equal(t, c.folder, names, "after %s", c.want)
+	}
 }
