@@ -738,13 +738,35 @@ func rowsJSON(ctx context.Context, r *run, query string) ([]any, error) {
 	return out, nil
 }
 
-// rowJSON renders the schema columns of a row as a JSON object.
+// rowJSON renders the schema columns of a row as a JSON object, each value capped (sampleValue).
 func rowJSON(p *compile.Plan, prefix string) string {
 	parts := make([]string, len(p.Columns))
 	for i, c := range p.Columns {
-		parts[i] = fmt.Sprintf("%s := %s%s", sql.Ident(c.Name), prefix, sql.Ident(c.Name))
+		parts[i] = fmt.Sprintf("%s := %s", sql.Ident(c.Name), sampleValue(c, prefix+sql.Ident(c.Name)))
 	}
 	return fmt.Sprintf("CAST(to_json(struct_pack(%s)) AS VARCHAR)", strings.Join(parts, ", "))
+}
+
+// MaxSampleValue is the most of a value a report's sample shows: a string's first characters, or
+// a list's, struct's or binary value's first JSON text; a longer value is cut, in SQL, so that it
+// never reaches the report (or Go) whole, and ends with "… (cut, <bytes> bytes)".
+const MaxSampleValue = 1024
+
+// sampleValue is the SQL of a column's value as a report sample shows it. Fixed-width dtypes are
+// never long; strings are cut by characters; other values become the cut text of their JSON.
+func sampleValue(c compile.Column, expr string) string {
+	k := c.DType.Kind
+	switch {
+	case k == schema.KindBool, k.IsInteger(), k.IsFloat(), k == schema.KindDecimal, k == schema.KindDate,
+		k == schema.KindTime, k == schema.KindDatetime, k == schema.KindDuration:
+		return expr
+	case k == schema.KindString, k == schema.KindEnum:
+		return fmt.Sprintf("CASE WHEN length(%[1]s) > %[2]d THEN left(%[1]s, %[2]d) || '… (cut, ' || strlen(%[1]s) || ' bytes)' ELSE %[1]s END",
+			"CAST("+expr+" AS VARCHAR)", MaxSampleValue)
+	}
+	j := "CAST(to_json(" + expr + ") AS VARCHAR)"
+	return fmt.Sprintf("CASE WHEN strlen(%[1]s) > %[2]d THEN to_json(left(%[1]s, %[2]d) || '… (cut, ' || strlen(%[1]s) || ' bytes)') ELSE to_json(%[3]s) END",
+		j, MaxSampleValue, expr)
 }
 
 // sanitizeJSON quotes the NaN and Infinity tokens DuckDB's to_json writes for floats, which are
