@@ -1051,6 +1051,18 @@ func TestSameTableInAndOut(t *testing.T) {
 	rows, _, ok = e.tableRows(db, "orders_quarantine")
 	require.True(t, ok)
 	assert.Equal(t, mixedQuar, rows)
+
+	// Again over rows with invalid ones: the quarantine those rows replace exists nowhere else,
+	// so it is kept, with a warning.
+	e.table(db, "orders", ordersSelect(oneInvalidRows))
+	rep, err = run(t, ordersSchema(), a, exec.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"the previous quarantine " + db + ":orders_quarantine is kept as " + db +
+		":orders_quarantine_prev: this run's input is its own table, so those rows exist nowhere else"}, rep.Warnings)
+	rows, _, ok = e.tableRows(db, "orders_quarantine_prev")
+	require.True(t, ok)
+	assert.Equal(t, mixedQuar, rows)
+	assert.Equal(t, []string{"b"}, ids(e.tableRows(db, "orders_quarantine")))
 }
 
 // TestConcurrentRuns: one engine runs different assets at the same time.
