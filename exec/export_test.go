@@ -12,3 +12,10 @@ func FailSyncFile(fail func(path string) error) (restore func()) {
 	}
 	return func() { syncFile = flush }
 }
+
+// SetCrashPoint calls at at each step of an output's swap, until the returned function restores
+// none. Tests that use it must not run in parallel.
+func SetCrashPoint(at func(stage string)) (restore func()) {
+	crashPoint = at
+	return func() { crashPoint = nil }
+}

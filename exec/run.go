@@ -1,11 +1,14 @@
 package exec
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	mathbits "math/bits"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -58,6 +61,9 @@ type Options struct {
 	SchemaRulesPerRule bool
 	// Progress, when set, is told which phase a run is in.
 	Progress func(Progress)
+	// Warnings, when set, is written each warning of the run as it is added to the report, one
+	// line each, starting "warning: ".
+	Warnings io.Writer
 }
 
 // Progress reports a run's phase; Total is 0 when unknown.
@@ -98,6 +104,11 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	if err := opts.validate(); err != nil {
 		return rep, fail(rep, err)
 	}
+	if a.Name != "" {
+		if err := CheckAssetName(a.Name); err != nil {
+			return rep, fail(rep, err)
+		}
+	}
 	if a.Output != nil {
 		rep.Table.Address = a.Output.String()
 		if a.Quarantine {
@@ -105,6 +116,11 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		}
 	} else if a.Quarantine {
 		return rep, fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
+	}
+	if a.Output != nil {
+		if err := RecoverOutput(ctx, a.Output); err != nil {
+			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
 	}
 	if a.Input == nil {
 		return e.skipped(rep, a, opts), nil
@@ -170,7 +186,14 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 
 	if writing {
 		opts.progress("writing outputs", total)
-		w := writes{asset: rep.Asset}
+		w := writes{asset: rep.Asset, keepPrevious: readsOutput(a.Input, a.Output)}
+		w.kept = func(quarantine, prev string) {
+			why := "this run found no invalid rows"
+			if w.quarantine != "" {
+				why = "this run's input is its own table, so those rows exist nowhere else"
+			}
+			warn(rep, opts, fmt.Sprintf("the previous quarantine %s is kept as %s: %s", quarantine, prev, why))
+		}
 		_, parquet := a.Output.(ParquetOutput)
 		if out != outcome.NoValidRows {
 			w.table = valid
@@ -286,6 +309,56 @@ func assetName(a Asset) string {
 		return a.Output.DefaultAssetName()
 	}
 	return a.Plan.Name
+}
+
+// warn adds a warning to the report and writes it to opts.Warnings.
+func warn(rep *outcome.Report, opts Options, msg string) {
+	rep.Warnings = append(rep.Warnings, msg)
+	if opts.Warnings != nil {
+		fmt.Fprintln(opts.Warnings, "warning: "+msg)
+	}
+}
+
+// CheckAssetName refuses an asset name that is not a plain name: the quarantine's file is named
+// after it, beside the table, and a path in it would put the file elsewhere.
+func CheckAssetName(name string) error {
+	if name == "." || strings.Contains(name, "..") || strings.ContainsAny(name, "/\\\x00") {
+		return fmt.Errorf("asset name %q: use a plain name, without path separators or \"..\" (the quarantine is <name>_quarantine beside the table)", name)
+	}
+	return nil
+}
+
+// readsOutput reports whether the input is the output's table itself.
+func readsOutput(in Input, out Output) bool {
+	switch o := out.(type) {
+	case ParquetOutput:
+		i, ok := in.(ParquetInput)
+		if !ok {
+			return false
+		}
+		target, err := os.Stat(o.Path)
+		if err != nil {
+			return false
+		}
+		matches, _ := filepath.Glob(i.Path)
+		for _, m := range matches {
+			if st, err := os.Stat(m); err == nil && os.SameFile(st, target) {
+				return true
+			}
+		}
+	case TableOutput:
+		i, ok := in.(TableInput)
+		if !ok || !strings.EqualFold(i.Table, o.Table) || !strings.EqualFold(cmp.Or(i.Schema, "main"), o.schemaName()) {
+			return false
+		}
+		if i.File == "" || o.File == "" {
+			return i.File == o.File
+		}
+		a, aerr := os.Stat(i.File)
+		b, berr := os.Stat(o.File)
+		return aerr == nil && berr == nil && os.SameFile(a, b)
+	}
+	return false
 }
 
 // fail records err in the report and returns it.
@@ -665,13 +738,35 @@ func rowsJSON(ctx context.Context, r *run, query string) ([]any, error) {
 	return out, nil
 }
 
-// rowJSON renders the schema columns of a row as a JSON object.
+// rowJSON renders the schema columns of a row as a JSON object, each value capped (sampleValue).
 func rowJSON(p *compile.Plan, prefix string) string {
 	parts := make([]string, len(p.Columns))
 	for i, c := range p.Columns {
-		parts[i] = fmt.Sprintf("%s := %s%s", sql.Ident(c.Name), prefix, sql.Ident(c.Name))
+		parts[i] = fmt.Sprintf("%s := %s", sql.Ident(c.Name), sampleValue(c, prefix+sql.Ident(c.Name)))
 	}
 	return fmt.Sprintf("CAST(to_json(struct_pack(%s)) AS VARCHAR)", strings.Join(parts, ", "))
+}
+
+// MaxSampleValue is the most of a value a report's sample shows: a string's first characters, or
+// a list's, struct's or binary value's first JSON text; a longer value is cut, in SQL, so that it
+// never reaches the report (or Go) whole, and ends with "… (cut, <bytes> bytes)".
+const MaxSampleValue = 1024
+
+// sampleValue is the SQL of a column's value as a report sample shows it. Fixed-width dtypes are
+// never long; strings are cut by characters; other values become the cut text of their JSON.
+func sampleValue(c compile.Column, expr string) string {
+	k := c.DType.Kind
+	switch {
+	case k == schema.KindBool, k.IsInteger(), k.IsFloat(), k == schema.KindDecimal, k == schema.KindDate,
+		k == schema.KindTime, k == schema.KindDatetime, k == schema.KindDuration:
+		return expr
+	case k == schema.KindString, k == schema.KindEnum:
+		return fmt.Sprintf("CASE WHEN length(%[1]s) > %[2]d THEN left(%[1]s, %[2]d) || '… (cut, ' || strlen(%[1]s) || ' bytes)' ELSE %[1]s END",
+			"CAST("+expr+" AS VARCHAR)", MaxSampleValue)
+	}
+	j := "CAST(to_json(" + expr + ") AS VARCHAR)"
+	return fmt.Sprintf("CASE WHEN strlen(%[1]s) > %[2]d THEN to_json(left(%[1]s, %[2]d) || '… (cut, ' || strlen(%[1]s) || ' bytes)') ELSE to_json(%[3]s) END",
+		j, MaxSampleValue, expr)
 }
 
 // sanitizeJSON quotes the NaN and Infinity tokens DuckDB's to_json writes for floats, which are

@@ -63,7 +63,7 @@ var backends = []backend{
 			var out []string
 			for _, en := range entries {
 				switch n := en.Name(); {
-				case n == "orders.parquet", n == "orders_quarantine.parquet", n == ".orders.parquet.tablegate.lock":
+				case n == "orders.parquet", n == "orders_quarantine.parquet":
 				default:
 					out = append(out, n)
 				}
@@ -604,8 +604,10 @@ func TestLastKnownGood(t *testing.T) {
 			require.True(t, ok)
 			assert.Equal(t, [][]any{qrow("x", -1.0, nil, "amount__min"), qrow("y", -2.0, "z", "amount__min")}, q)
 
-			// All valid: the table is replaced and the older quarantine removed.
-			rep, err := runWith(ordersSelect(allValidRows), true, exec.Options{})
+			// All valid: the table is replaced and the older quarantine removed, kept as the
+			// previous one with a warning.
+			var warned strings.Builder
+			rep, err := runWith(ordersSelect(allValidRows), true, exec.Options{Warnings: &warned})
 			require.NoError(t, err)
 			assert.False(t, rep.Quarantine.Written)
 			rows, _, ok := b.table(e)
@@ -613,6 +615,15 @@ func TestLastKnownGood(t *testing.T) {
 			assert.Equal(t, [][]any{{"a", 1.0, nil}, {"b", 2.5, "ok"}}, rows)
 			_, _, ok = b.quarantine(e)
 			assert.False(t, ok, "older quarantine removed")
+			prev := strings.TrimSuffix(b.quarantineAddr(e), ".parquet") + ".prev.parquet"
+			if b.name == "duckdb" {
+				prev = b.quarantineAddr(e) + "_prev"
+			}
+			want := fmt.Sprintf("the previous quarantine %s is kept as %s: this run found no invalid rows", b.quarantineAddr(e), prev)
+			assert.Equal(t, []string{want}, rep.Warnings)
+			assert.Equal(t, "warning: "+want+"\n", warned.String())
+			assert.Equal(t, []string{"x", "y"}, prevIDs(t, e, b))
+			assert.Empty(t, leftoversBesidePrev(t, e, b))
 
 			// Also without a declared quarantine: a quarantine always belongs to the latest run
 			// that wrote anything.
@@ -622,7 +633,8 @@ func TestLastKnownGood(t *testing.T) {
 			require.NoError(t, err)
 			_, _, ok = b.quarantine(e)
 			assert.False(t, ok, "older quarantine removed by a run without --quarantine")
-			assert.Empty(t, b.leftovers(e))
+			assert.Equal(t, []string{"b", "g", "e", "g", "h"}, prevIDs(t, e, b))
+			assert.Empty(t, leftoversBesidePrev(t, e, b))
 		})
 	}
 }
@@ -1041,6 +1053,18 @@ func TestSameTableInAndOut(t *testing.T) {
 	rows, _, ok = e.tableRows(db, "orders_quarantine")
 	require.True(t, ok)
 	assert.Equal(t, mixedQuar, rows)
+
+	// Again over rows with invalid ones: the quarantine those rows replace exists nowhere else,
+	// so it is kept, with a warning.
+	e.table(db, "orders", ordersSelect(oneInvalidRows))
+	rep, err = run(t, ordersSchema(), a, exec.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"the previous quarantine " + db + ":orders_quarantine is kept as " + db +
+		":orders_quarantine_prev: this run's input is its own table, so those rows exist nowhere else"}, rep.Warnings)
+	rows, _, ok = e.tableRows(db, "orders_quarantine_prev")
+	require.True(t, ok)
+	assert.Equal(t, mixedQuar, rows)
+	assert.Equal(t, []string{"b"}, ids(e.tableRows(db, "orders_quarantine")))
 }
 
 // TestConcurrentRuns: one engine runs different assets at the same time.
@@ -1149,12 +1173,12 @@ func TestFailedFlushKeepsLastKnownGood(t *testing.T) {
 	b := backends[0]
 	require.Equal(t, "parquet", b.name)
 	for _, c := range []struct {
-		name, file string // the file whose flush fails
+		name, file string // the temporary whose flush fails, by its name's end
 		rows       string
 	}{
-		{"the table's flush, a quarantined run", ".orders.parquet.tablegate-", mixedRows},
-		{"the quarantine's flush", ".orders_quarantine.parquet.tablegate-", mixedRows},
-		{"the table's flush, an all-valid run that would remove the quarantine", ".orders.parquet.tablegate-", allValidRows},
+		{"the table's flush, a quarantined run", "-table.tmp", mixedRows},
+		{"the quarantine's flush", "-quarantine.tmp", mixedRows},
+		{"the table's flush, an all-valid run that would remove the quarantine", "-table.tmp", allValidRows},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -1174,7 +1198,7 @@ func TestFailedFlushKeepsLastKnownGood(t *testing.T) {
 
 			var failed []string
 			restore := exec.FailSyncFile(func(path string) error {
-				if strings.HasPrefix(filepath.Base(path), c.file) {
+				if strings.HasSuffix(filepath.Base(path), c.file) {
 					failed = append(failed, path)
 					return &os.PathError{Op: "fsync", Path: path, Err: syscall.ENOSPC}
 				}

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/tablegate/tablegate/compile"
@@ -32,8 +30,13 @@ type writes struct {
 	asset          string
 	table          string
 	quarantine     string
-	dropQuarantine bool  // remove an older quarantine: it belongs to an earlier run
-	tableRowGroup  int64 // rows per row group of a Parquet table; 0 is DuckDB's default
+	dropQuarantine bool // remove an older quarantine: it belongs to an earlier run
+	// keepPrevious keeps an older quarantine that a new one replaces (the input is the table
+	// itself, so its rows exist nowhere else); a removed one is always kept.
+	keepPrevious bool
+	// kept, when set, is told where an older quarantine was kept, once the outputs are in place.
+	kept          func(quarantine, prev string)
+	tableRowGroup int64 // rows per row group of a Parquet table; 0 is DuckDB's default
 }
 
 // ParquetOutput writes the table to a Parquet file; the quarantine is <asset>_quarantine.parquet
@@ -88,39 +91,45 @@ func (o TableOutput) DefaultAssetName() string { return o.Table }
 
 // write writes both files under temporary names in the target folder, flushes them, and renames
 // them into place: a crash leaves the previous table byte-for-byte intact and never a
-// half-written file under the table's name. The quarantine side changes first (the new
-// quarantine is renamed, or the older one removed, before the table is renamed), so a table never
-// sits beside a quarantine older than its own run's: a crash between the two steps leaves the
-// previous table beside the new run's quarantine, or without the older quarantine.
+// half-written file under the table's name. When more than one file changes (the table and its
+// quarantine, or the older quarantine kept as .prev), the renames are a journaled swap: once its
+// journal is written the new pair is decided, and a run killed between the renames leaves the
+// journal for the next run, which completes the swap before anything else (see swap).
 func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 	dir := filepath.Dir(o.Path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	unlock, err := lockPath(ctx, filepath.Join(dir, "."+filepath.Base(o.Path)+".tablegate.lock"))
+	unlock, err := lockPath(ctx, lockFile(o.Path))
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	// Before anything else: a killed run's recorded swap needs the temporaries it names.
+	if err := recoverSwap(o.Path); err != nil {
+		return err
+	}
 	qPath := o.QuarantineAddress(w.asset)
 	removeStale(o.Path)
-	removeStale(qPath)
 
-	var renames [][2]string
+	var temps []string
+	journaled := false
 	defer func() {
-		for _, rn := range renames {
-			_ = os.Remove(rn[0]) // temporaries not moved into place
+		if !journaled {
+			for _, tmp := range temps {
+				_ = os.Remove(tmp) // temporaries not moved into place
+			}
 		}
 	}()
 	// Each file is flushed to disk in the background while DuckDB writes the next one (the
 	// table's flush, 0.1 s for 400 MB, overlaps the quarantine's COPY); both are flushed before
 	// anything is renamed.
 	var syncs []chan error
-	copyTo := func(query, final, options string) error {
-		tmp := tempPath(final, r.id)
-		renames = append(renames, [2]string{tmp, final})
+	copyTo := func(query, role, options string) (string, error) {
+		tmp := tempPath(o.Path, r.id, role)
+		temps = append(temps, tmp)
 		if err := r.exec(ctx, fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet%s)", query, sql.String(tmp), options)); err != nil {
-			return err
+			return "", err
 		}
 		done := make(chan error, 1)
 		syncs = append(syncs, done)
@@ -129,20 +138,22 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 			defer r.conn.log(traceStart{wall: time.Now(), cpu: -1}, "fsync "+tmp)
 			done <- syncFile(tmp)
 		}()
-		return nil
+		return tmp, nil
 	}
+	var tableTmp, quarTmp string
 	err = func() error {
 		if w.table != "" {
 			options := ""
 			if w.tableRowGroup > 0 {
 				options = fmt.Sprintf(", ROW_GROUP_SIZE %d", w.tableRowGroup)
 			}
-			if err := copyTo(w.table, o.Path, options); err != nil {
+			if tableTmp, err = copyTo(w.table, "table", options); err != nil {
 				return err
 			}
 		}
 		if w.quarantine != "" {
-			return copyTo(w.quarantine, qPath, "")
+			quarTmp, err = copyTo(w.quarantine, "quarantine", "")
+			return err
 		}
 		return nil
 	}()
@@ -157,28 +168,72 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	// The quarantine side changes first (see above), and reaches the disk before the table's
-	// rename: a power loss must not leave a new table beside the old quarantine.
-	slices.Reverse(renames)
-	if w.dropQuarantine {
-		if err := os.Remove(qPath); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("remove the older quarantine %s: %w", qPath, err)
-		}
-		if err := syncDir(dir); err != nil {
-			return err
+	// The quarantine side changes first, so that even a swap whose journal is lost with the disk
+	// never puts a new table beside the older quarantine.
+	s := swap{dir: dir}
+	var kept [2]string
+	if w.dropQuarantine || w.keepPrevious && w.quarantine != "" {
+		if _, err := os.Lstat(qPath); err == nil {
+			kept = [2]string{qPath, prevParquet(qPath)}
+			s.add(kept[0], kept[1])
 		}
 	}
-	for len(renames) > 0 {
-		rn := renames[0]
-		if err := os.Rename(rn[0], rn[1]); err != nil {
+	if quarTmp != "" {
+		s.add(quarTmp, qPath)
+	}
+	if tableTmp != "" {
+		s.add(tableTmp, o.Path)
+	}
+	crash("outputs flushed")
+	journal := ""
+	if len(s.steps) > 1 {
+		journal = journalPath(o.Path)
+		if err := s.commit(journal); err != nil {
 			return err
 		}
-		renames = renames[1:]
-		if err := syncDir(dir); err != nil {
-			return err
+		journaled = true
+	}
+	crash("journal written")
+	if err := s.apply(0, journal); err != nil {
+		if journaled {
+			return fmt.Errorf("%w; the swap is recorded in %s and the next run writing %s completes it", err, journal, o.Path)
 		}
+		return err
+	}
+	if kept[0] != "" && w.kept != nil {
+		w.kept(kept[0], kept[1])
 	}
 	return nil
+}
+
+// RecoverOutput completes what a killed run left unfinished at the output: for a Parquet output,
+// the recorded swap of the table and its quarantine (so that the pair is one run's), and the
+// table's temporaries. A run does it before reading anything; a reader of the files may call it
+// too. A DuckDB table needs nothing: DuckDB replays or discards its log when it opens the file.
+func RecoverOutput(ctx context.Context, out Output) error {
+	o, ok := out.(ParquetOutput)
+	if !ok {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Dir(o.Path)); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	unlock, err := lockPath(ctx, lockFile(o.Path))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := recoverSwap(o.Path); err != nil {
+		return err
+	}
+	removeStale(o.Path)
+	return nil
+}
+
+// prevParquet is where a quarantine the run would lose is kept: orders_quarantine.parquet ->
+// orders_quarantine.prev.parquet.
+func prevParquet(quarantine string) string {
+	return strings.TrimSuffix(quarantine, filepath.Ext(quarantine)) + ".prev" + filepath.Ext(quarantine)
 }
 
 // DuckDB writes Parquet in row groups of 122,880 rows by default. An ordered COPY writes each
@@ -239,13 +294,20 @@ SELECT rows, batches, (SELECT count(*) FROM valid WHERE abs(rows - %[6]d) < %[5]
 	return size
 }
 
-// tempPath is a hidden name beside final that no *.parquet glob matches.
-func tempPath(final string, id int64) string {
-	return filepath.Join(filepath.Dir(final), fmt.Sprintf(".%s.tablegate-%d-%d.tmp", filepath.Base(final), os.Getpid(), id))
+// lockFile is the hidden file that a run writing the table locks; it exists only while it is
+// held (and after a killed run, until the next one).
+func lockFile(table string) string {
+	return filepath.Join(filepath.Dir(table), "."+filepath.Base(table)+".tablegate.lock")
 }
 
-// removeStale deletes temporaries left by killed runs; the caller holds the target's lock, so no
-// live run owns them.
+// tempPath is a hidden name beside the table that no *.parquet glob matches, for the file of the
+// given role (table, quarantine); named after the table, whose lock covers it.
+func tempPath(table string, id int64, role string) string {
+	return filepath.Join(filepath.Dir(table), fmt.Sprintf(".%s.tablegate-%d-%d-%s.tmp", filepath.Base(table), os.Getpid(), id, role))
+}
+
+// removeStale deletes the temporaries left beside the table by killed runs; the caller holds the
+// table's lock, so no live run owns them.
 func removeStale(final string) {
 	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(final), "."+filepath.Base(final)+".tablegate-*.tmp"))
 	for _, m := range matches {
@@ -273,45 +335,31 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// lockPath takes an exclusive lock on path, waiting for another run that holds it until ctx ends.
-func lockPath(ctx context.Context, path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() {
-				_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-				f.Close()
-			}, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, fmt.Errorf("waiting for another run writing the same output: %w", ctx.Err())
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
 // write replaces the table and the quarantine in one transaction: a failed or killed run leaves
-// the previous tables as they were.
+// the previous tables as they were. A write that fails before its commit gives back the space it
+// grew the database file by (a full disk would otherwise fail every later run on the WAL).
 func (o TableOutput) write(ctx context.Context, r *run, w writes) (err error) {
 	catalog := ""
+	committing := false
 	if o.File != "" {
 		// A new database file's folder is made, as a Parquet output's is.
 		if err := os.MkdirAll(filepath.Dir(o.File), 0o755); err != nil {
 			return err
 		}
+		_, statErr := os.Stat(o.File)
+		isNew := errors.Is(statErr, os.ErrNotExist)
 		if catalog, err = r.attach(ctx, o.File, true); err != nil {
 			return err
 		}
+		size := int64(-1) // unknown: nothing is given back
+		if st, err := os.Stat(o.File); err == nil {
+			size = st.Size()
+		}
+		defer func() {
+			if err != nil && !committing && (isNew || size >= 0) {
+				r.shrink(o.File, size, isNew)
+			}
+		}()
 	}
 	if err := r.exec(ctx, "BEGIN TRANSACTION"); err != nil {
 		return err
@@ -327,6 +375,21 @@ func (o TableOutput) write(ctx context.Context, r *run, w writes) (err error) {
 		}
 	}
 	qName := sql.QualifiedIdent(catalog, o.schemaName(), w.asset+"_quarantine")
+	var kept bool
+	if w.dropQuarantine || w.keepPrevious && w.quarantine != "" {
+		if kept, err = r.tableExists(ctx, catalog, o.schemaName(), w.asset+"_quarantine"); err != nil {
+			return err
+		}
+		if kept {
+			prev := w.asset + "_quarantine_prev"
+			if err := r.exec(ctx, "DROP TABLE IF EXISTS "+sql.QualifiedIdent(catalog, o.schemaName(), prev)); err != nil {
+				return err
+			}
+			if err := r.exec(ctx, fmt.Sprintf("ALTER TABLE %s RENAME TO %s", qName, sql.Ident(prev))); err != nil {
+				return err
+			}
+		}
+	}
 	if w.table != "" {
 		if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TABLE %s AS %s", sql.QualifiedIdent(catalog, o.schemaName(), o.Table), w.table)); err != nil {
 			return err
@@ -342,7 +405,53 @@ func (o TableOutput) write(ctx context.Context, r *run, w writes) (err error) {
 			return err
 		}
 	}
-	return r.exec(ctx, "COMMIT")
+	crash("tables written")
+	committing = true
+	if err := r.exec(ctx, "COMMIT"); err != nil {
+		return err
+	}
+	if kept && w.kept != nil {
+		w.kept(o.QuarantineAddress(w.asset), o.address(w.asset+"_quarantine_prev"))
+	}
+	return nil
+}
+
+// tableExists reports whether catalog ("" the current database) has the table in schemaName;
+// DuckDB matches names in any case.
+func (r *run) tableExists(ctx context.Context, catalog, schemaName, table string) (bool, error) {
+	var n int64
+	err := r.conn.QueryRowContext(ctx, `SELECT count(*) FROM duckdb_tables()
+WHERE database_name = coalesce(nullif(?, ''), current_database()) AND lower(schema_name) = lower(?) AND lower(table_name) = lower(?)`,
+		catalog, schemaName, table).Scan(&n)
+	return n > 0, err
+}
+
+// shrink gives back the space a failed, rolled-back write grew a database file by: it detaches
+// the file and truncates it to its size before the write, or removes it when the write made it. Rolled back, every block past that size is unused: DuckDB writes a
+// transaction's data to free or new blocks and changes the header only at a checkpoint. If the
+// file cannot be detached it is left as it is.
+func (r *run) shrink(file string, size int64, made bool) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return
+	}
+	alias, ok := r.attached[abs]
+	if !ok {
+		return
+	}
+	_ = r.exec(context.Background(), "ROLLBACK")
+	if err := r.exec(context.Background(), "DETACH DATABASE "+sql.Ident(alias)); err != nil {
+		return
+	}
+	delete(r.attached, abs)
+	if made {
+		_ = os.Remove(abs)
+		_ = os.Remove(abs + ".wal")
+		return
+	}
+	if st, err := os.Stat(abs); err == nil && st.Size() > size {
+		_ = os.Truncate(abs, size)
+	}
 }
 
 // WriteQuery writes a query's rows to an output atomically, as a run writes a table (used by

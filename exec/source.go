@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -273,9 +274,10 @@ func statFile(path string) error {
 }
 
 // open reads the file with a fixed delimiter (tab for .tsv, else comma), the header on the first
-// line and strict mode. Left to detect them, DuckDB's sniffer reads a file with a ragged row as
-// something else (the data as headerless rows after skipping lines, or each line as one column)
-// and the run reports a misleading column mismatch instead of the bad row.
+// line, double quotes and strict mode. Left to detect them, DuckDB's sniffer reads a file with a
+// ragged row as something else (the data as headerless rows after skipping lines, or each line as
+// one column), and one with an unterminated quote as unquoted (the quote kept in the value), and
+// the run reports a misleading column mismatch, or nothing, instead of the bad line.
 func (in CSVInput) open(ctx context.Context, r *run, _ map[string]bool) (compile.Relation, error) {
 	if err := statFile(in.Path); err != nil {
 		return compile.Relation{}, err
@@ -284,14 +286,103 @@ func (in CSVInput) open(ctx context.Context, r *run, _ map[string]bool) (compile
 	if strings.EqualFold(filepath.Ext(in.Path), ".tsv") {
 		delim = '\t'
 	}
-	rel, err := materialise(ctx, r, fmt.Sprintf("read_csv(%s, header = true, delim = %s, skip = 0, strict_mode = true)",
+	if err := duplicateHeader(in.Path, delim); err != nil {
+		return compile.Relation{}, err
+	}
+	rel, err := materialise(ctx, r, fmt.Sprintf("read_csv(%s, header = true, delim = %s, quote = '\"', skip = 0, strict_mode = true)",
 		sql.String(in.Path), sql.String(string(delim))))
 	if err != nil {
+		if bad := unterminatedQuote(in.Path, byte(delim)); bad != nil {
+			return rel, bad
+		}
 		if ragged := raggedRow(in.Path, delim); ragged != nil {
 			return rel, ragged
 		}
 	}
 	return rel, err
+}
+
+// maxHeader bounds what duplicateHeader reads looking for the header's end.
+const maxHeader = 16 << 20
+
+// duplicateHeader refuses a header that names a column twice, in any case: DuckDB matches column
+// names in any case and renames the second one (a_1, A_1), so a rule would check only one copy.
+func duplicateHeader(path string, delim rune) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cr := csv.NewReader(io.LimitReader(f, maxHeader))
+	cr.Comma, cr.LazyQuotes, cr.FieldsPerRecord = delim, true, -1
+	header, err := cr.Read()
+	if err != nil {
+		return nil // DuckDB's reading says what is wrong
+	}
+	seen := map[string]int{}
+	for i, n := range header {
+		k := strings.ToLower(n)
+		if j, ok := seen[k]; ok {
+			return fmt.Errorf("%s: the header names column %q twice (columns %d and %d: %q and %q); column names match in any case, so rename one of them",
+				path, header[j], j+1, i+1, header[j], n)
+		}
+		seen[k] = i
+	}
+	return nil
+}
+
+// unterminatedQuote names the line where a quoted field opens that does not close where a field
+// ends (a doubled quote inside one is a quote): its closing quote is missing, so the field runs
+// on to the end of the file or to a later line's quote. DuckDB refuses such a file but, when the
+// line is among those its sniffer samples, says only that it could not detect the dialect.
+func unterminatedQuote(path string, delim byte) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	const (
+		fieldStart = iota
+		unquoted
+		quoted
+		afterQuote // a quote inside a quoted field: its end, or the first of a doubled quote
+	)
+	state, line, opened := fieldStart, 1, 0
+	br := bufio.NewReaderSize(f, 1<<20)
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			break
+		}
+		switch {
+		case state == quoted:
+			if c == '"' {
+				state = afterQuote
+			}
+		case c == '"' && state == fieldStart:
+			state, opened = quoted, line
+		case c == '"' && state == afterQuote:
+			state = quoted
+		case c == delim || c == '\n':
+			state = fieldStart
+		case c == '\r' && state == afterQuote:
+		case state == afterQuote:
+			return unterminated(path, opened)
+		default:
+			state = unquoted
+		}
+		if c == '\n' {
+			line++
+		}
+	}
+	if state == quoted {
+		return unterminated(path, opened)
+	}
+	return nil
+}
+
+func unterminated(path string, line int) error {
+	return fmt.Errorf("%s line %d: a quoted field opens there and is not closed (an unterminated quote); fix the file or export it again", path, line)
 }
 
 // raggedRow names the first row whose field count differs from the header's. DuckDB fails on
@@ -326,7 +417,35 @@ func (in NDJSONInput) open(ctx context.Context, r *run, _ map[string]bool) (comp
 	if err := statFile(in.Path); err != nil {
 		return compile.Relation{}, err
 	}
-	return materialise(ctx, r, fmt.Sprintf("read_json(%s, format = 'newline_delimited')", sql.String(in.Path)))
+	rel, err := materialise(ctx, r, fmt.Sprintf("read_json(%s, format = 'newline_delimited')", sql.String(in.Path)))
+	if err != nil {
+		return rel, err
+	}
+	return rel, caseDuplicateKeys(ctx, r, in.Path, rel.From)
+}
+
+// caseDuplicateKeys refuses keys equal in any case ({"a": 1, "A": 2}): DuckDB matches column
+// names in any case and renames the second one (A_1), so a rule would check only one copy. Only
+// when the columns read look renamed (a column and the same name plus _<n>) are the objects'
+// keys read again, to tell a rename from a real key.
+func caseDuplicateKeys(ctx context.Context, r *run, path, from string) error {
+	var suspect bool
+	q := fmt.Sprintf(`SELECT count(*) > 0 FROM (DESCRIBE SELECT * FROM %s) AS a, (DESCRIBE SELECT * FROM %s) AS b
+WHERE regexp_matches(lower(b.column_name), '^' || regexp_escape(lower(a.column_name)) || '_[0-9]+$')`, from, from)
+	if err := r.conn.QueryRowContext(ctx, q).Scan(&suspect); err != nil || !suspect {
+		return err
+	}
+	q = fmt.Sprintf(`SELECT list(k ORDER BY k) FROM (SELECT DISTINCT unnest(json_keys(json)) AS k FROM read_ndjson_objects(%s))
+GROUP BY lower(k) HAVING count(*) > 1 ORDER BY min(k) LIMIT 1`, sql.String(path))
+	var list []any
+	if err := r.conn.QueryRowContext(ctx, q).Scan(&list); err != nil {
+		if errors.Is(err, gosql.ErrNoRows) {
+			return nil
+		}
+		return err
+	}
+	return fmt.Errorf("%s: the objects have keys equal in any case (%q and %q); column names match in any case, so rename one of them",
+		path, fmt.Sprint(list[0]), fmt.Sprint(list[1]))
 }
 
 func (in TableInput) open(ctx context.Context, r *run, writes map[string]bool) (compile.Relation, error) {

@@ -98,6 +98,9 @@ type Report struct {
 	// TablegateVersion and DuckDBVersion say which tablegate and which embedded DuckDB ran.
 	TablegateVersion string `json:"tablegate_version"`
 	DuckDBVersion    string `json:"duckdb_version"`
+	// Warnings are what the user should know about a run that did what was asked (an older
+	// quarantine kept under another name).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // HealthOf derives the asset's health from its checks.

@@ -43,8 +43,9 @@ func phaseOf(stmt string) string {
 	case strings.HasPrefix(stmt, "fsync "):
 		return phases[8]
 	case strings.HasPrefix(stmt, "COPY "):
-		// By the file it writes: a column may be named like the quarantine.
-		if in(stmt[strings.LastIndex(stmt, " TO ")+1:], "_quarantine") {
+		// By the file it writes (its temporary ends -quarantine.tmp): a column may be named like
+		// the quarantine.
+		if in(stmt[strings.LastIndex(stmt, " TO ")+1:], "-quarantine.tmp") {
 			return phases[6]
 		}
 		return phases[5]

@@ -21,14 +21,15 @@ func TestPhaseOf(t *testing.T) {
 		{`SELECT count(*) FILTER (WHERE NOT ("a" AND "b")) FROM "__tg_failed_1"`, phases[3]},
 		{`CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block FROM "__tg_failed_1"`, phases[4]},
 		{`SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM x WHERE block = 0)`, phases[4]},
-		{`COPY (SELECT s."id" FROM read_parquet('d.parquet') AS s) TO 'out/.orders.parquet.tablegate-1-1.tmp' (FORMAT parquet)`, phases[5]},
-		{`COPY (SELECT "id" FROM "__tg_failed_1") TO 'out/.orders_quarantine.parquet.tablegate-1-1.tmp' (FORMAT parquet)`, phases[6]},
+		{`COPY (SELECT s."id" FROM read_parquet('d.parquet') AS s) TO 'out/.orders.parquet.tablegate-1-1-table.tmp' (FORMAT parquet)`, phases[5]},
+		{`COPY (SELECT "id" FROM "__tg_failed_1") TO 'out/.orders.parquet.tablegate-1-1-quarantine.tmp' (FORMAT parquet)`, phases[6]},
 		// A column named like the quarantine does not make the table's write the quarantine's.
-		{`COPY (SELECT s."pre_quarantine" FROM read_parquet('d.parquet') AS s) TO 'out/.orders.parquet.tablegate-1-1.tmp' (FORMAT parquet)`, phases[5]},
+		{`COPY (SELECT s."pre_quarantine" FROM read_parquet('d.parquet') AS s) TO 'out/.orders.parquet.tablegate-1-1-table.tmp' (FORMAT parquet)`, phases[5]},
+		{`COPY (SELECT s."x_quarantine" FROM read_parquet('d.parquet') AS s) TO 'out/.orders_quarantine.parquet.tablegate-1-1-table.tmp' (FORMAT parquet)`, phases[5]},
 		{`CREATE OR REPLACE TABLE "__tg_db1_1"."main"."orders" AS SELECT s."id" FROM t AS s`, phases[5]},
 		{`CREATE OR REPLACE TABLE "__tg_db1_1"."main"."orders_quarantine" AS SELECT "id" FROM "__tg_failed_1"`, phases[6]},
 		{`COMMIT`, phases[7]},
-		{`fsync out/.orders.parquet.tablegate-1-1.tmp`, phases[8]},
+		{`fsync out/.orders.parquet.tablegate-1-1-table.tmp`, phases[8]},
 		{`DESCRIBE SELECT * FROM read_parquet('d.parquet')`, phases[9]},
 	} {
 		if got := phaseOf(c.stmt); got != c.phase {

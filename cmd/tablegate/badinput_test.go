@@ -147,6 +147,22 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	f.write("in/ragged_late.csv", late.String())
+	f.write("in/dup.csv", "id,amount,id\na,1.0,b\n")
+	f.write("in/dupcase.csv", "id,amount,Amount\na,1.0,2.0\n")
+	f.write("in/dupquoted.csv", "id,\"amount\",\"AMOUNT\"\na,1.0,2.0\n")
+	f.write("in/dup.tsv", "id\tamount\tnote\tID\na\t1.0\tx\tb\n")
+	f.write("in/unterminated.csv", "id,amount,note\na,1.0,x\nb,2.0,\"open\nc,3.0,z\n")
+	var lateQuote strings.Builder
+	lateQuote.WriteString("id,amount,note\n")
+	for i := range 5000 {
+		fmt.Fprintf(&lateQuote, "r%d,%d.5,\"n, \"\"quoted\"\"\"\n", i, i)
+		if i == 4000 {
+			lateQuote.WriteString("bad,1.0,\"never closed\n")
+		}
+	}
+	f.write("in/unterminated_late.csv", lateQuote.String())
+	f.write("in/dupcase.ndjson", `{"id": "a", "amount": 1.0, "note": null, "Note": "x"}`+"\n")
+	f.write("in/dupkey.ndjson", `{"id": "a", "amount": 1.0, "note": null, "note": "x"}`+"\n")
 	f.write("in/broken.ndjson", `{"id": "a", "amount": 1.0, "note": null}`+"\n"+`{"id": "b", "amount": 2.0, "note": "x"`+"\n"+`{"id": "c", "amount": 3.0, "note": null}`+"\n")
 	f.write("in/notdb.duckdb", "this is not a database\n")
 	src := f.path("in", "src.duckdb")
@@ -191,6 +207,16 @@ func TestBadInput(t *testing.T) {
 		{name: "corrupt parquet footer", input: in("corrupt.parquet"), errTyp: "InputError", want: []string{"input " + in("corrupt.parquet") + ": "}},
 		{name: "ragged csv row", input: in("ragged.csv"), errTyp: "InputError", want: []string{in("ragged.csv") + " line 3 has 2 fields where the header has 3"}},
 		{name: "ragged csv row past the sniffer", input: in("ragged_late.csv"), errTyp: "InputError", want: []string{in("ragged_late.csv") + " line 4003 has 4 fields where the header has 3"}},
+		{name: "duplicate csv header", input: in("dup.csv"), errTyp: "InputError", want: []string{in("dup.csv") + `: the header names column "id" twice (columns 1 and 3: "id" and "id")`}},
+		{name: "csv header equal in any case", input: in("dupcase.csv"), errTyp: "InputError", want: []string{in("dupcase.csv") + `: the header names column "amount" twice (columns 2 and 3: "amount" and "Amount")`}},
+		{name: "quoted csv header equal in any case", input: in("dupquoted.csv"), errTyp: "InputError", want: []string{`columns 2 and 3: "amount" and "AMOUNT"`}},
+		{name: "duplicate tsv header", input: in("dup.tsv"), errTyp: "InputError", want: []string{in("dup.tsv") + `: the header names column "id" twice (columns 1 and 4: "id" and "ID")`}},
+		{name: "unterminated quote", input: in("unterminated.csv"), errTyp: "InputError", want: []string{in("unterminated.csv") + " line 3: a quoted field opens there and is not closed (an unterminated quote)"}},
+		{name: "unterminated quote past the sniffer", input: in("unterminated_late.csv"), errTyp: "InputError", want: []string{in("unterminated_late.csv") + " line 4003: a quoted field opens there and is not closed (an unterminated quote)"}},
+		{name: "ndjson keys equal in any case", input: in("dupcase.ndjson"), errTyp: "InputError", want: []string{in("dupcase.ndjson") + `: the objects have keys equal in any case ("Note" and "note")`}},
+		{name: "duplicate ndjson key", input: in("dupkey.ndjson"), errTyp: "InputError", want: []string{in("dupkey.ndjson"), `duplicate key "note"`}},
+		{name: "asset name with a path", input: valid, extra: []string{"--name", "../../x"}, errTyp: "UsageError", want: []string{`--name: asset name "../../x": use a plain name, without path separators or ".."`}},
+		{name: "asset name with a separator", input: valid, extra: []string{"--name", "sub/x"}, errTyp: "UsageError", want: []string{`asset name "sub/x"`}},
 		{name: "broken ndjson line", input: in("broken.ndjson"), errTyp: "InputError", want: []string{in("broken.ndjson"), "Malformed JSON", "line 3"}},
 		{name: "not a database", input: in("notdb.duckdb") + ":raw", errTyp: "InputError", want: []string{in("notdb.duckdb"), "not a valid DuckDB database file"}},
 		{name: "locked database", input: locked + ":raw", errTyp: "InputError", want: []string{locked, "Could not set lock", "Conflicting lock"}},

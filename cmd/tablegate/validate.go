@@ -215,6 +215,11 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	} else if f.quarantine {
 		return nil, usagef("--quarantine needs --out: the quarantine goes beside the table")
 	}
+	if f.name != "" {
+		if err := exec.CheckAssetName(f.name); err != nil {
+			return nil, usagef("--name: %v", err)
+		}
+	}
 	settings, err := resolveSettings(cmd, f)
 	if err != nil {
 		return nil, err
@@ -237,7 +242,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	prog := newProgress(stderr)
 	defer prog.finish()
 	opts := settings
-	opts.Cast, opts.SkipMissing, opts.Progress = f.cast, f.skipMissing, prog.update
+	opts.Cast, opts.SkipMissing, opts.Progress, opts.Warnings = f.cast, f.skipMissing, prog.update, stderr
 	rep, err := eng.Run(ctx, exec.Asset{Name: f.name, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
 	if de := (*duckdb.Error)(nil); errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {
 		err = outOfMemory(err, f)
