@@ -74,6 +74,11 @@ type Result struct {
 	// a JSON object.
 	ValidSample, InvalidSample []json.RawMessage
 	Health                     Health
+	// Warnings are what to know about a run that did what was asked (an older quarantine kept
+	// under another name).
+	Warnings []string
+	// TablegateVersion and DuckDBVersion say which tablegate and which DuckDB ran.
+	TablegateVersion, DuckDBVersion string
 	// Report is the untyped report the result was read from: the JSON report.
 	Report *Report
 }
@@ -125,7 +130,8 @@ func newResult(rep *Report) *Result {
 	}
 	res := &Result{
 		Asset: rep.Asset, Schema: rep.Schema, Rows: rep.Rows, Table: rep.Table, Quarantine: rep.Quarantine,
-		InvalidByRules: rep.InvalidByRules, Health: rep.Health, Report: rep,
+		InvalidByRules: rep.InvalidByRules, Health: rep.Health, Warnings: rep.Warnings, Report: rep,
+		TablegateVersion: rep.TablegateVersion, DuckDBVersion: rep.DuckDBVersion,
 		ValidSample: rawRows(rep.ValidSample), InvalidSample: rawRows(rep.InvalidSample),
 	}
 	if rep.Outcome != nil {
