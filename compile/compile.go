@@ -63,6 +63,7 @@ func CompileContext(ctx context.Context, s *schema.Schema) (*Plan, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	s = s.Clone() // the plan's own: a caller changing s afterwards changes nothing here
 	c := &compiler{ctx: ctx, s: s, plan: &Plan{Name: s.Name, schema: s}, pendingGroup: -1}
 	for _, col := range s.Columns {
 		c.plan.Columns = append(c.plan.Columns, Column{Name: col.Name, DType: col.DType})
