@@ -18,9 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
-	"github.com/tablegate/tablegate/schema"
+	"github.com/tablegate/tablegate"
 )
 
 func main() {
@@ -56,16 +54,16 @@ func extract() (array.RecordReader, error) {
 }
 
 func run(ctx context.Context, outDir string) error {
-	customers := schema.New("Customers",
-		schema.Int64("customer_id").PrimaryKey(),
-		schema.String("email").Nullable().Check("lowercase", "lower(_) = _"),
-		schema.Float64("balance").Min(0),
+	customers := tablegate.NewSchema("Customers",
+		tablegate.Int64("customer_id").PrimaryKey(),
+		tablegate.String("email").Nullable().Check("lowercase", "lower(_) = _"),
+		tablegate.Float64("balance").Min(0),
 	)
-	plan, err := compile.CompileContext(ctx, customers)
+	plan, err := tablegate.Compile(ctx, customers)
 	if err != nil {
 		return err
 	}
-	eng, err := exec.Open(exec.Config{})
+	eng, err := tablegate.Open(tablegate.Config{})
 	if err != nil {
 		return err
 	}
@@ -75,13 +73,17 @@ func run(ctx context.Context, outDir string) error {
 	if err != nil {
 		return err
 	}
-	filtered, err := eng.Filter(ctx, plan, exec.ArrowInput{Reader: reader, Name: "customers extract"}, exec.Options{})
+	filtered, err := eng.Filter(ctx, plan, tablegate.FromArrow(reader, "customers extract"), tablegate.Options{})
 	if err != nil {
 		return err
 	}
 	defer filtered.Close()
-	fmt.Printf("%d rows in, %d valid, %d invalid; failures per rule: %v\n",
-		filtered.Report.Rows.Input, filtered.Report.Rows.Valid, filtered.Report.Rows.Invalid, filtered.Counts)
+	fmt.Printf("%d rows in, %d valid, %d invalid\n", filtered.Rows.Input, filtered.Rows.Valid, filtered.Rows.Invalid)
+	for _, c := range filtered.Checks {
+		if !c.Passed {
+			fmt.Printf("  %s failed %d rows\n", c.Name, c.Failed)
+		}
+	}
 
 	// The next stage gets the valid rows as Arrow, without a round trip through files.
 	var total float64

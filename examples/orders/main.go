@@ -16,10 +16,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
-	"github.com/tablegate/tablegate/outcome"
-	"github.com/tablegate/tablegate/schema"
+	"github.com/tablegate/tablegate"
 )
 
 //go:embed orders.yaml
@@ -39,11 +36,11 @@ func main() {
 }
 
 func run(ctx context.Context, outDir string, asJSON bool) error {
-	s, err := schema.Parse(schemaYAML, "orders.yaml")
+	s, err := tablegate.ParseSchema(schemaYAML, "orders.yaml")
 	if err != nil {
 		return err
 	}
-	plan, err := compile.CompileContext(ctx, s)
+	plan, err := tablegate.Compile(ctx, s)
 	if err != nil {
 		return err
 	}
@@ -58,37 +55,33 @@ func run(ctx context.Context, outDir string, asJSON bool) error {
 		return err
 	}
 
-	eng, err := exec.Open(exec.Config{})
+	eng, err := tablegate.Open(tablegate.Config{})
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	rep, err := eng.Run(ctx, exec.Asset{
-		Plan:       plan,
-		Input:      exec.ParquetInput{Path: input},
-		Output:     exec.ParquetOutput{Path: filepath.Join(outDir, "orders.parquet")},
-		Quarantine: true,
-	}, exec.Options{})
-	var noValid *outcome.NoValidRowsError
+	res, err := eng.Validate(ctx, plan, tablegate.FromParquet(input), tablegate.ToParquet(filepath.Join(outDir, "orders.parquet")),
+		tablegate.Options{Quarantine: true})
+	var noValid *tablegate.NoValidRowsError
 	if err != nil && !errors.As(err, &noValid) {
 		return err
 	}
 	if asJSON {
-		data, _ := json.MarshalIndent(rep, "", "  ")
+		data, _ := json.MarshalIndent(res.Report, "", "  ")
 		fmt.Println(string(data))
 		return nil
 	}
 	fmt.Printf("%s: %s — %d rows in, %d valid to %s, %d invalid to %s (health %s)\n",
-		rep.Schema, *rep.Outcome, rep.Rows.Input, rep.Rows.Valid, rep.Table.Address, rep.Rows.Invalid, rep.Quarantine.Address, rep.Health)
-	for _, c := range rep.Checks {
+		res.Schema, res.Outcome, res.Rows.Input, res.Rows.Valid, res.Table.Address, res.Rows.Invalid, res.Quarantine.Address, res.Health)
+	for _, c := range res.Checks {
 		status := "pass"
 		if !c.Passed {
-			status = fmt.Sprintf("FAIL %v rows", c.Metadata["dy_failed_count"])
+			status = fmt.Sprintf("FAIL %d rows", c.Failed)
 		}
 		fmt.Printf("  %-5s %-38s %-14s %s\n", c.Severity, c.Name, status, c.Description)
 	}
 	fmt.Println("invalid rows by the rules they failed:")
-	for _, s := range rep.InvalidByRules {
+	for _, s := range res.InvalidByRules {
 		fmt.Printf("  %d  %s\n", s.Count, s.Rules)
 	}
 	return nil
