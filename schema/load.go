@@ -175,6 +175,9 @@ type loader struct {
 	chain    []string
 	name     string
 	problems []error
+	// depth is the nesting level of the column being read: past MaxNestingDepth its inner
+	// columns are not read (Validate reports the column), so a deep file costs the limit's depth.
+	depth int
 }
 
 func (l *loader) pos(n *yaml.Node) Pos { return Pos{File: l.file, Line: n.Line} }
@@ -514,7 +517,11 @@ func (l *loader) column(n *yaml.Node, parent string, named bool) *Column {
 				l.bad(key, label, key.Value, "inner applies to List and Array columns only")
 				continue
 			}
-			c.DType.Inner = l.column(val, label, false)
+			if l.depth <= MaxNestingDepth {
+				l.depth++
+				c.DType.Inner = l.column(val, label, false)
+				l.depth--
+			}
 		case "shape":
 			if c.DType.Kind != KindArray {
 				l.bad(key, label, key.Value, "shape applies to Array columns only")
@@ -530,11 +537,16 @@ func (l *loader) column(n *yaml.Node, parent string, named bool) *Column {
 				l.bad(val, label, "fields", "fields is a list of named columns; got %s", kindOf(val))
 				continue
 			}
+			if l.depth > MaxNestingDepth {
+				continue
+			}
+			l.depth++
 			for _, fn := range val.Content {
 				if f := l.column(fn, label, true); f != nil {
 					c.DType.Fields = append(c.DType.Fields, f)
 				}
 			}
+			l.depth--
 		default:
 			l.bad(key, label, key.Value, "unknown key '%s'; a column takes %s", key.Value, strings.Join(columnKeys, ", "))
 		}
