@@ -97,9 +97,14 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, groupBy []string) 
 	}
 	info.aggregate = agg
 
+	// Only the columns the expression may name (every one whose name occurs in it as a word):
+	// binding every column for every rule made a wide schema's compile quadratic. A column it
+	// names some other way is not found, and the rule is refused, never passed unchecked.
 	var cols []string
 	for _, col := range c.s.Columns {
-		cols = append(cols, typedNull(col.DType)+" AS "+sql.Ident(col.Name))
+		if sqlMentions(expr, col.Name) || groupsBy(groupBy, col.Name) {
+			cols = append(cols, typedNull(col.DType)+" AS "+sql.Ident(col.Name))
+		}
 	}
 	if value != nil {
 		cols = append(cols, typedNull(*value)+" AS "+probeValue)
@@ -140,6 +145,15 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, groupBy []string) 
 		return info, fmt.Errorf("%q is %s, not a boolean expression", expr, typ)
 	}
 	return info, nil
+}
+
+func groupsBy(keys []string, name string) bool {
+	for _, k := range keys {
+		if k == name {
+			return true
+		}
+	}
+	return false
 }
 
 func firstLine(s string) string {
