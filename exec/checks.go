@@ -41,22 +41,28 @@ func (e *Engine) report(ctx context.Context, r *run, rep *outcome.Report, a Asse
 	detail := failureDetail{samples: map[int][]any{}, groupFailed: map[string]int64{}}
 	if failed != "" {
 		// Each check shows at most n rows: a collapsed check takes them from its members in rule
-		// order and reads no more once it has n.
+		// order and takes no more once it has n. A rule's first k failing rows are min(k, its
+		// failures), so the rows each member gives are known before any is read.
+		take := map[int]int{}
 		for _, g := range groups {
 			budget := opts.samples()
 			for _, m := range g.members {
-				if stats.failed[m.index] == 0 || budget == 0 {
-					continue
+				if k := int(min(int64(budget), stats.failed[m.index])); k > 0 {
+					take[m.index] = max(take[m.index], k)
+					budget -= k
 				}
-				q := fmt.Sprintf("SELECT j FROM (SELECT %s AS j, %s FROM %s WHERE NOT %s ORDER BY %s LIMIT %d) ORDER BY %s",
-					rowJSON(p, ""), compile.RowIDColumn, sql.Ident(failed), sql.Ident(m.rule.Name), compile.RowIDColumn, budget, compile.RowIDColumn)
-				rows, err := rowsJSON(ctx, r, q)
-				if err != nil {
-					return fmt.Errorf("sample failing rows: %w", err)
-				}
-				detail.samples[m.index] = rows
-				budget -= len(rows)
 			}
+		}
+		firsts, rows, err := failureSamples(ctx, r, p, failed, take)
+		if err != nil {
+			return fmt.Errorf("sample failing rows: %w", err)
+		}
+		for i, rids := range firsts {
+			sample := make([]any, len(rids))
+			for j, rid := range rids {
+				sample[j] = rows[rid]
+			}
+			detail.samples[i] = sample
 		}
 		if err := e.groupCounts(ctx, r, failed, groups, stats, detail.groupFailed); err != nil {
 			return err
@@ -80,6 +86,75 @@ func (e *Engine) report(ctx context.Context, r *run, rep *outcome.Report, a Asse
 	rep.Checks = buildChecks(p, a, opts, out, stats, &detail, groups)
 	rep.Health = outcome.HealthOf(rep.Checks)
 	return nil
+}
+
+// failureSamples reads the first take[i] failing rows of rule i, for every rule in take: their
+// ordinals (one statement, one aggregate per rule) and those rows as JSON (one more). A
+// statement per rule, each rendering every column, cost rules × columns: minutes for a schema of
+// thousands of columns.
+func failureSamples(ctx context.Context, r *run, p *compile.Plan, failed string, take map[int]int) (map[int][]string, map[string]any, error) {
+	// Ordinals by their decimal text: a source's ordinal may be any integer type.
+	firsts := map[int][]string{}
+	rows := map[string]any{}
+	var rules []int
+	var parts []string
+	for i, rule := range p.Rules {
+		if k := take[i]; k > 0 {
+			rules = append(rules, i)
+			parts = append(parts, fmt.Sprintf("min(CASE WHEN NOT %s THEN %s END, %d)", sql.Ident(rule.Name), compile.RowIDColumn, k))
+		}
+	}
+	if len(rules) == 0 {
+		return firsts, rows, nil
+	}
+	vals := make([]any, len(parts))
+	dest := make([]any, len(parts))
+	for i := range vals {
+		dest[i] = &vals[i]
+	}
+	q := "SELECT " + strings.Join(parts, ", ") + " FROM " + sql.Ident(failed)
+	if err := r.conn.QueryRowContext(ctx, q).Scan(dest...); err != nil {
+		return nil, nil, err
+	}
+	var all []string
+	for k, i := range rules {
+		list, _ := vals[k].([]any)
+		for _, v := range list {
+			rid := fmt.Sprint(v)
+			if !wholeNumber(rid) {
+				return nil, nil, fmt.Errorf("row ordinal %q is not a whole number", rid)
+			}
+			firsts[i] = append(firsts[i], rid)
+			if _, seen := rows[rid]; !seen {
+				rows[rid] = nil
+				all = append(all, rid)
+			}
+		}
+	}
+	if len(all) == 0 {
+		return firsts, rows, nil
+	}
+	q = fmt.Sprintf("SELECT CAST(%s AS VARCHAR), %s FROM %s WHERE %s IN (%s)", compile.RowIDColumn, rowJSON(p, ""), sql.Ident(failed), compile.RowIDColumn, strings.Join(all, ", "))
+	res, err := r.conn.QueryContext(ctx, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer res.Close()
+	for res.Next() {
+		var rid, text string
+		if err := res.Scan(&rid, &text); err != nil {
+			return nil, nil, err
+		}
+		rows[rid] = json.RawMessage(sanitizeJSON(text))
+	}
+	return firsts, rows, res.Err()
+}
+
+// wholeNumber reports whether s is the decimal text of an integer, which an ordinal pasted into
+// SQL must be.
+func wholeNumber(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 func (e *Engine) groupCounts(ctx context.Context, r *run, failed string, groups []checkGroup, stats ruleStats, into map[string]int64) error {
