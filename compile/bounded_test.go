@@ -44,3 +44,36 @@ func TestCompileContextCancelled(t *testing.T) {
 		t.Errorf("want context.Canceled, got %v", err)
 	}
 }
+
+// TestHugeBuildsRefused: a constant size past MaxBuiltLength for a function that builds a value
+// per row is a declaration error; sizes within it, and sizes read from columns, compile.
+func TestHugeBuildsRefused(t *testing.T) {
+	cases := []struct {
+		sql  string
+		want string // "" when it compiles
+	}{
+		{"length(repeat(_, 50000000)) > 0", "repeat(…, 50000000)"},
+		{"length(repeat(_, CAST(50000000 AS BIGINT))) > 0", "repeat(…, 50000000)"},
+		{"length(lpad(_, 9000000000, 'x')) > 0", "lpad(…, 9000000000)"},
+		{"length(RPAD(_, 2000000, 'x')) > 0", "rpad(…, 2000000)"},
+		{"len(list_resize([_], 5000000)) > 0", "list_resize(…, 5000000)"},
+		{"length(repeat(_, 1048576)) > 0", ""},
+		{"length(repeat(_, 3)) = 3 * length(_)", ""},
+		{"length(repeat(_, n)) >= 0", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.sql, func(t *testing.T) {
+			s := schema.New("T", schema.String("s").Check("c", tc.sql), schema.Int64("n"))
+			_, err := compile.Compile(s)
+			if tc.want == "" {
+				if err != nil {
+					t.Errorf("want it compiled, got %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "at most 1048576") {
+				t.Errorf("want a declaration error naming %s and the limit, got %v", tc.want, err)
+			}
+		})
+	}
+}

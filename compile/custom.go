@@ -95,6 +95,9 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, groupBy []string) 
 	if err != nil {
 		return info, err
 	}
+	if err := checkBuilds(tree); err != nil {
+		return info, err
+	}
 	info.aggregate = agg
 
 	// Only the columns the expression may name (every one whose name occurs in it as a word):
