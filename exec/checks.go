@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tablegate/tablegate/casting"
@@ -89,47 +90,52 @@ func (e *Engine) report(ctx context.Context, r *run, rep *outcome.Report, a Asse
 }
 
 // failureSamples reads the first take[i] failing rows of rule i, for every rule in take: their
-// ordinals (one statement, one aggregate per rule) and those rows as JSON (one more). A
-// statement per rule, each rendering every column, cost rules × columns: minutes for a schema of
-// thousands of columns.
+// ordinals (one statement: each failing row with the sampled rules it fails, numbered per rule)
+// and those rows as JSON (one more). A statement per rule, each rendering every column, cost
+// rules × columns; one aggregate per rule ran out of memory at 10,000 rules.
 func failureSamples(ctx context.Context, r *run, p *compile.Plan, failed string, take map[int]int) (map[int][]string, map[string]any, error) {
 	// Ordinals by their decimal text: a source's ordinal may be any integer type.
 	firsts := map[int][]string{}
 	rows := map[string]any{}
 	var rules []int
-	var parts []string
+	var fails, takes []string
 	for i, rule := range p.Rules {
 		if k := take[i]; k > 0 {
 			rules = append(rules, i)
-			parts = append(parts, fmt.Sprintf("min(CASE WHEN NOT %s THEN %s END, %d)", sql.Ident(rule.Name), compile.RowIDColumn, k))
+			fails = append(fails, fmt.Sprintf("CASE WHEN NOT %s THEN %d END", sql.Ident(rule.Name), len(rules)))
+			takes = append(takes, strconv.Itoa(k))
 		}
 	}
 	if len(rules) == 0 {
 		return firsts, rows, nil
 	}
-	vals := make([]any, len(parts))
-	dest := make([]any, len(parts))
-	for i := range vals {
-		dest[i] = &vals[i]
-	}
-	q := "SELECT " + strings.Join(parts, ", ") + " FROM " + sql.Ident(failed)
-	if err := r.conn.QueryRowContext(ctx, q).Scan(dest...); err != nil {
+	q := fmt.Sprintf("SELECT k, CAST(%[1]s AS VARCHAR) FROM (SELECT %[1]s, unnest(list_filter([%[2]s], lambda x: x IS NOT NULL)) AS k FROM %[3]s) "+
+		"QUALIFY row_number() OVER (PARTITION BY k ORDER BY %[1]s) <= [%[4]s][k] ORDER BY k, %[1]s",
+		compile.RowIDColumn, strings.Join(fails, ", "), sql.Ident(failed), strings.Join(takes, ", "))
+	picks, err := r.conn.QueryContext(ctx, q)
+	if err != nil {
 		return nil, nil, err
 	}
+	defer picks.Close()
 	var all []string
-	for k, i := range rules {
-		list, _ := vals[k].([]any)
-		for _, v := range list {
-			rid := fmt.Sprint(v)
-			if !wholeNumber(rid) {
-				return nil, nil, fmt.Errorf("row ordinal %q is not a whole number", rid)
-			}
-			firsts[i] = append(firsts[i], rid)
-			if _, seen := rows[rid]; !seen {
-				rows[rid] = nil
-				all = append(all, rid)
-			}
+	for picks.Next() {
+		var k int
+		var rid string
+		if err := picks.Scan(&k, &rid); err != nil {
+			return nil, nil, err
 		}
+		if k < 1 || k > len(rules) || !wholeNumber(rid) {
+			return nil, nil, fmt.Errorf("sampled row %q of rule %d is out of range", rid, k)
+		}
+		i := rules[k-1]
+		firsts[i] = append(firsts[i], rid)
+		if _, seen := rows[rid]; !seen {
+			rows[rid] = nil
+			all = append(all, rid)
+		}
+	}
+	if err := picks.Err(); err != nil {
+		return nil, nil, err
 	}
 	if len(all) == 0 {
 		return firsts, rows, nil
