@@ -137,23 +137,38 @@ func failureSamples(ctx context.Context, r *run, p *compile.Plan, failed string,
 	if err := picks.Err(); err != nil {
 		return nil, nil, err
 	}
-	if len(all) == 0 {
-		return firsts, rows, nil
+	// The rows in batches of about sampleCells values: a result is built whole before it is
+	// read, and 2,000 rows of 5,000 columns as JSON needed more than a 1 GB limit.
+	batch := max(1, sampleCells/max(1, len(p.Columns)))
+	for len(all) > 0 {
+		n := min(batch, len(all))
+		if err := sampleRows(ctx, r, p, failed, all[:n], rows); err != nil {
+			return nil, nil, err
+		}
+		all = all[n:]
 	}
-	q = fmt.Sprintf("SELECT CAST(%s AS VARCHAR), %s FROM %s WHERE %s IN (%s)", compile.RowIDColumn, rowJSON(p, ""), sql.Ident(failed), compile.RowIDColumn, strings.Join(all, ", "))
+	return firsts, rows, nil
+}
+
+// sampleCells is about how many values one statement renders for the samples.
+const sampleCells = 1 << 20
+
+// sampleRows renders the rows with the ordinals rids as JSON into rows.
+func sampleRows(ctx context.Context, r *run, p *compile.Plan, failed string, rids []string, rows map[string]any) error {
+	q := fmt.Sprintf("SELECT CAST(%s AS VARCHAR), %s FROM %s WHERE %s IN (%s)", compile.RowIDColumn, rowJSON(p, ""), sql.Ident(failed), compile.RowIDColumn, strings.Join(rids, ", "))
 	res, err := r.conn.QueryContext(ctx, q)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	defer res.Close()
 	for res.Next() {
 		var rid, text string
 		if err := res.Scan(&rid, &text); err != nil {
-			return nil, nil, err
+			return err
 		}
 		rows[rid] = json.RawMessage(sanitizeJSON(text))
 	}
-	return firsts, rows, res.Err()
+	return res.Err()
 }
 
 // wholeNumber reports whether s is the decimal text of an integer, which an ordinal pasted into
