@@ -58,8 +58,12 @@ func Compile(s *schema.Schema) (*Plan, error) {
 	return CompileContext(context.Background(), s)
 }
 
-// CompileContext is Compile with a context for the DuckDB parser calls that check custom SQL.
+// CompileContext is Compile stopped by ctx: between columns and in the DuckDB parser calls
+// that check custom SQL.
 func CompileContext(ctx context.Context, s *schema.Schema) (*Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -71,7 +75,14 @@ func CompileContext(ctx context.Context, s *schema.Schema) (*Plan, error) {
 	c.schemaRules()
 	c.primaryKey()
 	for _, col := range s.Columns {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		c.columnRules(col)
+	}
+	if err := ctx.Err(); err != nil {
+		// A cancelled parser call reads as a problem of the rule it checked: report the cause.
+		return nil, err
 	}
 	if len(c.problems) > 0 {
 		return nil, &schema.Errors{Schema: s.Name, Problems: c.problems}

@@ -215,6 +215,9 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 	if err := walkTree(node, parser.refused, &info.aggregate); err != nil {
 		return info, err
 	}
+	if err := checkBuilds(parsed.Probe); err != nil {
+		return info, err
+	}
 
 	// Bind: the value is a column of the probe relation.
 	probe := node
@@ -227,9 +230,15 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 	if err != nil {
 		return info, err
 	}
+
+	// Only the columns the expression may name (every one whose name occurs in it as a word):
+	// binding every column for every rule made a wide schema's compile quadratic. A column it
+	// names some other way is not found, and the rule is refused, never passed unchecked.
 	var cols []string
 	for _, col := range c.s.Columns {
-		cols = append(cols, typedNull(col.DType)+" AS "+sql.Ident(col.Name))
+		if sqlMentions(expr, col.Name) || groupsBy(groupBy, col.Name) {
+			cols = append(cols, typedNull(col.DType)+" AS "+sql.Ident(col.Name))
+		}
 	}
 	if value != nil {
 		cols = append(cols, typedNull(*value)+" AS "+probeValue)
@@ -581,6 +590,15 @@ func shallowCopy(m map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+func groupsBy(keys []string, name string) bool {
+	for _, k := range keys {
+		if k == name {
+			return true
+		}
+	}
+	return false
 }
 
 func firstLine(s string) string {

@@ -141,12 +141,23 @@ func (c *compiler) nested(col *schema.Column, r schema.ColumnRule, path []schema
 		}
 		return inner, nil
 	default:
-		f := field(col, st.Field)
-		inner, err := c.nested(f, r, path[1:], ref+"."+quote(f.Name), depth)
+		// A field of a NULL struct is NULL, so the last struct of a run of fields is NULL when
+		// any struct above it is: one guard on it passes the whole run, and the rule's SQL grows
+		// with its depth rather than with the square of it.
+		var at strings.Builder
+		at.WriteString(ref)
+		cur, guard, i := col, 0, 0
+		for ; i < len(path) && path[i].Kind == schema.StepField; i++ {
+			guard = at.Len()
+			cur = field(cur, path[i].Field)
+			at.WriteString("." + quote(cur.Name))
+		}
+		value := at.String()
+		inner, err := c.nested(cur, r, path[i:], value, depth)
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("CASE WHEN %s IS NULL THEN TRUE ELSE %s END", ref, inner), nil
+		return fmt.Sprintf("CASE WHEN %s IS NULL THEN TRUE ELSE %s END", value[:guard], inner), nil
 	}
 }
 
@@ -313,31 +324,34 @@ func describe(column string, r schema.ColumnRule) (full, short string) {
 	a := &t.Args
 	// rel is the checked value below the column: "", "elements", "city", "geo.lat",
 	// "elements' sku", "elements' elements", "s2 elements' a".
-	rel, last := "", -1
+	// A builder: appending to a string would copy it at every step, n² for a path of n steps.
+	var b strings.Builder
+	last := -1
 	inList := false
 	for _, st := range r.Path {
 		if st.Kind == schema.StepElement {
 			inList = true
 			switch last {
 			case -1:
-				rel = "elements"
+				b.WriteString("elements")
 			case int(schema.StepElement):
-				rel += "' elements"
+				b.WriteString("' elements")
 			default:
-				rel += " elements"
+				b.WriteString(" elements")
 			}
 		} else {
 			switch last {
 			case -1:
-				rel = st.Field
 			case int(schema.StepElement):
-				rel += "' " + st.Field
+				b.WriteString("' ")
 			default:
-				rel += "." + st.Field
+				b.WriteString(".")
 			}
+			b.WriteString(st.Field)
 		}
 		last = int(st.Kind)
 	}
+	rel := b.String()
 	subject := column
 	switch {
 	case rel == "":

@@ -1,8 +1,12 @@
 package compile_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -394,4 +398,47 @@ func TestStructRules(t *testing.T) {
 			want: map[string]string{"order|inner_Select_min": "TFT", "order|inner_from_unique": "FFT"},
 		},
 	})
+}
+
+// TestDeepStructGuard: a NULL struct anywhere above a field passes the field's rules, also a
+// check that is FALSE for NULL, however many structs lie between.
+func TestDeepStructGuard(t *testing.T) {
+	leaf := schema.Int64("n").Nullable().Check("set", "_ IS NOT NULL")
+	s := rtOne(schema.Struct("a", schema.Struct("b", schema.Struct("c", leaf).Nullable()).Nullable()).Nullable())
+	r := rtEval(t, s, rtData{cols: "a STRUCT(b STRUCT(c STRUCT(n BIGINT)))", rows: []string{
+		"{'b': {'c': {'n': 1}}}", "{'b': {'c': {'n': NULL}}}", "{'b': {'c': NULL}}", "{'b': NULL}", "NULL"}})
+	r.expect(t, map[string]string{"a|inner_b_inner_c_inner_n_check__set": "TFTTT"})
+}
+
+// TestDeepNestingCompilesLinearly: a rule's SQL grows with its depth, not its square, and a
+// column nested to the limit compiles at once.
+func TestDeepNestingCompilesLinearly(t *testing.T) {
+	deep := func(n int) *schema.Column {
+		c := schema.Int64(fmt.Sprintf("s%d", n)).Min(0)
+		for i := n - 1; i >= 0; i-- {
+			c = schema.Struct(fmt.Sprintf("s%d", i), c)
+		}
+		return c
+	}
+	deepest := func(n int) (int, time.Duration) {
+		start := time.Now()
+		p := rtCompile(t, rtOne(deep(n)))
+		took := time.Since(start)
+		r := p.Rules[len(p.Rules)-1]
+		if r.Kind != schema.RuleMin {
+			t.Fatalf("depth %d: last rule is %s, want the leaf's min", n, r.Name)
+		}
+		return len(r.Expr), took
+	}
+	half, _ := deepest(schema.MaxNestingDepth / 2)
+	full, took := deepest(schema.MaxNestingDepth)
+	if ratio := float64(full) / float64(half); ratio > 2.3 {
+		t.Errorf("the leaf rule's SQL grows %.1fx from depth %d to %d (%d -> %d bytes); want about 2x", ratio, schema.MaxNestingDepth/2, schema.MaxNestingDepth, half, full)
+	}
+	if took > 2*time.Second {
+		t.Errorf("compiling depth %d took %v", schema.MaxNestingDepth, took)
+	}
+	if _, err := compile.Compile(rtOne(deep(schema.MaxNestingDepth + 1))); err == nil || !strings.Contains(err.Error(), "levels deep") {
+		t.Errorf("depth %d: want the depth error, got %v", schema.MaxNestingDepth+1, err)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tablegate/tablegate/casting"
@@ -41,22 +42,28 @@ func (e *Engine) report(ctx context.Context, r *run, rep *outcome.Report, a Asse
 	detail := failureDetail{samples: map[int][]any{}, groupFailed: map[string]int64{}}
 	if failed != "" {
 		// Each check shows at most n rows: a collapsed check takes them from its members in rule
-		// order and reads no more once it has n.
+		// order and takes no more once it has n. A rule's first k failing rows are min(k, its
+		// failures), so the rows each member gives are known before any is read.
+		take := map[int]int{}
 		for _, g := range groups {
 			budget := opts.samples()
 			for _, m := range g.members {
-				if stats.failed[m.index] == 0 || budget == 0 {
-					continue
+				if k := int(min(int64(budget), stats.failed[m.index])); k > 0 {
+					take[m.index] = max(take[m.index], k)
+					budget -= k
 				}
-				q := fmt.Sprintf("SELECT j FROM (SELECT %s AS j, %s FROM %s WHERE NOT %s ORDER BY %s LIMIT %d) ORDER BY %s",
-					rowJSON(p, ""), compile.RowIDColumn, sql.Ident(failed), sql.Ident(m.rule.Name), compile.RowIDColumn, budget, compile.RowIDColumn)
-				rows, err := rowsJSON(ctx, r, q)
-				if err != nil {
-					return fmt.Errorf("sample failing rows: %w", err)
-				}
-				detail.samples[m.index] = rows
-				budget -= len(rows)
 			}
+		}
+		firsts, rows, err := failureSamples(ctx, r, p, failed, take)
+		if err != nil {
+			return fmt.Errorf("sample failing rows: %w", err)
+		}
+		for i, rids := range firsts {
+			sample := make([]any, len(rids))
+			for j, rid := range rids {
+				sample[j] = rows[rid]
+			}
+			detail.samples[i] = sample
 		}
 		if err := e.groupCounts(ctx, r, failed, groups, stats, detail.groupFailed); err != nil {
 			return err
@@ -80,6 +87,95 @@ func (e *Engine) report(ctx context.Context, r *run, rep *outcome.Report, a Asse
 	rep.Checks = buildChecks(p, a, opts, out, stats, &detail, groups)
 	rep.Health = outcome.HealthOf(rep.Checks)
 	return nil
+}
+
+// failureSamples reads the first take[i] failing rows of rule i, for every rule in take: their
+// ordinals (one statement: each failing row with the sampled rules it fails, numbered per rule)
+// and those rows as JSON (one more). A statement per rule, each rendering every column, cost
+// rules × columns; one aggregate per rule ran out of memory at 10,000 rules.
+func failureSamples(ctx context.Context, r *run, p *compile.Plan, failed string, take map[int]int) (map[int][]string, map[string]any, error) {
+	// Ordinals by their decimal text: a source's ordinal may be any integer type.
+	firsts := map[int][]string{}
+	rows := map[string]any{}
+	var rules []int
+	var fails, takes []string
+	for i, rule := range p.Rules {
+		if k := take[i]; k > 0 {
+			rules = append(rules, i)
+			fails = append(fails, fmt.Sprintf("CASE WHEN NOT %s THEN %d END", sql.Ident(rule.Name), len(rules)))
+			takes = append(takes, strconv.Itoa(k))
+		}
+	}
+	if len(rules) == 0 {
+		return firsts, rows, nil
+	}
+	q := fmt.Sprintf("SELECT k, CAST(%[1]s AS VARCHAR) FROM (SELECT %[1]s, unnest(list_filter([%[2]s], lambda x: x IS NOT NULL)) AS k FROM %[3]s) "+
+		"QUALIFY row_number() OVER (PARTITION BY k ORDER BY %[1]s) <= [%[4]s][k] ORDER BY k, %[1]s",
+		compile.RowIDColumn, strings.Join(fails, ", "), sql.Ident(failed), strings.Join(takes, ", "))
+	picks, err := r.conn.QueryContext(ctx, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer picks.Close()
+	var all []string
+	for picks.Next() {
+		var k int
+		var rid string
+		if err := picks.Scan(&k, &rid); err != nil {
+			return nil, nil, err
+		}
+		if k < 1 || k > len(rules) || !wholeNumber(rid) {
+			return nil, nil, fmt.Errorf("sampled row %q of rule %d is out of range", rid, k)
+		}
+		i := rules[k-1]
+		firsts[i] = append(firsts[i], rid)
+		if _, seen := rows[rid]; !seen {
+			rows[rid] = nil
+			all = append(all, rid)
+		}
+	}
+	if err := picks.Err(); err != nil {
+		return nil, nil, err
+	}
+	// The rows in batches of about sampleCells values: a result is built whole before it is
+	// read, and 2,000 rows of 5,000 columns as JSON needed more than a 1 GB limit.
+	batch := max(1, sampleCells/max(1, len(p.Columns)))
+	for len(all) > 0 {
+		n := min(batch, len(all))
+		if err := sampleRows(ctx, r, p, failed, all[:n], rows); err != nil {
+			return nil, nil, err
+		}
+		all = all[n:]
+	}
+	return firsts, rows, nil
+}
+
+// sampleCells is about how many values one statement renders for the samples.
+const sampleCells = 1 << 20
+
+// sampleRows renders the rows with the ordinals rids as JSON into rows.
+func sampleRows(ctx context.Context, r *run, p *compile.Plan, failed string, rids []string, rows map[string]any) error {
+	q := fmt.Sprintf("SELECT CAST(%s AS VARCHAR), %s FROM %s WHERE %s IN (%s)", compile.RowIDColumn, rowJSON(p, ""), sql.Ident(failed), compile.RowIDColumn, strings.Join(rids, ", "))
+	res, err := r.conn.QueryContext(ctx, q)
+	if err != nil {
+		return err
+	}
+	defer res.Close()
+	for res.Next() {
+		var rid, text string
+		if err := res.Scan(&rid, &text); err != nil {
+			return err
+		}
+		rows[rid] = json.RawMessage(sanitizeJSON(text))
+	}
+	return res.Err()
+}
+
+// wholeNumber reports whether s is the decimal text of an integer, which an ordinal pasted into
+// SQL must be.
+func wholeNumber(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 func (e *Engine) groupCounts(ctx context.Context, r *run, failed string, groups []checkGroup, stats ruleStats, into map[string]int64) error {

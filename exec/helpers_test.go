@@ -229,11 +229,11 @@ func run(t *testing.T, s *schema.Schema, a exec.Asset, opts exec.Options) (*outc
 	return runWith(t, exec.Config{Threads: 2}, s, a, opts)
 }
 
-// runTraced is run with the engine's trace, which it returns.
+// runTraced is run with the engine's trace of whole statements, which it returns.
 func runTraced(t *testing.T, s *schema.Schema, a exec.Asset, opts exec.Options) (*outcome.Report, string, error) {
 	t.Helper()
 	var trace bytes.Buffer
-	rep, err := runWith(t, exec.Config{Threads: 2, Trace: &trace}, s, a, opts)
+	rep, err := runWith(t, exec.Config{Threads: 2, Trace: &trace, TraceFull: true}, s, a, opts)
 	return rep, trace.String(), err
 }
 

@@ -459,10 +459,12 @@ func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel comp
 			return "", stats, err
 		}
 	}
-	// count(*) FILTER, not count_if: count_if over no rows (every row valid) is NULL.
-	parts := []string{fmt.Sprintf("count(*) FILTER (WHERE NOT %s)", p.ValidExpr(true))}
+	// count_if, not count(*) FILTER: DuckDB evaluates each FILTER clause over its own copy of
+	// the rows, so n filters cost n² (2,000 rules: 5 s and 2.4 GB against 0.1 s). Over no rows
+	// (every row valid) count_if is NULL, hence the coalesce.
+	parts := []string{fmt.Sprintf("coalesce(count_if(NOT %s), 0)", p.ValidExpr(true))}
 	for _, rule := range p.Rules {
-		parts = append(parts, fmt.Sprintf("count(*) FILTER (WHERE NOT %s)", sql.Ident(rule.Name)))
+		parts = append(parts, fmt.Sprintf("coalesce(count_if(NOT %s), 0)", sql.Ident(rule.Name)))
 	}
 	dest := make([]any, 0, len(parts))
 	dest = append(dest, &stats.invalid)

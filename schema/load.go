@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,47 +12,219 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
+	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
 
+// MaxFileSize is the largest schema file (the schema itself or one it extends) that is read.
+const MaxFileSize = 4 << 20
+
+// LoadOption changes how a schema file is loaded.
+type LoadOption func(*loadConfig)
+
+type loadConfig struct {
+	root string // "" for the folder of the schema file loaded
+}
+
+// WithRoot lets `extends` name files anywhere under dir. Without it, a schema may extend only
+// files in its own folder tree: a schema from elsewhere must not read arbitrary files into
+// messages and reports.
+func WithRoot(dir string) LoadOption { return func(c *loadConfig) { c.root = dir } }
+
 // LoadFile reads a schema file (YAML, or JSON by the .json extension), follows `extends`, and
 // validates the result. The error is a syntax error with its line, or *Errors listing every
 // declaration problem with file, line, column and key.
-func LoadFile(path string) (*Schema, error) {
-	return loadFile(path, nil)
+func LoadFile(path string, opts ...LoadOption) (*Schema, error) {
+	return LoadFileContext(context.Background(), path, opts...)
 }
 
-func loadFile(path string, chain []string) (*Schema, error) {
-	abs, _ := filepath.Abs(path)
+// LoadFileContext is LoadFile, stopped by ctx between files and in long parses.
+func LoadFileContext(ctx context.Context, path string, opts ...LoadOption) (*Schema, error) {
+	ld, err := newLoad(ctx, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return ld.file(path, path, nil)
+}
+
+// Parse reads a schema from YAML or JSON text; file names the source in messages (its extension
+// picks JSON syntax checking for .json). `extends` is resolved relative to file's folder.
+func Parse(data []byte, file string, opts ...LoadOption) (*Schema, error) {
+	return ParseContext(context.Background(), data, file, opts...)
+}
+
+// ParseContext is Parse, stopped by ctx between the files it extends and in long parses.
+func ParseContext(ctx context.Context, data []byte, file string, opts ...LoadOption) (*Schema, error) {
+	ld, err := newLoad(ctx, file, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s: the schema is larger than %d MiB", file, MaxFileSize>>20)
+	}
+	abs, _ := filepath.Abs(file)
+	s, err := ld.parse(data, file, []string{abs})
+	if err != nil {
+		return nil, err
+	}
+	return s, s.Validate()
+}
+
+// load is one loading of a schema and the files it extends.
+type load struct {
+	ctx  context.Context
+	root string // absolute, symbolic links resolved
+	// rootErr is why the root cannot be resolved, reported when extends needs it.
+	rootErr error
+}
+
+func newLoad(ctx context.Context, path string, opts []LoadOption) (*load, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var cfg loadConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	ld := &load{ctx: ctx}
+	root := cfg.root
+	if root == "" {
+		root = filepath.Dir(path)
+	}
+	abs, err := filepath.Abs(root)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	if err != nil {
+		if cfg.root != "" {
+			return nil, fmt.Errorf("schema root: %w", err)
+		}
+		ld.rootErr = err
+	}
+	ld.root = abs
+	return ld, nil
+}
+
+// file loads the schema file at read, named path in messages.
+func (ld *load) file(path, read string, chain []string) (*Schema, error) {
+	if err := ld.ctx.Err(); err != nil {
+		return nil, err
+	}
+	abs, _ := filepath.Abs(read)
 	for _, p := range chain {
 		if p == abs {
 			return nil, fmt.Errorf("%s: extends forms a cycle: %s", path, strings.Join(append(chain, abs), " -> "))
 		}
 	}
-	data, err := os.ReadFile(path)
+	data, err := readBounded(read)
 	if err != nil {
 		return nil, fmt.Errorf("read schema: %w", err)
 	}
-	s, err := parse(data, path, append(chain, abs))
+	s, err := ld.parse(data, path, append(chain, abs))
 	if err != nil {
 		return nil, err
 	}
 	return s, s.Validate()
 }
 
-// Parse reads a schema from YAML or JSON text; file names the source in messages (its extension
-// picks JSON syntax checking for .json). `extends` is resolved relative to file's folder.
-func Parse(data []byte, file string) (*Schema, error) {
-	abs, _ := filepath.Abs(file)
-	s, err := parse(data, file, []string{abs})
+// readBounded reads a regular file of at most MaxFileSize bytes. It opens without blocking, so
+// that a FIFO is refused rather than waited on, and reads through a limit, so that a file that
+// grows while read (or a device) costs at most the limit.
+func readBounded(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
-	return s, s.Validate()
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", path, fileKind(info.Mode()))
+	}
+	if info.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%s is %d bytes; a schema file may have at most %d MiB", path, info.Size(), MaxFileSize>>20)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s grew past %d MiB while read", path, MaxFileSize>>20)
+	}
+	return data, nil
 }
 
-func parse(data []byte, file string, chain []string) (*Schema, error) {
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
+}
+
+// resolve finds the file an `extends` names, relative to the extending file's folder (path, for
+// messages), and refuses one outside the root, also through a symbolic link (real, to read).
+func (ld *load) resolve(from, name string) (path, real string, err error) {
+	path = name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(from), name)
+	}
+	if ld.rootErr != nil {
+		return "", "", fmt.Errorf("the schema's folder: %w", ld.rootErr)
+	}
+	if real, err = filepath.EvalSymlinks(path); err != nil {
+		return "", "", err
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return "", "", err
+	}
+	rel, err := filepath.Rel(ld.root, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", "", fmt.Errorf("%s is outside %s; a schema extends only files under its own folder unless a wider root is allowed (tablegate --schema-root)", excerpt(name), ld.root)
+	}
+	return path, real, nil
+}
+
+// excerpt is at most 32 characters of text read from a file, control characters replaced, for
+// a message: a file that is not a schema (a key, a password file) must not come out whole in an
+// error or a report.
+func excerpt(s string) string { return clip(s, 32) }
+
+// excerptMessage is a parser's message, clipped like an excerpt, in case it quotes the file.
+func excerptMessage(s string) string { return clip(s, 160) }
+
+func clip(s string, max int) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == max {
+			b.WriteString("…")
+			break
+		}
+		switch {
+		case unicode.IsSpace(r):
+			r = ' '
+		case r == utf8.RuneError || !unicode.IsPrint(r):
+			r = '?'
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
+func (ld *load) parse(data []byte, file string, chain []string) (*Schema, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("%s: the schema file is empty", file)
 	}
@@ -67,9 +240,9 @@ func parse(data []byte, file string, chain []string) (*Schema, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: the schema file is empty", file)
 		}
-		return nil, yamlSyntaxError(data, file, err)
+		return nil, yamlSyntaxError(ld.ctx, data, file, err)
 	}
-	l := &loader{file: file, chain: chain}
+	l := &loader{ld: ld, file: file, chain: chain}
 	s := l.schema(&doc)
 	return s, nil
 }
@@ -79,9 +252,9 @@ func jsonSyntaxError(data []byte, file string, err error) error {
 	if errors.As(err, &se) {
 		line := 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
 		col := int(se.Offset) - bytes.LastIndexByte(data[:min(int(se.Offset), len(data))], '\n') - 1
-		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", file, line, col, se)
+		return fmt.Errorf("%s:%d:%d: invalid JSON: %s", file, line, col, excerptMessage(se.Error()))
 	}
-	return fmt.Errorf("%s: invalid JSON: %w", file, err)
+	return fmt.Errorf("%s: invalid JSON: %s", file, excerptMessage(err.Error()))
 }
 
 var (
@@ -93,8 +266,9 @@ var (
 // a line, and for a block that breaks off (a mis-indented key) the line where the block began.
 // The problem is found as the first prefix of the file (whole lines, then characters of the
 // failing line) that fails with the same message; when none does, the library's line is kept.
-func yamlSyntaxError(data []byte, file string, err error) error {
+func yamlSyntaxError(ctx context.Context, data []byte, file string, err error) error {
 	msg := yamlLinePrefix.ReplaceAllString(err.Error(), "")
+	shown := excerptMessage(msg)
 	budget := 4 << 20 // bytes parsed in all, so that a large file costs a bounded time
 	fails := func(prefix []byte) bool {
 		budget -= len(prefix)
@@ -115,19 +289,22 @@ func yamlSyntaxError(data []byte, file string, err error) error {
 		if budget < 0 {
 			break
 		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
 		if i >= from && fails(data[:end]) {
 			if len(line) <= 500 {
 				for c := 1; c <= len(line) && budget >= 0; c++ {
 					if fails(data[:start+c]) {
-						return fmt.Errorf("%s: line %d: %s (column %d)", file, i+1, msg, c)
+						return fmt.Errorf("%s: line %d: %s (column %d)", file, i+1, shown, c)
 					}
 				}
 			}
-			return fmt.Errorf("%s: line %d: %s", file, i+1, msg)
+			return fmt.Errorf("%s: line %d: %s", file, i+1, shown)
 		}
 		start = end
 	}
-	return fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+	return fmt.Errorf("%s: %s", file, excerptMessage(strings.TrimPrefix(err.Error(), "yaml: ")))
 }
 
 // duplicateKeys reports every mapping key given twice, with the column it is under: YAML
@@ -146,7 +323,7 @@ func (l *loader) duplicateKeys(n *yaml.Node, column string) {
 			continue
 		}
 		if first, ok := seen[k.Value]; ok {
-			l.bad(k, column, k.Value, "given twice (first on line %d); give each key once", first.Line)
+			l.bad(k, column, excerpt(k.Value), "given twice (first on line %d); give each key once", first.Line)
 		} else {
 			seen[k.Value] = k
 		}
@@ -171,10 +348,14 @@ func columnName(n *yaml.Node) string {
 }
 
 type loader struct {
+	ld       *load
 	file     string
 	chain    []string
 	name     string
 	problems []error
+	// depth is the nesting level of the column being read: past MaxNestingDepth its inner
+	// columns are not read (Validate reports the column), so a deep file costs the limit's depth.
+	depth int
 }
 
 func (l *loader) pos(n *yaml.Node) Pos { return Pos{File: l.file, Line: n.Line} }
@@ -196,11 +377,11 @@ func kindOf(n *yaml.Node) string {
 	case "!!null":
 		return "null"
 	case "!!str":
-		return fmt.Sprintf("the string %q", n.Value)
+		return fmt.Sprintf("the string %q", excerpt(n.Value))
 	case "!!bool":
 		return "the boolean " + n.Value
 	}
-	return n.Value
+	return excerpt(n.Value)
 }
 
 // pairs walks a mapping's keys and values in order.
@@ -258,7 +439,7 @@ func (l *loader) schema(doc *yaml.Node) *Schema {
 		case "severity":
 			s.Severity = l.severity(val, "")
 		default:
-			l.bad(key, "", key.Value, "unknown key '%s'; a schema has %s", key.Value, strings.Join(schemaKeys, ", "))
+			l.bad(key, "", excerpt(key.Value), "unknown key '%s'; a schema has %s", excerpt(key.Value), strings.Join(schemaKeys, ", "))
 		}
 	}
 	if parent != nil {
@@ -296,11 +477,12 @@ func (l *loader) extends(val *yaml.Node) *Schema {
 	if name == "" {
 		return nil
 	}
-	path := name
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(filepath.Dir(l.file), name)
+	path, real, err := l.ld.resolve(l.file, name)
+	if err != nil {
+		l.bad(val, "", "extends", "cannot load the parent schema: %v", err)
+		return nil
 	}
-	parent, err := loadFile(path, l.chain)
+	parent, err := l.ld.file(path, real, l.chain)
 	if parent == nil {
 		l.bad(val, "", "extends", "cannot load the parent schema: %v", err)
 		return nil
@@ -341,7 +523,7 @@ func (l *loader) integer(n *yaml.Node, column, key string) (int64, bool) {
 	}
 	v, err := strconv.ParseInt(n.Value, 0, 64)
 	if err != nil {
-		l.bad(n, column, key, "%s must be a whole number; got %s", key, n.Value)
+		l.bad(n, column, key, "%s must be a whole number; got %s", key, excerpt(n.Value))
 		return 0, false
 	}
 	return v, true
@@ -417,7 +599,7 @@ func (l *loader) column(n *yaml.Node, parent string, named bool) *Column {
 			c.DType.TimeUnit = Micros
 		}
 	} else if typeNode.Kind == yaml.ScalarNode && typeNode.Tag != "!!null" {
-		l.bad(typeNode, label, "type", "unknown type %q; use one of %s", typeNode.Value, strings.Join(KindNames(), ", "))
+		l.bad(typeNode, label, "type", "unknown type %q; use one of %s", excerpt(typeNode.Value), strings.Join(KindNames(), ", "))
 	}
 	a := &c.Args
 	for _, kv := range pairs(n) {
@@ -514,7 +696,11 @@ func (l *loader) column(n *yaml.Node, parent string, named bool) *Column {
 				l.bad(key, label, key.Value, "inner applies to List and Array columns only")
 				continue
 			}
-			c.DType.Inner = l.column(val, label, false)
+			if l.depth <= MaxNestingDepth {
+				l.depth++
+				c.DType.Inner = l.column(val, label, false)
+				l.depth--
+			}
 		case "shape":
 			if c.DType.Kind != KindArray {
 				l.bad(key, label, key.Value, "shape applies to Array columns only")
@@ -530,13 +716,18 @@ func (l *loader) column(n *yaml.Node, parent string, named bool) *Column {
 				l.bad(val, label, "fields", "fields is a list of named columns; got %s", kindOf(val))
 				continue
 			}
+			if l.depth > MaxNestingDepth {
+				continue
+			}
+			l.depth++
 			for _, fn := range val.Content {
 				if f := l.column(fn, label, true); f != nil {
 					c.DType.Fields = append(c.DType.Fields, f)
 				}
 			}
+			l.depth--
 		default:
-			l.bad(key, label, key.Value, "unknown key '%s'; a column takes %s", key.Value, strings.Join(columnKeys, ", "))
+			l.bad(key, label, excerpt(key.Value), "unknown key '%s'; a column takes %s", excerpt(key.Value), strings.Join(columnKeys, ", "))
 		}
 	}
 	return c
@@ -639,7 +830,7 @@ func (l *loader) rules(val *yaml.Node) []*Rule {
 					l.bad(v, "", "rules.group_by", "group_by is a column name or a list of them; got %s", kindOf(v))
 				}
 			default:
-				l.bad(key, "", "rules."+key.Value, "unknown key '%s'; a rule takes %s", key.Value, strings.Join(ruleKeys, ", "))
+				l.bad(key, "", "rules."+excerpt(key.Value), "unknown key '%s'; a rule takes %s", excerpt(key.Value), strings.Join(ruleKeys, ", "))
 			}
 		}
 		if r.Name == "" {

@@ -1,12 +1,15 @@
 package schema_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tablegate/tablegate/schema"
 )
@@ -832,5 +835,142 @@ func TestLoadNames(t *testing.T) {
 	_, err = schema.Parse([]byte("schema: S\ncolumns:\n  - {name: a, type: Int64, min: 0}\nrules:\n  - {name: a__min, sql: a >= 0}\n"), "s.yaml")
 	if d := declErr(t, err, "", "rules"); !strings.Contains(d.Error(), "dy_rule__a__min") {
 		t.Errorf("collision: %v", d)
+	}
+}
+
+// secretKey is a file that is not a schema: no message may quote more than its first line.
+const secretKey = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDxSECRETxSECRETxSECRETxSECRETxSECRETxSECRETAAAAJgAAAAAAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
+
+const secretMarker = "SECRET"
+
+func TestExtendsStaysUnderRoot(t *testing.T) {
+	outside := writeFiles(t, map[string]string{"base.yaml": extBase, "id_ed25519": secretKey})
+	dir := writeFiles(t, map[string]string{"base.yaml": extBase, "key.pem": secretKey})
+	if err := os.MkdirAll(filepath.Join(dir, "sub", "deeper"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "sub", "deeper", "base.yaml"), []byte(extBase), 0o644))
+	must(os.Symlink(filepath.Join(outside, "base.yaml"), filepath.Join(dir, "link_out.yaml")))
+	must(os.Symlink(filepath.Join(dir, "base.yaml"), filepath.Join(dir, "link_in.yaml")))
+	must(os.Symlink(outside, filepath.Join(dir, "sub", "out")))
+	must(syscall.Mkfifo(filepath.Join(dir, "fifo.yaml"), 0o644))
+	big := strings.Repeat("# padding\n", (schema.MaxFileSize/10)+1)
+	must(os.WriteFile(filepath.Join(dir, "big.yaml"), []byte(extBase+big), 0o644))
+
+	cases := []struct {
+		name    string
+		extends string
+		root    string // WithRoot, "" for the default
+		want    string // "" when the parent loads; else a part of the extends error
+	}{
+		{"a file beside the schema", "base.yaml", "", ""},
+		{"a file in a subfolder", "sub/deeper/base.yaml", "", ""},
+		{"a symbolic link inside the folder", "link_in.yaml", "", ""},
+		{"up and back in", "sub/../base.yaml", "", ""},
+		{"an absolute path inside", filepath.Join(dir, "base.yaml"), "", ""},
+		{"an absolute path outside", filepath.Join(outside, "base.yaml"), "", "is outside"},
+		{"dot-dot out of the folder", "../" + filepath.Base(outside) + "/base.yaml", "", "is outside"},
+		{"a symbolic link that leaves", "link_out.yaml", "", "is outside"},
+		{"a folder link that leaves", "sub/out/base.yaml", "", "is outside"},
+		{"a private key outside", filepath.Join(outside, "id_ed25519"), "", "is outside"},
+		{"a wider root allows it", "../" + filepath.Base(outside) + "/base.yaml", filepath.Dir(dir), ""},
+		{"a private key inside", "key.pem", "", "a mapping"},
+		{"a named pipe", "fifo.yaml", "", "not a regular file"},
+		{"a device", "/dev/zero", "/", "not a regular file"},
+		{"a file over the size limit", "big.yaml", "", "at most 4 MiB"},
+		{"a folder", "sub", "", "not a regular file"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			text := "schema: Child\nextends: " + tc.extends + "\n"
+			must(os.WriteFile(filepath.Join(dir, "child.yaml"), []byte(text), 0o644))
+			var opts []schema.LoadOption
+			if tc.root != "" {
+				opts = append(opts, schema.WithRoot(tc.root))
+			}
+			done := make(chan struct{})
+			var s *schema.Schema
+			var err error
+			go func() {
+				defer close(done)
+				s, err = schema.LoadFile(filepath.Join(dir, "child.yaml"), opts...)
+			}()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("LoadFile still reading after 5 s")
+			}
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("want the parent loaded, got %v", err)
+				}
+				if got := columnNames(s); got != "id,amount,note" {
+					t.Errorf("columns = %s", got)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("want an error, got none")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not say %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), secretMarker) || strings.Contains(err.Error(), "b3BlbnNzaC1rZXkt") {
+				t.Errorf("the error quotes the file's content: %v", err)
+			}
+		})
+	}
+}
+
+// TestLoadQuotesOnlyExcerpts: whatever file is loaded, its messages quote at most a short
+// excerpt of it, and only regular files of bounded size are read.
+func TestLoadQuotesOnlyExcerpts(t *testing.T) {
+	// YAML keys are at most 1024 characters.
+	long := strings.Repeat("x", 1000) + secretMarker
+	dir := writeFiles(t, map[string]string{
+		"key.yaml":      secretKey,
+		"key.json":      secretKey,
+		"longkey.yaml":  "schema: S\n" + long + ": 1\n",
+		"longtype.yaml": "schema: S\ncolumns:\n  - {name: a, type: " + long + "}\n",
+		"syntax.yaml":   "schema: S\ncolumns: [" + long + "\n",
+		"huge.yaml":     "schema: S\n" + strings.Repeat("#", schema.MaxFileSize) + "\n",
+	})
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.yaml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ file, want string }{
+		{"key.yaml", "a mapping"},
+		{"key.json", "invalid JSON"},
+		{"longkey.yaml", "unknown key"},
+		{"longtype.yaml", "unknown type"},
+		{"syntax.yaml", "line"},
+		{"huge.yaml", "at most 4 MiB"},
+		{"fifo.yaml", "not a regular file"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			_, err := schema.LoadFile(filepath.Join(dir, tc.file))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("want an error saying %q, got %v", tc.want, err)
+			}
+			msg := err.Error()
+			if strings.Contains(msg, secretMarker) || strings.Contains(msg, "b3BlbnNzaC1rZXkt") || len(msg) > 1000 {
+				t.Errorf("the error quotes more than an excerpt (%d bytes): %.300s", len(msg), msg)
+			}
+		})
+	}
+}
+
+func TestLoadFileContextCancelled(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"base.yaml": extBase})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := schema.LoadFileContext(ctx, filepath.Join(dir, "base.yaml")); !errors.Is(err, context.Canceled) {
+		t.Errorf("want context.Canceled, got %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -53,7 +54,17 @@ type ColumnRule struct {
 // value rules, then the inner rules of nested columns.
 func (c *Column) Rules() []ColumnRule {
 	var out []ColumnRule
-	add := func(kind string) { out = append(out, ColumnRule{Name: kind, Kind: kind, Target: c}) }
+	c.rules("", nil, &out)
+	return out
+}
+
+// rules appends the column's rules to out, named with prefix and reached by path from the
+// top-level column. Each rule copies the path once, so a chain of n nested columns costs n², not
+// the n³ of prepending a step to every inner rule at every level.
+func (c *Column) rules(prefix string, path []Step, out *[]ColumnRule) {
+	add := func(kind string) {
+		*out = append(*out, ColumnRule{Name: prefix + kind, Kind: kind, Path: slices.Clone(path), Target: c})
+	}
 	a := &c.Args
 	k := c.DType.Kind
 	if !a.Nullable && k != KindAny {
@@ -64,7 +75,7 @@ func (c *Column) Rules() []ColumnRule {
 	}
 	for i := range a.Checks {
 		ch := &a.Checks[i]
-		out = append(out, ColumnRule{Name: CheckRuleName(a.Checks, i), Kind: RuleCheck, Target: c, Check: ch})
+		*out = append(*out, ColumnRule{Name: prefix + CheckRuleName(a.Checks, i), Kind: RuleCheck, Path: slices.Clone(path), Target: c, Check: ch})
 	}
 	if k.IsOrdinal() {
 		addIf := func(v *Value, kind string) {
@@ -121,22 +132,13 @@ func (c *Column) Rules() []ColumnRule {
 			}
 		}
 		if inner := c.DType.Inner; inner != nil {
-			for _, r := range inner.Rules() {
-				r.Name = "inner_" + r.Name
-				r.Path = append([]Step{{Kind: StepElement}}, r.Path...)
-				out = append(out, r)
-			}
+			inner.rules(prefix+"inner_", append(path[:len(path):len(path)], Step{Kind: StepElement}), out)
 		}
 	case k == KindStruct:
 		for _, f := range c.DType.Fields {
-			for _, r := range f.Rules() {
-				r.Name = "inner_" + f.Name + "_" + r.Name
-				r.Path = append([]Step{{Kind: StepField, Field: f.Name}}, r.Path...)
-				out = append(out, r)
-			}
+			f.rules(prefix+"inner_"+f.Name+"_", append(path[:len(path):len(path)], Step{Kind: StepField, Field: f.Name}), out)
 		}
 	}
-	return out
 }
 
 // StructKeyFields lists the primary-key fields of a struct element column, which make a list's

@@ -33,16 +33,53 @@ func (s *Schema) Validate() error {
 		v.add(Pos{File: s.File}, "", "schema", "the schema needs a name (key `schema`); every message names it")
 	}
 	seen := map[string]string{}
+	tooDeep := false
 	for _, c := range s.Columns {
 		v.columnName(c, seen)
+		if path, deep := tooDeepAt(c, c.Name, 0); deep != nil {
+			// Nothing else is checked in a column past the limit: every rule below it would cost
+			// time and messages in proportion to a depth no plan can have.
+			v.add(deep.pos, path, "", "nested more than %d levels deep (List, Array and Struct each add a level); flatten the column or split it", MaxNestingDepth)
+			tooDeep = true
+			continue
+		}
 		v.column(c, c.Name, true)
 	}
 	v.schemaRules()
-	v.checkNameCollisions()
+	if !tooDeep {
+		v.checkNameCollisions()
+	}
 	if len(v.problems) == 0 {
 		return nil
 	}
 	return &Errors{Schema: s.Name, Problems: v.problems}
+}
+
+// MaxNestingDepth is how many levels of List, Array and Struct a column may nest: a column's
+// inner column or field is one level down, and nothing may sit deeper than this. Each level adds
+// to every rule below it, and DuckDB binds deep expressions slowly.
+const MaxNestingDepth = 64
+
+// tooDeepAt finds the first column below c (at depth, named path) that sits deeper than
+// MaxNestingDepth, with its path; it stops there, so it costs at most the limit's depth.
+func tooDeepAt(c *Column, path string, depth int) (string, *Column) {
+	if c == nil {
+		return "", nil
+	}
+	if depth > MaxNestingDepth {
+		return path, c
+	}
+	if c.DType.Inner != nil {
+		if p, deep := tooDeepAt(c.DType.Inner, path+"[]", depth+1); deep != nil {
+			return p, deep
+		}
+	}
+	for _, f := range c.DType.Fields {
+		if p, deep := tooDeepAt(f, path+"."+f.Name, depth+1); deep != nil {
+			return p, deep
+		}
+	}
+	return "", nil
 }
 
 func (v *validator) columnName(c *Column, seen map[string]string) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tablegate/tablegate/schema"
 )
@@ -563,5 +564,103 @@ func TestExtendsBuilder(t *testing.T) {
 	child.AddRule("another", "TRUE").SeverityOf("another", schema.Warn)
 	if len(parent.Rules) != 1 || len(parent.Severity.PerRule) != 1 {
 		t.Errorf("parent changed: %v %+v", parent.Rules, parent.Severity)
+	}
+}
+
+// nestedStruct is a Struct column n levels deep: s0 holds s1 … holds the Int64 leaf s<n>.
+func nestedStruct(n int) *schema.Column {
+	c := schema.Int64(fmt.Sprintf("s%d", n)).Min(0)
+	for i := n - 1; i >= 0; i-- {
+		c = schema.Struct(fmt.Sprintf("s%d", i), c)
+	}
+	return c
+}
+
+// nestedList is a List column n levels deep over an Int64.
+func nestedList(n int) *schema.Column {
+	c := schema.Int64("").Min(0)
+	for i := 0; i < n; i++ {
+		name := ""
+		if i == n-1 {
+			name = "l"
+		}
+		c = schema.List(name, c)
+	}
+	return c
+}
+
+func TestNestingDepthLimit(t *testing.T) {
+	structPath := func(n int) string {
+		parts := make([]string, n+1)
+		for i := range parts {
+			parts[i] = fmt.Sprintf("s%d", i)
+		}
+		return strings.Join(parts, ".")
+	}
+	cases := []struct {
+		name string
+		col  *schema.Column
+		path string // "" when valid
+	}{
+		{"struct at the limit", nestedStruct(schema.MaxNestingDepth), ""},
+		{"struct past the limit", nestedStruct(schema.MaxNestingDepth + 1), structPath(schema.MaxNestingDepth + 1)},
+		{"struct far past the limit", nestedStruct(5000), structPath(schema.MaxNestingDepth + 1)},
+		{"list at the limit", nestedList(schema.MaxNestingDepth), ""},
+		{"list past the limit", nestedList(schema.MaxNestingDepth + 1), "l" + strings.Repeat("[]", schema.MaxNestingDepth+1)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			err := schema.New("Deep", tc.col).Validate()
+			if took := time.Since(start); took > time.Second {
+				t.Errorf("Validate took %v", took)
+			}
+			if tc.path == "" {
+				if err != nil {
+					t.Fatalf("want valid, got %v", err)
+				}
+				return
+			}
+			d := declErr(t, err, tc.path, "")
+			if !strings.Contains(d.Msg, fmt.Sprintf("more than %d levels", schema.MaxNestingDepth)) {
+				t.Errorf("message %q does not state the limit", d.Msg)
+			}
+			if n := len(problems(t, err)); n != 1 {
+				t.Errorf("want one problem, got %d: %v", n, err)
+			}
+		})
+	}
+}
+
+// TestNestingDepthLimitLoaded: a file nested thousands of levels deep is refused at the column
+// past the limit, with its line, in bounded time.
+func TestNestingDepthLimitLoaded(t *testing.T) {
+	const n = 3000
+	var b strings.Builder
+	b.WriteString("schema: Deep\ncolumns:\n  - ")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "{name: s%d, type: Struct, fields: [", i)
+	}
+	b.WriteString("{name: leaf, type: Int64}")
+	b.WriteString(strings.Repeat("]}", n))
+	b.WriteString("\n")
+	start := time.Now()
+	_, err := schema.Parse([]byte(b.String()), "deep.yaml")
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("Parse took %v", took)
+	}
+	var d *schema.DeclarationError
+	for _, p := range problems(t, err) {
+		if errors.As(p, &d) && strings.Contains(d.Msg, "levels deep") {
+			break
+		}
+		d = nil
+	}
+	if d == nil {
+		t.Fatalf("no depth error in %v", err)
+	}
+	want := fmt.Sprintf("s%d", schema.MaxNestingDepth+1)
+	if !strings.HasSuffix(d.Column, "."+want) || d.Pos.File != "deep.yaml" || d.Pos.Line != 3 {
+		t.Errorf("depth error at %v column %q, want deep.yaml:3 and a path ending in %s", d.Pos, d.Column, want)
 	}
 }

@@ -10,13 +10,16 @@ import (
 )
 
 func explainCmd(stdout io.Writer) *cobra.Command {
-	var schemaPath, input string
+	var (
+		sf    schemaFlags
+		input string
+	)
 	cmd := &cobra.Command{
 		Use:   "explain --schema S [--input IN]",
 		Short: "Print the compiled SQL; with an input, check its column types first",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			plan, err := loadPlan(cmd.Context(), schemaPath)
+			plan, err := loadPlan(cmd.Context(), sf)
 			if err != nil {
 				return err
 			}
@@ -41,7 +44,7 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&schemaPath, "schema", "", "schema file (YAML or JSON)")
+	sf.add(cmd)
 	cmd.Flags().StringVar(&input, "input", "", "input whose column types are checked first")
 	return cmd
 }

@@ -95,12 +95,32 @@ func exitCode(err error) int {
 	return exitUsage
 }
 
-// loadPlan loads and compiles a schema file.
-func loadPlan(ctx context.Context, path string) (*compile.Plan, error) {
-	if path == "" {
+// schemaFlags are the flags that name a schema file.
+type schemaFlags struct {
+	path, root string
+}
+
+func (f *schemaFlags) add(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&f.path, "schema", "", "schema file (YAML or JSON)")
+	fs.StringVar(&f.root, "schema-root", "", "folder the schema's extends may read from (default: the schema file's folder)")
+}
+
+// load loads the schema file, stopped by ctx (a signal).
+func (f *schemaFlags) load(ctx context.Context) (*schema.Schema, error) {
+	if f.path == "" {
 		return nil, usagef("--schema is required")
 	}
-	s, err := schema.LoadFile(path)
+	var opts []schema.LoadOption
+	if f.root != "" {
+		opts = append(opts, schema.WithRoot(f.root))
+	}
+	return schema.LoadFileContext(ctx, f.path, opts...)
+}
+
+// loadPlan loads and compiles the schema file.
+func loadPlan(ctx context.Context, f schemaFlags) (*compile.Plan, error) {
+	s, err := f.load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -108,13 +128,13 @@ func loadPlan(ctx context.Context, path string) (*compile.Plan, error) {
 }
 
 func checkCmd(stdout io.Writer) *cobra.Command {
-	var schemaPath string
+	var sf schemaFlags
 	cmd := &cobra.Command{
 		Use:   "check --schema S",
 		Short: "Report the schema's declaration errors; exit 0 when it is valid",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			plan, err := loadPlan(cmd.Context(), schemaPath)
+			plan, err := loadPlan(cmd.Context(), sf)
 			if err != nil {
 				return err
 			}
@@ -122,7 +142,7 @@ func checkCmd(stdout io.Writer) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&schemaPath, "schema", "", "schema file (YAML or JSON)")
+	sf.add(cmd)
 	return cmd
 }
 

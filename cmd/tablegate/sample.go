@@ -19,20 +19,21 @@ import (
 
 func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 	var (
-		schemaPath, out string
-		memoryLimit     string
-		storageVersion  string
-		spec            sample.Spec
+		sf             schemaFlags
+		out            string
+		memoryLimit    string
+		storageVersion string
+		spec           sample.Spec
 	)
 	cmd := &cobra.Command{
 		Use:   "sample --schema S --rows N --invalid-rate R --seed K --out FILE",
 		Short: "Write deterministic synthetic data that fits the schema, with a share of rows that break its rules",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if schemaPath == "" || out == "" {
+			if sf.path == "" || out == "" {
 				return usagef("sample needs --schema and --out")
 			}
-			s, err := schema.LoadFile(schemaPath)
+			s, err := sf.load(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -71,7 +72,7 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&schemaPath, "schema", "", "schema file")
+	sf.add(cmd)
 	fl.StringVar(&out, "out", "", "PATH.parquet or DBFILE.duckdb:[schema.]table")
 	fl.Int64Var(&spec.Rows, "rows", 1000, "number of rows")
 	fl.Float64Var(&spec.InvalidRate, "invalid-rate", 0.01, "share of rows that break a rule (0..1)")

@@ -67,15 +67,16 @@ func parseOutput(out string) (exec.Output, error) {
 }
 
 type validateFlags struct {
-	schema, input, query, out, name, db string
-	quarantine, cast, skipMissing       bool
-	granularity, schemaRules            string
-	samples, rowSample                  int
-	memoryLimit, tempDir                string
-	storageVersion                      string
-	allowDirs                           []string
-	threads                             int
-	report, format                      string
+	schema                        schemaFlags
+	input, query, out, name, db   string
+	quarantine, cast, skipMissing bool
+	granularity, schemaRules      string
+	samples, rowSample            int
+	memoryLimit, tempDir          string
+	storageVersion                string
+	allowDirs                     []string
+	threads                       int
+	report, format                string
 }
 
 func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
@@ -116,7 +117,7 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.schema, "schema", "", "schema file (YAML or JSON)")
+	f.schema.add(cmd)
 	fl.StringVar(&f.input, "input", "", "input: Parquet file or glob, CSV, NDJSON, or DBFILE.duckdb:[schema.]table")
 	fl.StringVar(&f.query, "query", "", "SQL whose result is the input (runs in --db when given)")
 	fl.StringVar(&f.db, "db", "", "DuckDB database file the --query runs in")
@@ -187,7 +188,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	if f.format != "text" && f.format != "json" {
 		return nil, usagef("--format %q: use text or json", f.format)
 	}
-	if f.schema == "" {
+	if f.schema.path == "" {
 		return nil, usagef("--schema is required")
 	}
 	var in exec.Input

@@ -42,15 +42,15 @@ SELECT
   COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE "address"."city" IS NOT NULL END, TRUE) AS "address|inner_city_nullability",
   COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE strlen("address"."city") >= 1 END, TRUE) AS "address|inner_city_min_length",
   (("address" IS NULL) OR COALESCE(NOT __tg_k0.__tg_m0, TRUE)) AS "address|inner_zip_unique",
-  COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lat" IS NOT NULL END END, TRUE) AS "address|inner_geo_inner_lat_nullability",
-  COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lat" >= CAST('-90' AS DOUBLE) END END, TRUE) AS "address|inner_geo_inner_lat_min",
-  COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lat" <= CAST('90' AS DOUBLE) END END, TRUE) AS "address|inner_geo_inner_lat_max",
-  COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isinf("address"."geo"."lat") END END, TRUE) AS "address|inner_geo_inner_lat_inf",
-  COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isnan("address"."geo"."lat") END END, TRUE) AS "address|inner_geo_inner_lat_nan",
-  COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lon" IS NOT NULL END END, TRUE) AS "address|inner_geo_inner_lon_nullability",
-  COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE ((address.geo.lon BETWEEN -180 AND 180)) END END, TRUE) AS "address|inner_geo_inner_lon_check",
-  COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isinf("address"."geo"."lon") END END, TRUE) AS "address|inner_geo_inner_lon_inf",
-  COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isnan("address"."geo"."lon") END END, TRUE) AS "address|inner_geo_inner_lon_nan",
+  COALESCE(CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lat" IS NOT NULL END, TRUE) AS "address|inner_geo_inner_lat_nullability",
+  COALESCE(CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lat" >= CAST('-90' AS DOUBLE) END, TRUE) AS "address|inner_geo_inner_lat_min",
+  COALESCE(CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lat" <= CAST('90' AS DOUBLE) END, TRUE) AS "address|inner_geo_inner_lat_max",
+  COALESCE(CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isinf("address"."geo"."lat") END, TRUE) AS "address|inner_geo_inner_lat_inf",
+  COALESCE(CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isnan("address"."geo"."lat") END, TRUE) AS "address|inner_geo_inner_lat_nan",
+  COALESCE(CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lon" IS NOT NULL END, TRUE) AS "address|inner_geo_inner_lon_nullability",
+  COALESCE(CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE ((address.geo.lon BETWEEN -180 AND 180)) END, TRUE) AS "address|inner_geo_inner_lon_check",
+  COALESCE(CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isinf("address"."geo"."lon") END, TRUE) AS "address|inner_geo_inner_lon_inf",
+  COALESCE(CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isnan("address"."geo"."lon") END, TRUE) AS "address|inner_geo_inner_lon_nan",
   COALESCE("lines" IS NOT NULL, TRUE) AS "lines|nullability",
   COALESCE(len(list_distinct(list_transform("lines", lambda __tg_pk: {'sku': __tg_pk."sku"}))) = len("lines"), TRUE) AS "lines|primary_key",
   COALESCE(list_bool_and(list_transform("lines", lambda __tg_x0: __tg_x0 IS NOT NULL)), TRUE) AS "lines|inner_nullability",
@@ -86,15 +86,15 @@ WHERE (NOT ("tags" IS NOT NULL))
    OR (NOT (CASE WHEN "address" IS NULL THEN TRUE ELSE "address"."city" IS NOT NULL END))
    OR (NOT (CASE WHEN "address" IS NULL THEN TRUE ELSE strlen("address"."city") >= 1 END))
    OR NOT (("address" IS NULL) OR COALESCE(NOT __tg_k0.__tg_m0, TRUE))
-   OR (NOT (CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lat" IS NOT NULL END END))
-   OR (NOT (CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lat" >= CAST('-90' AS DOUBLE) END END))
-   OR (NOT (CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lat" <= CAST('90' AS DOUBLE) END END))
-   OR (NOT (CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isinf("address"."geo"."lat") END END))
-   OR (NOT (CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isnan("address"."geo"."lat") END END))
-   OR (NOT (CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lon" IS NOT NULL END END))
-   OR (NOT (CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE ((address.geo.lon BETWEEN -180 AND 180)) END END))
-   OR (NOT (CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isinf("address"."geo"."lon") END END))
-   OR (NOT (CASE WHEN "address" IS NULL THEN TRUE ELSE CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isnan("address"."geo"."lon") END END))
+   OR (NOT (CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lat" IS NOT NULL END))
+   OR (NOT (CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lat" >= CAST('-90' AS DOUBLE) END))
+   OR (NOT (CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lat" <= CAST('90' AS DOUBLE) END))
+   OR (NOT (CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isinf("address"."geo"."lat") END))
+   OR (NOT (CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isnan("address"."geo"."lat") END))
+   OR (NOT (CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE "address"."geo"."lon" IS NOT NULL END))
+   OR (NOT (CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE ((address.geo.lon BETWEEN -180 AND 180)) END))
+   OR (NOT (CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isinf("address"."geo"."lon") END))
+   OR (NOT (CASE WHEN "address"."geo" IS NULL THEN TRUE ELSE NOT isnan("address"."geo"."lon") END))
    OR (NOT ("lines" IS NOT NULL))
    OR (NOT (len(list_distinct(list_transform("lines", lambda __tg_pk: {'sku': __tg_pk."sku"}))) = len("lines")))
    OR (NOT (list_bool_and(list_transform("lines", lambda __tg_x0: __tg_x0 IS NOT NULL))))
