@@ -84,8 +84,12 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 		}
 	}
 	// file_index and file_row_number give every row an input-ordered ordinal without a window.
+	// can_have_nan: polars, pyarrow and other writers leave NaN out of a float column's min/max
+	// statistics and write no NaN count; DuckDB would trust those statistics, skip row groups
+	// and pages, and fold comparisons (NaN <= 1000 read as TRUE), so that a NaN row passes a
+	// bound it fails.
 	rel := compile.Relation{
-		From:        fmt.Sprintf("read_parquet(%s)", sql.String(in.Path)),
+		From:        fmt.Sprintf("read_parquet(%s, can_have_nan = true)", sql.String(in.Path)),
 		RowID:       "file_row_number",
 		ScanFilters: true,
 	}
