@@ -52,6 +52,7 @@ func (c *compiler) ruleSQL(col *schema.Column, r schema.ColumnRule, ref string) 
 		if len(guards) > 0 {
 			guard = "(" + strings.Join(guards, " OR ") + ")"
 		}
+		key = uniqueKey(cur, key)
 		expr = fmt.Sprintf("count(*) = 1 per (%s)", key)
 		return expr, c.keyedRule([]string{key}, "count(*) > 1", guard), nil
 	}
@@ -68,6 +69,20 @@ func (c *compiler) ruleSQL(col *schema.Column, r schema.ColumnRule, ref string) 
 	}
 	expr, err = c.nested(col, r, r.Path, ref, 0)
 	return expr, "", err
+}
+
+// uniqueKey is the value unique compares for ref, of column c: a struct's fields rather than the
+// struct, so that a NULL struct and one whose fields are all NULL are duplicates, as polars
+// compares them (one level: a NULL field struct still differs from one of NULL fields).
+func uniqueKey(c *schema.Column, ref string) string {
+	if c.DType.Kind != schema.KindStruct {
+		return ref
+	}
+	parts := make([]string, len(c.DType.Fields))
+	for i, f := range c.DType.Fields {
+		parts[i] = fmt.Sprintf("%s: %s.%s", sql.String(f.Name), ref, quote(f.Name))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 func allFields(path []schema.Step) bool {
@@ -100,10 +115,22 @@ func (c *compiler) nested(col *schema.Column, r schema.ColumnRule, path []schema
 		v := fmt.Sprintf("__tg_x%d", depth)
 		elem := v
 		var guards []string
+		target := col.DType.Inner
 		for _, st := range path[1:] {
 			guards = append(guards, elem+" IS NULL")
-			elem += "." + quote(st.Field)
+			target = field(target, st.Field)
+			elem += "." + quote(target.Name)
 		}
+		isNull := elem + " IS NULL"
+		if target.DType.Kind == schema.KindStruct {
+			// Its key is the NULL key when every field is NULL.
+			parts := []string{isNull}
+			for _, f := range target.DType.Fields {
+				parts = append(parts, elem+"."+quote(f.Name)+" IS NULL")
+			}
+			isNull = "(" + parts[0] + " OR (" + strings.Join(parts[1:], " AND ") + "))"
+		}
+		elem = uniqueKey(target, elem)
 		if len(guards) == 0 {
 			return fmt.Sprintf("len(list_distinct(list_transform(%s, lambda %s: [%s]))) = len(%s)", ref, v, elem, ref), nil
 		}
@@ -113,8 +140,8 @@ func (c *compiler) nested(col *schema.Column, r schema.ColumnRule, path []schema
 		null := "(" + strings.Join(guards, " OR ") + ")"
 		kept := fmt.Sprintf("list_filter(%s, lambda %s: NOT %s)", ref, v, null)
 		return fmt.Sprintf("(len(list_distinct(list_transform(%s, lambda %s: [%s]))) = len(%s) AND NOT ("+
-			"list_bool_or(list_transform(%s, lambda %s: %s)) AND list_bool_or(list_transform(%s, lambda %s: %s IS NULL))))",
-			kept, v, elem, kept, ref, v, null, kept, v, elem), nil
+			"list_bool_or(list_transform(%s, lambda %s: %s)) AND list_bool_or(list_transform(%s, lambda %s: %s))))",
+			kept, v, elem, kept, ref, v, null, kept, v, isNull), nil
 	}
 	switch st := path[0]; st.Kind {
 	case schema.StepElement:
