@@ -146,14 +146,25 @@ func (c *compiler) nested(col *schema.Column, r schema.ColumnRule, path []schema
 	switch st := path[0]; st.Kind {
 	case schema.StepElement:
 		v := fmt.Sprintf("__tg_x%d", depth)
-		inner, err := c.nested(col.DType.Inner, r, path[1:], v, depth+1)
+		elem := col.DType.Inner
+		whole := len(path) == 1 && (r.Kind == schema.RuleNullability || r.Kind == schema.RuleCheck)
+		multi := col.DType.Kind == schema.KindArray && len(col.DType.Shape) > 1
+		if multi && whole {
+			// A check binds _ as the sub-array.
+			sub := *elem
+			sub.DType = schema.DType{Kind: schema.KindArray, Inner: elem, Shape: col.DType.Shape[1:]}
+			elem = &sub
+		}
+		inner, err := c.nested(elem, r, path[1:], v, depth+1)
 		if err != nil {
 			return "", err
 		}
-		// A multi-dimensional array holds its inner values len(Shape) levels down: the inner
-		// rules apply to those values, not to the sub-arrays (whose type the rule cannot take).
+		// A multi-dimensional array's elements are its sub-arrays, as in dataframely: the inner
+		// nullability and checks apply to them (a NULL sub-array fails, a NULL value inside one
+		// does not). The other inner rules, which dataframely cannot evaluate on a sub-array and
+		// raises for, apply to the values len(Shape) levels down.
 		levels := 1
-		if col.DType.Kind == schema.KindArray && len(col.DType.Shape) > 1 {
+		if multi && !whole {
 			levels = len(col.DType.Shape)
 		}
 		for l := levels - 1; l >= 0; l-- {

@@ -265,12 +265,15 @@ func TestArrayRules(t *testing.T) {
 			want:   map[string]string{"a|primary_key": "TF"},
 		},
 		{
-			name:   "multi-dimensional: inner rules see the scalars",
-			schema: rtOne(schema.Array("a", schema.Int64("").Min(0), 2, 3)),
+			// As in dataframely, the elements are the sub-arrays: nullability and checks see them
+			// (a NULL inside a sub-array passes); bounds, which dataframely cannot take on a
+			// sub-array, see the values.
+			name:   "multi-dimensional: nullability and checks see the sub-arrays, bounds the values",
+			schema: rtOne(schema.Array("a", schema.Int64("").Min(0).Check("", "list_sum(_) <= 15"), 2, 3)),
 			data: rtData{cols: "a BIGINT[3][2]", rows: []string{
-				"[[1, 2, 3], [4, 5, 6]]", "[[1, 2, 3], [4, -5, 6]]", "[[1, NULL, 3], [4, 5, 6]]"}},
-			rules: []string{"a|nullability", "a|inner_nullability", "a|inner_min"},
-			want:  map[string]string{"a|inner_nullability": "TTF", "a|inner_min": "TFT"},
+				"[[1, 2, 3], [4, 5, 6]]", "[[1, 2, 3], [4, -5, 6]]", "[[1, NULL, 3], [4, 5, 6]]", "[NULL, [4, 5, 6]]", "[[9, 9, 9], [0, 0, 0]]"}},
+			rules: []string{"a|nullability", "a|inner_nullability", "a|inner_check", "a|inner_min"},
+			want:  map[string]string{"a|inner_nullability": "TTTFT", "a|inner_min": "TFTTT", "a|inner_check": "TTTTF"},
 		},
 		{
 			name:   "unique arrays across rows",
