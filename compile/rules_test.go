@@ -569,6 +569,13 @@ func TestTemporalBounds(t *testing.T) {
 				"INTERVAL '500 milliseconds'", "INTERVAL '501 milliseconds'", "INTERVAL '27 hours 59 minutes'", "INTERVAL '28 hours'", "INTERVAL '1 day 4 hours'"}},
 			want: map[string]string{"a|min_exclusive": "FTTTT", "a|max_exclusive": "TTTFF"},
 		},
+		{
+			name:   "Duration negative bounds",
+			schema: rtOne(schema.Duration("a").Min("-1h30m").MaxExclusive("-1s")),
+			data: rtData{cols: "a INTERVAL", rows: []string{
+				"INTERVAL '-2 hours'", "INTERVAL '-90 minutes'", "INTERVAL '-1 hour'", "INTERVAL '-1 second'", "INTERVAL '0 seconds'"}},
+			want: map[string]string{"a|min": "FTTTT", "a|max_exclusive": "TTTFF"},
+		},
 	})
 }
 
