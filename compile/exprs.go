@@ -321,14 +321,32 @@ func resolutionSQL(d schema.DType, resolution, ref string) (string, error) {
 	case d.TimeUnit == schema.Nanos:
 		fn, unitNs = "epoch_ns", 1
 	}
+	shift := big.NewInt(0)
+	var aligned string
 	switch kind {
 	case schema.ResolutionMonths:
-		return months(v, true), nil
+		aligned = months(v, true)
 	case schema.ResolutionWeeks:
-		shift := new(big.Int).Quo(big.NewInt(4*86400*1_000_000_000), big.NewInt(unitNs))
-		return fmt.Sprintf("(%s(%s) - %s) %% %s = 0", fn, v, shift, modulus(r.FixedNanos(), unitNs)), nil
+		shift = new(big.Int).Quo(big.NewInt(4*86400*1_000_000_000), big.NewInt(unitNs))
+		aligned = fmt.Sprintf("(%s(%s) - %s) %% %s = 0", fn, v, shift, modulus(r.FixedNanos(), unitNs))
+	default:
+		aligned = fmt.Sprintf("%s(%s) %% %s = 0", fn, v, modulus(r.FixedNanos(), unitNs))
 	}
-	return fmt.Sprintf("%s(%s) %% %s = 0", fn, v, modulus(r.FixedNanos(), unitNs)), nil
+	if d.TimeZone == "" {
+		return aligned, nil
+	}
+	// A grid point that a DST gap skips (Santiago's midnight of 2022-09-11) moves to the first
+	// instant after the gap, as polars truncates: the value is aligned too when its wall time's
+	// grid point lies after the wall time one microsecond earlier.
+	prev := fmt.Sprintf("((%s - INTERVAL 1 MICROSECOND) AT TIME ZONE %s)", ref, sql.String(d.TimeZone))
+	var point string
+	if kind == schema.ResolutionMonths {
+		point = fmt.Sprintf("(date_trunc('month', %s) - to_months(((year(%s) * 12 + month(%s) - 1) %% %d)::INTEGER))", v, v, v, r.Months)
+	} else {
+		w := modulus(r.FixedNanos(), unitNs)
+		point = fmt.Sprintf("make_timestamp(epoch_us(%s) - ((epoch_us(%s) - %s) %% %s + %s) %% %s)", v, v, shift, w, w, w)
+	}
+	return fmt.Sprintf("(%s OR %s > %s)", aligned, point, prev), nil
 }
 
 // modulus is the grid width expressed in a unit of unitNs nanoseconds: a value v (in that unit)
