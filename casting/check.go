@@ -20,9 +20,20 @@ type Mismatch struct {
 	Actual   string `json:"actual"`   // DuckDB's spelling, or <missing>
 	// Cast says what an explicit cast would do: exact, lossless or lossy ("" when missing).
 	Cast string `json:"-"`
+	// File, for a multi-file input, names the file whose column disagrees with the type the
+	// scan reads (Expected, DuckDB's spelling) from the file Reference; a cast cannot mend it.
+	File      string `json:"file,omitempty"`
+	Reference string `json:"reference,omitempty"`
 }
 
 func (m Mismatch) String() string {
+	if m.File != "" {
+		actual := m.Actual
+		if actual == Missing {
+			actual = "missing"
+		}
+		return fmt.Sprintf("'%s' in %s (%s, where %s has %s)", m.Column, m.File, actual, m.Reference, m.Expected)
+	}
 	return fmt.Sprintf("'%s' (expected %s, got %s)", m.Column, m.Expected, m.Actual)
 }
 

@@ -52,6 +52,7 @@ func (c *compiler) ruleSQL(col *schema.Column, r schema.ColumnRule, ref string) 
 		if len(guards) > 0 {
 			guard = "(" + strings.Join(guards, " OR ") + ")"
 		}
+		key = uniqueKey(cur, key)
 		expr = fmt.Sprintf("count(*) = 1 per (%s)", key)
 		return expr, c.keyedRule([]string{key}, "count(*) > 1", guard), nil
 	}
@@ -68,6 +69,20 @@ func (c *compiler) ruleSQL(col *schema.Column, r schema.ColumnRule, ref string) 
 	}
 	expr, err = c.nested(col, r, r.Path, ref, 0)
 	return expr, "", err
+}
+
+// uniqueKey is the value unique compares for ref, of column c: a struct's fields rather than the
+// struct, so that a NULL struct and one whose fields are all NULL are duplicates, as polars
+// compares them (one level: a NULL field struct still differs from one of NULL fields).
+func uniqueKey(c *schema.Column, ref string) string {
+	if c.DType.Kind != schema.KindStruct {
+		return ref
+	}
+	parts := make([]string, len(c.DType.Fields))
+	for i, f := range c.DType.Fields {
+		parts[i] = fmt.Sprintf("%s: %s.%s", sql.String(f.Name), ref, quote(f.Name))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 func allFields(path []schema.Step) bool {
@@ -100,10 +115,22 @@ func (c *compiler) nested(col *schema.Column, r schema.ColumnRule, path []schema
 		v := fmt.Sprintf("__tg_x%d", depth)
 		elem := v
 		var guards []string
+		target := col.DType.Inner
 		for _, st := range path[1:] {
 			guards = append(guards, elem+" IS NULL")
-			elem += "." + quote(st.Field)
+			target = field(target, st.Field)
+			elem += "." + quote(target.Name)
 		}
+		isNull := elem + " IS NULL"
+		if target.DType.Kind == schema.KindStruct {
+			// Its key is the NULL key when every field is NULL.
+			parts := []string{isNull}
+			for _, f := range target.DType.Fields {
+				parts = append(parts, elem+"."+quote(f.Name)+" IS NULL")
+			}
+			isNull = "(" + parts[0] + " OR (" + strings.Join(parts[1:], " AND ") + "))"
+		}
+		elem = uniqueKey(target, elem)
 		if len(guards) == 0 {
 			return fmt.Sprintf("len(list_distinct(list_transform(%s, lambda %s: [%s]))) = len(%s)", ref, v, elem, ref), nil
 		}
@@ -113,20 +140,31 @@ func (c *compiler) nested(col *schema.Column, r schema.ColumnRule, path []schema
 		null := "(" + strings.Join(guards, " OR ") + ")"
 		kept := fmt.Sprintf("list_filter(%s, lambda %s: NOT %s)", ref, v, null)
 		return fmt.Sprintf("(len(list_distinct(list_transform(%s, lambda %s: [%s]))) = len(%s) AND NOT ("+
-			"list_bool_or(list_transform(%s, lambda %s: %s)) AND list_bool_or(list_transform(%s, lambda %s: %s IS NULL))))",
-			kept, v, elem, kept, ref, v, null, kept, v, elem), nil
+			"list_bool_or(list_transform(%s, lambda %s: %s)) AND list_bool_or(list_transform(%s, lambda %s: %s))))",
+			kept, v, elem, kept, ref, v, null, kept, v, isNull), nil
 	}
 	switch st := path[0]; st.Kind {
 	case schema.StepElement:
 		v := fmt.Sprintf("__tg_x%d", depth)
-		inner, err := c.nested(col.DType.Inner, r, path[1:], v, depth+1)
+		elem := col.DType.Inner
+		whole := len(path) == 1 && (r.Kind == schema.RuleNullability || r.Kind == schema.RuleCheck)
+		multi := col.DType.Kind == schema.KindArray && len(col.DType.Shape) > 1
+		if multi && whole {
+			// A check binds _ as the sub-array.
+			sub := *elem
+			sub.DType = schema.DType{Kind: schema.KindArray, Inner: elem, Shape: col.DType.Shape[1:]}
+			elem = &sub
+		}
+		inner, err := c.nested(elem, r, path[1:], v, depth+1)
 		if err != nil {
 			return "", err
 		}
-		// A multi-dimensional array holds its inner values len(Shape) levels down: the inner
-		// rules apply to those values, not to the sub-arrays (whose type the rule cannot take).
+		// A multi-dimensional array's elements are its sub-arrays, as in dataframely: the inner
+		// nullability and checks apply to them (a NULL sub-array fails, a NULL value inside one
+		// does not). The other inner rules, which dataframely cannot evaluate on a sub-array and
+		// raises for, apply to the values len(Shape) levels down.
 		levels := 1
-		if col.DType.Kind == schema.KindArray && len(col.DType.Shape) > 1 {
+		if multi && !whole {
 			levels = len(col.DType.Shape)
 		}
 		for l := levels - 1; l >= 0; l-- {
@@ -297,14 +335,32 @@ func resolutionSQL(d schema.DType, resolution, ref string) (string, error) {
 	case d.TimeUnit == schema.Nanos:
 		fn, unitNs = "epoch_ns", 1
 	}
+	shift := big.NewInt(0)
+	var aligned string
 	switch kind {
 	case schema.ResolutionMonths:
-		return months(v, true), nil
+		aligned = months(v, true)
 	case schema.ResolutionWeeks:
-		shift := new(big.Int).Quo(big.NewInt(4*86400*1_000_000_000), big.NewInt(unitNs))
-		return fmt.Sprintf("(%s(%s) - %s) %% %s = 0", fn, v, shift, modulus(r.FixedNanos(), unitNs)), nil
+		shift = new(big.Int).Quo(big.NewInt(4*86400*1_000_000_000), big.NewInt(unitNs))
+		aligned = fmt.Sprintf("(%s(%s) - %s) %% %s = 0", fn, v, shift, modulus(r.FixedNanos(), unitNs))
+	default:
+		aligned = fmt.Sprintf("%s(%s) %% %s = 0", fn, v, modulus(r.FixedNanos(), unitNs))
 	}
-	return fmt.Sprintf("%s(%s) %% %s = 0", fn, v, modulus(r.FixedNanos(), unitNs)), nil
+	if d.TimeZone == "" {
+		return aligned, nil
+	}
+	// A grid point that a DST gap skips (Santiago's midnight of 2022-09-11) moves to the first
+	// instant after the gap, as polars truncates: the value is aligned too when its wall time's
+	// grid point lies after the wall time one microsecond earlier.
+	prev := fmt.Sprintf("((%s - INTERVAL 1 MICROSECOND) AT TIME ZONE %s)", ref, sql.String(d.TimeZone))
+	var point string
+	if kind == schema.ResolutionMonths {
+		point = fmt.Sprintf("(date_trunc('month', %s) - to_months(((year(%s) * 12 + month(%s) - 1) %% %d)::INTEGER))", v, v, v, r.Months)
+	} else {
+		w := modulus(r.FixedNanos(), unitNs)
+		point = fmt.Sprintf("make_timestamp(epoch_us(%s) - ((epoch_us(%s) - %s) %% %s + %s) %% %s)", v, v, shift, w, w, w)
+	}
+	return fmt.Sprintf("(%s OR %s > %s)", aligned, point, prev), nil
 }
 
 // modulus is the grid width expressed in a unit of unitNs nanoseconds: a value v (in that unit)

@@ -269,12 +269,15 @@ func TestArrayRules(t *testing.T) {
 			want:   map[string]string{"a|primary_key": "TF"},
 		},
 		{
-			name:   "multi-dimensional: inner rules see the scalars",
-			schema: rtOne(schema.Array("a", schema.Int64("").Min(0), 2, 3)),
+			// As in dataframely, the elements are the sub-arrays: nullability and checks see them
+			// (a NULL inside a sub-array passes); bounds, which dataframely cannot take on a
+			// sub-array, see the values.
+			name:   "multi-dimensional: nullability and checks see the sub-arrays, bounds the values",
+			schema: rtOne(schema.Array("a", schema.Int64("").Min(0).Check("", "list_sum(_) <= 15"), 2, 3)),
 			data: rtData{cols: "a BIGINT[3][2]", rows: []string{
-				"[[1, 2, 3], [4, 5, 6]]", "[[1, 2, 3], [4, -5, 6]]", "[[1, NULL, 3], [4, 5, 6]]"}},
-			rules: []string{"a|nullability", "a|inner_nullability", "a|inner_min"},
-			want:  map[string]string{"a|inner_nullability": "TTF", "a|inner_min": "TFT"},
+				"[[1, 2, 3], [4, 5, 6]]", "[[1, 2, 3], [4, -5, 6]]", "[[1, NULL, 3], [4, 5, 6]]", "[NULL, [4, 5, 6]]", "[[9, 9, 9], [0, 0, 0]]"}},
+			rules: []string{"a|nullability", "a|inner_nullability", "a|inner_check", "a|inner_min"},
+			want:  map[string]string{"a|inner_nullability": "TTTFT", "a|inner_min": "TFTTT", "a|inner_check": "TTTTF"},
 		},
 		{
 			name:   "unique arrays across rows",
@@ -374,12 +377,40 @@ func TestStructRules(t *testing.T) {
 			want: map[string]string{"s1|inner_s2_inner_a_unique": "FFTTT"},
 		},
 		{
+			// A NULL struct and one whose fields are all NULL are duplicates, as in polars.
 			name:   "unique on the whole struct across rows",
 			schema: rtOne(schema.Struct("s", schema.Int64("a").Nullable()).Nullable().Unique()),
 			data: rtData{cols: "s STRUCT(a BIGINT)", rows: []string{
 				"{'a': 1}", "{'a': 1}", "{'a': 2}", "NULL", "NULL", "{'a': NULL}"}},
 			rules: []string{"s|unique"},
-			want:  map[string]string{"s|unique": "FFTFFT"},
+			want:  map[string]string{"s|unique": "FFTFFF"},
+		},
+		{
+			// One level only: a NULL inner struct differs from one of NULL fields.
+			name: "unique on a struct of a struct",
+			schema: rtOne(schema.Struct("s", schema.Int64("a").Nullable(),
+				schema.Struct("b", schema.Int64("c").Nullable()).Nullable()).Nullable().Unique()),
+			data: rtData{cols: "s STRUCT(a BIGINT, b STRUCT(c BIGINT))", rows: []string{
+				"NULL", "{'a': NULL, 'b': NULL}", "{'a': NULL, 'b': {'c': NULL}}", "{'a': 1, 'b': NULL}"}},
+			rules: []string{"s|unique"},
+			want:  map[string]string{"s|unique": "FFTT"},
+		},
+		{
+			name:   "inner unique of struct elements: NULL equals all-NULL fields",
+			schema: rtOne(schema.List("l", schema.Struct("", schema.Int64("a").Nullable()).Nullable().Unique())),
+			data: rtData{cols: "l STRUCT(a BIGINT)[]", rows: []string{
+				"[NULL, {'a': NULL}]", "[{'a': NULL}, {'a': 1}]", "[NULL, NULL]", "[{'a': 1}, {'a': 2}]"}},
+			rules: []string{"l|nullability", "l|inner_unique"},
+			want:  map[string]string{"l|inner_unique": "FTFT"},
+		},
+		{
+			name: "inner unique of a struct field that is a struct",
+			schema: rtOne(schema.List("l", schema.Struct("",
+				schema.Struct("k", schema.Int64("a").Nullable()).Nullable().Unique()).Nullable())),
+			data: rtData{cols: "l STRUCT(k STRUCT(a BIGINT))[]", rows: []string{
+				"[{'k': NULL}, {'k': {'a': NULL}}]", "[NULL, {'k': {'a': NULL}}]", "[{'k': {'a': 1}}, NULL]", "[{'k': {'a': 1}}, {'k': {'a': 2}}]"}},
+			rules: []string{"l|nullability", "l|inner_inner_k_unique"},
+			want:  map[string]string{"l|inner_inner_k_unique": "FFTT"},
 		},
 		{
 			name:   "primary key on a struct column",

@@ -195,7 +195,13 @@ func (p *Plan) keyMatch(g int, qualify string) string {
 	}
 	parts := make([]string, len(kg.keys))
 	for i, k := range kg.keys {
-		parts[i] = fmt.Sprintf("%s%s IS NOT DISTINCT FROM __tg_k%d.__tg_k%d_%d", qualify, k, g, g, i)
+		q := qualify
+		if !strings.HasPrefix(k, `"`) {
+			// A struct's unique key ({'a': "s"."a"}) names its column unqualified, which is
+			// unambiguous: the key table's columns are __tg_ names, and no schema column is.
+			q = ""
+		}
+		parts[i] = fmt.Sprintf("%s%s IS NOT DISTINCT FROM __tg_k%d.__tg_k%d_%d", q, k, g, g, i)
 	}
 	return strings.Join(parts, " AND ")
 }

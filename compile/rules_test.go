@@ -569,6 +569,13 @@ func TestTemporalBounds(t *testing.T) {
 				"INTERVAL '500 milliseconds'", "INTERVAL '501 milliseconds'", "INTERVAL '27 hours 59 minutes'", "INTERVAL '28 hours'", "INTERVAL '1 day 4 hours'"}},
 			want: map[string]string{"a|min_exclusive": "FTTTT", "a|max_exclusive": "TTTFF"},
 		},
+		{
+			name:   "Duration negative bounds",
+			schema: rtOne(schema.Duration("a").Min("-1h30m").MaxExclusive("-1s")),
+			data: rtData{cols: "a INTERVAL", rows: []string{
+				"INTERVAL '-2 hours'", "INTERVAL '-90 minutes'", "INTERVAL '-1 hour'", "INTERVAL '-1 second'", "INTERVAL '0 seconds'"}},
+			want: map[string]string{"a|min": "FTTTT", "a|max_exclusive": "TTTFF"},
+		},
 	})
 }
 
@@ -849,6 +856,24 @@ func TestResolution(t *testing.T) {
 			data: rtData{cols: "a TIMESTAMPTZ", rows: []string{
 				"'2020-01-01 10:00:00+05:30'", "'2020-01-01 10:00:00+00'", "'2020-01-01 04:30:00+00'"}},
 			want: map[string]string{"a|resolution": "TFT"},
+		},
+		{
+			// Santiago skips 2022-09-11 00:00-01:00, Lord Howe 2022-10-02 02:00-02:30. As polars
+			// truncates, a grid point in a gap moves to the first instant after it (01:00, 02:30),
+			// which is aligned; Berlin's repeated 02:00 is aligned both times.
+			name: "zoned grid points in a DST gap or fold",
+			schema: schema.New("T",
+				schema.Datetime("s", schema.Micros, "America/Santiago").Resolution("1d"),
+				schema.Datetime("l", schema.Micros, "Australia/Lord_Howe").Resolution("1h"),
+				schema.Datetime("b", schema.Micros, "Europe/Berlin").Resolution("1h"),
+				schema.Datetime("m", schema.Micros, "America/Santiago").Resolution("1mo")),
+			data: rtData{cols: "s TIMESTAMPTZ, l TIMESTAMPTZ, b TIMESTAMPTZ, m TIMESTAMPTZ", rows: []string{
+				"'2022-09-11 04:00:00+00', '2022-10-01 15:30:00+00', '2022-10-30 01:00:00+00', '2022-09-01 04:00:00+00'",
+				"'2022-09-11 04:30:00+00', '2022-10-01 15:31:00+00', '2022-10-30 00:00:00+00', '2022-09-01 03:00:00+00'",
+				"'2022-09-10 04:00:00+00', '2022-10-01 15:00:00+00', '2022-10-30 01:30:00+00', '2022-10-01 03:00:00+00'",
+				"'2022-09-10 04:00:01+00', '2022-10-01 16:00:00+00', '2022-10-30 00:30:00+00', '2022-09-11 04:00:00+00'"}},
+			rules: []string{"s|nullability", "s|resolution", "l|nullability", "l|resolution", "b|nullability", "b|resolution", "m|nullability", "m|resolution"},
+			want:  map[string]string{"s|resolution": "TFTF", "l|resolution": "TFFT", "b|resolution": "TTFF", "m|resolution": "TFTF"},
 		},
 		{
 			name:   "zoned 1mo",

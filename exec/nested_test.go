@@ -121,8 +121,8 @@ var shopRows = []string{
 	`(11, NULL, [11], NULL, NULL, NULL, [NULL], NULL)`,
 	// 12 lines|inner_inner_sku_nullability, address|inner_city_min_length
 	`(12, NULL, [12], NULL, NULL, {'city': '', 'zip': NULL}, [{'sku': NULL, 'qty': 1}], NULL)`,
-	// 13 grid|inner_nullability (a NULL element; is_in ignores it), primary_key with row 14
-	`(13, NULL, [NULL], NULL, [[0, NULL], [1, 1]], NULL, NULL, NULL)`,
+	// 13 grid|inner_nullability (a NULL sub-array; is_in ignores its values), primary_key with row 14
+	`(13, NULL, [NULL], NULL, [NULL, [1, 1]], NULL, NULL, NULL)`,
 	// 14 primary_key with row 13
 	`(13, NULL, [14], NULL, NULL, NULL, NULL, 'happy')`,
 }

@@ -243,7 +243,14 @@ func (e *Engine) load(ctx context.Context, r *run, rep *outcome.Report, a Asset,
 	if err != nil {
 		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
 	}
-	if shadowsOrdinal(actual, rel) {
+	var files []casting.Mismatch
+	if in, ok := a.Input.(ParquetInput); ok {
+		// A multi-file scan: DuckDB casts every file to one file's types without a word.
+		if files, err = in.fileMismatches(ctx, r, p.Schema().Columns, actual); err != nil {
+			return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
+		}
+	}
+	if len(files) == 0 && shadowsOrdinal(actual, rel) {
 		// A real column named rowid (or file_row_number, file_index) hides the ordinal DuckDB
 		// provides; copy the rows with an ordinal of our own instead.
 		if rel, err = materialiseOrdered(ctx, r, rel.From); err != nil {
@@ -251,11 +258,12 @@ func (e *Engine) load(ctx context.Context, r *run, rep *outcome.Report, a Asset,
 		}
 	}
 	mismatches := casting.CheckColumns(p.Schema().Columns, actual)
-	if len(mismatches) > 0 && opts.Cast {
+	if len(mismatches) > 0 && opts.Cast && len(files) == 0 {
 		if mismatches, err = e.applyCasts(ctx, r, p, &rel, mismatches); err != nil {
 			return rel, fail(rep, err)
 		}
 	}
+	mismatches = append(mismatches, files...)
 	if len(mismatches) > 0 {
 		return rel, e.columnMismatch(rep, p, mismatches)
 	}

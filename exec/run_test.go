@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
@@ -988,6 +989,49 @@ func TestParquetGlobInput(t *testing.T) {
 	assert.Equal(t, outcome.Rows{Input: 6, Valid: 4, Invalid: 2}, rep.Rows)
 	assert.Equal(t, [][]any{{"a", 1.0, nil}, {"c", 2.0, nil}, {"d", 3.0, nil}, {"f", 4.0, nil}}, e.parquetRows(out.Path))
 	assert.Equal(t, [][]any{qrow("b", -1.0, "hi", "amount__min"), qrow("e", -2.0, nil, "amount__min")}, e.parquetRows(out.QuarantineAddress("orders")))
+}
+
+// TestParquetGlobFileTypes: every file of a glob must store each declared column as the scan
+// reads it; DuckDB would cast a disagreeing file's values to the first file's type (3750.6 to
+// 3751) or fail mid-scan on a missing column. The footers say so before any row is read, and
+// --cast cannot mend it.
+func TestParquetGlobFileTypes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	s := schema.New("Masses", schema.Float64("mass"), schema.String("name").Nullable(),
+		schema.Struct("geo", schema.Int32("a")).Nullable())
+	row := func(mass, geo string) string {
+		return "SELECT " + mass + " AS mass, 'x' AS name, " + geo + " AS geo"
+	}
+	e.parquet("agree/a.parquet", row("1.0::DOUBLE", "{'a': 1::INTEGER}"))
+	e.parquet("agree/b.parquet", row("2.5::DOUBLE", "NULL::STRUCT(a INTEGER)"))
+	e.parquet("glob/a.parquet", row("1::BIGINT", "{'a': 1::INTEGER}"))
+	e.parquet("glob/b.parquet", row("3750.6::DOUBLE", "{'a': 1.5::DOUBLE}"))
+	e.parquet("glob/c.parquet", "SELECT 2::BIGINT AS mass, {'a': 2::INTEGER} AS geo")
+
+	rep, err := run(t, s, exec.Asset{Input: exec.ParquetInput{Path: e.path("agree", "*.parquet")}}, exec.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), rep.Rows.Valid)
+
+	for _, cast := range []bool{false, true} {
+		out := exec.ParquetOutput{Path: e.path("out", fmt.Sprint(cast), "m.parquet")}
+		rep, err = run(t, s, exec.Asset{Input: exec.ParquetInput{Path: e.path("glob", "*.parquet")}, Output: out, Quarantine: true},
+			exec.Options{Cast: cast})
+		var colErr *outcome.ColumnSchemaError
+		require.ErrorAs(t, err, &colErr, "cast %v", cast)
+		a, b, c := e.path("glob", "a.parquet"), e.path("glob", "b.parquet"), e.path("glob", "c.parquet")
+		// The scan reads the first file's types: mass BIGINT, which is not Float64 either.
+		assert.Equal(t, []casting.Mismatch{
+			{Column: "mass", Expected: "Float64", Actual: "BIGINT", Cast: "lossy"},
+			{Column: "mass", Expected: "BIGINT", Actual: "DOUBLE", File: b, Reference: a},
+			{Column: "name", Expected: "VARCHAR", Actual: casting.Missing, File: c, Reference: a},
+			{Column: "geo", Expected: "STRUCT(a INTEGER)", Actual: "STRUCT(a DOUBLE)", File: b, Reference: a},
+		}, colErr.Mismatches, "cast %v", cast)
+		assert.Equal(t, outcome.ColumnSchemaMismatch, outcomeOf(rep))
+		assert.Contains(t, err.Error(), "'mass' in "+b+" (DOUBLE, where "+a+" has BIGINT)")
+		assert.Contains(t, err.Error(), "'name' in "+c+" (missing, where "+a+" has VARCHAR)")
+		assert.False(t, exists(t, out.Path), "nothing written")
+	}
 }
 
 // TestOrdinalColumnNames: input columns named like the ordinals DuckDB provides (file_row_number,

@@ -13,7 +13,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
 
@@ -85,8 +87,12 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 		}
 	}
 	// file_index and file_row_number give every row an input-ordered ordinal without a window.
+	// can_have_nan: polars, pyarrow and other writers leave NaN out of a float column's min/max
+	// statistics and write no NaN count; DuckDB would trust those statistics, skip row groups
+	// and pages, and fold comparisons (NaN <= 1000 read as TRUE), so that a NaN row passes a
+	// bound it fails.
 	rel := compile.Relation{
-		From:        fmt.Sprintf("read_parquet(%s)", sql.String(in.Path)),
+		From:        fmt.Sprintf("read_parquet(%s, can_have_nan = true)", sql.String(in.Path)),
 		RowID:       "file_row_number",
 		ScanFilters: true,
 	}
@@ -528,4 +534,91 @@ func (in QueryInput) open(ctx context.Context, r *run, writes map[string]bool) (
 	}
 	// The query runs once, into a temp table: a query may be non-deterministic or costly.
 	return materialise(ctx, r, "(\n"+in.SQL+"\n)")
+}
+
+// fileMismatches checks every file of a multi-file Parquet input against the column types the
+// scan reads (actual, which DuckDB takes from one file and casts the others' values to, as
+// DOUBLE 3750.6 to BIGINT 3751): each declared column a file lacks or stores as another type is a
+// mismatch naming the file. One query reads every footer's schema; no data is read.
+func (in ParquetInput) fileMismatches(ctx context.Context, r *run, cols []*schema.Column, actual []casting.ColumnType) ([]casting.Mismatch, error) {
+	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(
+		"SELECT file_name, name, coalesce(duckdb_type, ''), coalesce(num_children, 0) FROM parquet_schema(%s) ORDER BY file_name, column_id",
+		sql.String(in.Path)))
+	if err != nil {
+		return nil, fmt.Errorf("read the files' schemas: %w", err)
+	}
+	defer rows.Close()
+	type node struct {
+		name, typ string
+		children  int
+	}
+	var files []string
+	byFile := map[string][]node{}
+	for rows.Next() {
+		var file string
+		var n node
+		if err := rows.Scan(&file, &n.name, &n.typ, &n.children); err != nil {
+			return nil, fmt.Errorf("read the files' schemas: %w", err)
+		}
+		if _, ok := byFile[file]; !ok {
+			files = append(files, file)
+		}
+		byFile[file] = append(byFile[file], n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the files' schemas: %w", err)
+	}
+	if len(files) < 2 {
+		return nil, nil
+	}
+	// Each footer's schema is a tree in depth-first order; the root's children are the columns.
+	top := make(map[string]map[string]string, len(files))
+	for _, f := range files {
+		nodes := byFile[f]
+		var skip func(i int) int
+		skip = func(i int) int {
+			j := i + 1
+			for k := 0; k < nodes[i].children && j < len(nodes); k++ {
+				j = skip(j)
+			}
+			return j
+		}
+		top[f] = map[string]string{}
+		if len(nodes) == 0 {
+			continue
+		}
+		for i, k := 1, 0; k < nodes[0].children && i < len(nodes); k++ {
+			top[f][nodes[i].name] = nodes[i].typ
+			i = skip(i)
+		}
+	}
+	read := make(map[string]string, len(actual))
+	for _, c := range actual {
+		read[c.Name] = c.Type
+	}
+	var out []casting.Mismatch
+	for _, col := range cols {
+		want, ok := read[col.Name]
+		if !ok {
+			continue // missing from the scan: the column check reports it
+		}
+		ref := ""
+		for _, f := range files {
+			if top[f][col.Name] == want {
+				ref = f
+				break
+			}
+		}
+		for _, f := range files {
+			got, ok := top[f][col.Name]
+			switch {
+			case !ok:
+				got = casting.Missing
+			case got == want:
+				continue
+			}
+			out = append(out, casting.Mismatch{Column: col.Name, Expected: want, Actual: got, File: f, Reference: ref})
+		}
+	}
+	return out, nil
 }

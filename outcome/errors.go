@@ -24,11 +24,13 @@ type ColumnSchemaError struct {
 func (e *ColumnSchemaError) Error() string {
 	parts := make([]string, len(e.Mismatches))
 	var hints []string
+	files := false
 	for i, m := range e.Mismatches {
 		parts[i] = m.String()
 		if m.Cast != "" {
 			hints = append(hints, fmt.Sprintf("'%s' %s", m.Column, m.Cast))
 		}
+		files = files || m.File != ""
 	}
 	subject, verb := "Column", "does"
 	if len(parts) > 1 {
@@ -38,6 +40,9 @@ func (e *ColumnSchemaError) Error() string {
 		subject, strings.Join(parts, ", "), verb, e.Schema)
 	if len(hints) > 0 {
 		msg += " An explicit cast (--cast) would be: " + strings.Join(hints, ", ") + "."
+	}
+	if files {
+		msg += " Every file of a glob must store each column as the same type: write the files again with one schema."
 	}
 	return msg
 }

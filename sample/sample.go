@@ -321,6 +321,16 @@ func (g *gen) list(c *schema.Column, key bool) (string, []violation, error) {
 			lens = []string{fmt.Sprintf("greatest(%s, 1)", dims[0])} // room for the bad element
 		}
 		for _, k := range inner.cases {
+			if k.rule == schema.RuleNullability && len(dims) > 1 {
+				// A multi-dimensional array's elements are its sub-arrays: the first one is NULL.
+				sub := inner.valid
+				for i := len(dims) - 1; i >= 1; i-- {
+					sub = fmt.Sprintf("list_transform(range(%s), lambda %s: %s)", dims[i], vars[i], sub)
+				}
+				cases = append(cases, violation{"inner_" + k.rule, fmt.Sprintf(
+					"list_transform(range(%s), lambda %s: CASE WHEN %s = 0 THEN NULL ELSE %s END)", dims[0], vars[0], vars[0], sub)})
+				continue
+			}
 			elem := fmt.Sprintf("CASE WHEN %s = 0 THEN %s ELSE %s END", pos, k.expr, inner.valid)
 			cases = append(cases, violation{"inner_" + k.rule, build(lens, elem)})
 		}

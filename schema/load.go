@@ -760,7 +760,11 @@ func (l *loader) checks(val *yaml.Node, label string) []Check {
 	case yaml.SequenceNode:
 		var out []Check
 		for i, item := range val.Content {
-			out = append(out, Check{Name: strconv.Itoa(i), SQL: l.str(item, label, "check")})
+			name := strconv.Itoa(i)
+			if len(val.Content) == 1 {
+				name = "" // a list of one is the rule `check`, as in dataframely
+			}
+			out = append(out, Check{Name: name, SQL: l.str(item, label, "check")})
 		}
 		return out
 	case yaml.MappingNode:

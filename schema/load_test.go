@@ -425,7 +425,7 @@ func TestCheckForms(t *testing.T) {
 	}{
 		{`"lower(_) = _"`, []string{"check"}},
 		{`["_ > 0", "_ < 10"]`, []string{"check__0", "check__1"}},
-		{`["_ > 0"]`, []string{"check__0"}},
+		{`["_ > 0"]`, []string{"check"}}, // a list of one, as dataframely names it
 		{`{positive: "_ > 0", small: "_ < 10"}`, []string{"check__positive", "check__small"}},
 		{`{small: "_ < 10", positive: "_ > 0"}`, []string{"check__small", "check__positive"}},
 	}

@@ -102,8 +102,10 @@ func ParseValue(d DType, v Value) (Parsed, error) {
 	case k == KindDatetime:
 		return parseDatetime(d, text)
 	case k == KindDuration:
-		dur, err := ParseDuration(text)
-		if err != nil && zeroDurationRE.MatchString(text) {
+		// A bound may be negative: -1h30m is minus one hour thirty.
+		unsigned, negative := strings.CutPrefix(text, "-")
+		dur, err := ParseDuration(unsigned)
+		if err != nil && zeroDurationRE.MatchString(unsigned) {
 			// A zero span is no resolution, but it is a fine bound (min: 0s).
 			dur, err = Span{}, nil
 		}
@@ -114,6 +116,9 @@ func ParseValue(d DType, v Value) (Parsed, error) {
 			return Parsed{}, fmt.Errorf("%q has months, quarters or years, which have no fixed length; use days", v.Text)
 		}
 		ns := dur.FixedNanos()
+		if negative {
+			ns.Neg(ns)
+		}
 		us := new(big.Int).Quo(ns, big.NewInt(1000))
 		if new(big.Int).Rem(ns, big.NewInt(1000)).Sign() != 0 {
 			return Parsed{}, fmt.Errorf("%q is finer than the microseconds an INTERVAL holds", v.Text)

@@ -36,7 +36,7 @@ SELECT
   COALESCE(list_bool_and(list_transform("point", lambda __tg_x0: __tg_x0 IS NOT NULL)), TRUE) AS "point|inner_nullability",
   COALESCE(list_bool_and(list_transform("point", lambda __tg_x0: __tg_x0 >= -1000)), TRUE) AS "point|inner_min",
   COALESCE("grid" IS NOT NULL, TRUE) AS "grid|nullability",
-  COALESCE(list_bool_and(list_transform("grid", lambda __tg_x0_0: list_bool_and(list_transform(__tg_x0_0, lambda __tg_x0: __tg_x0 IS NOT NULL)))), TRUE) AS "grid|inner_nullability",
+  COALESCE(list_bool_and(list_transform("grid", lambda __tg_x0: __tg_x0 IS NOT NULL)), TRUE) AS "grid|inner_nullability",
   COALESCE(list_bool_and(list_transform("grid", lambda __tg_x0_0: list_bool_and(list_transform(__tg_x0_0, lambda __tg_x0: list_bool_and(list_transform(__tg_x0, lambda __tg_x1: __tg_x1 IN (0, 1))))))), TRUE) AS "grid|inner_inner_is_in",
   COALESCE("address" IS NOT NULL, TRUE) AS "address|nullability",
   COALESCE(CASE WHEN "address" IS NULL THEN TRUE ELSE "address"."city" IS NOT NULL END, TRUE) AS "address|inner_city_nullability",
@@ -80,7 +80,7 @@ WHERE (NOT ("tags" IS NOT NULL))
    OR (NOT (list_bool_and(list_transform("point", lambda __tg_x0: __tg_x0 IS NOT NULL))))
    OR (NOT (list_bool_and(list_transform("point", lambda __tg_x0: __tg_x0 >= -1000))))
    OR (NOT ("grid" IS NOT NULL))
-   OR (NOT (list_bool_and(list_transform("grid", lambda __tg_x0_0: list_bool_and(list_transform(__tg_x0_0, lambda __tg_x0: __tg_x0 IS NOT NULL))))))
+   OR (NOT (list_bool_and(list_transform("grid", lambda __tg_x0: __tg_x0 IS NOT NULL))))
    OR (NOT (list_bool_and(list_transform("grid", lambda __tg_x0_0: list_bool_and(list_transform(__tg_x0_0, lambda __tg_x0: list_bool_and(list_transform(__tg_x0, lambda __tg_x1: __tg_x1 IN (0, 1)))))))))
    OR (NOT ("address" IS NOT NULL))
    OR (NOT (CASE WHEN "address" IS NULL THEN TRUE ELSE "address"."city" IS NOT NULL END))

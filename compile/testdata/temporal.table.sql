@@ -24,7 +24,7 @@ SELECT
   COALESCE(epoch_ns("created_ns") % 500000000 = 0, TRUE) AS "created_ns|resolution",
   COALESCE("created_local" IS NOT NULL, TRUE) AS "created_local|nullability",
   COALESCE("created_local" >= TIMESTAMPTZ '2020-03-01 11:00:00+00', TRUE) AS "created_local|min",
-  COALESCE(epoch_us(("created_local" AT TIME ZONE 'Europe/Berlin')) % 3600000000 = 0, TRUE) AS "created_local|resolution",
+  COALESCE((epoch_us(("created_local" AT TIME ZONE 'Europe/Berlin')) % 3600000000 = 0 OR make_timestamp(epoch_us(("created_local" AT TIME ZONE 'Europe/Berlin')) - ((epoch_us(("created_local" AT TIME ZONE 'Europe/Berlin')) - 0) % 3600000000 + 3600000000) % 3600000000) > (("created_local" - INTERVAL 1 MICROSECOND) AT TIME ZONE 'Europe/Berlin')), TRUE) AS "created_local|resolution",
   COALESCE("created_monthly" IS NOT NULL, TRUE) AS "created_monthly|nullability",
   COALESCE((day("created_monthly") = 1 AND "created_monthly" = date_trunc('day', "created_monthly") AND (year("created_monthly") * 12 + month("created_monthly") - 1) % 1 = 0), TRUE) AS "created_monthly|resolution",
   COALESCE("created_weekly" IS NOT NULL, TRUE) AS "created_weekly|nullability",
@@ -55,7 +55,7 @@ WHERE (NOT ("day" IS NOT NULL))
    OR (NOT (epoch_ns("created_ns") % 500000000 = 0))
    OR (NOT ("created_local" IS NOT NULL))
    OR (NOT ("created_local" >= TIMESTAMPTZ '2020-03-01 11:00:00+00'))
-   OR (NOT (epoch_us(("created_local" AT TIME ZONE 'Europe/Berlin')) % 3600000000 = 0))
+   OR (NOT ((epoch_us(("created_local" AT TIME ZONE 'Europe/Berlin')) % 3600000000 = 0 OR make_timestamp(epoch_us(("created_local" AT TIME ZONE 'Europe/Berlin')) - ((epoch_us(("created_local" AT TIME ZONE 'Europe/Berlin')) - 0) % 3600000000 + 3600000000) % 3600000000) > (("created_local" - INTERVAL 1 MICROSECOND) AT TIME ZONE 'Europe/Berlin'))))
    OR (NOT ("created_monthly" IS NOT NULL))
    OR (NOT ((day("created_monthly") = 1 AND "created_monthly" = date_trunc('day', "created_monthly") AND (year("created_monthly") * 12 + month("created_monthly") - 1) % 1 = 0)))
    OR (NOT ("created_weekly" IS NOT NULL))
