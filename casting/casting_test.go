@@ -113,7 +113,7 @@ func TestDescribeSpellings(t *testing.T) {
 			t.Errorf("column %d is %q, want %q (DESCRIBE keeps table order)", i, c.Name, duckColumns[i].name)
 		}
 	}
-	// The spellings SPEC §4 messages show, as DuckDB 1.5.6 gives them.
+	// The spellings the column-check messages show, as DuckDB gives them.
 	want := map[string]string{
 		"dec18_3":    "DECIMAL(18,3)",
 		"tstz":       "TIMESTAMP WITH TIME ZONE",

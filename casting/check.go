@@ -109,7 +109,7 @@ var intNames = map[string]schema.Kind{
 	"UTINYINT": schema.KindUInt8, "USMALLINT": schema.KindUInt16, "UINTEGER": schema.KindUInt32, "UBIGINT": schema.KindUInt64,
 }
 
-// Matches reports whether a DuckDB type satisfies a dtype, with the exact rules of SPEC §2.2:
+// Matches reports whether a DuckDB type satisfies a dtype, with the exact rules of docs/schema.md:
 // families (Integer, Float, Any) accept their members, Decimal needs the scale (and the precision
 // when declared), Datetime the unit (zoned: TIMESTAMP WITH TIME ZONE), Enum the same ordered
 // categories, List a matching element, Array the exact element type and size, Struct the same

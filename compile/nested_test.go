@@ -10,7 +10,7 @@ import (
 	"github.com/tablegate/tablegate/schema"
 )
 
-// Nested columns: List, Array and Struct rules (RULES.md §2.11-2.13, §9.7-9.8).
+// Nested columns: List, Array and Struct rules (docs/semantics.md).
 
 func TestListRules(t *testing.T) {
 	rtRun(t, []rtCase{

@@ -10,7 +10,7 @@ import (
 	"github.com/tablegate/tablegate/schema"
 )
 
-// Every rule's semantics, pinned against a real in-process DuckDB (RULES.md §1-3, §9).
+// Every rule's semantics, pinned against a real in-process DuckDB (docs/semantics.md).
 // Expectations are per input row, in input order: T = valid, F = invalid.
 
 func TestNullability(t *testing.T) {
@@ -1255,7 +1255,7 @@ func TestIdentifiers(t *testing.T) {
 }
 
 func TestUnicodeColumnNameRefused(t *testing.T) {
-	// SPEC §9: column names outside [A-Za-z0-9_] are refused at declaration, since check names
+	// Column names outside [A-Za-z0-9_] are refused at declaration, since check names
 	// derive from them; the user renames them in the input query.
 	_, err := compile.Compile(rtOne(schema.Int64("größe").Min(0)))
 	var bad *schema.InvalidColumnNameError

@@ -14,7 +14,7 @@ import (
 	"github.com/tablegate/tablegate/schema"
 )
 
-// Check granularity, descriptions and failure samples (SPEC §6, §9), beyond run_test.go.
+// Check granularity, descriptions and failure samples, beyond run_test.go (docs/report.md).
 
 // describedSchema has a rule of every kind whose description the issue spells out.
 func describedSchema() *schema.Schema {

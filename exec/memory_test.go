@@ -153,7 +153,7 @@ func outputDigest(e *env, path string) []any {
 // is given: DuckDB spills to the temp directory and the run ends with exactly the counts and
 // outputs of the same run without a limit. The limit is 96MB at 2 threads: DuckDB's hash
 // aggregate needs a floor of memory that grows with the threads and, slowly, with the number of
-// distinct keys (see the README, "Reliability and large inputs").
+// distinct keys (see docs/reliability.md).
 func TestRunBeyondMemoryLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and validates a few million rows")

@@ -207,7 +207,7 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 			w.dropQuarantine = true
 		}
 		if err := a.Output.write(ctx, r, w); err != nil {
-			// The run did not reach its outcome: like every exit-2 error, it has none (SPEC §9).
+			// The run did not reach its outcome: like every exit-2 error, it has none.
 			rep.Outcome = nil
 			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
 		}

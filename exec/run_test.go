@@ -106,7 +106,7 @@ var backends = []backend{
 	},
 }
 
-// expectChecks is the rule-granularity check list of ordersSchema by SPEC §6 and §9: error rules
+// expectChecks is the rule-granularity check list of ordersSchema (docs/report.md): error rules
 // ERROR when the run aborts, else WARN; the warn rule WARN; blocking = no quarantine and an error
 // rule; dy_schema__columns ERROR and blocking.
 func expectChecks(aborts, quarantine bool, failing ...string) []chk {
@@ -262,7 +262,7 @@ func scenarios() []scenario {
 			name: "no_valid_rows", query: ordersSelect(allInvalidRows), quarantine: true, want: outcome.NoValidRows,
 			rows: outcome.Rows{Input: 2, Invalid: 2},
 			quar: [][]any{qrow("x", -1.0, nil, "amount__min"), qrow("y", -2.0, "z", "amount__min")},
-			// Blocking stays false: with a quarantine, no rule check blocks (SPEC §6).
+			// Blocking stays false: with a quarantine, no rule check blocks.
 			checks: expectChecks(true, true, "amount__min"), counts: map[string]int64{"dy_rule__amount__min": 2},
 			sets: []outcome.RuleSet{{Rules: "dy_rule__amount__min", Count: 2}}, health: outcome.Degraded,
 			errMsg: func(b backend, e *env) string {
@@ -278,7 +278,7 @@ func scenarios() []scenario {
 	return out
 }
 
-// TestOutcomes runs every outcome of SPEC §5 for Parquet → Parquet and DuckDB table → table, with
+// TestOutcomes runs every outcome (the README's table) for Parquet → Parquet and DuckDB table → table, with
 // and without a quarantine, and reads back what was written.
 func TestOutcomes(t *testing.T) {
 	t.Parallel()
@@ -365,7 +365,7 @@ func TestOutcomes(t *testing.T) {
 	}
 }
 
-// TestReportJSONShape checks the report's JSON keys (SPEC §8) and the metadata shapes of §9.
+// TestReportJSONShape checks the report's JSON keys and metadata shapes (docs/report.md).
 func TestReportJSONShape(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -801,7 +801,7 @@ func TestMissingInput(t *testing.T) {
 	assert.Contains(t, err.Error(), "main.raw")
 }
 
-// TestGranularity: column and schema granularity collapse the rule checks (SPEC §6, §9).
+// TestGranularity: column and schema granularity collapse the rule checks (docs/report.md).
 func TestGranularity(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

@@ -5,7 +5,7 @@ package outcome
 // Outcome is one of the six results a run can have.
 type Outcome string
 
-// The six outcomes of SPEC §5.
+// The six outcomes of a run.
 const (
 	ColumnSchemaMismatch Outcome = "column_schema_mismatch"
 	AllValid             Outcome = "all_valid"
@@ -81,7 +81,7 @@ type ErrorInfo struct {
 	Message string `json:"message"`
 }
 
-// Report is everything a run reports; it is the JSON report of SPEC §8.
+// Report is everything a run reports; it is the JSON report (docs/report.md).
 type Report struct {
 	Asset          string     `json:"asset"`
 	Schema         string     `json:"schema"`

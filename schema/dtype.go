@@ -8,7 +8,7 @@ import (
 // Kind is a dtype family of the schema language.
 type Kind int
 
-// The dtypes of SPEC §2.2. Integer, Float and Any are families that accept several DuckDB types.
+// The dtypes (docs/schema.md). Integer, Float and Any are families that accept several DuckDB types.
 const (
 	KindInvalid Kind = iota
 	KindBool

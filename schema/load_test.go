@@ -73,7 +73,7 @@ columns:
     type: Int64
 `
 
-// specExample is the schema file of SPEC §2.1, verbatim.
+// specExample is a schema file using every top-level key.
 const specExample = `schema: Orders                 # name used in every message
 description: Orders from the shop.
 extends: base_orders.yaml      # optional: a child has its parent's columns, rules and severities

@@ -63,7 +63,7 @@ func mustValid(t *testing.T, s *schema.Schema) {
 	}
 }
 
-// TestConstructionErrors covers every construction error of RULES.md §2 (and the tablegate
+// TestConstructionErrors covers every construction error of docs/schema.md (and the tablegate
 // additions): each must be a DeclarationError naming the schema, the column and the argument.
 func TestConstructionErrors(t *testing.T) {
 	cases := []struct {

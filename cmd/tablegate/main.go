@@ -19,7 +19,7 @@ import (
 	"github.com/tablegate/tablegate/schema"
 )
 
-// Exit statuses of SPEC §8.
+// Exit statuses (the README's table).
 const (
 	exitOK          = 0
 	exitDataFailed  = 1
@@ -76,7 +76,7 @@ func isUsage(err error) bool {
 	return errors.As(err, &u)
 }
 
-// exitCode maps an error to the exit status of SPEC §8.
+// exitCode maps an error to its exit status.
 func exitCode(err error) int {
 	var (
 		colErr   *outcome.ColumnSchemaError

@@ -142,7 +142,7 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 
 // writeEarlyReport prints the error report of a validate command line that failed before its
 // flags were parsed (an unknown flag, a stray argument), when it asks for --format json or
-// --report: SPEC §9 wants one JSON object with outcome null for every exit-2 error.
+// --report: there is one JSON object with outcome null for every exit-2 error.
 func writeEarlyReport(args []string, stdout io.Writer, err error) {
 	if len(args) == 0 || args[0] != "validate" {
 		return
@@ -278,7 +278,7 @@ func outOfMemory(err error, f *validateFlags) error {
 	}
 	return &oomError{err: err, msg: fmt.Sprintf("%s. DuckDB ran out of memory under %s with %s: raise --memory-limit, or lower --threads "+
 		"(DuckDB's hash aggregates need a floor of memory per thread; past it they spill to --temp-dir). "+
-		"See 'Reliability and large inputs' in the README.", strings.TrimRight(msg, ". \n"), limit, threads)}
+		"See docs/reliability.md.", strings.TrimRight(msg, ". \n"), limit, threads)}
 }
 
 // oomError keeps the original error (and its type) under the message with advice.
