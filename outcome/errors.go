@@ -14,7 +14,7 @@ type RuleCount struct {
 	Count int64
 }
 
-// ColumnSchemaError: the input's columns or dtypes are not the schema's. Nothing was read or
+// ColumnSchemaError means the input's columns or dtypes are not the schema's. Nothing was read or
 // written.
 type ColumnSchemaError struct {
 	Schema     string
@@ -47,7 +47,7 @@ func (e *ColumnSchemaError) Error() string {
 	return msg
 }
 
-// ValidationAbortError: some rows failed an error rule and the asset has no quarantine, so
+// ValidationAbortError means some rows failed an error rule and the asset has no quarantine, so
 // nothing was written.
 type ValidationAbortError struct {
 	Schema  string
@@ -61,7 +61,7 @@ func (e *ValidationAbortError) Error() string {
 		rowsPhrase(e.Invalid), e.Schema, countsPhrase(e.Counts))
 }
 
-// NoValidRowsError: every row failed and the asset has a quarantine; the rows are in the
+// NoValidRowsError means every row failed and the asset has a quarantine; the rows are in the
 // quarantine and the table was not written.
 type NoValidRowsError struct {
 	Schema     string
@@ -76,7 +76,7 @@ func (e *NoValidRowsError) Error() string {
 		rowsPhrase(e.Rows), e.Schema, countsPhrase(e.Counts), e.Quarantine)
 }
 
-// CastError: an explicit cast met a value that does not convert. Nothing was written.
+// CastError means an explicit cast met a value that does not convert. Nothing was written.
 type CastError struct {
 	Column string
 	Value  string
@@ -88,7 +88,7 @@ func (e *CastError) Error() string {
 		"Fix the value in the input, or change the declared dtype.", e.Column, e.Target, e.Value)
 }
 
-// InputError: the input cannot be read (missing file, not a table, corrupt data).
+// InputError means the input cannot be read (missing file, not a table, corrupt data).
 type InputError struct {
 	Input string
 	Err   error
@@ -99,7 +99,7 @@ func (e *InputError) Error() string {
 }
 func (e *InputError) Unwrap() error { return e.Err }
 
-// OutputError: the output cannot be written. The previous table is unchanged.
+// OutputError means the output cannot be written. The previous table is unchanged.
 type OutputError struct {
 	Output string
 	Err    error
