@@ -32,20 +32,20 @@ func cloneColumns(cols []*Column) []*Column {
 	return out
 }
 
-func (col *Column) clone() *Column {
-	if col == nil {
+func (c *Column) clone() *Column {
+	if c == nil {
 		return nil
 	}
-	c := *col
-	c.DType.Categories = slices.Clone(col.DType.Categories)
-	c.DType.Shape = slices.Clone(col.DType.Shape)
-	c.DType.Inner = col.DType.Inner.clone()
-	c.DType.Fields = cloneColumns(col.DType.Fields)
-	a := &c.Args
-	a.Checks = slices.Clone(col.Args.Checks)
+	cp := *c
+	cp.DType.Categories = slices.Clone(c.DType.Categories)
+	cp.DType.Shape = slices.Clone(c.DType.Shape)
+	cp.DType.Inner = c.DType.Inner.clone()
+	cp.DType.Fields = cloneColumns(c.DType.Fields)
+	a := &cp.Args
+	a.Checks = slices.Clone(c.Args.Checks)
 	a.Min, a.MinExclusive = cloneValue(a.Min), cloneValue(a.MinExclusive)
 	a.Max, a.MaxExclusive = cloneValue(a.Max), cloneValue(a.MaxExclusive)
-	a.IsIn = slices.Clone(col.Args.IsIn)
+	a.IsIn = slices.Clone(c.Args.IsIn)
 	if a.Regex != nil {
 		r := *a.Regex
 		a.Regex = &r
@@ -58,8 +58,8 @@ func (col *Column) clone() *Column {
 		n := *a.MaxLength
 		a.MaxLength = &n
 	}
-	a.Severity = col.Args.Severity.clone()
-	return &c
+	a.Severity = c.Args.Severity.clone()
+	return &cp
 }
 
 func cloneValue(v *Value) *Value {
