@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -66,7 +65,7 @@ func lockSpillDir(path string) *os.File {
 	if err != nil {
 		return nil
 	}
-	if syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+	if tryLock(lock) {
 		held, herr := lock.Stat()
 		inDir, derr := os.Stat(name)
 		if herr == nil && derr == nil && os.SameFile(held, inDir) {
@@ -114,7 +113,7 @@ func removeDeadSpillDirs(base string) {
 		if err != nil {
 			continue
 		}
-		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		if tryLock(f) {
 			_ = os.RemoveAll(dir)
 		}
 		f.Close()
@@ -128,5 +127,5 @@ func processGone(name string) bool {
 	if _, err := fmt.Sscanf(name, "tablegate-%d-", &pid); err != nil || pid <= 0 {
 		return false
 	}
-	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+	return !processExists(pid)
 }
