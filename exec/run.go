@@ -15,6 +15,7 @@ import (
 
 	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/buildinfo"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
@@ -307,6 +308,13 @@ func shadowsOrdinal(cols []casting.ColumnType, rel compile.Relation) bool {
 		}
 	}
 	return false
+}
+
+// NewReport is the report of a run of the asset that has not started: no outcome, no checks,
+// stamped with the versions of tablegate and of its DuckDB.
+func NewReport(asset, schema string) *outcome.Report {
+	return &outcome.Report{Asset: asset, Schema: schema, Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{},
+		TablegateVersion: buildinfo.Tablegate(), DuckDBVersion: DuckDBVersion()}
 }
 
 func assetName(a Asset) string {

@@ -100,17 +100,12 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	unlock, err := lockPath(ctx, lockFile(o.Path))
+	unlock, err := o.lockRecovered(ctx)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	// Before anything else: a killed run's recorded swap needs the temporaries it names.
-	if err := recoverSwap(o.Path); err != nil {
-		return err
-	}
 	qPath := o.QuarantineAddress(w.asset)
-	removeStale(o.Path)
 
 	var temps []string
 	journaled := false
@@ -218,16 +213,26 @@ func RecoverOutput(ctx context.Context, out Output) error {
 	if _, err := os.Stat(filepath.Dir(o.Path)); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
-	unlock, err := lockPath(ctx, lockFile(o.Path))
+	unlock, err := o.lockRecovered(ctx)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	unlock()
+	return nil
+}
+
+// lockRecovered takes the table's lock, then completes a killed run's recorded swap (before the
+// temporaries it names are cleaned) and removes the table's stale temporaries.
+func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), err error) {
+	if unlock, err = lockPath(ctx, lockFile(o.Path)); err != nil {
+		return nil, err
+	}
 	if err := recoverSwap(o.Path); err != nil {
-		return err
+		unlock()
+		return nil, err
 	}
 	removeStale(o.Path)
-	return nil
+	return unlock, nil
 }
 
 // prevParquet is where a quarantine the run would lose is kept: orders_quarantine.parquet ->

@@ -7,17 +7,8 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
 
-	"github.com/tablegate/tablegate/internal/buildinfo"
-	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sql"
 )
-
-// NewReport is the report of a run of the asset that has not started: no outcome, no checks,
-// stamped with the versions of tablegate and of its DuckDB.
-func NewReport(asset, schema string) *outcome.Report {
-	return &outcome.Report{Asset: asset, Schema: schema, Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{},
-		TablegateVersion: buildinfo.Tablegate(), DuckDBVersion: DuckDBVersion()}
-}
 
 // DuckDBVersion is the version of the DuckDB library tablegate embeds ("v2.0.0").
 func DuckDBVersion() string { return mapping.LibraryVersion() }
