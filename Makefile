@@ -3,11 +3,16 @@ GO ?= go
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 
-.PHONY: test test-all lint regen staticcheck
+.PHONY: test test-slow test-all lint regen staticcheck
 
-# The test suite against a real in-process DuckDB, Arrow included.
+# The quick loop: the test suite against a real in-process DuckDB, Arrow included.
 test:
 	$(GO) test -tags duckdb_arrow ./...
+
+# The quick loop plus the slow tests (kills, signals, full disks, strace, other DuckDB builds,
+# external servers); CI's second stage.
+test-slow:
+	TABLEGATE_SLOW=1 $(GO) test -tags duckdb_arrow ./...
 
 # Everything CI runs: lint, examples, tests, race detector, fuzzing, interop, benchmark guard.
 test-all:

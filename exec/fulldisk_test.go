@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
 )
 
@@ -19,6 +20,7 @@ import (
 // run that fits succeeds (without the space given back, it fails on the WAL). A new database
 // file the failed run made is removed.
 func TestFullDiskGivesSpaceBack(t *testing.T) {
+	testenv.Slow(t) // fills a small file system
 	e := newEnv(t)
 	disk := e.path("disk")
 	require.NoError(t, os.MkdirAll(disk, 0o755))

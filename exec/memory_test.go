@@ -20,6 +20,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -155,9 +156,7 @@ func outputDigest(e *env, path string) []any {
 // aggregate needs a floor of memory that grows with the threads and, slowly, with the number of
 // distinct keys (see docs/reliability.md).
 func TestRunBeyondMemoryLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes and validates a few million rows")
-	}
+	testenv.Slow(t) // writes and validates a few million rows
 	e := newEnv(t)
 	in := memoryInput(e, *memoryRows)
 	plan, err := compile.Compile(memorySchema())
@@ -212,9 +211,7 @@ func fileSize(t *testing.T, path string) int64 {
 // the other's blocks: in one process (this test) DuckDB crashed it with SIGSEGV, in two processes
 // both runs failed ("Could not read enough bytes from file duckdb_temp_storage_...").
 func TestConcurrentSpillingEngines(t *testing.T) {
-	if testing.Short() {
-		t.Skip("validates a few million rows twice at once")
-	}
+	testenv.Slow(t) // validates a few million rows twice at once
 	e := newEnv(t)
 	in := memoryInput(e, 2_000_000)
 	plan, err := compile.Compile(memorySchema())

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
 )
 
@@ -71,6 +72,7 @@ func ids(rows [][]any, _ []string, ok bool) []string {
 // and quarantine when the kill came before the journal, else the new ones; the folder then holds
 // exactly the table, its quarantine and a kept previous quarantine, nothing else.
 func TestSwapKilledAtEachStep(t *testing.T) {
+	testenv.Slow(t) // kills a child process at each step of the swap
 	if stage := os.Getenv("TABLEGATE_TEST_CRASH_AT"); stage != "" {
 		swapChild(t, stage)
 		return

@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tablegate/tablegate/internal/testenv"
 )
 
 // wideChecksYAML is a schema of n columns with one custom check each: compiling it asks DuckDB
@@ -29,6 +31,7 @@ func wideChecksYAML(n int) string {
 // TestSignalStopsCompile: SIGINT or SIGTERM while a schema compiles ends the process within a
 // second, with an error, for every command that compiles one.
 func TestSignalStopsCompile(t *testing.T) {
+	testenv.Slow(t) // signals a compile of thousands of checks
 	require.NoError(t, buildErr)
 	f := newFixture(t)
 	schemaPath := f.write("wide.yaml", wideChecksYAML(4000))

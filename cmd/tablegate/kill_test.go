@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/testenv"
 )
 
 // The kill test is sized for CI (about a minute on 2 cores); a longer local run:
@@ -321,9 +322,7 @@ func histogram(m map[string]int) string {
 // behind match no *.parquet glob and are removed by the next run.
 func TestKillMidWrite(t *testing.T) {
 	require.NoError(t, buildErr)
-	if testing.Short() {
-		t.Skip("kills " + fmt.Sprint(4**killIterations) + " runs")
-	}
+	testenv.Slow(t) // kills hundreds of runs at random points
 	f := newFixture(t)
 	schemaPath := f.write("events.yaml", eventsYAML)
 	big := f.eventsInput("in/big.parquet", *killRows, "new")
@@ -593,9 +592,7 @@ func killDuckDB(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small stri
 // table and its quarantine are one complete run's output, never a mix.
 func TestConcurrentWritersSameOutput(t *testing.T) {
 	require.NoError(t, buildErr)
-	if testing.Short() {
-		t.Skip("runs pairs of validations of a million rows")
-	}
+	testenv.Slow(t) // runs pairs of validations of a million rows
 	f := newFixture(t)
 	schemaPath := f.write("events.yaml", eventsYAML)
 	inputs := []string{f.eventsInput("in/a.parquet", 1_000_000, "a"), f.eventsInput("in/b.parquet", 1_200_000, "b")}
@@ -678,9 +675,7 @@ func TestConcurrentWritersSameOutput(t *testing.T) {
 // invalid-row sets of the same run without a limit, in less memory (the process's peak RSS).
 func TestMemoryLimitFlag(t *testing.T) {
 	require.NoError(t, buildErr)
-	if testing.Short() {
-		t.Skip("validates three million rows twice")
-	}
+	testenv.Slow(t) // validates three million rows twice
 	f := newFixture(t)
 	schemaPath := f.write("events.yaml", `schema: Events
 columns:

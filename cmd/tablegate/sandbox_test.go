@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -24,6 +25,7 @@ var inetSyscall = regexp.MustCompile(`(socket|connect)\((\d+, )?.*AF_INET6?\b`)
 // Parquet input), and the example schemas. Run under strace; a rule naming an extension's
 // function would otherwise make DuckDB download the extension.
 func TestNoSockets(t *testing.T) {
+	testenv.Slow(t) // needs strace
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/testenv"
 )
 
 // storageVersion is the storage_version tag DuckDB gives an attached database file
@@ -122,6 +123,7 @@ func setStorageNumber(t *testing.T, file string, version uint64) {
 // installs both packages into folders of their own and names them in TABLEGATE_PY_DUCKDB15 and
 // TABLEGATE_PY_DUCKDB20.
 func TestStorageReadByOtherDuckDBs(t *testing.T) {
+	testenv.Slow(t) // needs DuckDB 1.5 and 2.0 from Python
 	py15, py20 := os.Getenv("TABLEGATE_PY_DUCKDB15"), os.Getenv("TABLEGATE_PY_DUCKDB20")
 	if py15 == "" || py20 == "" {
 		t.Skip("TABLEGATE_PY_DUCKDB15 and TABLEGATE_PY_DUCKDB20 name no Python duckdb packages")
