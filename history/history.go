@@ -216,3 +216,22 @@ func nullable(s string) any {
 	}
 	return s
 }
+
+// TrendRuns is how many recent runs a check's trend covers on its page.
+const TrendRuns = 30
+
+// Record appends the run and reads its checks' trends (over TrendRuns runs) into run.Trends. It
+// does not fail: a history that cannot be written or read is given to warn, and the run, its
+// outcome and its outputs are as they were.
+func Record(ctx context.Context, path string, run *report.Run, warn func(string)) {
+	if err := Append(ctx, path, run); err != nil {
+		warn(fmt.Sprintf("%v; the run is not recorded, its outcome and outputs are unaffected (use a DuckDB file this user can write, or a new path)", err))
+		return
+	}
+	trends, err := Trends(ctx, path, run.Report.Asset, TrendRuns)
+	if err != nil {
+		warn(fmt.Sprintf("%v; the page shows no trends", err))
+		return
+	}
+	run.Trends = trends
+}

@@ -3,6 +3,7 @@ package history_test
 import (
 	"context"
 	gosql "database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -113,7 +114,7 @@ func TestAppendAndRead(t *testing.T) {
 	c, ok := run.Check("dy_rule__amount__min")
 	require.True(t, ok)
 	assert.Equal(t, "error", c.Rules[0].Severity)
-	assert.Equal(t, float64(3), run.Report.Checks[4].Metadata["dy_failed_count"])
+	assert.Equal(t, json.Number("3"), run.Report.Checks[4].Metadata["dy_failed_count"], "numbers as written")
 
 	_, err = history.Load(ctx, path, "no-such-run")
 	assert.ErrorContains(t, err, "no run \"no-such-run\"")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/tablegate/tablegate/outcome"
@@ -166,7 +167,10 @@ func Load(ctx context.Context, path, runID string) (*report.Run, error) {
 			return err
 		}
 		run = &report.Run{Report: &outcome.Report{}}
-		if err := json.Unmarshal([]byte(rep), run.Report); err != nil {
+		// Numbers stay as written (-1.0, a BIGINT's every digit), as in a fresh run's page.
+		dec := json.NewDecoder(strings.NewReader(rep))
+		dec.UseNumber()
+		if err := dec.Decode(run.Report); err != nil {
 			return fmt.Errorf("run %s: its report: %w", runID, err)
 		}
 		if err := json.Unmarshal([]byte(details), run); err != nil {

@@ -18,6 +18,8 @@ import (
 
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/report"
+	"github.com/tablegate/tablegate/report/htmlreport"
 )
 
 // dbSuffixes mark DuckDB database files in addresses like db.duckdb:schema.table.
@@ -77,6 +79,8 @@ type validateFlags struct {
 	allowDirs                     []string
 	threads                       int
 	report, format                string
+	html, history                 string
+	run                           *report.Run // the run's page data, once it ran
 }
 
 func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
@@ -105,6 +109,11 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 				}
 				if f.format == "json" {
 					fmt.Fprintln(stdout, string(data))
+				}
+			}
+			if f.html != "" && f.run != nil {
+				if werr := htmlreport.WriteFile(f.html, f.run); werr != nil {
+					return werr
 				}
 			}
 			if f.format != "json" && rep != nil && rep.Outcome != nil {
@@ -137,6 +146,8 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 	fl.IntVar(&f.threads, "threads", 0, "DuckDB worker threads for every statement (default: every core, and 3 for key aggregates on 1-2 cores)")
 	fl.StringVar(&f.report, "report", "", "write the JSON report to this file")
 	fl.StringVar(&f.format, "format", "text", "output: text or json")
+	fl.StringVar(&f.html, "html", "", "write the report as one self-contained HTML page to this file")
+	fl.StringVar(&f.history, "history", "", "append the run to the run history in this DuckDB file (env "+historyEnv+")")
 	return cmd
 }
 
@@ -253,6 +264,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	if err != nil && rep != nil && rep.Error != nil {
 		rep.Error.Message = err.Error()
 	}
+	settle(cmd, f, plan, rep, err, stderr)
 	return rep, err
 }
 
