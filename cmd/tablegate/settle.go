@@ -19,16 +19,13 @@ const historyEnv = "TABLEGATE_HISTORY"
 
 // settle runs once the run's outputs are settled: it appends the run to the history and keeps
 // the page's data for --html. Neither changes the run: a history that fails is a warning.
-func settle(cmd *cobra.Command, f *validateFlags, plan *compile.Plan, rep *outcome.Report, err error, stderr io.Writer) {
+func settle(cmd *cobra.Command, f *validateFlags, plan *compile.Plan, rep *outcome.Report, stderr io.Writer) {
 	path := f.history
 	if path == "" && !cmd.Flags().Changed("history") {
 		path = os.Getenv(historyEnv)
 	}
 	if rep == nil || (path == "" && f.html == "") {
 		return
-	}
-	if err != nil && rep.Error == nil {
-		rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
 	}
 	f.run = report.New(rep, plan, report.Facts{Input: inputText(f), Flags: givenFlags(cmd)})
 	if path != "" {

@@ -264,7 +264,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	if err != nil && rep != nil && rep.Error != nil {
 		rep.Error.Message = err.Error()
 	}
-	settle(cmd, f, plan, rep, err, stderr)
+	settle(cmd, f, plan, rep, stderr)
 	return rep, err
 }
 
