@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
@@ -22,7 +23,28 @@ import (
 //go:embed page.html
 var pageHTML string
 
-var pageTemplate = template.Must(template.New("page").Parse(pageHTML))
+var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"when": when, "whenShort": whenShort}).Parse(pageHTML))
+
+// when shows an RFC 3339 time to the second, in UTC; other text as it is.
+func when(s string) string {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+// whenShort is when to the minute, for the checks table.
+func whenShort(s string) string {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}
+
+// barWidth is the width of a check's failed-rows bar, in pixels: the whole input.
+const barWidth = 80
 
 // MaxRuleSets is how many invalid_by_rules entries the page lists; the rest are counted.
 const MaxRuleSets = 20
@@ -127,7 +149,7 @@ func newPage(run *report.Run) page {
 		}
 		row.BarWidth = "0"
 		if rep.Rows.Input > 0 {
-			row.BarWidth = strconv.FormatFloat(120*float64(min(row.Failed, rep.Rows.Input))/float64(rep.Rows.Input), 'f', 1, 64)
+			row.BarWidth = strconv.FormatFloat(barWidth*float64(min(row.Failed, rep.Rows.Input))/float64(rep.Rows.Input), 'f', 1, 64)
 		}
 		if t, ok := run.Trends[c.Name]; ok {
 			row.Spark, row.LastPassed = newSparkline(t), t.LastPassed
