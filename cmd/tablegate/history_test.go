@@ -163,3 +163,19 @@ func TestHistoryConcurrentValidates(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(stdout), &got))
 	assert.Len(t, got.Runs, n, "no run lost")
 }
+
+// TestHTMLUnwritable: like --report, a page that cannot be written is exit 2 (one JSON object
+// with outcome null), and the table is written as without --html.
+func TestHTMLUnwritable(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	in := f.parquet("raw.parquet", ordersSelect(allValidRows))
+	code, stdout, stderr := cli(t, "validate", "--schema", f.schema, "--input", in, "--out", f.path("orders.parquet"), "--format", "json",
+		"--html", f.path("no", "such", "folder", "r.html"))
+	assert.Equal(t, exitUsage, code)
+	page := f.path("no", "such", "folder", "r.html")
+	assert.Contains(t, stderr, "write the HTML report "+page+": no such file or directory")
+	rep := oneJSON(t, stdout)
+	assert.Nil(t, rep["outcome"])
+	assert.True(t, fileExists(f.path("orders.parquet")))
+}

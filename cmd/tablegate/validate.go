@@ -91,6 +91,12 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			rep, err := validate(cmd, &f, stderr)
+			// Like --report: a page that cannot be written is exit 2, before the report is printed.
+			if f.html != "" && f.run != nil {
+				if werr := htmlreport.WriteFile(f.html, f.run); werr != nil {
+					return werr
+				}
+			}
 			if f.format == "json" || f.report != "" {
 				if rep == nil {
 					rep = exec.NewReport("", "")
@@ -109,11 +115,6 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 				}
 				if f.format == "json" {
 					fmt.Fprintln(stdout, string(data))
-				}
-			}
-			if f.html != "" && f.run != nil {
-				if werr := htmlreport.WriteFile(f.html, f.run); werr != nil {
-					return werr
 				}
 			}
 			if f.format != "json" && rep != nil && rep.Outcome != nil {

@@ -6,9 +6,11 @@ package htmlreport
 import (
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -63,9 +65,20 @@ func Write(w io.Writer, run *report.Run) error {
 // WriteFile renders the run's page to the file path, replacing it whole: it is written beside
 // and renamed into place, so a reader never sees half a page.
 func WriteFile(path string, run *report.Run) error {
+	if err := writeFile(path, run); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the temporary file's name says nothing to the user
+		}
+		return fmt.Errorf("write the HTML report %s: %w", path, err)
+	}
+	return nil
+}
+
+func writeFile(path string, run *report.Run) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return fmt.Errorf("write the HTML report: %w", err)
+		return err
 	}
 	defer os.Remove(tmp.Name()) // after the rename, there is nothing left to remove
 	if err := Write(tmp, run); err != nil {
@@ -74,15 +87,12 @@ func WriteFile(path string, run *report.Run) error {
 	}
 	if err := tmp.Chmod(0o644); err != nil {
 		tmp.Close()
-		return fmt.Errorf("write the HTML report: %w", err)
+		return err
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write the HTML report: %w", err)
+		return err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write the HTML report: %w", err)
-	}
-	return nil
+	return os.Rename(tmp.Name(), path)
 }
 
 type page struct {
