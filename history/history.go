@@ -76,8 +76,8 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// locks serialises this process's opens of one file: DuckDB refuses a second process, and a
-// second open in the same process is refused the same way.
+// locks serialises this process's opens of one file: DuckDB's file lock keeps other processes
+// out, but not a second open in this one, so this process's appends and reads take turns here.
 var locks sync.Map // absolute path → *sync.Mutex
 
 func lockPath(path string) func() {
