@@ -15,6 +15,7 @@ package tablegate
 import (
 	"context"
 	gosql "database/sql"
+	"errors"
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
@@ -144,6 +145,11 @@ type Options struct {
 	SchemaRulesPerRule bool
 	// Progress, when set, is told which phase a run is in.
 	Progress func(Progress)
+	// HTML, when set, is the file the run's report is written to as one self-contained HTML page.
+	HTML string
+	// History, when set, is the DuckDB file the run is appended to (tables tablegate_runs and
+	// tablegate_check_results); a history that cannot be written is a warning in the result.
+	History string
 }
 
 func (o Options) exec() exec.Options {
@@ -168,5 +174,8 @@ func (o Options) exec() exec.Options {
 // setting (*SettingError); a failing run leaves the previous table as it was.
 func (e *Engine) Validate(ctx context.Context, p *Plan, in Input, out Output, opts Options) (*Result, error) {
 	rep, err := e.e.Run(ctx, exec.Asset{Name: opts.Name, Plan: p, Input: in, Output: out, Quarantine: opts.Quarantine}, opts.exec())
+	if perr := opts.publish(ctx, p, in, rep); perr != nil {
+		err = errors.Join(err, perr)
+	}
 	return newResult(rep), err
 }

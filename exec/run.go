@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
@@ -65,6 +66,11 @@ type Options struct {
 	// Warnings, when set, is written each warning of the run as it is added to the report, one
 	// line each, starting "warning: ".
 	Warnings io.Writer
+	// Now is the clock the report's started_at and duration_s are read from (nil: time.Now).
+	Now func() time.Time
+	// RunID names the run in its report and history; "" draws one (its start time and a random
+	// suffix).
+	RunID string
 }
 
 // Progress reports a run's phase; Total is 0 when unknown.
@@ -102,6 +108,9 @@ type ruleStats struct {
 func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
 	p := a.Plan
 	rep := NewReport(assetName(a), p.Name)
+	start := opts.now()
+	rep.RunID, rep.StartedAt = opts.runID(start), start.UTC().Format(time.RFC3339Nano)
+	defer func() { rep.DurationS = opts.now().Sub(start).Seconds() }()
 	if err := opts.validate(); err != nil {
 		return rep, fail(rep, err)
 	}

@@ -375,7 +375,7 @@ func TestReportJSONShape(t *testing.T) {
 	}, exec.Options{})
 	require.NoError(t, err)
 	m := jsonValue(t, rep).(map[string]any)
-	assert.ElementsMatch(t, []string{"asset", "schema", "outcome", "error", "rows", "table", "quarantine", "checks", "invalid_by_rules", "health", "tablegate_version", "duckdb_version"}, keys(m))
+	assert.ElementsMatch(t, []string{"asset", "schema", "outcome", "error", "rows", "table", "quarantine", "checks", "invalid_by_rules", "health", "tablegate_version", "duckdb_version", "run_id", "started_at", "duration_s"}, keys(m))
 	assert.Equal(t, exec.DuckDBVersion(), m["duckdb_version"])
 	assert.Equal(t, "(devel)", m["tablegate_version"], "a test binary built from the checkout")
 	assert.Nil(t, m["error"])

@@ -98,6 +98,11 @@ type Report struct {
 	// TablegateVersion and DuckDBVersion say which tablegate and which embedded DuckDB ran.
 	TablegateVersion string `json:"tablegate_version"`
 	DuckDBVersion    string `json:"duckdb_version"`
+	// RunID names the run, in the report and in the run history; StartedAt (RFC 3339) and
+	// DurationS say when it ran and for how long.
+	RunID     string  `json:"run_id"`
+	StartedAt string  `json:"started_at"`
+	DurationS float64 `json:"duration_s"`
 	// Warnings are what the user should know about a run that did what was asked (an older
 	// quarantine kept under another name).
 	Warnings []string `json:"warnings,omitempty"`

@@ -78,7 +78,7 @@ func ordersSelect(values string) string {
 
 var (
 	mixedValid = [][]any{{"a", 1.0, nil}, {"c", 2.0, "toolong"}, {"f", 4.0, nil}}
-	reportKeys = []string{"asset", "schema", "outcome", "error", "rows", "table", "quarantine", "checks", "invalid_by_rules", "health", "tablegate_version", "duckdb_version"}
+	reportKeys = []string{"asset", "schema", "outcome", "error", "rows", "table", "quarantine", "checks", "invalid_by_rules", "health", "tablegate_version", "duckdb_version", "run_id", "started_at", "duration_s"}
 	ruleChecks = []string{
 		"dy_rule__amount_small", "dy_rule__primary_key", "dy_rule__id__nullability",
 		"dy_rule__amount__nullability", "dy_rule__amount__min", "dy_rule__amount__inf",

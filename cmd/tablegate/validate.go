@@ -18,6 +18,8 @@ import (
 
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/report"
+	"github.com/tablegate/tablegate/report/htmlreport"
 )
 
 // dbSuffixes mark DuckDB database files in addresses like db.duckdb:schema.table.
@@ -77,6 +79,8 @@ type validateFlags struct {
 	allowDirs                     []string
 	threads                       int
 	report, format                string
+	html, history                 string
+	run                           *report.Run // the run's page data, once it ran
 }
 
 func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
@@ -87,6 +91,12 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			rep, err := validate(cmd, &f, stderr)
+			// Like --report: a page that cannot be written is exit 2, before the report is printed.
+			if f.html != "" && f.run != nil {
+				if werr := htmlreport.WriteFile(f.html, f.run); werr != nil {
+					return werr
+				}
+			}
 			if f.format == "json" || f.report != "" {
 				if rep == nil {
 					rep = exec.NewReport("", "")
@@ -137,6 +147,8 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 	fl.IntVar(&f.threads, "threads", 0, "DuckDB worker threads for every statement (default: every core, and 3 for key aggregates on 1-2 cores)")
 	fl.StringVar(&f.report, "report", "", "write the JSON report to this file")
 	fl.StringVar(&f.format, "format", "text", "output: text or json")
+	fl.StringVar(&f.html, "html", "", "write the report as one self-contained HTML page to this file")
+	fl.StringVar(&f.history, "history", "", "append the run to the run history in this DuckDB file (env "+historyEnv+")")
 	return cmd
 }
 
@@ -253,6 +265,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	if err != nil && rep != nil && rep.Error != nil {
 		rep.Error.Message = err.Error()
 	}
+	settle(cmd, f, plan, rep, stderr)
 	return rep, err
 }
 

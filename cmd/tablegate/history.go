@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tablegate/tablegate/history"
+	"github.com/tablegate/tablegate/report/htmlreport"
+)
+
+// historyPath is --history, or TABLEGATE_HISTORY when the flag is not given.
+func historyPath(cmd *cobra.Command, flag string) (string, error) {
+	if flag == "" && !cmd.Flags().Changed("history") {
+		flag = os.Getenv(historyEnv)
+	}
+	if flag == "" {
+		return "", usagef("--history is required (or set %s): the DuckDB file validate --history appends to", historyEnv)
+	}
+	return flag, nil
+}
+
+func historyCmd(stdout io.Writer) *cobra.Command {
+	var (
+		path, format string
+		f            history.Filter
+	)
+	cmd := &cobra.Command{
+		Use:   "history --history DB.duckdb [--asset A] [--check C] [--last N] [--format text|json]",
+		Short: "List recent runs from the run history, and each check's trend",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if format != "text" && format != "json" {
+				return usagef("--format %q: use text or json", format)
+			}
+			if f.Last < 0 {
+				return usagef("--last %d: give a number of runs, 1 or more", f.Last)
+			}
+			p, err := historyPath(cmd, path)
+			if err != nil {
+				return err
+			}
+			runs, err := history.Runs(cmd.Context(), p, f)
+			if err != nil {
+				return err
+			}
+			checks, err := history.Checks(cmd.Context(), p, f)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				if runs == nil {
+					runs = []history.Run{}
+				}
+				if checks == nil {
+					checks = []history.CheckTrend{}
+				}
+				data, err := json.MarshalIndent(map[string]any{"runs": runs, "checks": checks}, "", "  ")
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(stdout, string(data))
+				return nil
+			}
+			printHistory(stdout, runs, checks)
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&path, "history", "", "the run history: a DuckDB file validate --history appends to (env "+historyEnv+")")
+	fl.StringVar(&f.Asset, "asset", "", "only this asset's runs")
+	fl.StringVar(&f.Check, "check", "", "only this check's trend")
+	fl.IntVar(&f.Last, "last", 10, "the newest N runs of each asset")
+	fl.StringVar(&format, "format", "text", "output: text or json")
+	return cmd
+}
+
+func printHistory(w io.Writer, runs []history.Run, checks []history.CheckTrend) {
+	if len(runs) == 0 {
+		fmt.Fprintln(w, "no runs recorded")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "STARTED\tASSET\tOUTCOME\tHEALTH\tINPUT\tVALID\tINVALID\tDURATION\tRUN ID")
+	for _, r := range runs {
+		out := r.Outcome
+		if out == "" {
+			out = "error: " + r.ErrorType
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%.2fs\t%s\n", r.StartedAt.UTC().Format("2006-01-02 15:04:05"), r.Asset, out, r.Health,
+			r.Rows.Input, r.Rows.Valid, r.Rows.Invalid, r.DurationS, r.RunID)
+	}
+	_ = tw.Flush()
+	if len(checks) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ASSET\tCHECK\tFAILED ROWS, OLDEST FIRST\tPASSED\tLAST PASSED")
+	for _, c := range checks {
+		counts := make([]string, len(c.Failed))
+		passed := 0
+		for i, n := range c.Failed {
+			counts[i] = strconv.FormatInt(n, 10)
+			if c.Passed[i] {
+				passed++
+			}
+		}
+		last := c.LastPassed
+		if last == "" {
+			last = "never"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\n", c.Asset, c.Check, strings.Join(counts, " "), passed, len(c.Passed), last)
+	}
+	_ = tw.Flush()
+}
+
+func reportCmd() *cobra.Command {
+	var path, runID, html string
+	cmd := &cobra.Command{
+		Use:   "report --history DB.duckdb --run ID --html FILE",
+		Short: "Write the HTML page of a past run from the run history alone",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := historyPath(cmd, path)
+			if err != nil {
+				return err
+			}
+			if runID == "" || html == "" {
+				return usagef("report needs --run ID (tablegate history lists them) and --html FILE")
+			}
+			run, err := history.Load(cmd.Context(), p, runID)
+			if err != nil {
+				return err
+			}
+			return htmlreport.WriteFile(html, run)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&path, "history", "", "the run history (env "+historyEnv+")")
+	fl.StringVar(&runID, "run", "", "the run's id (its JSON report's run_id)")
+	fl.StringVar(&html, "html", "", "the HTML file to write")
+	return cmd
+}

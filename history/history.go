@@ -1,0 +1,237 @@
+// Package history keeps the run history in a DuckDB file: one row per run in tablegate_runs and
+// one per check of each run, passing checks included, in tablegate_check_results. Appends are
+// one transaction and wait, bounded, for another process that holds the file; a past run's page
+// renders from the history alone (its JSON report and page details are stored with it).
+package history
+
+import (
+	"context"
+	gosql "database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/tablegate/tablegate/report"
+)
+
+// The tables, created on first append. Reports and details are JSON text (VARCHAR, so that no
+// extension is needed to read them; cast to JSON to query into them).
+const schemaDDL = `
+CREATE TABLE IF NOT EXISTS tablegate_runs (
+	run_id             VARCHAR PRIMARY KEY,
+	asset              VARCHAR NOT NULL,
+	schema_name        VARCHAR NOT NULL,
+	schema_fingerprint VARCHAR,
+	started_at         TIMESTAMPTZ,
+	duration_s         DOUBLE,
+	outcome            VARCHAR,
+	health             VARCHAR,
+	rows_input         BIGINT,
+	rows_valid         BIGINT,
+	rows_invalid       BIGINT,
+	table_address      VARCHAR,
+	table_written      BOOLEAN,
+	quarantine_address VARCHAR,
+	quarantine_written BOOLEAN,
+	tablegate_version  VARCHAR,
+	duckdb_version     VARCHAR,
+	error_type         VARCHAR,
+	error_message      VARCHAR,
+	report             VARCHAR,
+	details            VARCHAR
+);
+CREATE TABLE IF NOT EXISTS tablegate_check_results (
+	run_id            VARCHAR NOT NULL,
+	position          INTEGER NOT NULL,
+	check_name        VARCHAR NOT NULL,
+	rules             VARCHAR[],
+	passed            BOOLEAN NOT NULL,
+	severity          VARCHAR,
+	declared_severity VARCHAR,
+	blocking          BOOLEAN,
+	failed_count      BIGINT,
+	PRIMARY KEY (run_id, check_name)
+);`
+
+// Wait is how long Append and the readers wait for a history file another process holds.
+const Wait = 30 * time.Second
+
+// Error is a history file that could not be read or written.
+type Error struct {
+	Path string
+	Op   string // "append to", "read"
+	Err  error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s the run history %s: %v", e.Op, e.Path, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// locks serialises this process's opens of one file: DuckDB's file lock keeps other processes
+// out, but not a second open in this one, so this process's appends and reads take turns here.
+var locks sync.Map // absolute path → *sync.Mutex
+
+func lockPath(path string) func() {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	m, _ := locks.LoadOrStore(abs, &sync.Mutex{})
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
+}
+
+// open opens the file, waiting out another process's lock with backoff until Wait has passed.
+func open(ctx context.Context, path string, readOnly bool) (*gosql.DB, error) {
+	dsn := path
+	if readOnly {
+		dsn += "?access_mode=read_only"
+	}
+	deadline := time.Now().Add(Wait)
+	pause := 5 * time.Millisecond
+	for {
+		db, err := tryOpen(ctx, dsn)
+		if err == nil {
+			return db, nil
+		}
+		if !locked(err) || time.Now().After(deadline) {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(pause + rand.N(pause)):
+		}
+		pause = min(2*pause, 250*time.Millisecond)
+	}
+}
+
+func tryOpen(ctx context.Context, dsn string) (*gosql.DB, error) {
+	c, err := duckdb.NewConnector(dsn, nil)
+	if err != nil {
+		return nil, err
+	}
+	db := gosql.OpenDB(c)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// locked reports whether err is DuckDB refusing a file another process has open.
+func locked(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Could not set lock on file") || strings.Contains(msg, "Conflicting lock")
+}
+
+// Append records the run: its row, and one row per check. It is one transaction: a failure
+// leaves the history as it was.
+func Append(ctx context.Context, path string, run *report.Run) error {
+	if err := appendRun(ctx, path, run); err != nil {
+		return &Error{Path: path, Op: "append to", Err: err}
+	}
+	return nil
+}
+
+func appendRun(ctx context.Context, path string, run *report.Run) error {
+	rep := run.Report
+	if rep == nil || rep.RunID == "" {
+		return errors.New("the run has no report or no run id")
+	}
+	reportJSON, err := json.Marshal(rep)
+	if err != nil {
+		return err
+	}
+	details, err := json.Marshal(run)
+	if err != nil {
+		return err
+	}
+	unlock := lockPath(path)
+	defer unlock()
+	db, err := open(ctx, path, false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
+	if _, err := tx.ExecContext(ctx, schemaDDL); err != nil {
+		return fmt.Errorf("create the history tables: %w", err)
+	}
+	var out, errType, errMsg any
+	if rep.Outcome != nil {
+		out = string(*rep.Outcome)
+	}
+	if rep.Error != nil {
+		errType, errMsg = rep.Error.Type, rep.Error.Message
+	}
+	var started any
+	if t, err := time.Parse(time.RFC3339Nano, rep.StartedAt); err == nil {
+		started = t
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO tablegate_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		rep.RunID, rep.Asset, rep.Schema, run.Fingerprint, started, rep.DurationS, out, nullable(string(rep.Health)),
+		rep.Rows.Input, rep.Rows.Valid, rep.Rows.Invalid, nullable(rep.Table.Address), rep.Table.Written,
+		nullable(rep.Quarantine.Address), rep.Quarantine.Written, rep.TablegateVersion, rep.DuckDBVersion,
+		errType, errMsg, string(reportJSON), string(details)); err != nil {
+		return fmt.Errorf("record the run: %w", err)
+	}
+	if len(rep.Checks) > 0 {
+		var rows []string
+		var args []any
+		for i, c := range rep.Checks {
+			facts, _ := run.Check(c.Name)
+			rules := make([]string, len(facts.Rules))
+			for j, r := range facts.Rules {
+				rules[j] = r.Name
+			}
+			rows = append(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, rep.RunID, i, c.Name, rules, c.Passed, string(c.Severity), nullable(string(facts.Declared)),
+				c.Blocking, report.FailedCount(c))
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO tablegate_check_results VALUES "+strings.Join(rows, ", "), args...); err != nil {
+			return fmt.Errorf("record the checks: %w", err)
+		}
+	}
+	return tx.Commit()
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// TrendRuns is how many recent runs a check's trend covers on its page.
+const TrendRuns = 30
+
+// Record appends the run and reads its checks' trends (over TrendRuns runs) into run.Trends. It
+// does not fail: a history that cannot be written or read is given to warn, and the run, its
+// outcome and its outputs are as they were.
+func Record(ctx context.Context, path string, run *report.Run, warn func(string)) {
+	if err := Append(ctx, path, run); err != nil {
+		warn(fmt.Sprintf("%v; the run is not recorded, its outcome and outputs are unaffected (use a DuckDB file this user can write, or a new path)", err))
+		return
+	}
+	trends, err := Trends(ctx, path, run.Report.Asset, TrendRuns)
+	if err != nil {
+		warn(fmt.Sprintf("%v; the page shows no trends", err))
+		return
+	}
+	run.Trends = trends
+}

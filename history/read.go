@@ -1,0 +1,209 @@
+package history
+
+import (
+	"context"
+	gosql "database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/report"
+)
+
+// Filter narrows what the readers return; zero fields do not narrow.
+type Filter struct {
+	Asset, Check string
+	// Last is how many of each asset's newest runs to read (0: 30).
+	Last int
+}
+
+func (f Filter) last() int {
+	if f.Last <= 0 {
+		return 30
+	}
+	return f.Last
+}
+
+// Run is one recorded run, as tablegate_runs has it.
+type Run struct {
+	RunID     string       `json:"run_id"`
+	Asset     string       `json:"asset"`
+	Schema    string       `json:"schema"`
+	StartedAt time.Time    `json:"started_at"`
+	DurationS float64      `json:"duration_s"`
+	Outcome   string       `json:"outcome"` // "" when the run failed before deciding one
+	Health    string       `json:"health"`
+	Rows      outcome.Rows `json:"rows"`
+	ErrorType string       `json:"error_type,omitempty"`
+}
+
+// CheckTrend is one check of one asset over its recent runs.
+type CheckTrend struct {
+	Asset string `json:"asset"`
+	Check string `json:"check"`
+	report.Trend
+}
+
+// ErrNoHistory is a history file that does not exist yet.
+var ErrNoHistory = errors.New("no run history: it is created by the first `validate --history FILE`")
+
+// read opens the history read-only for fn.
+func read(ctx context.Context, path string, fn func(db *gosql.DB) error) error {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return &Error{Path: path, Op: "read", Err: ErrNoHistory}
+	}
+	unlock := lockPath(path)
+	defer unlock()
+	db, err := open(ctx, path, true)
+	if err != nil {
+		return &Error{Path: path, Op: "read", Err: err}
+	}
+	defer db.Close()
+	if err := fn(db); err != nil {
+		return &Error{Path: path, Op: "read", Err: err}
+	}
+	return nil
+}
+
+// Runs lists the newest runs of each asset (f.Last each), newest first.
+func Runs(ctx context.Context, path string, f Filter) ([]Run, error) {
+	var out []Run
+	err := read(ctx, path, func(db *gosql.DB) error {
+		rows, err := db.QueryContext(ctx, `SELECT run_id, asset, schema_name, started_at, duration_s, coalesce(outcome, ''), coalesce(health, ''),
+			rows_input, rows_valid, rows_invalid, coalesce(error_type, '')
+			FROM tablegate_runs WHERE ($1 = '' OR asset = $1)
+			QUALIFY row_number() OVER (PARTITION BY asset ORDER BY started_at DESC, run_id DESC) <= $2
+			ORDER BY started_at DESC, run_id DESC`, f.Asset, f.last())
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var r Run
+			if err := rows.Scan(&r.RunID, &r.Asset, &r.Schema, &r.StartedAt, &r.DurationS, &r.Outcome, &r.Health,
+				&r.Rows.Input, &r.Rows.Valid, &r.Rows.Invalid, &r.ErrorType); err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// Checks gives each check's trend over the newest f.Last runs of its asset.
+func Checks(ctx context.Context, path string, f Filter) ([]CheckTrend, error) {
+	var out []CheckTrend
+	err := read(ctx, path, func(db *gosql.DB) error {
+		var err error
+		out, err = trends(ctx, db, f, time.Time{})
+		return err
+	})
+	return out, err
+}
+
+// trends reads the check trends of the runs that started by until (zero: all).
+func trends(ctx context.Context, db *gosql.DB, f Filter, until time.Time) ([]CheckTrend, error) {
+	if until.IsZero() {
+		until = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	rows, err := db.QueryContext(ctx, `WITH recent AS (
+			SELECT run_id, asset, started_at,
+				row_number() OVER (PARTITION BY asset ORDER BY started_at DESC, run_id DESC) AS k
+			FROM tablegate_runs WHERE ($1 = '' OR asset = $1) AND started_at <= $3),
+		passed AS (
+			SELECT r.asset, c.check_name, max(r.started_at) AS last_passed
+			FROM recent r JOIN tablegate_check_results c USING (run_id) WHERE c.passed GROUP BY ALL)
+		SELECT r.asset, c.check_name, coalesce(c.failed_count, 0), c.passed, p.last_passed
+		FROM recent r JOIN tablegate_check_results c USING (run_id)
+		LEFT JOIN passed p ON p.asset = r.asset AND p.check_name = c.check_name
+		WHERE r.k <= $2 AND ($4 = '' OR c.check_name = $4)
+		ORDER BY r.asset, min(c.position) OVER (PARTITION BY r.asset, c.check_name), c.check_name, r.started_at, r.run_id`,
+		f.Asset, f.last(), until, f.Check)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []CheckTrend
+	for rows.Next() {
+		var asset, check string
+		var failed int64
+		var passed bool
+		var last gosql.NullTime
+		if err := rows.Scan(&asset, &check, &failed, &passed, &last); err != nil {
+			return nil, err
+		}
+		if n := len(out); n == 0 || out[n-1].Asset != asset || out[n-1].Check != check {
+			t := CheckTrend{Asset: asset, Check: check}
+			if last.Valid {
+				t.LastPassed = last.Time.UTC().Format(time.RFC3339)
+			}
+			out = append(out, t)
+		}
+		t := &out[len(out)-1]
+		t.Failed = append(t.Failed, failed)
+		t.Passed = append(t.Passed, passed)
+	}
+	return out, rows.Err()
+}
+
+// Load reads a recorded run back, with its checks' trends over the 30 runs of its asset up to
+// it: what its page needs.
+func Load(ctx context.Context, path, runID string) (*report.Run, error) {
+	var run *report.Run
+	err := read(ctx, path, func(db *gosql.DB) error {
+		var asset, rep, details string
+		var started gosql.NullTime
+		err := db.QueryRowContext(ctx, `SELECT asset, started_at, report, details FROM tablegate_runs WHERE run_id = ?`, runID).
+			Scan(&asset, &started, &rep, &details)
+		if errors.Is(err, gosql.ErrNoRows) {
+			return fmt.Errorf("no run %q: `tablegate history --history FILE` lists the runs", runID)
+		}
+		if err != nil {
+			return err
+		}
+		run = &report.Run{Report: &outcome.Report{}}
+		// Numbers stay as written (-1.0, a BIGINT's every digit), as in a fresh run's page.
+		dec := json.NewDecoder(strings.NewReader(rep))
+		dec.UseNumber()
+		if err := dec.Decode(run.Report); err != nil {
+			return fmt.Errorf("run %s: its report: %w", runID, err)
+		}
+		if err := json.Unmarshal([]byte(details), run); err != nil {
+			return fmt.Errorf("run %s: its details: %w", runID, err)
+		}
+		if !started.Valid {
+			return nil
+		}
+		ts, err := trends(ctx, db, Filter{Asset: asset}, started.Time)
+		if err != nil {
+			return err
+		}
+		run.Trends = trendMap(ts)
+		return nil
+	})
+	return run, err
+}
+
+// Trends are the check trends of the asset's newest n runs (0: 30), by check name.
+func Trends(ctx context.Context, path, asset string, n int) (map[string]report.Trend, error) {
+	var out map[string]report.Trend
+	err := read(ctx, path, func(db *gosql.DB) error {
+		ts, err := trends(ctx, db, Filter{Asset: asset, Last: n}, time.Time{})
+		out = trendMap(ts)
+		return err
+	})
+	return out, err
+}
+
+func trendMap(ts []CheckTrend) map[string]report.Trend {
+	m := make(map[string]report.Trend, len(ts))
+	for _, t := range ts {
+		m[t.Check] = t.Trend
+	}
+	return m
+}

@@ -1,0 +1,290 @@
+// Package htmlreport renders a run as one self-contained HTML page: inline CSS and SVG, no
+// script, nothing fetched. html/template escapes every value, so a `<script>` in a row or in a
+// column's description shows as text.
+package htmlreport
+
+import (
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/report"
+)
+
+//go:embed page.html
+var pageHTML string
+
+var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"when": when, "whenShort": whenShort}).Parse(pageHTML))
+
+// when shows an RFC 3339 time to the second, in UTC; other text as it is.
+func when(s string) string {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+// whenShort is when to the minute, for the checks table.
+func whenShort(s string) string {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}
+
+// barWidth is the width of a check's failed-rows bar, in pixels: the whole input.
+const barWidth = 80
+
+// MaxRuleSets is how many invalid_by_rules entries the page lists; the rest are counted.
+const MaxRuleSets = 20
+
+// Write renders the run's page to w.
+func Write(w io.Writer, run *report.Run) error {
+	if run == nil || run.Report == nil {
+		return fmt.Errorf("render the HTML report: no report")
+	}
+	if err := pageTemplate.Execute(w, newPage(run)); err != nil {
+		return fmt.Errorf("render the HTML report: %w", err)
+	}
+	return nil
+}
+
+// WriteFile renders the run's page to the file path, replacing it whole: it is written beside
+// and renamed into place, so a reader never sees half a page.
+func WriteFile(path string, run *report.Run) error {
+	if err := writeFile(path, run); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the temporary file's name says nothing to the user
+		}
+		return fmt.Errorf("write the HTML report %s: %w", path, err)
+	}
+	return nil
+}
+
+func writeFile(path string, run *report.Run) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, there is nothing left to remove
+	if err := Write(tmp, run); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+type page struct {
+	Run          *report.Run
+	Report       *outcome.Report
+	OutcomeText  string
+	Tone         string // ok, warn or bad: the banner's colour
+	Failing      int
+	Checks       []checkRow
+	Failures     []failure
+	HasTrends    bool
+	TrendRuns    int
+	MoreRuleSets int
+	SQLLines     int
+	Duration     string
+}
+
+func (p page) InvalidByRules() []outcome.RuleSet {
+	return p.Report.InvalidByRules[:min(len(p.Report.InvalidByRules), MaxRuleSets)]
+}
+
+type checkRow struct {
+	Name, Description string
+	Passed, Blocking  bool
+	Severity          outcome.Severity
+	Declared          outcome.Severity
+	Failed            int64
+	BarWidth          string
+	Rules             []report.Rule
+	Spark             *sparkline
+	LastPassed        string
+}
+
+type failure struct {
+	Check   string
+	Note    string
+	Columns []string
+	Rows    [][]string
+}
+
+func newPage(run *report.Run) page {
+	rep := run.Report
+	p := page{Run: run, Report: rep, OutcomeText: "error", Tone: "bad", SQLLines: strings.Count(run.SQL, "\n"),
+		Duration: strconv.FormatFloat(rep.DurationS, 'f', 3, 64) + " s", HasTrends: len(run.Trends) > 0}
+	if rep.Outcome != nil {
+		p.OutcomeText = string(*rep.Outcome)
+		switch {
+		case *rep.Outcome == outcome.AllValid || *rep.Outcome == outcome.Skipped:
+			p.Tone = "ok"
+		case rep.Outcome.Succeeded():
+			p.Tone = "warn"
+		}
+		if p.Tone == "ok" && rep.Health == outcome.Warning {
+			p.Tone = "warn"
+		}
+	}
+	p.MoreRuleSets = max(0, len(rep.InvalidByRules)-MaxRuleSets)
+	for _, c := range rep.Checks {
+		facts, _ := run.Check(c.Name)
+		row := checkRow{Name: c.Name, Description: c.Description, Passed: c.Passed, Blocking: c.Blocking, Severity: c.Severity,
+			Declared: facts.Declared, Failed: report.FailedCount(c), Rules: facts.Rules}
+		if row.Declared == "" {
+			row.Declared = outcome.SeverityWarn
+		}
+		row.BarWidth = "0"
+		if rep.Rows.Input > 0 {
+			row.BarWidth = strconv.FormatFloat(barWidth*float64(min(row.Failed, rep.Rows.Input))/float64(rep.Rows.Input), 'f', 1, 64)
+		}
+		if t, ok := run.Trends[c.Name]; ok {
+			row.Spark, row.LastPassed = newSparkline(t), t.LastPassed
+			p.TrendRuns = max(p.TrendRuns, len(t.Failed))
+		}
+		if !c.Passed {
+			p.Failing++
+			if f, ok := failureOf(c, run.Columns); ok {
+				p.Failures = append(p.Failures, f)
+			}
+		}
+		p.Checks = append(p.Checks, row)
+	}
+	return p
+}
+
+// failureOf lays out a failing check's samples as a table: the schema's columns in order, after
+// any other field (a collapsed check's dy_rule).
+func failureOf(c outcome.Check, columns []report.Column) (failure, bool) {
+	f := failure{Check: c.Name}
+	if mm := report.ColumnErrors(c); len(mm) > 0 {
+		f.Note = fmt.Sprintf("%d columns do not match", len(mm))
+		f.Columns, f.Rows = table(mm, []string{"column", "expected", "actual", "file", "reference"})
+		return f, true
+	}
+	rows := report.Samples(c)
+	if len(rows) == 0 {
+		return f, false
+	}
+	names := make([]string, len(columns))
+	for i, col := range columns {
+		names[i] = col.Name
+	}
+	f.Note = fmt.Sprintf("first %d failing rows", len(rows))
+	f.Columns, f.Rows = table(rows, names)
+	return f, true
+}
+
+// table turns JSON objects into rows of text under the given columns (those present), with
+// fields outside them first.
+func table(objects []map[string]any, order []string) ([]string, [][]string) {
+	present := map[string]bool{}
+	for _, o := range objects {
+		for k := range o {
+			present[k] = true
+		}
+	}
+	var extra []string
+	for k := range present {
+		if !slices.Contains(order, k) {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(extra)
+	cols := extra
+	for _, k := range order {
+		if present[k] {
+			cols = append(cols, k)
+		}
+	}
+	rows := make([][]string, len(objects))
+	for i, o := range objects {
+		rows[i] = make([]string, len(cols))
+		for j, k := range cols {
+			rows[i][j] = cell(o[k])
+		}
+	}
+	return cols, rows
+}
+
+// cell is a value as the page shows it: strings as they are, NULL as NULL, the rest as JSON.
+func cell(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return v
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(data)
+}
+
+type sparkline struct {
+	Width, Height int
+	Points        string
+	Dots          []dot
+	Label         string
+}
+
+type dot struct {
+	X, Y   string
+	Passed bool
+}
+
+// newSparkline draws the failed counts, oldest first, scaled to the largest; a passing run is a
+// green dot on the baseline.
+func newSparkline(t report.Trend) *sparkline {
+	if len(t.Failed) == 0 {
+		return nil
+	}
+	const h, pad = 20, 3
+	step := 10
+	if len(t.Failed) > 1 {
+		step = min(10, 90/(len(t.Failed)-1))
+	}
+	s := &sparkline{Width: pad*2 + step*max(1, len(t.Failed)-1), Height: h}
+	peak := int64(0)
+	for _, n := range t.Failed {
+		peak = max(peak, n)
+	}
+	pts := make([]string, len(t.Failed))
+	labels := make([]string, len(t.Failed))
+	for i, n := range t.Failed {
+		y := float64(h - pad)
+		if peak > 0 {
+			y -= float64(h-2*pad) * float64(n) / float64(peak)
+		}
+		x, ys := strconv.Itoa(pad+step*i), strconv.FormatFloat(y, 'f', 1, 64)
+		pts[i] = x + "," + ys
+		labels[i] = strconv.FormatInt(n, 10)
+		s.Dots = append(s.Dots, dot{X: x, Y: ys, Passed: i < len(t.Passed) && t.Passed[i]})
+	}
+	s.Points, s.Label = strings.Join(pts, " "), strings.Join(labels, " ")
+	return s
+}

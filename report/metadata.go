@@ -1,0 +1,93 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/tablegate/tablegate/outcome"
+)
+
+// The metadata keys a check's facts are read from, newest spelling first: the report's keys are
+// renamed to dagster-dataframely's (dataframely/...), and reading both keeps pages and history
+// right for reports of either spelling, stored ones included.
+var (
+	failedCountKeys  = []string{"dataframely/failed_row_count", "dy_failed_count"}
+	samplesKeys      = []string{"dataframely/failed_examples", "dy_failed_sample"}
+	columnErrorsKeys = []string{"dataframely/column_schema_errors", "dy_schema__errors"}
+)
+
+func lookup(c outcome.Check, keys []string) (any, bool) {
+	for _, k := range keys {
+		if v, ok := c.Metadata[k]; ok {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// Trend is a check's recent history, oldest run first.
+type Trend struct {
+	Failed []int64 `json:"failed"`
+	Passed []bool  `json:"passed"`
+	// LastPassed is the start (RFC 3339) of the newest run in which the check passed; "" when
+	// none did.
+	LastPassed string `json:"last_passed"`
+}
+
+// FailedCount is how many rows failed the check (0 when it passed or is the column check).
+func FailedCount(c outcome.Check) int64 {
+	v, ok := lookup(c, failedCountKeys)
+	if !ok {
+		return 0
+	}
+	switch n := v.(type) {
+	case int64:
+		return n
+	case int:
+		return int64(n)
+	case float64: // a report read back from JSON
+		return int64(n)
+	case json.Number:
+		i, _ := n.Int64()
+		return i
+	}
+	return 0
+}
+
+// Samples are the check's failing rows, each a JSON object.
+func Samples(c outcome.Check) []map[string]any {
+	v, ok := lookup(c, samplesKeys)
+	if !ok {
+		return nil
+	}
+	var rows []map[string]any
+	if !remarshal(v, &rows) {
+		return nil
+	}
+	return rows
+}
+
+// ColumnErrors are the columns that do not match, on a failing column check.
+func ColumnErrors(c outcome.Check) []map[string]any {
+	v, ok := lookup(c, columnErrorsKeys)
+	if !ok {
+		return nil
+	}
+	var rows []map[string]any
+	if !remarshal(v, &rows) {
+		return nil
+	}
+	return rows
+}
+
+// remarshal converts v, of whatever Go types the report holds it in, through its JSON form;
+// numbers stay json.Number, so that no digit of a BIGINT or DECIMAL is lost on the page.
+func remarshal(v, into any) bool {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(into) == nil
+}
