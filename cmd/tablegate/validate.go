@@ -372,11 +372,11 @@ func printText(w io.Writer, rep *outcome.Report) {
 			continue
 		}
 		count := ""
-		if n, ok := c.Metadata["dy_failed_count"]; ok {
+		if n, ok := c.Metadata["dataframely/failed_row_count"]; ok {
 			count = fmt.Sprintf("%v failed", n)
 		}
 		fmt.Fprintf(w, "    %-5s %-40s %-12s %s\n", c.Severity, c.Name, count, c.Description)
-		if errs, ok := c.Metadata["dy_schema__errors"]; ok {
+		if errs, ok := c.Metadata["dataframely/column_schema_errors"]; ok {
 			data, _ := json.Marshal(errs)
 			fmt.Fprintf(w, "          %s\n", data)
 		}
