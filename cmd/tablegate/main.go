@@ -1,6 +1,6 @@
 // Command tablegate validates tables with DuckDB: `validate` runs a schema over an input and
 // writes the valid rows and the quarantine, `explain` prints the compiled SQL, `check` reports
-// declaration errors.
+// declaration errors, `checks` lists the checks a run would report.
 package main
 
 import (
@@ -56,7 +56,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	root.SetArgs(args)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(validateCmd(stdout, stderr, &code), explainCmd(stdout), checkCmd(stdout), sampleCmd(stdout, stderr), versionCmd(stdout))
+	root.AddCommand(validateCmd(stdout, stderr, &code), explainCmd(stdout), checkCmd(stdout), checksCmd(stdout), sampleCmd(stdout, stderr), versionCmd(stdout))
 	if err := root.ExecuteContext(ctx); err != nil {
 		if code == exitOK {
 			code = exitCode(err)

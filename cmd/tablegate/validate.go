@@ -69,6 +69,7 @@ func parseOutput(out string) (exec.Output, error) {
 type validateFlags struct {
 	schema                        schemaFlags
 	input, query, out, name, db   string
+	quarantineName                string
 	quarantine, cast, skipMissing bool
 	granularity, schemaRules      string
 	samples, rowSample            int
@@ -124,6 +125,7 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 	fl.StringVar(&f.out, "out", "", "table: PATH.parquet or DBFILE.duckdb:[schema.]table; without it, validate in place")
 	fl.StringVar(&f.name, "name", "", "asset name (default: OUT's base name); the quarantine is <name>_quarantine")
 	fl.BoolVar(&f.quarantine, "quarantine", false, "write invalid rows to the quarantine and the valid rows to the table")
+	fl.StringVar(&f.quarantineName, "quarantine-name", "", "the quarantine's name beside the table (default <name>_quarantine; orders__error_rows is dagster-dataframely's)")
 	fl.StringVar(&f.granularity, "granularity", "", "checks per rule, column or schema (env TABLEGATE_CHECK_GRANULARITY; default rule)")
 	fl.StringVar(&f.schemaRules, "schema-rules", "", "at column granularity: collapsed or per_rule (env TABLEGATE_SCHEMA_RULES; default collapsed)")
 	fl.IntVar(&f.samples, "samples", -1, "failing rows shown per check, 0 for none (env TABLEGATE_MAX_FAILURE_SAMPLES; default 5)")
@@ -221,6 +223,9 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 			return nil, usagef("--name: %v", err)
 		}
 	}
+	if f.quarantineName != "" && !f.quarantine {
+		return nil, usagef("--quarantine-name names the quarantine: give --quarantine too")
+	}
 	settings, err := resolveSettings(cmd, f)
 	if err != nil {
 		return nil, err
@@ -244,7 +249,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	defer prog.finish()
 	opts := settings
 	opts.Cast, opts.SkipMissing, opts.Progress, opts.Warnings = f.cast, f.skipMissing, prog.update, stderr
-	rep, err := eng.Run(ctx, exec.Asset{Name: f.name, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
+	rep, err := eng.Run(ctx, exec.Asset{Name: f.name, QuarantineName: f.quarantineName, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
 	if de := (*duckdb.Error)(nil); errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {
 		err = outOfMemory(err, f)
 	} else {
