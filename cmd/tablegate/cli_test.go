@@ -193,7 +193,7 @@ func fileExists(path string) bool {
 func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(context.Background(), args, &out, &errOut)
+	code = run(context.Background(), args, &out, &errOut, os.LookupEnv)
 	return code, out.String(), errOut.String()
 }
 

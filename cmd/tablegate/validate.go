@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/pipes"
 	"github.com/tablegate/tablegate/outcome"
 )
 
@@ -80,14 +81,30 @@ type validateFlags struct {
 	report, format                string
 }
 
-func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
+func validateCmd(stdout, stderr io.Writer, code *int, lookupEnv func(string) (string, bool)) *cobra.Command {
 	var f validateFlags
 	cmd := &cobra.Command{
 		Use:   "validate --schema S [--input IN | --query SQL] [--out OUT] [flags]",
 		Short: "Validate an input, write the valid rows and the quarantine, report one check per rule",
-		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep, err := validate(cmd, &f, stderr)
+		Long: "Validate an input, write the valid rows and the quarantine, report one check per rule.\n\n" +
+			"Launched by Dagster (DAGSTER_PIPES_CONTEXT set), it also reports the checks and the table over Dagster Pipes.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) (runErr error) {
+			// Opened first, so that Dagster hears of every run that got this far, failing ones too.
+			sess, err := pipes.Open(lookupEnv, stdout, stderr)
+			if err != nil {
+				*code = exitUsage
+				return fmt.Errorf("%w; see docs/dagster.md", err)
+			}
+			var rep *outcome.Report
+			if sess != nil {
+				defer func() {
+					if runErr = reportToDagster(sess, rep, runErr); runErr != nil && *code == exitOK {
+						*code = exitUsage // the run succeeded, Dagster did not hear of it
+					}
+				}()
+			}
+			rep, err = validate(cmd, &f, stderr)
 			if f.format == "json" || f.report != "" {
 				if rep == nil {
 					rep = exec.NewReport("", "")
