@@ -121,7 +121,9 @@ func TestPipesBootstrapError(t *testing.T) {
 	f := newFixture(t)
 	var out, errOut bytes.Buffer
 	code := run(context.Background(), []string{"validate", "--schema", f.schema, "--input", f.parquet("v.parquet", ordersSelect(allValidRows))},
-		&out, &errOut, func(k string) (string, bool) { return map[string]string{pipes.ContextVar: "not base64!"}[k], k == pipes.ContextVar })
+		&out, &errOut, func(k string) (string, bool) {
+			return map[string]string{pipes.ContextVar: "not base64!"}[k], k == pipes.ContextVar
+		})
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut.String(), "DAGSTER_PIPES_CONTEXT is not base64")
 

@@ -37,12 +37,12 @@ const Version = "0.1"
 type Context struct {
 	// AssetKeys are the step's selected assets as escaped user strings (a/b, with a literal /
 	// inside a part written \/); echo them back as received.
-	AssetKeys    []string        `json:"asset_keys"`
-	RunID        string          `json:"run_id"`
-	JobName      *string         `json:"job_name"`
-	RetryNumber  int             `json:"retry_number"`
-	PartitionKey *string         `json:"partition_key"`
-	Extras       map[string]any  `json:"extras"`
+	AssetKeys    []string       `json:"asset_keys"`
+	RunID        string         `json:"run_id"`
+	JobName      *string        `json:"job_name"`
+	RetryNumber  int            `json:"retry_number"`
+	PartitionKey *string        `json:"partition_key"`
+	Extras       map[string]any `json:"extras"`
 }
 
 // Session is an open Pipes connection: its context and its message channel.
