@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/internal/pipes"
 	"github.com/tablegate/tablegate/outcome"
 )
@@ -12,15 +13,21 @@ import (
 // reportToDagster sends a validate run's report over Dagster Pipes and closes the session, with
 // the run's error as the closed message's exception. The exit status stays the run's: the
 // Dagster side turns a non-zero one into a failure after recording the checks. A run that failed
-// before it had a report sends no checks.
+// before it had checks (a usage or input error) sends only the report, which names the error.
 func reportToDagster(sess *pipes.Session, rep *outcome.Report, runErr error) error {
+	if rep == nil {
+		rep = exec.NewReport("", "")
+	}
+	if runErr != nil && rep.Error == nil {
+		rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(runErr), Message: runErr.Error()}
+	}
+	var key string
 	var sendErr error
-	if rep != nil && rep.Outcome != nil {
-		key, err := dagsterAssetKey(sess.Context().AssetKeys, rep.Asset)
-		if err == nil {
-			err = sess.SendReport(key, rep)
-		}
-		sendErr = err
+	if len(rep.Checks) > 0 || rep.Table.Written {
+		key, sendErr = dagsterAssetKey(sess.Context().AssetKeys, rep.Asset)
+	}
+	if sendErr == nil {
+		sendErr = sess.SendReport(key, rep)
 	}
 	var exc *pipes.Exception
 	if runErr != nil {

@@ -92,8 +92,23 @@ func TestValidateUnderDagster(t *testing.T) {
 				assert.Equal(t, tt.exception, exc.Name)
 				assert.NotEmpty(t, exc.Message)
 			}
-			if tt.checks > 0 {
-				assert.Equal(t, 1, got["report_custom_message"])
+			// The report always goes, also when the run failed before it had checks.
+			require.Equal(t, 1, got["report_custom_message"])
+			for _, m := range msgs {
+				if m.Method == "report_custom_message" {
+					var payload struct {
+						Report struct {
+							Error *struct{ Type string } `json:"error"`
+						} `json:"tablegate_report"`
+					}
+					require.NoError(t, json.Unmarshal(m.Params["payload"], &payload))
+					if tt.exception == "" {
+						assert.Nil(t, payload.Report.Error)
+					} else {
+						require.NotNil(t, payload.Report.Error)
+						assert.Equal(t, tt.exception, payload.Report.Error.Type)
+					}
+				}
 			}
 			for _, m := range msgs {
 				if m.Method == "report_asset_check" || m.Method == "report_asset_materialization" {
