@@ -206,12 +206,21 @@ def test_column_schema_mismatch(tablegate, schemas, tmp_path, instance):
 
 def test_skipped(tablegate, schemas, tmp_path, instance):
     asset = orders(tablegate, schemas, tmp_path, input=str(tmp_path / "none" / "*.parquet"), skip_missing=True)
-    run = Run(instance, asset)
+    run = Run(instance, asset, downstream)
     assert run.result.success, "no source data is not a failure"
     assert run.order == CHECKS
     assert all(e.passed for e in run.evals.values())
     assert run.materialized("orders") is None, "nothing was written, so no materialization"
+    assert run.materialized("downstream") is None, "nothing new upstream: Dagster skips it"
     assert run.health() == AssetHealthStatus.HEALTHY
+
+
+def test_in_place(tablegate, schemas, tmp_path, instance):
+    run = Run(instance, orders(tablegate, schemas, tmp_path, query=ROWS.format(VALID), out=None))
+    assert run.result.success
+    assert run.order == CHECKS and all(e.passed for e in run.evals.values())
+    assert run.materialized("orders") is None, "validated in place: nothing written"
+    assert not os.path.exists(tmp_path / "out")
 
 
 def test_usage_error_fails_with_the_message(tablegate, schemas, tmp_path, instance):
