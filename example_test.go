@@ -47,15 +47,15 @@ func Example() {
 	// Output:
 	// quarantined 8 valid, 8 quarantined
 	// WARN dy_rule__amount_is_rounded 2
-	// WARN dy_rule__paid_orders_have_amount 2
-	// WARN dy_rule__primary_key 2
+	// ERROR dy_rule__paid_orders_have_amount 2
+	// ERROR dy_rule__primary_key 2
 	// WARN dy_rule__order_id__regex 1
-	// WARN dy_rule__customer_id__nullability 1
-	// WARN dy_rule__amount__min 1
-	// WARN dy_rule__status__is_in 1
-	// WARN dy_rule__email__check__lowercase 1
+	// ERROR dy_rule__customer_id__nullability 1
+	// ERROR dy_rule__amount__min 1
+	// ERROR dy_rule__status__is_in 1
+	// ERROR dy_rule__email__check__lowercase 1
 	// WARN dy_rule__note__max_length 1
-	// WARN dy_rule__placed_at__min 1
+	// ERROR dy_rule__placed_at__min 1
 }
 
 // Build a schema in Go. Without a quarantine, one invalid row aborts the run and nothing is

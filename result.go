@@ -86,9 +86,12 @@ type Result struct {
 // Check is one check of a run.
 type Check struct {
 	Name        string // dy_schema__columns, dy_rule__amount__min, dy_col__email, dy_schema__rules
-	Description string
-	Passed      bool
-	Severity    CheckSeverity
+	Description string // the check's fixed text
+	// ResultDescription says what this run found: "2 rows failed.", "No rule failed.".
+	ResultDescription string
+	Passed            bool
+	// Severity is ERROR when one of the check's error rules failed, else WARN.
+	Severity CheckSeverity
 	// Blocking: a failure of this check stops the table from being written.
 	Blocking bool
 	// Failed is how many rows failed the check (on a collapsed check, rows failing any member).
@@ -103,6 +106,8 @@ type Check struct {
 	Samples []json.RawMessage
 	// Mismatches are the columns that do not match, on a failing dy_schema__columns.
 	Mismatches []Mismatch
+	// ErrorRowsAddress is the quarantine's address, on every check of a run that wrote it.
+	ErrorRowsAddress string
 }
 
 // RuleResult is one member rule of a collapsed check.
@@ -145,23 +150,24 @@ func newResult(rep *Report) *Result {
 
 func newCheck(c outcome.Check) Check {
 	var meta struct {
-		Rule    string            `json:"dy_rule"`
-		Expr    string            `json:"dy_rule__expr"`
-		Failed  int64             `json:"dy_failed_count"`
-		Samples []json.RawMessage `json:"dy_failed_sample"`
-		Rules   []RuleResult      `json:"dy_rules"`
-		Errors  []Mismatch        `json:"dy_schema__errors"`
+		Rule      string            `json:"dataframely/rule"`
+		Expr      string            `json:"dataframely/rule_expr"`
+		Failed    int64             `json:"dataframely/failed_row_count"`
+		Samples   []json.RawMessage `json:"dataframely/failed_examples"`
+		Rules     []RuleResult      `json:"dataframely/rules"`
+		Errors    []Mismatch        `json:"dataframely/column_schema_errors"`
+		ErrorRows string            `json:"dataframely/error_rows_address"`
 	}
 	if data, err := json.Marshal(c.Metadata); err == nil {
 		_ = json.Unmarshal(data, &meta) // the report's own JSON: it has these types
 	}
-	if mm, ok := c.Metadata["dy_schema__errors"].([]casting.Mismatch); ok {
+	if mm, ok := c.Metadata[outcome.MetaColumnSchemaErrors].([]casting.Mismatch); ok {
 		meta.Errors = mm // keeps the cast hints, which the JSON form leaves out
 	}
 	return Check{
-		Name: c.Name, Description: c.Description, Passed: c.Passed, Severity: c.Severity, Blocking: c.Blocking,
-		Failed: meta.Failed, Rule: meta.Rule, Expr: meta.Expr, Rules: meta.Rules, Samples: meta.Samples,
-		Mismatches: meta.Errors,
+		Name: c.Name, Description: c.Description, ResultDescription: c.ResultDescription, Passed: c.Passed,
+		Severity: c.Severity, Blocking: c.Blocking, Failed: meta.Failed, Rule: meta.Rule, Expr: meta.Expr,
+		Rules: meta.Rules, Samples: meta.Samples, Mismatches: meta.Errors, ErrorRowsAddress: meta.ErrorRows,
 	}
 }
 

@@ -127,9 +127,12 @@ type Options struct {
 	// Quarantine declares a quarantine: the invalid rows go there, beside the output, and the
 	// valid rows are written. Without it one invalid row aborts the run and nothing is written.
 	Quarantine bool
-	// Name names the asset and its quarantine (<name>_quarantine); "" takes the output's base
-	// name, or the schema's name when validating in place.
+	// Name names the asset; "" takes the output's base name, or the schema's name when
+	// validating in place.
 	Name string
+	// QuarantineName names the quarantine beside the output; "" is <name>_quarantine
+	// (orders__error_rows is dagster-dataframely's name).
+	QuarantineName string
 	// MaxFailureSamples caps the failing rows each check shows: 0 means 5, negative means none.
 	MaxFailureSamples int
 	// RowSample adds the first N valid and invalid rows to the result (0: none).
@@ -173,7 +176,7 @@ func (o Options) exec() exec.Options {
 // *CastError) and for problems with the input (*InputError), the output (*OutputError) or a
 // setting (*SettingError); a failing run leaves the previous table as it was.
 func (e *Engine) Validate(ctx context.Context, p *Plan, in Input, out Output, opts Options) (*Result, error) {
-	rep, err := e.e.Run(ctx, exec.Asset{Name: opts.Name, Plan: p, Input: in, Output: out, Quarantine: opts.Quarantine}, opts.exec())
+	rep, err := e.e.Run(ctx, exec.Asset{Name: opts.Name, QuarantineName: opts.QuarantineName, Plan: p, Input: in, Output: out, Quarantine: opts.Quarantine}, opts.exec())
 	if perr := opts.publish(ctx, p, in, rep); perr != nil {
 		err = errors.Join(err, perr)
 	}

@@ -49,15 +49,16 @@ func TestResultChecks(t *testing.T) {
 	}{
 		{"rule", tablegate.Options{}, "dy_rule__amount__max",
 			tablegate.Check{Name: "dy_rule__amount__max", Description: "amount <= 100", Severity: tablegate.CheckError, Blocking: true,
-				Failed: 1, Rule: "amount|max"}, 1},
+				ResultDescription: "1 row failed.", Failed: 1, Rule: "amount|max"}, 1},
 		{"rule quarantined", tablegate.Options{Quarantine: true}, "dy_rule__primary_key",
-			tablegate.Check{Name: "dy_rule__primary_key", Description: "PK: id", Severity: tablegate.CheckWarn,
-				Failed: 2, Rule: "primary_key"}, 2},
+			tablegate.Check{Name: "dy_rule__primary_key", Description: "PK: id", Severity: tablegate.CheckError,
+				ResultDescription: "2 rows failed.", Failed: 2, Rule: "primary_key"}, 2},
 		{"passing", tablegate.Options{Quarantine: true}, "dy_rule__id__nullability",
 			tablegate.Check{Name: "dy_rule__id__nullability", Description: "id not null", Passed: true, Severity: tablegate.CheckWarn,
-				Rule: "id|nullability"}, 0},
+				ResultDescription: "No row failed.", Rule: "id|nullability"}, 0},
 		{"collapsed", tablegate.Options{Granularity: tablegate.PerColumn, MaxFailureSamples: 1}, "dy_col__amount",
 			tablegate.Check{Name: "dy_col__amount", Severity: tablegate.CheckError, Blocking: true, Failed: 2,
+				ResultDescription: "2 rules failed: amount|min (1 row), amount|max (1 row).",
 				Rules: []tablegate.RuleResult{
 					{Rule: "amount|nullability", Failed: 0},
 					{Rule: "amount|min", Failed: 1},
@@ -93,6 +94,9 @@ func TestResultChecks(t *testing.T) {
 			}
 			if res.Rows != (tablegate.Rows{Input: 4, Valid: 2, Invalid: 2}) {
 				t.Errorf("rows %+v", res.Rows)
+			}
+			if tt.opts.Quarantine {
+				tt.want.ErrorRowsAddress = res.Quarantine.Address // every check of a run that wrote invalid rows
 			}
 			got, ok := res.Check(tt.check)
 			if !ok {

@@ -115,7 +115,7 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 		out = outcome.Quarantined
 	}
 	rep.Outcome = &out
-	if err := e.report(ctx, r, rep, a, opts, failed, stats, out); err != nil {
+	if err := e.report(ctx, r, rep, a, opts, failed, stats); err != nil {
 		return abort(err)
 	}
 	for i, rule := range p.Rules {

@@ -111,8 +111,8 @@ func TestArrowInputRun(t *testing.T) {
 	require.Equal(t, outcome.Rows{Input: 5, Valid: 1, Invalid: 4}, rep.Rows)
 	failed := map[string]any{}
 	for _, c := range rep.Checks {
-		if n, ok := c.Metadata["dy_failed_count"]; ok {
-			failed[c.Metadata["dy_rule"].(string)] = n
+		if n, ok := c.Metadata["dataframely/failed_row_count"]; ok {
+			failed[c.Metadata["dataframely/rule"].(string)] = n
 		}
 	}
 	require.Equal(t, map[string]any{

@@ -40,7 +40,7 @@ func TestWideSchemaStatements(t *testing.T) {
 	assert.Equal(t, narrow, wide, "statements for 6 and for 600 columns")
 	for _, i := range []int{0, 1, 599} {
 		m := metadata(t, rep, fmt.Sprintf("dy_rule__c%d__min", i))
-		sample, _ := m["dy_failed_sample"].([]any)
+		sample, _ := m["dataframely/failed_examples"].([]any)
 		require.Len(t, sample, 3, "c%d", i)
 		for j, row := range sample {
 			// The rows where (r + i) % 7 == 0, in input order.
@@ -49,7 +49,7 @@ func TestWideSchemaStatements(t *testing.T) {
 			assert.EqualValues(t, -1, r[fmt.Sprintf("c%d", i)], "c%d sample %d", i, j)
 			assert.EqualValues(t, want, r[fmt.Sprintf("c%d", (i+1)%600)], "c%d sample %d is row %d", i, j, want)
 		}
-		assert.EqualValues(t, 300/7+boolInt((7-i%7)%7 < 300%7), m["dy_failed_count"], "c%d", i)
+		assert.EqualValues(t, 300/7+boolInt((7-i%7)%7 < 300%7), m["dataframely/failed_row_count"], "c%d", i)
 	}
 }
 

@@ -22,8 +22,13 @@ func columnsCheck(p *compile.Plan, mm []casting.Mismatch) outcome.Check {
 		Name: ColumnsCheckName, Passed: len(mm) == 0, Severity: outcome.SeverityError, Blocking: true,
 		Description: fmt.Sprintf("Columns and dtypes match %s.", p.Name), Metadata: map[string]any{},
 	}
+	cols := make([]string, len(mm))
+	for i, m := range mm {
+		cols[i] = m.Column
+	}
+	c.ResultDescription = outcome.ColumnsDescription(cols)
 	if len(mm) > 0 {
-		c.Metadata["dy_schema__errors"] = mm
+		c.Metadata[outcome.MetaColumnSchemaErrors] = mm
 	}
 	return c
 }
@@ -36,7 +41,7 @@ type failureDetail struct {
 }
 
 // report fills the checks, invalid_by_rules, samples and health from the failed-rows table.
-func (e *Engine) report(ctx context.Context, r *run, rep *outcome.Report, a Asset, opts Options, failed string, stats ruleStats, out outcome.Outcome) error {
+func (e *Engine) report(ctx context.Context, r *run, rep *outcome.Report, a Asset, opts Options, failed string, stats ruleStats) error {
 	p := a.Plan
 	groups := checkGroups(p, opts)
 	detail := failureDetail{samples: map[int][]any{}, groupFailed: map[string]int64{}}
@@ -84,7 +89,7 @@ func (e *Engine) report(ctx context.Context, r *run, rep *outcome.Report, a Asse
 			rep.InvalidSample = rows
 		}
 	}
-	rep.Checks = buildChecks(p, a, opts, out, stats, &detail, groups)
+	rep.Checks = buildChecks(p, a, opts, stats, &detail, groups)
 	rep.Health = outcome.HealthOf(rep.Checks)
 	return nil
 }
@@ -320,15 +325,8 @@ func shortDescriptions(members []member) string {
 	return strings.Join(parts, ", ")
 }
 
-func ruleSeverity(r compile.Rule, out outcome.Outcome) outcome.Severity {
-	if r.IsError() && (out == outcome.Aborted || out == outcome.NoValidRows) {
-		return outcome.SeverityError
-	}
-	return outcome.SeverityWarn
-}
-
 // buildChecks reports the column-schema check and the rule checks of a run that got past it.
-func buildChecks(p *compile.Plan, a Asset, opts Options, out outcome.Outcome, stats ruleStats, detail *failureDetail, groups []checkGroup) []outcome.Check {
+func buildChecks(p *compile.Plan, a Asset, opts Options, stats ruleStats, detail *failureDetail, groups []checkGroup) []outcome.Check {
 	if groups == nil {
 		groups = checkGroups(p, opts)
 	}
@@ -337,52 +335,46 @@ func buildChecks(p *compile.Plan, a Asset, opts Options, out outcome.Outcome, st
 	}
 	checks := []outcome.Check{columnsCheck(p, nil)}
 	for _, g := range groups {
-		c := outcome.Check{Name: g.name, Passed: true, Severity: outcome.SeverityWarn, Description: g.description, Metadata: map[string]any{}}
-		anyErrorFailed, anyError := false, false
+		c := outcome.Check{Name: g.name, Passed: true, Description: g.description, Metadata: map[string]any{}}
+		errorFailed, hasError := false, false
 		var listed []map[string]any
+		var failures []outcome.RuleFailure
 		var sample []any
 		for _, m := range g.members {
 			failed := stats.failed[m.index]
-			if failed > 0 {
-				c.Passed = false
-				if m.rule.IsError() {
-					anyErrorFailed = true
-				}
-			}
-			if m.rule.IsError() {
-				anyError = true
-			}
+			c.Passed = c.Passed && failed == 0
+			errorFailed = errorFailed || failed > 0 && m.rule.IsError()
+			hasError = hasError || m.rule.IsError()
 			if !g.collapsed {
-				c.Metadata["dy_rule"] = m.rule.Name
-				c.Metadata["dy_rule__expr"] = m.rule.Expr
+				c.Metadata[outcome.MetaRule] = m.rule.Name
+				c.Metadata[outcome.MetaRuleExpr] = m.rule.Expr
 				if failed > 0 {
-					c.Metadata["dy_failed_count"] = failed
+					c.Metadata[outcome.MetaFailedRowCount] = failed
 				}
 				if s := detail.samples[m.index]; len(s) > 0 {
-					c.Metadata["dy_failed_sample"] = s
+					c.Metadata[outcome.MetaFailedExamples] = s
 				}
-				c.Severity = ruleSeverity(m.rule, out)
+				c.ResultDescription = outcome.RowsDescription(failed)
 				continue
 			}
 			listed = append(listed, map[string]any{"rule": m.rule.Name, "failed": failed, "expr": m.rule.Expr})
+			failures = append(failures, outcome.RuleFailure{Rule: m.rule.Name, Failed: failed})
 			// report() already read at most opts.samples() rows for the whole group.
 			for _, row := range detail.samples[m.index] {
 				sample = append(sample, withRule(m.rule.Name, row))
 			}
 		}
-		c.Blocking = !a.Quarantine && anyError
+		c.Severity = outcome.FailedSeverity(errorFailed)
+		c.Blocking = outcome.Blocks(a.Quarantine, hasError)
 		if g.collapsed {
-			c.Metadata["dy_rules"] = listed
+			c.Metadata[outcome.MetaRules] = listed
 			if n := detail.groupFailed[g.name]; n > 0 {
-				c.Metadata["dy_failed_count"] = n
+				c.Metadata[outcome.MetaFailedRowCount] = n
 			}
 			if len(sample) > 0 {
-				c.Metadata["dy_failed_sample"] = sample
+				c.Metadata[outcome.MetaFailedExamples] = sample
 			}
-			aborts := out == outcome.Aborted || out == outcome.NoValidRows
-			if aborts && (anyErrorFailed || (c.Passed && anyError)) {
-				c.Severity = outcome.SeverityError
-			}
+			c.ResultDescription = outcome.RulesDescription(failures)
 		}
 		checks = append(checks, c)
 	}

@@ -185,8 +185,8 @@ func gateSelect(values string) string {
 }
 
 // TestCollapsedSeverityAndBlocking: a collapsed check is blocking when there is no quarantine and
-// a member is an error rule; it fails at ERROR when a failing member is an error rule and the run
-// aborts (or has no valid rows), else at WARN.
+// a member is an error rule; it fails at ERROR when a failing member is an error rule, with or
+// without a quarantine, else at WARN (also when it passes).
 func TestCollapsedSeverityAndBlocking(t *testing.T) {
 	t.Parallel()
 	E, W := outcome.SeverityError, outcome.SeverityWarn
@@ -200,22 +200,22 @@ func TestCollapsedSeverityAndBlocking(t *testing.T) {
 		{
 			// m fails only its warn rule: WARN although it has an error member and the run aborts.
 			name: "aborted", rows: `(1, -1, 'abc', 11, NULL), (2, 1, NULL, 1, NULL)`, out: outcome.Aborted,
-			want: []chk{{"dy_schema__columns", true, E, true}, {"dy_col__ok", true, E, true}, {"dy_col__a", false, E, true},
+			want: []chk{{"dy_schema__columns", true, E, true}, {"dy_col__ok", true, W, true}, {"dy_col__a", false, E, true},
 				{"dy_col__w", false, W, false}, {"dy_col__m", false, W, true}},
 		},
 		{
 			name: "aborted on the mixed column", rows: `(1, 1, NULL, -1, NULL), (2, 1, NULL, 1, NULL)`, out: outcome.Aborted,
-			want: []chk{{"dy_schema__columns", true, E, true}, {"dy_col__ok", true, E, true}, {"dy_col__a", true, E, true},
+			want: []chk{{"dy_schema__columns", true, E, true}, {"dy_col__ok", true, W, true}, {"dy_col__a", true, W, true},
 				{"dy_col__w", true, W, false}, {"dy_col__m", false, E, true}},
 		},
 		{
 			name: "quarantined", rows: `(1, -1, 'abc', 11, NULL), (2, 1, NULL, 1, NULL)`, quarantine: true, out: outcome.Quarantined,
-			want: []chk{{"dy_schema__columns", true, E, true}, {"dy_col__ok", true, W, false}, {"dy_col__a", false, W, false},
+			want: []chk{{"dy_schema__columns", true, E, true}, {"dy_col__ok", true, W, false}, {"dy_col__a", false, E, false},
 				{"dy_col__w", false, W, false}, {"dy_col__m", false, W, false}},
 		},
 		{
 			name: "no valid rows", rows: `(1, -1, 'abc', 11, NULL), (2, 1, NULL, -1, NULL)`, quarantine: true, out: outcome.NoValidRows,
-			want: []chk{{"dy_schema__columns", true, E, true}, {"dy_col__ok", true, E, false}, {"dy_col__a", false, E, false},
+			want: []chk{{"dy_schema__columns", true, E, true}, {"dy_col__ok", true, W, false}, {"dy_col__a", false, E, false},
 				{"dy_col__w", false, W, false}, {"dy_col__m", false, E, false}},
 		},
 		{
@@ -252,7 +252,7 @@ func TestCollapsedSeverityAndBlocking(t *testing.T) {
 				}
 			}
 			assert.Equal(t, []chk{{"dy_schema__columns", true, E, true}, {"dy_schema__rules", false, sev, blocking}}, summary(rep))
-			assert.Len(t, metadata(t, rep, "dy_schema__rules")["dy_rules"], 7)
+			assert.Len(t, metadata(t, rep, "dy_schema__rules")["dataframely/rules"], 7)
 		})
 	}
 }
@@ -268,7 +268,7 @@ func TestCollapsedSamples(t *testing.T) {
 	raw := func(t *testing.T, rep *outcome.Report, name string) string {
 		for _, c := range rep.Checks {
 			if c.Name == name {
-				data, err := json.Marshal(c.Metadata["dy_failed_sample"])
+				data, err := json.Marshal(c.Metadata["dataframely/failed_examples"])
 				require.NoError(t, err)
 				return string(data)
 			}
@@ -283,11 +283,11 @@ func TestCollapsedSamples(t *testing.T) {
 		`{"dy_rule":"m|max","ok":1,"a":1,"w":null,"m":11,"free":"x"},`+
 		`{"dy_rule":"m|max","ok":3,"a":1,"w":null,"m":12,"free":null}]`, raw(t, rep, "dy_col__m"))
 	m := metadata(t, rep, "dy_col__m")
-	assert.Equal(t, 4.0, m["dy_failed_count"], "rows failing any member")
+	assert.Equal(t, 4.0, m["dataframely/failed_row_count"], "rows failing any member")
 	assert.Equal(t, parseJSON(t, `[{"rule": "m|nullability", "failed": 0, "expr": "\"m\" IS NOT NULL"},
 		{"rule": "m|min", "failed": 2, "expr": "\"m\" >= 0"},
-		{"rule": "m|max", "failed": 2, "expr": "\"m\" <= 10"}]`), m["dy_rules"])
-	assert.NotContains(t, metadata(t, rep, "dy_col__a"), "dy_failed_sample")
+		{"rule": "m|max", "failed": 2, "expr": "\"m\" <= 10"}]`), m["dataframely/rules"])
+	assert.NotContains(t, metadata(t, rep, "dy_col__a"), "dataframely/failed_examples")
 
 	rep, err = run(t, gateSchema(), exec.Asset{Input: in}, exec.Options{Granularity: exec.PerSchema, MaxFailureSamples: 3})
 	require.Error(t, err)
@@ -298,8 +298,8 @@ func TestCollapsedSamples(t *testing.T) {
 	rep, err = run(t, gateSchema(), exec.Asset{Input: in}, exec.Options{Granularity: exec.PerSchema, MaxFailureSamples: -1})
 	require.Error(t, err)
 	m = metadata(t, rep, "dy_schema__rules")
-	assert.NotContains(t, m, "dy_failed_sample")
-	assert.Equal(t, 4.0, m["dy_failed_count"])
+	assert.NotContains(t, m, "dataframely/failed_examples")
+	assert.Equal(t, 4.0, m["dataframely/failed_row_count"])
 }
 
 // TestSamplesSchemaColumnsOnly: samples and row samples hold the schema's columns in the schema's
@@ -314,7 +314,7 @@ func TestSamplesSchemaColumnsOnly(t *testing.T) {
 	require.Error(t, err)
 	i := slices.IndexFunc(rep.Checks, func(c outcome.Check) bool { return c.Name == "dy_rule__a__min" })
 	require.GreaterOrEqual(t, i, 0, "no check dy_rule__a__min")
-	data, err := json.Marshal(rep.Checks[i].Metadata["dy_failed_sample"])
+	data, err := json.Marshal(rep.Checks[i].Metadata["dataframely/failed_examples"])
 	require.NoError(t, err)
 	assert.Equal(t, `[{"ok":1,"a":-1,"w":null,"m":1,"free":"x"},{"ok":3,"a":-3,"w":"abc","m":1,"free":null}]`, string(data))
 	data, err = json.Marshal(map[string]any{"valid": rep.ValidSample, "invalid": rep.InvalidSample})
@@ -364,7 +364,7 @@ func TestColumnNamedSchema(t *testing.T) {
 			assert.Equal(t, wantQuar, rows)
 			if tc.opts.Granularity == exec.PerColumn {
 				assert.Equal(t, parseJSON(t, `[{"rule": "schema|nullability", "failed": 0, "expr": "\"schema\" IS NOT NULL"},
-					{"rule": "schema|min_length", "failed": 1, "expr": "strlen(\"schema\") >= 2"}]`), metadata(t, rep, "dy_col__schema")["dy_rules"])
+					{"rule": "schema|min_length", "failed": 1, "expr": "strlen(\"schema\") >= 2"}]`), metadata(t, rep, "dy_col__schema")["dataframely/rules"])
 				assert.Equal(t, "Every rule on schema: not null, length >= 2 bytes.", descriptions(rep)["dy_col__schema"])
 			}
 		})
@@ -382,8 +382,8 @@ func TestSchemaGranularityColumnRulesOnly(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, []chk{{"dy_schema__columns", true, outcome.SeverityError, true}, {"dy_schema__rules", false, outcome.SeverityError, true}}, summary(rep))
 	m := metadata(t, rep, "dy_schema__rules")
-	assert.Len(t, m["dy_rules"], 4)
-	assert.Equal(t, 1.0, m["dy_failed_count"])
+	assert.Len(t, m["dataframely/rules"], 4)
+	assert.Equal(t, 1.0, m["dataframely/failed_row_count"])
 
 	rep, err = run(t, s, exec.Asset{Input: in}, exec.Options{Granularity: exec.PerColumn})
 	require.Error(t, err)
@@ -442,12 +442,12 @@ func TestSamplesReadNoMoreThanNeeded(t *testing.T) {
 	}
 	n, rep := sampleQueries(exec.Options{Granularity: exec.PerSchema, MaxFailureSamples: 3})
 	assert.Equal(t, 1, n, "a|min alone fills the sample")
-	assert.Len(t, metadata(t, rep, "dy_schema__rules")["dy_failed_sample"], 3)
+	assert.Len(t, metadata(t, rep, "dy_schema__rules")["dataframely/failed_examples"], 3)
 	n, _ = sampleQueries(exec.Options{Granularity: exec.PerColumn, MaxFailureSamples: 3})
 	assert.Equal(t, 2, n, "one for dy_col__a, one for dy_col__m")
 	n, _ = sampleQueries(exec.Options{MaxFailureSamples: 3})
 	assert.Equal(t, 3, n, "a|min, m|min, m|max")
 	n, rep = sampleQueries(exec.Options{MaxFailureSamples: -1})
 	assert.Equal(t, 0, n)
-	assert.Equal(t, 1000.0, metadata(t, rep, "dy_rule__a__min")["dy_failed_count"])
+	assert.Equal(t, 1000.0, metadata(t, rep, "dy_rule__a__min")["dataframely/failed_row_count"])
 }

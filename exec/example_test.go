@@ -49,12 +49,12 @@ func ExampleEngine_Run() {
 	fmt.Println(*rep.Outcome, rep.Rows.Valid, "valid,", rep.Rows.Invalid, "invalid")
 	for _, c := range rep.Checks {
 		if !c.Passed {
-			fmt.Println(c.Name, c.Severity, c.Metadata["dy_failed_count"])
+			fmt.Println(c.Name, c.Severity, c.Metadata["dataframely/failed_row_count"])
 		}
 	}
 	// Output:
 	// quarantined 2 valid, 1 invalid
-	// dy_rule__amount__min WARN 1
+	// dy_rule__amount__min ERROR 1
 }
 
 // Without a quarantine, one invalid row aborts the run and nothing is written.

@@ -154,13 +154,13 @@ func shopSchema(t *testing.T) *schema.Schema {
 	return s
 }
 
-// failedCounts is dy_failed_count per rule of a rule-granularity report.
+// failedCounts is dataframely/failed_row_count per rule of a rule-granularity report.
 func failedCounts(t *testing.T, rep *outcome.Report) map[string]int64 {
 	t.Helper()
 	out := map[string]int64{}
 	for _, c := range rep.Checks {
-		rule, _ := c.Metadata["dy_rule"].(string)
-		if n, ok := c.Metadata["dy_failed_count"]; ok {
+		rule, _ := c.Metadata["dataframely/rule"].(string)
+		if n, ok := c.Metadata["dataframely/failed_row_count"]; ok {
 			out[rule] = n.(int64)
 		}
 	}
@@ -217,8 +217,8 @@ func TestNestedSchemaFromDuckDBTable(t *testing.T) {
 
 	var names []string
 	for _, c := range rep.Checks[1:] {
-		names = append(names, c.Metadata["dy_rule"].(string))
-		assert.Equal(t, "dy_rule__"+strings.ReplaceAll(c.Metadata["dy_rule"].(string), "|", "__"), c.Name)
+		names = append(names, c.Metadata["dataframely/rule"].(string))
+		assert.Equal(t, "dy_rule__"+strings.ReplaceAll(c.Metadata["dataframely/rule"].(string), "|", "__"), c.Name)
 	}
 	assert.Equal(t, shopRules, names)
 	assert.Equal(t, shopCounts, failedCounts(t, rep))
@@ -263,10 +263,10 @@ func TestNestedSamplesAndRowSamples(t *testing.T) {
 		switch c.Name {
 		case "dy_rule__lines__primary_key":
 			seen++
-			assert.Equal(t, `[{"id":10,"tags":null,"codes":[10],"point":null,"grid":null,"address":null,"lines":[{"sku":"a","qty":1},{"sku":"a","qty":0}],"mood":null}]`, raw(c.Metadata["dy_failed_sample"]))
+			assert.Equal(t, `[{"id":10,"tags":null,"codes":[10],"point":null,"grid":null,"address":null,"lines":[{"sku":"a","qty":1},{"sku":"a","qty":0}],"mood":null}]`, raw(c.Metadata["dataframely/failed_examples"]))
 		case "dy_rule__address__inner_zip_regex":
 			seen++
-			assert.Equal(t, `[{"id":9,"tags":null,"codes":[9],"point":null,"grid":null,"address":{"city":null,"zip":"123"},"lines":null,"mood":null}]`, raw(c.Metadata["dy_failed_sample"]))
+			assert.Equal(t, `[{"id":9,"tags":null,"codes":[9],"point":null,"grid":null,"address":{"city":null,"zip":"123"},"lines":null,"mood":null}]`, raw(c.Metadata["dataframely/failed_examples"]))
 		}
 	}
 	assert.Equal(t, 2, seen)
@@ -311,7 +311,7 @@ func TestNestedParquetRoundTrip(t *testing.T) {
 
 	valid := "(SELECT * FROM read_parquet(" + lit(in) + ") WHERE id IN (1, 5))"
 	e.sameRows("read_parquet("+lit(out.Path)+")", valid)
-	q := out.QuarantineAddress("shop")
+	q := out.QuarantineAddress("shop_quarantine")
 	var checks []string
 	for _, c := range rep.Checks[1:] {
 		checks = append(checks, c.Name)
@@ -341,7 +341,7 @@ func TestNestedDuckDBTableToParquet(t *testing.T) {
 	defer e.exec("DETACH w")
 	assert.Equal(t, e.jsonRows("(SELECT * FROM w.main.raw WHERE id IN (1, 5))", "id"), e.jsonRows("read_parquet("+lit(out.Path)+")", "id"))
 	assert.Equal(t, e.jsonRows("(SELECT * FROM w.main.raw WHERE id NOT IN (1, 5))", "id, codes"),
-		e.jsonRows("(SELECT id, tags, codes, point, grid, address, lines, mood FROM read_parquet("+lit(out.QuarantineAddress("shop"))+"))", "id, codes"))
+		e.jsonRows("(SELECT id, tags, codes, point, grid, address, lines, mood FROM read_parquet("+lit(out.QuarantineAddress("shop_quarantine"))+"))", "id, codes"))
 	assert.Contains(t, e.parquetColumns(out.Path), "point INTEGER[]")
 }
 
@@ -368,7 +368,7 @@ func TestNestedKeysAcrossRows(t *testing.T) {
 	samples := func(name string) []any {
 		for _, c := range rep.Checks {
 			if c.Name == name {
-				return jsonValue(t, c.Metadata["dy_failed_sample"]).([]any)
+				return jsonValue(t, c.Metadata["dataframely/failed_examples"]).([]any)
 			}
 		}
 		return nil
@@ -413,14 +413,15 @@ columns:
 	rep, err := run(t, s, exec.Asset{Input: exec.ParquetInput{Path: e.parquet("raw.parquet", sel)}, Output: out, Quarantine: true}, exec.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, outcome.Rows{Input: 3, Valid: 1, Invalid: 2}, rep.Rows)
-	W := outcome.SeverityWarn
+	W, E := outcome.SeverityWarn, outcome.SeverityError
+	// The quarantine takes the blocking away, not the severity of the failed error rules.
 	assert.Equal(t, []chk{
-		{"dy_schema__columns", true, outcome.SeverityError, true},
+		{"dy_schema__columns", true, E, true},
 		{"dy_rule__tags__nullability", true, W, false},
 		{"dy_rule__tags__inner_nullability", false, W, false},
-		{"dy_rule__tags__inner_min_length", false, W, false},
+		{"dy_rule__tags__inner_min_length", false, E, false},
 		{"dy_rule__address__inner_city_nullability", false, W, false},
-		{"dy_rule__address__inner_zip_nullability", false, W, false},
+		{"dy_rule__address__inner_zip_nullability", false, E, false},
 	}, summary(rep))
 	assert.Equal(t, []string{`{"tags":["ab",null],"address":{"city":null,"zip":"1"}}`}, e.jsonRows("read_parquet("+lit(out.Path)+")", "1"))
 
@@ -429,10 +430,9 @@ columns:
 	var abort *outcome.ValidationAbortError
 	require.ErrorAs(t, err, &abort)
 	assert.Equal(t, []outcome.RuleCount{{Rule: "tags|inner_min_length", Count: 1}, {Rule: "address|inner_zip_nullability", Count: 1}}, abort.Counts)
-	E := outcome.SeverityError
 	assert.Equal(t, []chk{
 		{"dy_schema__columns", true, E, true},
-		{"dy_rule__tags__nullability", true, E, true},
+		{"dy_rule__tags__nullability", true, W, true},
 		{"dy_rule__tags__inner_nullability", false, W, false},
 		{"dy_rule__tags__inner_min_length", false, E, true},
 		{"dy_rule__address__inner_city_nullability", false, W, false},

@@ -24,10 +24,13 @@ import (
 
 // Asset is what a run validates and writes.
 type Asset struct {
-	// Name names the asset and its quarantine (<name>_quarantine); "" takes the output's base
-	// name, or the schema's name when validating in place.
+	// Name names the asset; "" takes the output's base name, or the schema's name when
+	// validating in place.
 	Name string
-	Plan *compile.Plan
+	// QuarantineName names the quarantine beside the table; "" is <asset>_quarantine.
+	// orders__error_rows is dagster-dataframely's name.
+	QuarantineName string
+	Plan           *compile.Plan
 	// Input is the rows to validate; nil means no source data (the skipped outcome).
 	Input Input
 	// Output is the table; nil validates in place and writes nothing.
@@ -119,10 +122,15 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 			return rep, fail(rep, err)
 		}
 	}
+	if a.QuarantineName != "" {
+		if err := checkQuarantineName(a); err != nil {
+			return rep, fail(rep, err)
+		}
+	}
 	if a.Output != nil {
 		rep.Table.Address = a.Output.String()
 		if a.Quarantine {
-			rep.Quarantine.Address = a.Output.QuarantineAddress(rep.Asset)
+			rep.Quarantine.Address = a.Output.QuarantineAddress(quarantineName(a, rep.Asset))
 		}
 	} else if a.Quarantine {
 		return rep, fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
@@ -173,7 +181,7 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		out = outcome.Quarantined
 	}
 	rep.Outcome = &out
-	if err := e.report(ctx, r, rep, a, opts, failedTable, stats, out); err != nil {
+	if err := e.report(ctx, r, rep, a, opts, failedTable, stats); err != nil {
 		return rep, fail(rep, err)
 	}
 	writing := a.Output != nil && out != outcome.Aborted
@@ -196,7 +204,7 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 
 	if writing {
 		opts.progress("writing outputs", total)
-		w := writes{asset: rep.Asset, keepPrevious: readsOutput(a.Input, a.Output)}
+		w := writes{quarantineName: quarantineName(a, rep.Asset), keepPrevious: readsOutput(a.Input, a.Output)}
 		w.kept = func(quarantine, prev string) {
 			why := "this run found no invalid rows"
 			if w.quarantine != "" {
@@ -225,6 +233,7 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		rep.Quarantine.Written = w.quarantine != ""
 		if rep.Quarantine.Written {
 			rep.Quarantine.Rows = stats.invalid
+			outcome.MarkErrorRows(rep.Checks, rep.Quarantine.Address)
 		}
 	}
 
@@ -353,6 +362,32 @@ func CheckAssetName(name string) error {
 	return nil
 }
 
+// QuarantineName is the default name of an asset's quarantine.
+func QuarantineName(asset string) string { return asset + "_quarantine" }
+
+func quarantineName(a Asset, asset string) string {
+	if a.QuarantineName != "" {
+		return a.QuarantineName
+	}
+	return QuarantineName(asset)
+}
+
+// checkQuarantineName refuses a quarantine name that would put the file elsewhere or replace the
+// table.
+func checkQuarantineName(a Asset) error {
+	name := a.QuarantineName
+	if name == "." || strings.Contains(name, "..") || strings.ContainsAny(name, "/\\\x00") {
+		return fmt.Errorf("quarantine name %q: use a plain name, without path separators or \"..\" (the quarantine goes beside the table)", name)
+	}
+	if !a.Quarantine {
+		return fmt.Errorf("quarantine name %q given without a quarantine: declare one, or leave the name out", name)
+	}
+	if a.Output != nil && strings.EqualFold(a.Output.QuarantineAddress(name), a.Output.String()) {
+		return fmt.Errorf("quarantine name %q: it is the table's own name; choose another, such as %s", name, QuarantineName(a.Output.DefaultAssetName()))
+	}
+	return nil
+}
+
 // readsOutput reports whether the input is the output's table itself.
 func readsOutput(in Input, out Output) bool {
 	switch o := out.(type) {
@@ -406,7 +441,7 @@ func inputOrRun(in Input, err error) error {
 func (e *Engine) skipped(rep *outcome.Report, a Asset, opts Options) *outcome.Report {
 	out := outcome.Skipped
 	rep.Outcome = &out
-	rep.Checks = buildChecks(a.Plan, a, opts, out, ruleStats{failed: make([]int64, len(a.Plan.Rules))}, nil, nil)
+	rep.Checks = buildChecks(a.Plan, a, opts, ruleStats{failed: make([]int64, len(a.Plan.Rules))}, nil, nil)
 	rep.Health = outcome.HealthOf(rep.Checks)
 	return rep
 }
@@ -784,7 +819,9 @@ const MaxSampleValue = 1024
 func sampleValue(c compile.Column, expr string) string {
 	k := c.DType.Kind
 	switch {
-	case k == schema.KindBool, k.IsInteger(), k.IsFloat(), k == schema.KindDecimal, k == schema.KindDate,
+	case k == schema.KindDecimal:
+		return "CAST(" + expr + " AS VARCHAR)" // "-1.00": a JSON number would lose the scale in most readers
+	case k == schema.KindBool, k.IsInteger(), k.IsFloat(), k == schema.KindDate,
 		k == schema.KindTime, k == schema.KindDatetime, k == schema.KindDuration:
 		return expr
 	case k == schema.KindString, k == schema.KindEnum:

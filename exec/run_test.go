@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -109,19 +110,15 @@ var backends = []backend{
 // expectChecks is the rule-granularity check list of ordersSchema (docs/report.md): error rules
 // ERROR when the run aborts, else WARN; the warn rule WARN; blocking = no quarantine and an error
 // rule; dy_schema__columns ERROR and blocking.
-func expectChecks(aborts, quarantine bool, failing ...string) []chk {
+func expectChecks(quarantine bool, failing ...string) []chk {
 	out := []chk{{"dy_schema__columns", true, outcome.SeverityError, true}}
 	for _, name := range ruleChecks {
 		warn := name == "dy_rule__note__max_length"
+		passed := !slices.Contains(failing, strings.TrimPrefix(name, "dy_rule__"))
+		// ERROR only for a failed error rule, with or without a quarantine.
 		sev := outcome.SeverityWarn
-		if aborts && !warn {
+		if !passed && !warn {
 			sev = outcome.SeverityError
-		}
-		passed := true
-		for _, f := range failing {
-			if "dy_rule__"+f == name {
-				passed = false
-			}
 		}
 		out = append(out, chk{name, passed, sev, !quarantine && !warn})
 	}
@@ -165,7 +162,7 @@ type scenario struct {
 	table       [][]any // nil: not written
 	quar        [][]any // nil: not written
 	checks      []chk
-	counts      map[string]int64 // dy_failed_count per check; absent for the others
+	counts      map[string]int64 // dataframely/failed_row_count per check; absent for the others
 	sets        []outcome.RuleSet
 	health      outcome.Health
 	errMsg      func(b backend, e *env) string // exact message, or a prefix ending in a space
@@ -189,16 +186,16 @@ func scenarios() []scenario {
 			scenario{
 				name: "all_valid", query: ordersSelect(allValidRows), quarantine: q, want: outcome.AllValid,
 				rows: outcome.Rows{Input: 2, Valid: 2}, table: [][]any{{"a", 1.0, nil}, {"b", 2.5, "ok"}},
-				checks: expectChecks(false, q), sets: []outcome.RuleSet{}, health: outcome.Healthy,
+				checks: expectChecks(q), sets: []outcome.RuleSet{}, health: outcome.Healthy,
 			},
 			scenario{
 				name: "zero_rows", query: emptySelect(), quarantine: q, want: outcome.AllValid,
-				table: [][]any{}, checks: expectChecks(false, q), sets: []outcome.RuleSet{}, health: outcome.Healthy,
+				table: [][]any{}, checks: expectChecks(q), sets: []outcome.RuleSet{}, health: outcome.Healthy,
 			},
 			scenario{
 				name: "warn_only", query: ordersSelect(warnOnlyRows), quarantine: q, want: outcome.AllValid,
 				rows: outcome.Rows{Input: 2, Valid: 2}, table: [][]any{{"a", 1.0, "toolong"}, {"b", 2.0, nil}},
-				checks: expectChecks(false, q, "note__max_length"), counts: map[string]int64{"dy_rule__note__max_length": 1},
+				checks: expectChecks(q, "note__max_length"), counts: map[string]int64{"dy_rule__note__max_length": 1},
 				sets: []outcome.RuleSet{}, health: outcome.Warning,
 			},
 			scenario{
@@ -215,7 +212,7 @@ func scenarios() []scenario {
 			},
 			scenario{
 				name: "skipped", nilInput: true, quarantine: q, want: outcome.Skipped,
-				checks: expectChecks(false, q), sets: []outcome.RuleSet{}, health: outcome.Healthy,
+				checks: expectChecks(q), sets: []outcome.RuleSet{}, health: outcome.Healthy,
 			},
 		)
 	}
@@ -228,11 +225,11 @@ func scenarios() []scenario {
 				{"dy_schema__columns", true, outcome.SeverityError, true},
 				{"dy_rule__amount_small", false, outcome.SeverityError, true},
 				{"dy_rule__primary_key", false, outcome.SeverityError, true},
-				{"dy_rule__id__nullability", true, outcome.SeverityError, true},
-				{"dy_rule__amount__nullability", true, outcome.SeverityError, true},
+				{"dy_rule__id__nullability", true, outcome.SeverityWarn, true},
+				{"dy_rule__amount__nullability", true, outcome.SeverityWarn, true},
 				{"dy_rule__amount__min", false, outcome.SeverityError, true},
-				{"dy_rule__amount__inf", true, outcome.SeverityError, true},
-				{"dy_rule__amount__nan", true, outcome.SeverityError, true},
+				{"dy_rule__amount__inf", true, outcome.SeverityWarn, true},
+				{"dy_rule__amount__nan", true, outcome.SeverityWarn, true},
 				{"dy_rule__note__max_length", false, outcome.SeverityWarn, false},
 			},
 			counts: mixedCounts, sets: mixedSets, health: outcome.Degraded,
@@ -241,19 +238,20 @@ func scenarios() []scenario {
 		scenario{
 			name: "quarantined", query: ordersSelect(mixedRows), quarantine: true, want: outcome.Quarantined,
 			rows: outcome.Rows{Input: 8, Valid: 3, Invalid: 5}, table: mixedValid, quar: mixedQuar,
-			checks: expectChecks(false, true, "amount_small", "primary_key", "amount__min", "note__max_length"),
-			counts: mixedCounts, sets: mixedSets, health: outcome.Warning,
+			checks: expectChecks(true, "amount_small", "primary_key", "amount__min", "note__max_length"),
+			// A quarantined error rule still fails at ERROR: the asset is Degraded.
+			counts: mixedCounts, sets: mixedSets, health: outcome.Degraded,
 		},
 		scenario{
 			name: "all_invalid_no_quarantine", query: ordersSelect(allInvalidRows), want: outcome.Aborted,
-			rows: outcome.Rows{Input: 2, Invalid: 2}, checks: expectChecks(true, false, "amount__min"),
+			rows: outcome.Rows{Input: 2, Invalid: 2}, checks: expectChecks(false, "amount__min"),
 			counts: map[string]int64{"dy_rule__amount__min": 2},
 			sets:   []outcome.RuleSet{{Rules: "dy_rule__amount__min", Count: 2}}, health: outcome.Degraded,
 			errMsg: msg("2 rows failed Orders validation, 2 by 'amount|min'." + abortTail), assertError: asAbort(2),
 		},
 		scenario{
 			name: "one_invalid_row", query: ordersSelect(oneInvalidRows), want: outcome.Aborted,
-			rows: outcome.Rows{Input: 2, Valid: 1, Invalid: 1}, checks: expectChecks(true, false, "amount__min"),
+			rows: outcome.Rows{Input: 2, Valid: 1, Invalid: 1}, checks: expectChecks(false, "amount__min"),
 			counts: map[string]int64{"dy_rule__amount__min": 1},
 			sets:   []outcome.RuleSet{{Rules: "dy_rule__amount__min", Count: 1}}, health: outcome.Degraded,
 			errMsg: msg("1 row failed Orders validation, 1 by 'amount|min'." + abortTail), assertError: asAbort(1),
@@ -263,7 +261,7 @@ func scenarios() []scenario {
 			rows: outcome.Rows{Input: 2, Invalid: 2},
 			quar: [][]any{qrow("x", -1.0, nil, "amount__min"), qrow("y", -2.0, "z", "amount__min")},
 			// Blocking stays false: with a quarantine, no rule check blocks.
-			checks: expectChecks(true, true, "amount__min"), counts: map[string]int64{"dy_rule__amount__min": 2},
+			checks: expectChecks(true, "amount__min"), counts: map[string]int64{"dy_rule__amount__min": 2},
 			sets: []outcome.RuleSet{{Rules: "dy_rule__amount__min", Count: 2}}, health: outcome.Degraded,
 			errMsg: func(b backend, e *env) string {
 				return "All 2 rows failed Orders validation, 2 by 'amount|min'. The rows are in " + b.quarantineAddr(e) + noValidTail
@@ -328,11 +326,11 @@ func TestOutcomes(t *testing.T) {
 				for _, c := range rep.Checks {
 					m := metadata(t, rep, c.Name)
 					if n, ok := sc.counts[c.Name]; ok {
-						assert.Equal(t, float64(n), m["dy_failed_count"], c.Name)
-						assert.NotEmpty(t, m["dy_failed_sample"], c.Name)
+						assert.Equal(t, float64(n), m["dataframely/failed_row_count"], c.Name)
+						assert.NotEmpty(t, m["dataframely/failed_examples"], c.Name)
 					} else {
-						assert.NotContains(t, m, "dy_failed_count", c.Name)
-						assert.NotContains(t, m, "dy_failed_sample", c.Name)
+						assert.NotContains(t, m, "dataframely/failed_row_count", c.Name)
+						assert.NotContains(t, m, "dataframely/failed_examples", c.Name)
 					}
 				}
 				assert.Equal(t, b.tableAddr(e), rep.Table.Address)
@@ -388,26 +386,36 @@ func TestReportJSONShape(t *testing.T) {
 		{"rules": "dy_rule__amount__min, dy_rule__primary_key", "count": 1},
 		{"rules": "dy_rule__amount_small", "count": 1},
 		{"rules": "dy_rule__primary_key", "count": 1}]`), m["invalid_by_rules"])
-	assert.Equal(t, "Warning", m["health"])
+	assert.Equal(t, "Degraded", m["health"], "quarantined error rules fail at ERROR")
 	for _, c := range m["checks"].([]any) {
-		assert.ElementsMatch(t, []string{"name", "passed", "severity", "blocking", "description", "metadata"}, keys(c.(map[string]any)))
+		assert.ElementsMatch(t, []string{"name", "passed", "severity", "blocking", "description", "result_description", "metadata"}, keys(c.(map[string]any)))
 	}
-	assert.Equal(t, map[string]any{}, metadata(t, rep, "dy_schema__columns"))
-	assert.Equal(t, map[string]any{"dy_rule": "amount|nullability", "dy_rule__expr": `"amount" IS NOT NULL`},
-		metadata(t, rep, "dy_rule__amount__nullability"))
+	// Every check of a run that wrote invalid rows says where they went.
+	quar := e.path("orders_quarantine.parquet")
+	assert.Equal(t, map[string]any{"dataframely/error_rows_address": quar}, metadata(t, rep, "dy_schema__columns"))
+	assert.Equal(t, map[string]any{"dataframely/rule": "amount|nullability", "dataframely/rule_expr": `"amount" IS NOT NULL`,
+		"dataframely/error_rows_address": quar}, metadata(t, rep, "dy_rule__amount__nullability"))
+	results := map[string]string{}
+	for _, c := range rep.Checks {
+		results[c.Name] = c.ResultDescription
+	}
+	assert.Equal(t, "Every column matches.", results["dy_schema__columns"])
+	assert.Equal(t, "No row failed.", results["dy_rule__amount__nullability"])
+	assert.Equal(t, "3 rows failed.", results["dy_rule__amount__min"])
+	assert.Equal(t, "1 row failed.", results["dy_rule__amount_small"])
 	min := metadata(t, rep, "dy_rule__amount__min")
-	assert.Equal(t, "amount|min", min["dy_rule"])
-	assert.NotEmpty(t, min["dy_rule__expr"])
-	assert.Equal(t, 3.0, min["dy_failed_count"])
+	assert.Equal(t, "amount|min", min["dataframely/rule"])
+	assert.NotEmpty(t, min["dataframely/rule_expr"])
+	assert.Equal(t, 3.0, min["dataframely/failed_row_count"])
 	assert.Equal(t, parseJSON(t, `[
 		{"id": "b", "amount": -1, "note": "hi"},
 		{"id": "g", "amount": -2, "note": "x"},
-		{"id": "h", "amount": -5, "note": null}]`), min["dy_failed_sample"])
+		{"id": "h", "amount": -5, "note": null}]`), min["dataframely/failed_examples"])
 	// A warn rule's sample holds the valid row that failed it; samples are schema columns only, in
 	// schema order.
 	for _, c := range rep.Checks {
 		if c.Name == "dy_rule__note__max_length" {
-			data, err := json.Marshal(c.Metadata["dy_failed_sample"])
+			data, err := json.Marshal(c.Metadata["dataframely/failed_examples"])
 			require.NoError(t, err)
 			assert.Equal(t, `[{"id":"c","amount":2.0,"note":"toolong"}]`, string(data))
 		}
@@ -422,7 +430,7 @@ func keys(m map[string]any) []string {
 	return out
 }
 
-// TestFailureSamplesBounded: dy_failed_sample holds at most MaxFailureSamples rows (default 5,
+// TestFailureSamplesBounded: dataframely/failed_examples holds at most MaxFailureSamples rows (default 5,
 // negative none), in input order.
 func TestFailureSamplesBounded(t *testing.T) {
 	t.Parallel()
@@ -432,7 +440,7 @@ func TestFailureSamplesBounded(t *testing.T) {
 		`('a', -1.0, NULL), ('b', -2.0, NULL), ('c', -3.0, NULL), ('d', -4.0, NULL), ('e', -5.0, NULL), ('f', -6.0, NULL), ('g', 1.0, NULL), ('h', -8.0, NULL)`))}
 	ids := func(m map[string]any) []string {
 		var out []string
-		s, _ := m["dy_failed_sample"].([]any)
+		s, _ := m["dataframely/failed_examples"].([]any)
 		for _, r := range s {
 			out = append(out, r.(map[string]any)["id"].(string))
 		}
@@ -451,10 +459,10 @@ func TestFailureSamplesBounded(t *testing.T) {
 		var abort *outcome.ValidationAbortError
 		require.ErrorAs(t, err, &abort)
 		m := metadata(t, rep, "dy_rule__amount__min")
-		assert.Equal(t, 7.0, m["dy_failed_count"])
+		assert.Equal(t, 7.0, m["dataframely/failed_row_count"])
 		assert.Equal(t, tc.want, ids(m), "samples %d", tc.samples)
 		if tc.want == nil {
-			assert.NotContains(t, m, "dy_failed_sample")
+			assert.NotContains(t, m, "dataframely/failed_examples")
 		}
 	}
 }
@@ -656,7 +664,7 @@ func TestDecimalFromDuckDBTable(t *testing.T) {
 	assert.True(t, strings.HasPrefix(err.Error(), "Column 'amount' (expected Float64, got DECIMAL(18,3)) does not match Orders."+schemaTail), err.Error())
 	assert.Equal(t, outcome.ColumnSchemaMismatch, outcomeOf(rep))
 	assert.Equal(t, []chk{{"dy_schema__columns", false, outcome.SeverityError, true}}, summary(rep))
-	errs := metadata(t, rep, "dy_schema__columns")["dy_schema__errors"].([]any)
+	errs := metadata(t, rep, "dy_schema__columns")["dataframely/column_schema_errors"].([]any)
 	require.Len(t, errs, 1)
 	got := errs[0].(map[string]any)
 	assert.Equal(t, "amount", got["column"])
@@ -719,7 +727,7 @@ func TestCastErrors(t *testing.T) {
 		assert.Equal(t, "Columns 'amount' (expected Float64, got <missing>), 'note' (expected String, got <missing>) do not match Orders."+schemaTail, err.Error())
 		assert.Equal(t, parseJSON(t, `[{"column": "amount", "expected": "Float64", "actual": "<missing>"},
 			{"column": "note", "expected": "String", "actual": "<missing>"}]`),
-			metadata(t, rep, "dy_schema__columns")["dy_schema__errors"])
+			metadata(t, rep, "dy_schema__columns")["dataframely/column_schema_errors"])
 	}
 }
 
@@ -758,7 +766,7 @@ func TestInputs(t *testing.T) {
 		assert.Equal(t, outcome.Rows{Input: 8, Valid: 3, Invalid: 5}, rep.Rows, name)
 		assert.Equal(t, mixedSets, rep.InvalidByRules, name)
 		assert.Equal(t, mixedValid, e.parquetRows(out.Path), name)
-		assert.Equal(t, mixedQuar, e.parquetRows(out.QuarantineAddress("orders")), name)
+		assert.Equal(t, mixedQuar, e.parquetRows(out.QuarantineAddress("orders_quarantine")), name)
 	}
 }
 
@@ -785,7 +793,7 @@ func TestMissingInput(t *testing.T) {
 		rep, err = run(t, ordersSchema(), exec.Asset{Input: in, Output: out, Quarantine: true}, exec.Options{SkipMissing: true})
 		require.NoError(t, err, in.String())
 		assert.Equal(t, outcome.Skipped, outcomeOf(rep))
-		assert.Equal(t, expectChecks(false, true), summary(rep))
+		assert.Equal(t, expectChecks(true), summary(rep))
 		assert.Equal(t, outcome.Healthy, rep.Health)
 		assert.False(t, rep.Table.Written)
 		assert.False(t, exists(t, out.Path))
@@ -809,7 +817,7 @@ func TestGranularity(t *testing.T) {
 	out := exec.ParquetOutput{Path: e.path("out", "orders.parquet")}
 	E, W := outcome.SeverityError, outcome.SeverityWarn
 	dyRules := func(t *testing.T, rep *outcome.Report, name string) any {
-		return metadata(t, rep, name)["dy_rules"]
+		return metadata(t, rep, name)["dataframely/rules"]
 	}
 	const (
 		idRules     = `[{"rule": "id|nullability", "failed": 0, "expr": "\"id\" IS NOT NULL"}]`
@@ -828,19 +836,30 @@ func TestGranularity(t *testing.T) {
 		require.ErrorAs(t, err, &abort)
 		assert.Equal(t, []chk{
 			{"dy_schema__columns", true, E, true},
-			{"dy_col__id", true, E, true},
+			{"dy_col__id", true, W, true},
 			{"dy_col__amount", false, E, true},
 			{"dy_col__note", false, W, false},
 			{"dy_schema__rules", false, E, true},
 		}, summary(rep))
+		results := map[string]string{}
+		for _, c := range rep.Checks {
+			results[c.Name] = c.ResultDescription
+		}
+		assert.Equal(t, map[string]string{
+			"dy_schema__columns": "Every column matches.",
+			"dy_col__id":         "No rule failed.",
+			"dy_col__amount":     "1 rule failed: amount|min (3 rows).",
+			"dy_col__note":       "1 rule failed: note|max_length (1 row).",
+			"dy_schema__rules":   "2 rules failed: amount_small (1 row), primary_key (2 rows).",
+		}, results)
 		assert.Equal(t, parseJSON(t, idRules), dyRules(t, rep, "dy_col__id"))
 		assert.Equal(t, parseJSON(t, amountRules), dyRules(t, rep, "dy_col__amount"))
 		assert.Equal(t, parseJSON(t, noteRules), dyRules(t, rep, "dy_col__note"))
 		assert.Equal(t, parseJSON(t, schemaRules), dyRules(t, rep, "dy_schema__rules"))
-		assert.NotContains(t, metadata(t, rep, "dy_col__id"), "dy_failed_count")
-		assert.Equal(t, 3.0, metadata(t, rep, "dy_col__amount")["dy_failed_count"])
-		assert.Equal(t, 1.0, metadata(t, rep, "dy_col__note")["dy_failed_count"])
-		assert.Equal(t, 3.0, metadata(t, rep, "dy_schema__rules")["dy_failed_count"], "rows failing any member")
+		assert.NotContains(t, metadata(t, rep, "dy_col__id"), "dataframely/failed_row_count")
+		assert.Equal(t, 3.0, metadata(t, rep, "dy_col__amount")["dataframely/failed_row_count"])
+		assert.Equal(t, 1.0, metadata(t, rep, "dy_col__note")["dataframely/failed_row_count"])
+		assert.Equal(t, 3.0, metadata(t, rep, "dy_schema__rules")["dataframely/failed_row_count"], "rows failing any member")
 		assert.Equal(t, outcome.Degraded, rep.Health)
 		// invalid_by_rules keeps the rule-level check names whatever the granularity.
 		assert.Equal(t, mixedSets, rep.InvalidByRules)
@@ -852,13 +871,13 @@ func TestGranularity(t *testing.T) {
 		assert.Equal(t, []chk{
 			{"dy_schema__columns", true, E, true},
 			{"dy_col__id", true, W, false},
-			{"dy_col__amount", false, W, false},
+			{"dy_col__amount", false, E, false},
 			{"dy_col__note", false, W, false},
-			{"dy_schema__rules", false, W, false},
+			{"dy_schema__rules", false, E, false},
 		}, summary(rep))
-		assert.Equal(t, outcome.Warning, rep.Health)
+		assert.Equal(t, outcome.Degraded, rep.Health)
 		// The quarantine keeps one column per rule whatever the granularity.
-		assert.Equal(t, mixedQuar, e.parquetRows(out.QuarantineAddress("orders")))
+		assert.Equal(t, mixedQuar, e.parquetRows(out.QuarantineAddress("orders_quarantine")))
 	})
 
 	t.Run("column/per_rule", func(t *testing.T) {
@@ -866,16 +885,16 @@ func TestGranularity(t *testing.T) {
 		require.Error(t, err)
 		assert.Equal(t, []chk{
 			{"dy_schema__columns", true, E, true},
-			{"dy_col__id", true, E, true},
+			{"dy_col__id", true, W, true},
 			{"dy_col__amount", false, E, true},
 			{"dy_col__note", false, W, false},
 			{"dy_rule__amount_small", false, E, true},
 			{"dy_rule__primary_key", false, E, true},
 		}, summary(rep))
 		m := metadata(t, rep, "dy_rule__primary_key")
-		assert.Equal(t, "primary_key", m["dy_rule"])
-		assert.Equal(t, 2.0, m["dy_failed_count"])
-		assert.NotContains(t, m, "dy_rules")
+		assert.Equal(t, "primary_key", m["dataframely/rule"])
+		assert.Equal(t, 2.0, m["dataframely/failed_row_count"])
+		assert.NotContains(t, m, "dataframely/rules")
 	})
 
 	t.Run("schema/aborted", func(t *testing.T) {
@@ -887,9 +906,9 @@ func TestGranularity(t *testing.T) {
 		for _, s := range []string{schemaRules, idRules, amountRules, noteRules} {
 			all = append(all, parseJSON(t, s).([]any)...)
 		}
-		assert.Equal(t, all, m["dy_rules"])
-		assert.Equal(t, 6.0, m["dy_failed_count"], "5 invalid rows and one failing only the warn rule")
-		sample := m["dy_failed_sample"].([]any)
+		assert.Equal(t, all, m["dataframely/rules"])
+		assert.Equal(t, 6.0, m["dataframely/failed_row_count"], "5 invalid rows and one failing only the warn rule")
+		sample := m["dataframely/failed_examples"].([]any)
 		assert.Len(t, sample, 2, "bounded by MaxFailureSamples")
 		for _, s := range sample {
 			assert.Contains(t, s.(map[string]any), "dy_rule")
@@ -899,8 +918,8 @@ func TestGranularity(t *testing.T) {
 	t.Run("schema/quarantined", func(t *testing.T) {
 		rep, err := run(t, ordersSchema(), exec.Asset{Input: in, Output: out, Quarantine: true}, exec.Options{Granularity: exec.PerSchema})
 		require.NoError(t, err)
-		assert.Equal(t, []chk{{"dy_schema__columns", true, E, true}, {"dy_schema__rules", false, W, false}}, summary(rep))
-		assert.Equal(t, outcome.Warning, rep.Health)
+		assert.Equal(t, []chk{{"dy_schema__columns", true, E, true}, {"dy_schema__rules", false, E, false}}, summary(rep))
+		assert.Equal(t, outcome.Degraded, rep.Health)
 	})
 
 	t.Run("schema/warn_only_aborted", func(t *testing.T) {
@@ -918,10 +937,10 @@ func TestGranularity(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []chk{{"dy_schema__columns", true, E, true}, {"dy_schema__rules", true, W, true}}, summary(rep))
 		m := metadata(t, rep, "dy_schema__rules")
-		for _, r := range m["dy_rules"].([]any) {
+		for _, r := range m["dataframely/rules"].([]any) {
 			assert.Equal(t, 0.0, r.(map[string]any)["failed"])
 		}
-		assert.Len(t, m["dy_rules"], 8)
+		assert.Len(t, m["dataframely/rules"], 8)
 	})
 }
 
@@ -988,7 +1007,7 @@ func TestParquetGlobInput(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, outcome.Rows{Input: 6, Valid: 4, Invalid: 2}, rep.Rows)
 	assert.Equal(t, [][]any{{"a", 1.0, nil}, {"c", 2.0, nil}, {"d", 3.0, nil}, {"f", 4.0, nil}}, e.parquetRows(out.Path))
-	assert.Equal(t, [][]any{qrow("b", -1.0, "hi", "amount__min"), qrow("e", -2.0, nil, "amount__min")}, e.parquetRows(out.QuarantineAddress("orders")))
+	assert.Equal(t, [][]any{qrow("b", -1.0, "hi", "amount__min"), qrow("e", -2.0, nil, "amount__min")}, e.parquetRows(out.QuarantineAddress("orders_quarantine")))
 }
 
 // TestParquetGlobFileTypes: every file of a glob must store each declared column as the scan
@@ -1205,8 +1224,8 @@ func TestNonFiniteValuesInReport(t *testing.T) {
 	data, err := json.Marshal(rep)
 	require.NoError(t, err)
 	assert.True(t, json.Valid(data))
-	assert.Equal(t, parseJSON(t, `[{"id": "n", "amount": "NaN", "note": null}]`), metadata(t, rep, "dy_rule__amount__nan")["dy_failed_sample"])
-	assert.Equal(t, parseJSON(t, `[{"id": "i", "amount": "-Infinity", "note": "x"}]`), metadata(t, rep, "dy_rule__amount__inf")["dy_failed_sample"])
+	assert.Equal(t, parseJSON(t, `[{"id": "n", "amount": "NaN", "note": null}]`), metadata(t, rep, "dy_rule__amount__nan")["dataframely/failed_examples"])
+	assert.Equal(t, parseJSON(t, `[{"id": "i", "amount": "-Infinity", "note": "x"}]`), metadata(t, rep, "dy_rule__amount__inf")["dataframely/failed_examples"])
 }
 
 // TestFailedFlushKeepsLastKnownGood: when the disk refuses to flush a new Parquet file (the
@@ -1296,7 +1315,7 @@ rules:
 		require.NoError(t, err)
 		counts := map[string]any{"rows": rep.Rows, "by_rules": rep.InvalidByRules}
 		for _, c := range rep.Checks {
-			counts[c.Name] = c.Metadata["dy_failed_count"]
+			counts[c.Name] = c.Metadata["dataframely/failed_row_count"]
 		}
 		return counts, e.parquetRows(out.Path)
 	}

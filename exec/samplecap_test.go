@@ -36,7 +36,7 @@ func TestSampleValuesCapped(t *testing.T) {
 	require.NoError(t, err)
 	assert.Less(t, len(data), 20_000, "the report stays small")
 
-	sample := metadata(t, rep, "dy_rule__note__max_length")["dy_failed_sample"].([]any)
+	sample := metadata(t, rep, "dy_rule__note__max_length")["dataframely/failed_examples"].([]any)
 	require.Len(t, sample, 1)
 	row := jsonValue(t, sample[0]).(map[string]any)
 	want := strings.Repeat("é", exec.MaxSampleValue) + fmt.Sprintf("… (cut, %d bytes)", 2*big)

@@ -18,8 +18,9 @@ import (
 type Output interface {
 	// String is the table's address.
 	String() string
-	// QuarantineAddress is the address of the asset's quarantine beside the table.
-	QuarantineAddress(asset string) string
+	// QuarantineAddress is the address of the quarantine named name (orders_quarantine) beside
+	// the table.
+	QuarantineAddress(name string) string
 	// DefaultAssetName is the asset name when none is given: the table's base name.
 	DefaultAssetName() string
 	write(ctx context.Context, r *run, w writes) error
@@ -27,7 +28,7 @@ type Output interface {
 
 // writes is what one run writes: each a SELECT, or "" for nothing.
 type writes struct {
-	asset          string
+	quarantineName string // orders_quarantine: the quarantine's name beside the table
 	table          string
 	quarantine     string
 	dropQuarantine bool // remove an older quarantine: it belongs to an earlier run
@@ -39,12 +40,12 @@ type writes struct {
 	tableRowGroup int64 // rows per row group of a Parquet table; 0 is DuckDB's default
 }
 
-// ParquetOutput writes the table to a Parquet file; the quarantine is <asset>_quarantine.parquet
+// ParquetOutput writes the table to a Parquet file; the quarantine is <quarantine name>.parquet
 // in the same folder.
 type ParquetOutput struct{ Path string }
 
 // TableOutput writes the table to a DuckDB database file ("" File: the engine's own database);
-// the quarantine is the table <asset>_quarantine in the same schema.
+// the quarantine is the table named after it in the same schema.
 type TableOutput struct {
 	File   string
 	Schema string // "" is main
@@ -53,9 +54,9 @@ type TableOutput struct {
 
 func (o ParquetOutput) String() string { return o.Path }
 
-// QuarantineAddress is <dir>/<asset>_quarantine.parquet.
-func (o ParquetOutput) QuarantineAddress(asset string) string {
-	return filepath.Join(filepath.Dir(o.Path), asset+"_quarantine.parquet")
+// QuarantineAddress is <dir>/<name>.parquet.
+func (o ParquetOutput) QuarantineAddress(name string) string {
+	return filepath.Join(filepath.Dir(o.Path), name+".parquet")
 }
 
 // DefaultAssetName is the file's base name without extension.
@@ -83,8 +84,8 @@ func (o TableOutput) address(table string) string {
 	return o.File + ":" + name
 }
 
-// QuarantineAddress is the table <asset>_quarantine beside the output table.
-func (o TableOutput) QuarantineAddress(asset string) string { return o.address(asset + "_quarantine") }
+// QuarantineAddress is the table name beside the output table.
+func (o TableOutput) QuarantineAddress(name string) string { return o.address(name) }
 
 // DefaultAssetName is the table's name.
 func (o TableOutput) DefaultAssetName() string { return o.Table }
@@ -105,7 +106,7 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 		return err
 	}
 	defer unlock()
-	qPath := o.QuarantineAddress(w.asset)
+	qPath := o.QuarantineAddress(w.quarantineName)
 
 	var temps []string
 	journaled := false
@@ -379,14 +380,14 @@ func (o TableOutput) write(ctx context.Context, r *run, w writes) (err error) {
 			return err
 		}
 	}
-	qName := sql.QualifiedIdent(catalog, o.schemaName(), w.asset+"_quarantine")
+	qName := sql.QualifiedIdent(catalog, o.schemaName(), w.quarantineName)
 	var kept bool
 	if w.dropQuarantine || w.keepPrevious && w.quarantine != "" {
-		if kept, err = r.tableExists(ctx, catalog, o.schemaName(), w.asset+"_quarantine"); err != nil {
+		if kept, err = r.tableExists(ctx, catalog, o.schemaName(), w.quarantineName); err != nil {
 			return err
 		}
 		if kept {
-			prev := w.asset + "_quarantine_prev"
+			prev := w.quarantineName + "_prev"
 			if err := r.exec(ctx, "DROP TABLE IF EXISTS "+sql.QualifiedIdent(catalog, o.schemaName(), prev)); err != nil {
 				return err
 			}
@@ -416,7 +417,7 @@ func (o TableOutput) write(ctx context.Context, r *run, w writes) (err error) {
 		return err
 	}
 	if kept && w.kept != nil {
-		w.kept(o.QuarantineAddress(w.asset), o.address(w.asset+"_quarantine_prev"))
+		w.kept(o.QuarantineAddress(w.quarantineName), o.address(w.quarantineName+"_prev"))
 	}
 	return nil
 }
@@ -467,7 +468,7 @@ func (e *Engine) WriteQuery(ctx context.Context, query string, out Output) error
 		return err
 	}
 	defer r.close()
-	if err := out.write(ctx, r, writes{asset: out.DefaultAssetName(), table: query}); err != nil {
+	if err := out.write(ctx, r, writes{quarantineName: QuarantineName(out.DefaultAssetName()), table: query}); err != nil {
 		return &OutputError{Output: out.String(), Err: err}
 	}
 	return nil

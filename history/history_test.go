@@ -21,6 +21,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/history"
+	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -114,7 +115,7 @@ func TestAppendAndRead(t *testing.T) {
 	c, ok := run.Check("dy_rule__amount__min")
 	require.True(t, ok)
 	assert.Equal(t, "error", c.Rules[0].Severity)
-	assert.Equal(t, json.Number("3"), run.Report.Checks[4].Metadata["dy_failed_count"], "numbers as written")
+	assert.Equal(t, json.Number("3"), run.Report.Checks[4].Metadata[outcome.MetaFailedRowCount], "numbers as written")
 
 	_, err = history.Load(ctx, path, "no-such-run")
 	assert.ErrorContains(t, err, "no run \"no-such-run\"")

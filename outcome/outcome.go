@@ -41,12 +41,14 @@ const (
 
 // Check is one check result.
 type Check struct {
-	Name        string         `json:"name"`
-	Passed      bool           `json:"passed"`
-	Severity    Severity       `json:"severity"`
-	Blocking    bool           `json:"blocking"`
-	Description string         `json:"description"`
-	Metadata    map[string]any `json:"metadata"`
+	Name        string   `json:"name"`
+	Passed      bool     `json:"passed"`
+	Severity    Severity `json:"severity"`
+	Blocking    bool     `json:"blocking"`
+	Description string   `json:"description"` // the check's fixed text
+	// ResultDescription says what this evaluation found: "2 rows failed.", "No rule failed.".
+	ResultDescription string         `json:"result_description"`
+	Metadata          map[string]any `json:"metadata"`
 }
 
 // Rows counts the rows of a run.

@@ -7,24 +7,6 @@ import (
 	"github.com/tablegate/tablegate/outcome"
 )
 
-// The metadata keys a check's facts are read from, newest spelling first: the report's keys are
-// renamed to dagster-dataframely's (dataframely/...), and reading both keeps pages and history
-// right for reports of either spelling, stored ones included.
-var (
-	failedCountKeys  = []string{"dataframely/failed_row_count", "dy_failed_count"}
-	samplesKeys      = []string{"dataframely/failed_examples", "dy_failed_sample"}
-	columnErrorsKeys = []string{"dataframely/column_schema_errors", "dy_schema__errors"}
-)
-
-func lookup(c outcome.Check, keys []string) (any, bool) {
-	for _, k := range keys {
-		if v, ok := c.Metadata[k]; ok {
-			return v, true
-		}
-	}
-	return nil, false
-}
-
 // Trend is a check's recent history, oldest run first.
 type Trend struct {
 	Failed []int64 `json:"failed"`
@@ -36,7 +18,7 @@ type Trend struct {
 
 // FailedCount is how many rows failed the check (0 when it passed or is the column check).
 func FailedCount(c outcome.Check) int64 {
-	v, ok := lookup(c, failedCountKeys)
+	v, ok := c.Metadata[outcome.MetaFailedRowCount]
 	if !ok {
 		return 0
 	}
@@ -56,7 +38,7 @@ func FailedCount(c outcome.Check) int64 {
 
 // Samples are the check's failing rows, each a JSON object.
 func Samples(c outcome.Check) []map[string]any {
-	v, ok := lookup(c, samplesKeys)
+	v, ok := c.Metadata[outcome.MetaFailedExamples]
 	if !ok {
 		return nil
 	}
@@ -69,7 +51,7 @@ func Samples(c outcome.Check) []map[string]any {
 
 // ColumnErrors are the columns that do not match, on a failing column check.
 func ColumnErrors(c outcome.Check) []map[string]any {
-	v, ok := lookup(c, columnErrorsKeys)
+	v, ok := c.Metadata[outcome.MetaColumnSchemaErrors]
 	if !ok {
 		return nil
 	}

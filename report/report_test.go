@@ -69,23 +69,19 @@ func members(t *testing.T, c outcome.Check) []string {
 	require.NoError(t, err)
 	var meta map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(data, &meta))
-	for _, k := range []string{"dataframely/rule", "dy_rule"} {
-		if raw, ok := meta[k]; ok {
-			var name string
-			require.NoError(t, json.Unmarshal(raw, &name))
-			return []string{name}
-		}
+	if raw, ok := meta[outcome.MetaRule]; ok {
+		var name string
+		require.NoError(t, json.Unmarshal(raw, &name))
+		return []string{name}
 	}
-	for _, k := range []string{"dataframely/rules", "dy_rules"} {
-		if raw, ok := meta[k]; ok {
-			var rules []struct{ Rule string }
-			require.NoError(t, json.Unmarshal(raw, &rules))
-			var out []string
-			for _, r := range rules {
-				out = append(out, r.Rule)
-			}
-			return out
+	if raw, ok := meta[outcome.MetaRules]; ok {
+		var rules []struct{ Rule string }
+		require.NoError(t, json.Unmarshal(raw, &rules))
+		var out []string
+		for _, r := range rules {
+			out = append(out, r.Rule)
 		}
+		return out
 	}
 	return nil // the column check
 }

@@ -60,8 +60,8 @@ func TestSampleFitsSchema(t *testing.T) {
 			}
 			generated := func(rep *outcome.Report) (failed int64, which []string) {
 				for _, c := range rep.Checks {
-					if rule, _ := c.Metadata["dy_rule"].(string); rule != "" && !custom[c.Name] {
-						n, _ := c.Metadata["dy_failed_count"].(int64) // absent when the check passed
+					if rule, _ := c.Metadata["dataframely/rule"].(string); rule != "" && !custom[c.Name] {
+						n, _ := c.Metadata["dataframely/failed_row_count"].(int64) // absent when the check passed
 						if n > 0 {
 							failed += n
 							which = append(which, c.Name)
@@ -89,7 +89,7 @@ func TestSampleFitsSchema(t *testing.T) {
 			rep = validate(t, eng, p, all)
 			failing := map[string]int64{}
 			for _, c := range rep.Checks {
-				n, _ := c.Metadata["dy_failed_count"].(int64)
+				n, _ := c.Metadata["dataframely/failed_row_count"].(int64)
 				failing[c.Name] = n
 			}
 			for _, rule := range rules {

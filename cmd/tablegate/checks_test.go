@@ -48,13 +48,13 @@ func TestCheckDescriptionsCLI(t *testing.T) {
 	rep = oneJSON(t, stdout)
 	assert.Equal(t, "Every rule on amount: not null, >= 0, not infinite, not NaN.", checkByName(t, rep, "dy_col__amount")["description"])
 	assert.Equal(t, "Every schema-level rule of Orders: amount_small, primary_key.", checkByName(t, rep, "dy_schema__rules")["description"])
-	sample := checkByName(t, rep, "dy_col__amount")["metadata"].(map[string]any)["dy_failed_sample"].([]any)
+	sample := checkByName(t, rep, "dy_col__amount")["metadata"].(map[string]any)["dataframely/failed_examples"].([]any)
 	require.Len(t, sample, 3)
 	assert.Equal(t, "amount|min", sample[0].(map[string]any)["dy_rule"])
 	// The first key of a collapsed check's sample row is dy_rule.
-	i := strings.Index(stdout, `"dy_failed_sample"`)
+	i := strings.Index(stdout, `"dataframely/failed_examples"`)
 	require.Greater(t, i, 0)
-	assert.True(t, strings.HasPrefix(strings.Join(strings.Fields(stdout[i:]), " "), `"dy_failed_sample": [ { "dy_rule": "amount|min", "id": "b",`), stdout[i:i+200])
+	assert.True(t, strings.HasPrefix(strings.Join(strings.Fields(stdout[i:]), " "), `"dataframely/failed_examples": [ { "dy_rule": "amount|min", "id": "b",`), stdout[i:i+200])
 }
 
 // TestSampleSettingsCLI: --row-sample and TABLEGATE_ROW_SAMPLE add valid_sample and
@@ -98,11 +98,11 @@ func TestSampleSettingsCLI(t *testing.T) {
 	t.Setenv("TABLEGATE_MAX_FAILURE_SAMPLES", "0")
 	_, rep = validate(t)
 	m := checkByName(t, rep, "dy_rule__amount__min")["metadata"].(map[string]any)
-	assert.NotContains(t, m, "dy_failed_sample")
-	assert.Equal(t, 3.0, m["dy_failed_count"])
+	assert.NotContains(t, m, "dataframely/failed_examples")
+	assert.Equal(t, 3.0, m["dataframely/failed_row_count"])
 	_, rep = validate(t, "--samples", "2")
 	m = checkByName(t, rep, "dy_rule__amount__min")["metadata"].(map[string]any)
-	assert.Len(t, m["dy_failed_sample"], 2)
+	assert.Len(t, m["dataframely/failed_examples"], 2)
 	t.Setenv("TABLEGATE_MAX_FAILURE_SAMPLES", "")
 
 	for _, tc := range []struct {

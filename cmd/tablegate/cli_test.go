@@ -193,7 +193,7 @@ func fileExists(path string) bool {
 func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(context.Background(), args, &out, &errOut)
+	code = run(context.Background(), args, &out, &errOut, os.LookupEnv)
 	return code, out.String(), errOut.String()
 }
 
@@ -266,11 +266,17 @@ func TestValidateQuarantineJSON(t *testing.T) {
 	assert.Equal(t, append([]string{"dy_schema__columns"}, ruleChecks...), checkNames(rep))
 	for _, c := range rep["checks"].([]any) {
 		c := c.(map[string]any)
-		assert.ElementsMatch(t, []string{"name", "passed", "severity", "blocking", "description", "metadata"}, keysOf(c))
-		if c["name"] == "dy_schema__columns" {
+		assert.ElementsMatch(t, []string{"name", "passed", "severity", "blocking", "description", "result_description", "metadata"}, keysOf(c))
+		assert.Equal(t, qAddr, c["metadata"].(map[string]any)["dataframely/error_rows_address"], c["name"])
+		switch c["name"] {
+		case "dy_schema__columns":
 			assert.Equal(t, "ERROR", c["severity"])
 			assert.Equal(t, true, c["blocking"])
-		} else {
+		case "dy_rule__amount_small", "dy_rule__primary_key", "dy_rule__amount__min":
+			// Failed error rules fail at ERROR with a quarantine too; they do not block.
+			assert.Equal(t, "ERROR", c["severity"], c["name"])
+			assert.Equal(t, false, c["blocking"], c["name"])
+		default:
 			assert.Equal(t, "WARN", c["severity"], c["name"])
 			assert.Equal(t, false, c["blocking"], c["name"])
 		}
@@ -282,7 +288,7 @@ func TestValidateQuarantineJSON(t *testing.T) {
 		{"rules": "dy_rule__amount_small", "count": 1},
 		{"rules": "dy_rule__primary_key", "count": 1}]`), &sets))
 	assert.Equal(t, sets, rep["invalid_by_rules"])
-	assert.Equal(t, "Warning", rep["health"])
+	assert.Equal(t, "Degraded", rep["health"])
 
 	data, err := os.ReadFile(reportFile)
 	require.NoError(t, err)
@@ -498,7 +504,7 @@ func TestInputsAndAddresses(t *testing.T) {
 	assert.Contains(t, stdout, "shop (Orders): quarantined\n")
 	assert.Contains(t, stdout, "  rows: 8 input, 3 valid, 5 invalid\n")
 	assert.Contains(t, stdout, "  quarantine: "+f.path("named", "shop_quarantine.parquet")+" (written, 5 rows)\n")
-	assert.Contains(t, stdout, "  health: Warning\n")
+	assert.Contains(t, stdout, "  health: Degraded\n")
 	assert.True(t, fileExists(f.path("named", "shop_quarantine.parquet")))
 }
 
@@ -540,16 +546,16 @@ func TestSettingsFromEnvAndFlags(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Equal(t, []string{"dy_schema__columns", "dy_schema__rules"}, checkNames(rep))
 	meta := checkByName(t, rep, "dy_schema__rules")["metadata"].(map[string]any)
-	assert.Len(t, meta["dy_failed_sample"], 1)
+	assert.Len(t, meta["dataframely/failed_examples"], 1)
 	code, rep, _ = validate(t, "--samples", "3", "--granularity", "rule")
 	assert.Equal(t, 1, code)
 	meta = checkByName(t, rep, "dy_rule__amount__min")["metadata"].(map[string]any)
-	assert.Len(t, meta["dy_failed_sample"], 3)
+	assert.Len(t, meta["dataframely/failed_examples"], 3)
 	code, rep, _ = validate(t, "--samples", "0", "--granularity", "rule")
 	assert.Equal(t, 1, code)
 	meta = checkByName(t, rep, "dy_rule__amount__min")["metadata"].(map[string]any)
-	assert.NotContains(t, meta, "dy_failed_sample")
-	assert.Equal(t, 3.0, meta["dy_failed_count"])
+	assert.NotContains(t, meta, "dataframely/failed_examples")
+	assert.Equal(t, 3.0, meta["dataframely/failed_row_count"])
 
 	// Bad values, from the environment and from a flag.
 	t.Setenv("TABLEGATE_CHECK_GRANULARITY", "table")

@@ -742,7 +742,7 @@ columns:
 		out := map[string]any{}
 		for _, c := range rep["checks"].([]any) {
 			c := c.(map[string]any)
-			out[c["name"].(string)] = c["metadata"].(map[string]any)["dy_failed_count"]
+			out[c["name"].(string)] = c["metadata"].(map[string]any)["dataframely/failed_row_count"]
 		}
 		return out
 	}

@@ -1,6 +1,6 @@
 // Command tablegate validates tables with DuckDB: `validate` runs a schema over an input and
 // writes the valid rows and the quarantine, `explain` prints the compiled SQL, `check` reports
-// declaration errors.
+// declaration errors, `checks` lists the checks a run would report.
 package main
 
 import (
@@ -29,7 +29,7 @@ const (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.LookupEnv)
 	stop()
 	os.Exit(code)
 }
@@ -41,8 +41,9 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
-// run executes one command line and returns its exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// run executes one command line and returns its exit status. lookupEnv reads the environment
+// (os.LookupEnv) for what the command line does not carry: the Dagster Pipes bootstrap.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, lookupEnv func(string) (string, bool)) int {
 	code := exitOK
 	root := &cobra.Command{
 		Use:           "tablegate",
@@ -56,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	root.SetArgs(args)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(validateCmd(stdout, stderr, &code), explainCmd(stdout), checkCmd(stdout), sampleCmd(stdout, stderr), versionCmd(stdout),
+	root.AddCommand(validateCmd(stdout, stderr, &code, lookupEnv), explainCmd(stdout), checkCmd(stdout), checksCmd(stdout), sampleCmd(stdout, stderr), versionCmd(stdout),
 		historyCmd(stdout), reportCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		if code == exitOK {

@@ -116,7 +116,7 @@ var nestedRows = []string{
 	`(8, ['ab', 'cd', 'ef', 'gh'], NULL, NULL, NULL, [NULL], NULL)`,
 }
 
-// nestedFailed is dy_failed_count per check of nestedRows (absent when 0).
+// nestedFailed is dataframely/failed_row_count per check of nestedRows (absent when 0).
 var nestedFailed = map[string]float64{
 	"dy_rule__tags__max_length": 1, "dy_rule__tags__inner_nullability": 1, "dy_rule__tags__inner_unique": 1,
 	"dy_rule__tags__inner_min_length": 1, "dy_rule__point__inner_min": 1, "dy_rule__grid__inner_is_in": 1,
@@ -128,7 +128,7 @@ func failedCountsJSON(rep map[string]any) map[string]float64 {
 	out := map[string]float64{}
 	for _, c := range rep["checks"].([]any) {
 		c := c.(map[string]any)
-		if n, ok := c["metadata"].(map[string]any)["dy_failed_count"]; ok {
+		if n, ok := c["metadata"].(map[string]any)["dataframely/failed_row_count"]; ok {
 			out[c["name"].(string)] = n.(float64)
 		}
 	}
@@ -171,11 +171,11 @@ func TestNestedValidateDuckDBTable(t *testing.T) {
 	assert.Equal(t, "tags elements not null", checkByName(t, rep, "dy_rule__tags__inner_nullability")["description"])
 	assert.Equal(t, "address.geo.lat <= 90", checkByName(t, rep, "dy_rule__address__inner_geo_inner_lat_max")["description"])
 	assert.Equal(t, "lines elements distinct by sku", checkByName(t, rep, "dy_rule__lines__primary_key")["description"])
-	assert.Equal(t, "address|inner_geo_inner_lat_max", checkByName(t, rep, "dy_rule__address__inner_geo_inner_lat_max")["metadata"].(map[string]any)["dy_rule"])
+	assert.Equal(t, "address|inner_geo_inner_lat_max", checkByName(t, rep, "dy_rule__address__inner_geo_inner_lat_max")["metadata"].(map[string]any)["dataframely/rule"])
 	assert.Equal(t, []any{map[string]any{
 		"id": 7.0, "tags": nil, "point": nil, "grid": nil, "address": map[string]any{"city": nil, "geo": nil},
 		"lines": []any{map[string]any{"sku": "a", "qty": 1.0}, map[string]any{"sku": "a", "qty": 0.0}}, "mood": nil,
-	}}, checkByName(t, rep, "dy_rule__lines__primary_key")["metadata"].(map[string]any)["dy_failed_sample"])
+	}}, checkByName(t, rep, "dy_rule__lines__primary_key")["metadata"].(map[string]any)["dataframely/failed_examples"])
 	var sets []any
 	for _, s := range []string{
 		`{"rules": "dy_rule__address__inner_city_nullability, dy_rule__lines__inner_inner_qty_min, dy_rule__lines__primary_key", "count": 1}`,
@@ -213,7 +213,7 @@ func TestNestedValidateDuckDBTable(t *testing.T) {
 	tags := checkByName(t, rep, "dy_col__tags")
 	assert.Equal(t, "Every rule on tags: length <= 3 elements, elements not null, elements unique within each list, elements length >= 2 bytes.", tags["description"])
 	assert.Equal(t, "ERROR", tags["severity"])
-	assert.Equal(t, 4.0, tags["metadata"].(map[string]any)["dy_failed_count"], "the warn member counts too")
+	assert.Equal(t, 4.0, tags["metadata"].(map[string]any)["dataframely/failed_row_count"], "the warn member counts too")
 	assert.Equal(t, "Every rule on address: city not null, city length >= 1 bytes, geo.lat not null, geo.lat >= -90, geo.lat <= 90, geo.lat not infinite, geo.lat not NaN.",
 		checkByName(t, rep, "dy_col__address")["description"])
 	_, msg := errorOf(rep)
@@ -283,7 +283,7 @@ func TestNestedColumnCheckCLI(t *testing.T) {
 		map[string]any{"column": "point", "expected": "Array(Int32, 3)", "actual": "INTEGER[]"},
 		map[string]any{"column": "grid", "expected": "Array(Int8, 2x2)", "actual": "TINYINT[][]"},
 		map[string]any{"column": "mood", "expected": "Enum('happy', 'sad')", "actual": "VARCHAR"},
-	}, checkByName(t, rep, "dy_schema__columns")["metadata"].(map[string]any)["dy_schema__errors"])
+	}, checkByName(t, rep, "dy_schema__columns")["metadata"].(map[string]any)["dataframely/column_schema_errors"])
 
 	// The issue's example: a list of the wrong element type.
 	listOfInts := f.parquet("ints.parquet", "SELECT [1, 2]::INTEGER[] AS tags")
@@ -371,7 +371,7 @@ columns:
 		c := checkByName(t, rep, name)
 		assert.Equal(t, false, c["passed"], name)
 		assert.Equal(t, "WARN", c["severity"], name)
-		assert.Equal(t, 1.0, c["metadata"].(map[string]any)["dy_failed_count"], name)
+		assert.Equal(t, 1.0, c["metadata"].(map[string]any)["dataframely/failed_row_count"], name)
 	}
 	assert.Equal(t, "a elements' elements length >= 2 bytes", checkByName(t, rep, "dy_rule__a__inner_inner_min_length")["description"])
 	assert.Equal(t, "s1.s2.a length >= 3 bytes", checkByName(t, rep, "dy_rule__s1__inner_s2_inner_a_min_length")["description"])

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/pipes"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/report/htmlreport"
@@ -71,6 +72,7 @@ func parseOutput(out string) (exec.Output, error) {
 type validateFlags struct {
 	schema                        schemaFlags
 	input, query, out, name, db   string
+	quarantineName                string
 	quarantine, cast, skipMissing bool
 	granularity, schemaRules      string
 	samples, rowSample            int
@@ -83,14 +85,30 @@ type validateFlags struct {
 	run                           *report.Run // the run's page data, once it ran
 }
 
-func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
+func validateCmd(stdout, stderr io.Writer, code *int, lookupEnv func(string) (string, bool)) *cobra.Command {
 	var f validateFlags
 	cmd := &cobra.Command{
 		Use:   "validate --schema S [--input IN | --query SQL] [--out OUT] [flags]",
 		Short: "Validate an input, write the valid rows and the quarantine, report one check per rule",
-		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep, err := validate(cmd, &f, stderr)
+		Long: "Validate an input, write the valid rows and the quarantine, report one check per rule.\n\n" +
+			"Launched by Dagster (DAGSTER_PIPES_CONTEXT set), it also reports the checks and the table over Dagster Pipes.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) (runErr error) {
+			// Opened first, so that Dagster hears of every run that got this far, failing ones too.
+			sess, err := pipes.Open(lookupEnv, stdout, stderr)
+			if err != nil {
+				*code = exitUsage
+				return fmt.Errorf("%w; see docs/dagster.md", err)
+			}
+			var rep *outcome.Report
+			if sess != nil {
+				defer func() {
+					if runErr = reportToDagster(sess, rep, runErr); runErr != nil && *code == exitOK {
+						*code = exitUsage // the run succeeded, Dagster did not hear of it
+					}
+				}()
+			}
+			rep, err = validate(cmd, &f, stderr)
 			// Like --report: a page that cannot be written is exit 2, before the report is printed.
 			if f.html != "" && f.run != nil {
 				if werr := htmlreport.WriteFile(f.html, f.run); werr != nil {
@@ -134,6 +152,7 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 	fl.StringVar(&f.out, "out", "", "table: PATH.parquet or DBFILE.duckdb:[schema.]table; without it, validate in place")
 	fl.StringVar(&f.name, "name", "", "asset name (default: OUT's base name); the quarantine is <name>_quarantine")
 	fl.BoolVar(&f.quarantine, "quarantine", false, "write invalid rows to the quarantine and the valid rows to the table")
+	fl.StringVar(&f.quarantineName, "quarantine-name", "", "the quarantine's name beside the table (default <name>_quarantine; orders__error_rows is dagster-dataframely's)")
 	fl.StringVar(&f.granularity, "granularity", "", "checks per rule, column or schema (env TABLEGATE_CHECK_GRANULARITY; default rule)")
 	fl.StringVar(&f.schemaRules, "schema-rules", "", "at column granularity: collapsed or per_rule (env TABLEGATE_SCHEMA_RULES; default collapsed)")
 	fl.IntVar(&f.samples, "samples", -1, "failing rows shown per check, 0 for none (env TABLEGATE_MAX_FAILURE_SAMPLES; default 5)")
@@ -233,6 +252,9 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 			return nil, usagef("--name: %v", err)
 		}
 	}
+	if f.quarantineName != "" && !f.quarantine {
+		return nil, usagef("--quarantine-name names the quarantine: give --quarantine too")
+	}
 	settings, err := resolveSettings(cmd, f)
 	if err != nil {
 		return nil, err
@@ -256,7 +278,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	defer prog.finish()
 	opts := settings
 	opts.Cast, opts.SkipMissing, opts.Progress, opts.Warnings = f.cast, f.skipMissing, prog.update, stderr
-	rep, err := eng.Run(ctx, exec.Asset{Name: f.name, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
+	rep, err := eng.Run(ctx, exec.Asset{Name: f.name, QuarantineName: f.quarantineName, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
 	if de := (*duckdb.Error)(nil); errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {
 		err = outOfMemory(err, f)
 	} else {
@@ -385,11 +407,11 @@ func printText(w io.Writer, rep *outcome.Report) {
 			continue
 		}
 		count := ""
-		if n, ok := c.Metadata["dy_failed_count"]; ok {
+		if n, ok := c.Metadata["dataframely/failed_row_count"]; ok {
 			count = fmt.Sprintf("%v failed", n)
 		}
 		fmt.Fprintf(w, "    %-5s %-40s %-12s %s\n", c.Severity, c.Name, count, c.Description)
-		if errs, ok := c.Metadata["dy_schema__errors"]; ok {
+		if errs, ok := c.Metadata["dataframely/column_schema_errors"]; ok {
 			data, _ := json.Marshal(errs)
 			fmt.Fprintf(w, "          %s\n", data)
 		}

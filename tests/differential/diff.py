@@ -363,10 +363,10 @@ def tablegate_verdict(binary, schema_path, input_arg, n):
         return None, (rep.get("error") or {}).get("message", out.stderr.strip())[:300]
     fails = {}
     for c in rep["checks"]:
-        rule = c["metadata"].get("dy_rule")
+        rule = c["metadata"].get("dataframely/rule")
         if not rule:
             continue
-        fails[rule] = {row["rid"] for row in c["metadata"].get("dy_failed_sample", [])}
+        fails[rule] = {row["rid"] for row in c["metadata"].get("dataframely/failed_examples", [])}
     return (fails, rep["rows"]["valid"]), None
 
 

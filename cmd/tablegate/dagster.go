@@ -1,0 +1,76 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/pipes"
+	"github.com/tablegate/tablegate/outcome"
+)
+
+// reportToDagster sends a validate run's report over Dagster Pipes and closes the session, with
+// the run's error as the closed message's exception. The exit status stays the run's: the
+// Dagster side turns a non-zero one into a failure after recording the checks. A run that failed
+// before it had checks (a usage or input error) sends only the report, which names the error.
+func reportToDagster(sess *pipes.Session, rep *outcome.Report, runErr error) error {
+	if rep == nil {
+		rep = exec.NewReport("", "")
+	}
+	if runErr != nil && rep.Error == nil {
+		rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(runErr), Message: runErr.Error()}
+	}
+	var key string
+	var sendErr error
+	if len(rep.Checks) > 0 || rep.Table.Written {
+		key, sendErr = dagsterAssetKey(sess.Context().AssetKeys, rep.Asset)
+	}
+	if sendErr == nil {
+		sendErr = sess.SendReport(key, rep)
+	}
+	var exc *pipes.Exception
+	if runErr != nil {
+		exc = &pipes.Exception{Name: outcome.TypeName(runErr), Message: runErr.Error()}
+	} else if sendErr != nil {
+		exc = &pipes.Exception{Name: "PipesError", Message: sendErr.Error()}
+	}
+	if err := sess.Close(exc); err != nil && sendErr == nil {
+		sendErr = err
+	}
+	switch {
+	case runErr != nil:
+		return runErr
+	case sendErr != nil:
+		return fmt.Errorf("report to Dagster: %w", sendErr)
+	}
+	return nil
+}
+
+// dagsterAssetKey is the key the checks and the materialization are reported under: the step's
+// only asset, or among several the one whose last part is the asset's name. Keys are echoed as
+// Dagster sent them (escaped user strings).
+func dagsterAssetKey(keys []string, asset string) (string, error) {
+	switch len(keys) {
+	case 0:
+		return asset, nil
+	case 1:
+		return keys[0], nil
+	}
+	for _, k := range keys {
+		if k == asset || lastPart(k) == asset {
+			return k, nil
+		}
+	}
+	return "", errors.New("the Dagster step selects the assets " + strings.Join(keys, ", ") + " and none is named " + asset + ": give --name the asset's name")
+}
+
+// lastPart is an escaped asset key's last part: after its last "/" that is not "\/".
+func lastPart(key string) string {
+	for i := len(key) - 1; i >= 0; i-- {
+		if key[i] == '/' && (i == 0 || key[i-1] != '\\') {
+			return strings.ReplaceAll(key[i+1:], `\/`, "/")
+		}
+	}
+	return strings.ReplaceAll(key, `\/`, "/")
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tablegate/tablegate/internal/pipes"
+)
+
+// underDagster runs a command line as PipesSubprocessClient launches it (the context in a file,
+// messages appended to another) and returns the exit status and the messages sent.
+func underDagster(t *testing.T, args ...string) (int, []pipes.Message, string) {
+	t.Helper()
+	dir := t.TempDir()
+	ctxFile, msgFile := filepath.Join(dir, "context"), filepath.Join(dir, "messages")
+	require.NoError(t, os.WriteFile(ctxFile, []byte(`{"asset_keys": ["orders"], "run_id": "r", "job_name": null, "retry_number": 0, "extras": {}}`), 0o600))
+	ctxParam, err := pipes.EncodeParam(map[string]any{"path": ctxFile})
+	require.NoError(t, err)
+	msgParam, err := pipes.EncodeParam(map[string]any{"path": msgFile, "include_stdio_in_messages": false})
+	require.NoError(t, err)
+	vars := map[string]string{pipes.ContextVar: ctxParam, pipes.MessagesVar: msgParam}
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), args, &out, &errOut, func(k string) (string, bool) { v, ok := vars[k]; return v, ok })
+	data, err := os.ReadFile(msgFile)
+	if os.IsNotExist(err) {
+		return code, nil, errOut.String()
+	}
+	require.NoError(t, err)
+	msgs, err := pipes.ReadMessages(bytes.NewReader(data))
+	require.NoError(t, err)
+	return code, msgs, errOut.String()
+}
+
+func methods(msgs []pipes.Message) map[string]int {
+	out := map[string]int{}
+	for _, m := range msgs {
+		out[m.Method]++
+	}
+	return out
+}
+
+// TestValidateUnderDagster: with DAGSTER_PIPES_CONTEXT set, validate reports each check, a
+// materialization only when it wrote the table, the report as a custom message, and closes with
+// the run's error; its exit status is unchanged.
+func TestValidateUnderDagster(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	in := f.parquet("mixed.parquet", ordersSelect(mixedRows))
+	tests := []struct {
+		name         string
+		args         []string
+		code         int
+		checks       int
+		materialized bool
+		exception    string
+	}{
+		{"aborted", []string{"--out", f.path("a", "orders.parquet")}, 1, 9, false, "ValidationAbortError"},
+		{"quarantined", []string{"--out", f.path("q", "orders.parquet"), "--quarantine", "--quarantine-name", "orders__error_rows"}, 0, 9, true, ""},
+		{"in place", nil, 1, 9, false, "ValidationAbortError"},
+		{"column mismatch", []string{"--query", "SELECT 1 AS id"}, 3, 1, false, "ColumnSchemaError"},
+		{"skipped", []string{"--input", f.path("none", "*.parquet"), "--skip-missing", "--out", f.path("s", "orders.parquet")}, 0, 9, false, ""},
+		{"bad flag value", []string{"--format", "yaml"}, 2, 0, false, "UsageError"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			args := []string{"validate", "--schema", f.schema}
+			if len(tt.args) == 0 || (tt.args[0] != "--query" && tt.args[0] != "--input") {
+				args = append(args, "--input", in)
+			}
+			code, msgs, stderr := underDagster(t, append(args, tt.args...)...)
+			assert.Equal(t, tt.code, code, stderr)
+			require.NotEmpty(t, msgs)
+			assert.Equal(t, "opened", msgs[0].Method)
+			last := msgs[len(msgs)-1]
+			assert.Equal(t, "closed", last.Method)
+			got := methods(msgs)
+			assert.Equal(t, tt.checks, got["report_asset_check"])
+			assert.Equal(t, map[bool]int{true: 1}[tt.materialized], got["report_asset_materialization"])
+			if tt.exception == "" {
+				assert.NotContains(t, last.Params, "exception")
+			} else {
+				var exc struct{ Name, Message string }
+				require.NoError(t, json.Unmarshal(last.Params["exception"], &exc))
+				assert.Equal(t, tt.exception, exc.Name)
+				assert.NotEmpty(t, exc.Message)
+			}
+			// The report always goes, also when the run failed before it had checks.
+			require.Equal(t, 1, got["report_custom_message"])
+			for _, m := range msgs {
+				if m.Method == "report_custom_message" {
+					var payload struct {
+						Report struct {
+							Error *struct{ Type string } `json:"error"`
+						} `json:"tablegate_report"`
+					}
+					require.NoError(t, json.Unmarshal(m.Params["payload"], &payload))
+					if tt.exception == "" {
+						assert.Nil(t, payload.Report.Error)
+					} else {
+						require.NotNil(t, payload.Report.Error)
+						assert.Equal(t, tt.exception, payload.Report.Error.Type)
+					}
+				}
+			}
+			for _, m := range msgs {
+				if m.Method == "report_asset_check" || m.Method == "report_asset_materialization" {
+					assert.JSONEq(t, `"orders"`, string(m.Params["asset_key"]))
+				}
+				if m.Method == "report_asset_materialization" {
+					var meta map[string]struct {
+						Raw  any    `json:"raw_value"`
+						Type string `json:"type"`
+					}
+					require.NoError(t, json.Unmarshal(m.Params["metadata"], &meta))
+					assert.Equal(t, 3.0, meta["dagster/row_count"].Raw)
+					assert.Equal(t, "int", meta["dagster/row_count"].Type)
+					assert.Equal(t, f.path("q", "orders__error_rows.parquet"), meta["dataframely/error_rows_address"].Raw)
+				}
+			}
+		})
+	}
+}
+
+// TestPipesBootstrapError: a broken bootstrap is a usage error that says what is wrong; without
+// the variables nothing is sent.
+func TestPipesBootstrapError(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"validate", "--schema", f.schema, "--input", f.parquet("v.parquet", ordersSelect(allValidRows))},
+		&out, &errOut, func(k string) (string, bool) {
+			return map[string]string{pipes.ContextVar: "not base64!"}[k], k == pipes.ContextVar
+		})
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut.String(), "DAGSTER_PIPES_CONTEXT is not base64")
+
+	code, _, _ = cli(t, "validate", "--schema", f.schema, "--input", f.parquet("v.parquet", ordersSelect(allValidRows)))
+	assert.Equal(t, 0, code)
+}
+
+func TestDagsterAssetKey(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		keys  []string
+		asset string
+		want  string
+		err   bool
+	}{
+		{nil, "orders", "orders", false},
+		{[]string{"shop/orders"}, "anything", "shop/orders", false},
+		{[]string{"shop/customers", "shop/orders"}, "orders", "shop/orders", false},
+		{[]string{"a/x\\/orders", "b/orders"}, "orders", "b/orders", false},
+		{[]string{"a/x\\/orders", "b/y"}, "x/orders", "a/x\\/orders", false},
+		{[]string{"a", "b"}, "orders", "", true},
+	}
+	for _, tt := range tests {
+		got, err := dagsterAssetKey(tt.keys, tt.asset)
+		assert.Equal(t, tt.err, err != nil, "%v %s", tt.keys, tt.asset)
+		assert.Equal(t, tt.want, got)
+	}
+}

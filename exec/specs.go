@@ -1,0 +1,26 @@
+package exec
+
+import (
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/outcome"
+)
+
+// CheckSpecs lists every check a run of the plan reports with these options, in report order,
+// without reading any data: dy_schema__columns, then the rule checks at the granularity. An
+// orchestrator declares its checks from it (Dagster needs them before the run).
+func CheckSpecs(p *compile.Plan, quarantine bool, opts Options) []outcome.CheckSpec {
+	a := Asset{Plan: p, Quarantine: quarantine}
+	checks := buildChecks(p, a, opts, ruleStats{failed: make([]int64, len(p.Rules))}, nil, nil)
+	groups := checkGroups(p, opts)
+	specs := make([]outcome.CheckSpec, len(checks))
+	for i, c := range checks {
+		specs[i] = outcome.CheckSpec{Name: c.Name, Blocking: c.Blocking, Description: c.Description, Rules: []outcome.SpecRule{}}
+		if i == 0 {
+			continue // dy_schema__columns has no rules
+		}
+		for _, m := range groups[i-1].members {
+			specs[i].Rules = append(specs[i].Rules, outcome.SpecRule{Rule: m.rule.Name, Severity: string(m.rule.Severity), Expr: m.rule.Expr})
+		}
+	}
+	return specs
+}
