@@ -1,8 +1,10 @@
 package outcome
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tablegate/tablegate/casting"
@@ -128,12 +130,38 @@ func rowsPhrase(n int64) string {
 	return fmt.Sprintf("%d rows", n)
 }
 
+// phraseRules is how many rules an error message names; the report's checks have every one.
+const phraseRules = 10
+
+// countsPhrase names the rules and their counts in rule order; past phraseRules rules, only those
+// with the most failing rows, and counts the rest.
 func countsPhrase(counts []RuleCount) string {
-	parts := make([]string, len(counts))
-	for i, c := range counts {
+	top, rest := counts, 0
+	if len(counts) > phraseRules {
+		order := make([]int, len(counts))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(counts[b].Count, counts[a].Count) })
+		order = order[:phraseRules]
+		slices.Sort(order)
+		top = make([]RuleCount, len(order))
+		for i, j := range order {
+			top[i] = counts[j]
+		}
+		rest = len(counts) - phraseRules
+	}
+	parts := make([]string, len(top))
+	for i, c := range top {
 		parts[i] = fmt.Sprintf("%d by '%s'", c.Count, c.Rule)
 	}
-	return strings.Join(parts, ", ")
+	msg := strings.Join(parts, ", ")
+	if rest == 1 {
+		msg += ", and 1 more rule"
+	} else if rest > 1 {
+		msg += fmt.Sprintf(", and %d more rules", rest)
+	}
+	return msg
 }
 
 // TypeName is the error's type name for the report: ColumnSchemaError, ValidationAbortError, …

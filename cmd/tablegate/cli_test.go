@@ -354,7 +354,7 @@ func TestValidateOutcomesAndExitCodes(t *testing.T) {
 				assert.Contains(t, stderr, strings.ReplaceAll(tc.errStart, "QUAR", quar))
 			}
 			if tc.outcome != nil {
-				assert.Contains(t, stdout, fmt.Sprintf("(Orders): %s\n", tc.outcome))
+				assert.Regexp(t, fmt.Sprintf(`(?m)^(PASS|WARN|FAIL) Orders: %s( —|$)`, tc.outcome), stdout)
 			}
 			assert.Equal(t, tc.table, fileExists(out), "table written")
 			assert.Equal(t, tc.quar, fileExists(quar), "quarantine written")
@@ -400,7 +400,7 @@ func TestDecimalAndCast(t *testing.T) {
 	assert.Equal(t, 3, code)
 	assert.True(t, strings.HasPrefix(stderr, "tablegate: Column 'amount' (expected Float64, got DECIMAL(18,3)) does not match Orders. "+
 		"Fix the query that produced it, or cast explicitly. tablegate never casts for you."), stderr)
-	assert.Contains(t, stdout, "orders (Orders): column_schema_mismatch")
+	assert.Contains(t, stdout, "FAIL Orders: column_schema_mismatch\n")
 	_, ok := f.tableRows(db, "main", "orders")
 	assert.False(t, ok)
 
@@ -483,7 +483,7 @@ func TestInputsAndAddresses(t *testing.T) {
 	f.withDB(wh, "CREATE TABLE d.raw AS "+ordersSelect(mixedRows))
 	code, stdout, stderr := cli(t, "validate", "--schema", f.schema, "--query", "SELECT * FROM raw", "--db", wh, "--out", wh+":orders", "--quarantine")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "orders (Orders): quarantined\n")
+	assert.Contains(t, stdout, "WARN Orders: quarantined — 8 input, 3 valid, 5 invalid\n")
 	rows, ok := f.tableRows(wh, "main", "orders")
 	require.True(t, ok)
 	assert.Equal(t, mixedValid, rows)
@@ -495,8 +495,7 @@ func TestInputsAndAddresses(t *testing.T) {
 	in := f.parquet("mixed.parquet", ordersSelect(mixedRows))
 	code, stdout, stderr = cli(t, "validate", "--schema", f.schema, "--input", in, "--out", f.path("named", "orders.parquet"), "--quarantine", "--name", "shop")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "shop (Orders): quarantined\n")
-	assert.Contains(t, stdout, "  rows: 8 input, 3 valid, 5 invalid\n")
+	assert.Contains(t, stdout, "WARN shop (Orders): quarantined — 8 input, 3 valid, 5 invalid\n")
 	assert.Contains(t, stdout, "  quarantine: "+f.path("named", "shop_quarantine.parquet")+" (written, 5 rows)\n")
 	assert.Contains(t, stdout, "  health: Warning\n")
 	assert.True(t, fileExists(f.path("named", "shop_quarantine.parquet")))

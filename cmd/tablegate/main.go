@@ -41,8 +41,13 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
-// run executes one command line and returns its exit status.
+// run executes one command line in the process's console and returns its exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runIn(ctx, processConsole(stdout, stderr), args, stdout, stderr)
+}
+
+// runIn executes one command line in a given console (environment and terminals).
+func runIn(ctx context.Context, con console, args []string, stdout, stderr io.Writer) int {
 	code := exitOK
 	root := &cobra.Command{
 		Use:           "tablegate",
@@ -56,7 +61,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	root.SetArgs(args)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(validateCmd(stdout, stderr, &code), explainCmd(stdout), checkCmd(stdout), sampleCmd(stdout, stderr), versionCmd(stdout))
+	root.AddCommand(validateCmd(con, stdout, stderr, &code), explainCmd(stdout), checkCmd(stdout), sampleCmd(stdout, stderr), versionCmd(stdout))
 	if err := root.ExecuteContext(ctx); err != nil {
 		if code == exitOK {
 			code = exitCode(err)

@@ -77,9 +77,12 @@ type validateFlags struct {
 	allowDirs                     []string
 	threads                       int
 	report, format                string
+	// textSamples is the failing rows per check the text shows: 0 for its default, else the
+	// --samples or TABLEGATE_MAX_FAILURE_SAMPLES value.
+	textSamples int
 }
 
-func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
+func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Command {
 	var f validateFlags
 	cmd := &cobra.Command{
 		Use:   "validate --schema S [--input IN | --query SQL] [--out OUT] [flags]",
@@ -108,7 +111,7 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 				}
 			}
 			if f.format != "json" && rep != nil && rep.Outcome != nil {
-				printText(stdout, rep)
+				printText(stdout, rep, textStyle{colour: con.colour(), samples: f.textSamples})
 			}
 			if err != nil {
 				*code = exitCode(err)
@@ -225,6 +228,12 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	if err != nil {
 		return nil, err
 	}
+	if _, env := os.LookupEnv(exec.EnvName(exec.SettingMaxFailureSamples)); env || cmd.Flags().Changed("samples") {
+		f.textSamples = max(settings.MaxFailureSamples, 0)
+		if settings.MaxFailureSamples == 0 {
+			f.textSamples = 5
+		}
+	}
 	plan, err := loadPlan(ctx, f.schema)
 	if err != nil {
 		return nil, err
@@ -337,55 +346,4 @@ func (p *progress) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
-}
-
-func printText(w io.Writer, rep *outcome.Report) {
-	fmt.Fprintf(w, "%s (%s): %s\n", rep.Asset, rep.Schema, *rep.Outcome)
-	if *rep.Outcome != outcome.ColumnSchemaMismatch && *rep.Outcome != outcome.Skipped {
-		fmt.Fprintf(w, "  rows: %d input, %d valid, %d invalid\n", rep.Rows.Input, rep.Rows.Valid, rep.Rows.Invalid)
-	}
-	if rep.Table.Address != "" {
-		state := "not written"
-		if rep.Table.Written {
-			state = "written"
-		}
-		fmt.Fprintf(w, "  table: %s (%s)\n", rep.Table.Address, state)
-	} else {
-		fmt.Fprintln(w, "  table: none (validated in place)")
-	}
-	if rep.Quarantine.Address != "" {
-		state := "not written"
-		if rep.Quarantine.Written {
-			state = fmt.Sprintf("written, %d rows", rep.Quarantine.Rows)
-		}
-		fmt.Fprintf(w, "  quarantine: %s (%s)\n", rep.Quarantine.Address, state)
-	}
-	failing := 0
-	for _, c := range rep.Checks {
-		if !c.Passed {
-			failing++
-		}
-	}
-	fmt.Fprintf(w, "  checks: %d, %d failing\n", len(rep.Checks), failing)
-	for _, c := range rep.Checks {
-		if c.Passed {
-			continue
-		}
-		count := ""
-		if n, ok := c.Metadata["dy_failed_count"]; ok {
-			count = fmt.Sprintf("%v failed", n)
-		}
-		fmt.Fprintf(w, "    %-5s %-40s %-12s %s\n", c.Severity, c.Name, count, c.Description)
-		if errs, ok := c.Metadata["dy_schema__errors"]; ok {
-			data, _ := json.Marshal(errs)
-			fmt.Fprintf(w, "          %s\n", data)
-		}
-	}
-	if len(rep.InvalidByRules) > 0 {
-		fmt.Fprintln(w, "  invalid rows by rules:")
-		for _, s := range rep.InvalidByRules {
-			fmt.Fprintf(w, "    %6d  %s\n", s.Count, s.Rules)
-		}
-	}
-	fmt.Fprintf(w, "  health: %s\n", rep.Health)
 }
