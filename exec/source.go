@@ -54,6 +54,17 @@ type QueryInput struct {
 	File string
 }
 
+// producerOf says what made an input, for a column-mismatch message's advice.
+func producerOf(in Input) string {
+	switch in.(type) {
+	case ParquetInput, CSVInput, NDJSONInput:
+		return "file"
+	case TableInput:
+		return "table"
+	}
+	return "query"
+}
+
 func (in ParquetInput) String() string { return in.Path }
 func (in CSVInput) String() string     { return in.Path }
 func (in NDJSONInput) String() string  { return in.Path }

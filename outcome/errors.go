@@ -21,6 +21,10 @@ type RuleCount struct {
 type ColumnSchemaError struct {
 	Schema     string
 	Mismatches []casting.Mismatch
+	// Producer is what made the input, for the advice: "file", "table" or "query" ("" is query).
+	Producer string
+	// Columns are the input's columns, listed when a declared column is missing.
+	Columns []string
 }
 
 func (e *ColumnSchemaError) Error() string {
@@ -38,8 +42,29 @@ func (e *ColumnSchemaError) Error() string {
 	if len(parts) > 1 {
 		subject, verb = "Columns", "do"
 	}
-	msg := fmt.Sprintf("%s %s %s not match %s. Fix the query that produced it, or cast explicitly. tablegate never casts for you.",
-		subject, strings.Join(parts, ", "), verb, e.Schema)
+	producer := e.Producer
+	if producer == "" {
+		producer = "query"
+	}
+	msg := fmt.Sprintf("%s %s %s not match %s. Fix the %s that produced it, or cast explicitly. tablegate never casts for you.",
+		subject, strings.Join(parts, ", "), verb, e.Schema, producer)
+	var declare []string
+	missing := false
+	for _, m := range e.Mismatches {
+		missing = missing || m.Actual == casting.Missing
+		if m.File != "" || m.Actual == casting.Missing {
+			continue
+		}
+		if d := casting.Suggest(m.Actual); d != "" {
+			declare = append(declare, fmt.Sprintf("'%s' got %s: declare %s", m.Column, m.Actual, d))
+		}
+	}
+	if len(declare) > 0 {
+		msg += " To accept the input as it is: " + strings.Join(declare, "; ") + "."
+	}
+	if missing && len(e.Columns) > 0 {
+		msg += " The input has the columns " + strings.Join(e.Columns, ", ") + "."
+	}
 	if len(hints) > 0 {
 		msg += " An explicit cast (--cast) would be: " + strings.Join(hints, ", ") + "."
 	}

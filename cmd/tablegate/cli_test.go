@@ -399,7 +399,7 @@ func TestDecimalAndCast(t *testing.T) {
 	code, stdout, stderr := cli(t, "validate", "--schema", f.schema, "--input", db+":raw", "--out", db+":orders", "--quarantine")
 	assert.Equal(t, 3, code)
 	assert.True(t, strings.HasPrefix(stderr, "tablegate: Column 'amount' (expected Float64, got DECIMAL(18,3)) does not match Orders. "+
-		"Fix the query that produced it, or cast explicitly. tablegate never casts for you."), stderr)
+		"Fix the table that produced it, or cast explicitly. tablegate never casts for you."), stderr)
 	assert.Contains(t, stdout, "FAIL Orders: column_schema_mismatch\n")
 	_, ok := f.tableRows(db, "main", "orders")
 	assert.False(t, ok)

@@ -60,7 +60,7 @@ func runIn(ctx context.Context, con console, args []string, stdout, stderr io.Wr
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(validateCmd(con, stdout, stderr, &code), explainCmd(stdout), checkCmd(stdout), sampleCmd(stdout, stderr), versionCmd(stdout))
 	if err := root.ExecuteContext(ctx); err != nil {
 		if code == exitOK {
@@ -70,7 +70,11 @@ func runIn(ctx context.Context, con console, args []string, stdout, stderr io.Wr
 		}
 		fmt.Fprintln(stderr, "tablegate: "+err.Error())
 		if code == exitUsage && isUsage(err) {
-			fmt.Fprintln(stderr, "Run 'tablegate --help' for usage.")
+			path := root.CommandPath()
+			if c, _, ferr := root.Find(args); ferr == nil {
+				path = c.CommandPath()
+			}
+			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", path)
 		}
 	}
 	return code
@@ -120,7 +124,12 @@ func (f *schemaFlags) load(ctx context.Context) (*schema.Schema, error) {
 	if f.root != "" {
 		opts = append(opts, schema.WithRoot(f.root))
 	}
-	return schema.LoadFileContext(ctx, f.path, opts...)
+	s, err := schema.LoadFileContext(ctx, f.path, opts...)
+	// Custom SQL is checked with the other declaration errors, not after they are fixed.
+	if errs := (*schema.Errors)(nil); errors.As(err, &errs) && s != nil {
+		errs.Problems = append(errs.Problems, compile.CheckCustomSQL(ctx, s)...)
+	}
+	return s, err
 }
 
 // loadPlan loads and compiles the schema file.
