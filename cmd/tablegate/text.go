@@ -123,7 +123,7 @@ func printChecks(w io.Writer, checks []outcome.Check, st textStyle) {
 		}
 		fmt.Fprintf(w, "    %s %s%-*s  %s  %s\n", st.paint(sevColour, fmt.Sprintf("%-5s", c.Severity)), blocked, nameW, c.Name, failed, c.Description)
 		if errs, ok := c.Metadata["dy_schema__errors"]; ok {
-			data, _ := json.Marshal(errs)
+			data := jsonText(errs)
 			fmt.Fprintf(w, "          %s\n", data)
 		}
 		rows, _ := c.Metadata["dy_failed_sample"].([]any)
@@ -136,7 +136,7 @@ func printChecks(w io.Writer, checks []outcome.Check, st textStyle) {
 				fmt.Fprintf(w, "          … %d more failing rows shown with --format json\n", len(rows)-limit)
 				break
 			}
-			data, _ := json.Marshal(row)
+			data := jsonText(row)
 			fmt.Fprintf(w, "          %s\n", data)
 		}
 	}
@@ -170,9 +170,20 @@ func printRows(w io.Writer, title string, rows []any) {
 	}
 	fmt.Fprintf(w, "  %s:\n", title)
 	for _, r := range rows {
-		data, _ := json.Marshal(r)
+		data := jsonText(r)
 		fmt.Fprintf(w, "    %s\n", data)
 	}
+}
+
+// jsonText is v as one line of JSON, without escaping <, > and & (it is read, not embedded).
+func jsonText(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // count spells a count with thousands separators, so long counts stay readable when aligned.

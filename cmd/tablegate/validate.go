@@ -77,6 +77,7 @@ type validateFlags struct {
 	allowDirs                     []string
 	threads                       int
 	report, format                string
+	csv                           csvFlags
 	// textSamples is the failing rows per check the text shows: 0 for its default, else the
 	// --samples or TABLEGATE_MAX_FAILURE_SAMPLES value.
 	textSamples int
@@ -122,6 +123,7 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 	fl := cmd.Flags()
 	f.schema.add(cmd)
 	fl.StringVar(&f.input, "input", "", "input: Parquet file or glob, CSV, NDJSON, or DBFILE.duckdb:[schema.]table")
+	f.csv.add(cmd)
 	fl.StringVar(&f.query, "query", "", "SQL whose result is the input (runs in --db when given)")
 	fl.StringVar(&f.db, "db", "", "DuckDB database file the --query runs in")
 	fl.StringVar(&f.out, "out", "", "table: PATH.parquet or DBFILE.duckdb:[schema.]table; without it, validate in place")
@@ -202,10 +204,13 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 		return nil, usagef("--db names the database a --query runs in; with --input, address a table as DBFILE.duckdb:table")
 	case f.input != "":
 		var err error
-		if in, err = parseInput(f.input); err != nil {
+		if in, err = f.csv.input(cmd, f.input); err != nil {
 			return nil, err
 		}
 	case f.query != "":
+		if f.csv.given(cmd) {
+			return nil, usagef("--csv-null, --csv-delimiter and --csv-header apply to a CSV --input, not to --query (give read_csv's options in the query)")
+		}
 		in = exec.QueryInput{SQL: f.query, File: f.db}
 	default:
 		return nil, usagef("validate needs --input or --query")
