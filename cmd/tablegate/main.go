@@ -61,7 +61,7 @@ func runIn(ctx context.Context, con console, args []string, stdout, stderr io.Wr
 	root.SetErr(stderr)
 	root.SetArgs(args)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(validateCmd(con, stdout, stderr, &code), explainCmd(stdout), checkCmd(stdout), sampleCmd(stdout, stderr), versionCmd(stdout))
+	root.AddCommand(validateCmd(con, stdout, stderr, &code), explainCmd(stdout), checkCmd(stdout), sampleCmd(stdout, stderr), initCmd(stdout, stderr), versionCmd(stdout))
 	if err := root.ExecuteContext(ctx); err != nil {
 		if code == exitOK {
 			code = exitCode(err)
