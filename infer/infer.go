@@ -88,8 +88,12 @@ func Infer(ctx context.Context, q Querier, from string, opts Options) (*Result, 
 	return &Result{YAML: data, Rows: rows}, nil
 }
 
-func isString(c *column) bool { return c.ok && c.dtype.Kind == schema.KindString && c.duckType == "VARCHAR" }
-func isFloat(c *column) bool  { return c.ok && (c.dtype.Kind == schema.KindFloat32 || c.dtype.Kind == schema.KindFloat64) }
+func isString(c *column) bool {
+	return c.ok && c.dtype.Kind == schema.KindString && c.duckType == "VARCHAR"
+}
+func isFloat(c *column) bool {
+	return c.ok && (c.dtype.Kind == schema.KindFloat32 || c.dtype.Kind == schema.KindFloat64)
+}
 
 // bounded reports whether --bounds gives the column min and max: numbers and dates, whose text
 // DuckDB prints as the schema reads it.
