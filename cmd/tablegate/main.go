@@ -49,19 +49,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // runIn executes one command line in a given console (environment and terminals).
 func runIn(ctx context.Context, con console, args []string, stdout, stderr io.Writer) int {
 	code := exitOK
-	root := &cobra.Command{
-		Use:           "tablegate",
-		Short:         "Validate tables with DuckDB: one query, a quarantine, one check per rule.",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
-	root.Version = "set" // enables --version; the template prints the whole text
-	root.SetVersionTemplate(versionText())
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root := newRoot(con, stdout, stderr, &code)
 	root.SetArgs(args)
-	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(validateCmd(con, stdout, stderr, &code), explainCmd(stdout), checkCmd(stdout), sampleCmd(stdout, stderr), initCmd(stdout, stderr), versionCmd(stdout))
 	if err := root.ExecuteContext(ctx); err != nil {
 		if code == exitOK {
 			code = exitCode(err)
@@ -78,6 +67,28 @@ func runIn(ctx context.Context, con console, args []string, stdout, stderr io.Wr
 		}
 	}
 	return code
+}
+
+// newRoot builds the command tree; a command that fails sets *code.
+func newRoot(con console, stdout, stderr io.Writer, code *int) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "tablegate",
+		Short: "Validate tables with DuckDB: one query, a quarantine, one check per rule.",
+		Example: `  tablegate init --input orders.parquet --out orders.yaml
+  tablegate validate --schema orders.yaml --input orders.parquet --out clean/orders.parquet --quarantine
+  tablegate bench --schema orders.yaml --input orders.parquet`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.Version = "set" // enables --version; the template prints the whole text
+	root.SetVersionTemplate(versionText())
+	root.SetUsageTemplate(usageTemplate)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(flagError)
+	root.AddCommand(validateCmd(con, stdout, stderr, code), explainCmd(stdout), checkCmd(stdout), sampleCmd(stdout, stderr),
+		initCmd(stdout, stderr), versionCmd(stdout))
+	return root
 }
 
 func isUsage(err error) bool {
@@ -146,7 +157,9 @@ func checkCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check --schema S",
 		Short: "Report the schema's declaration errors; exit 0 when it is valid",
-		Args:  noArgs,
+		Example: `  tablegate check --schema orders.yaml
+  tablegate check --schema child.yaml --schema-root schemas/`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			plan, err := loadPlan(cmd.Context(), sf)
 			if err != nil {

@@ -28,7 +28,9 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sample --schema S --rows N --invalid-rate R --seed K --out FILE",
 		Short: "Write deterministic synthetic data that fits the schema, with a share of rows that break its rules",
-		Args:  noArgs,
+		Example: `  tablegate sample --schema orders.yaml --rows 100000 --out orders.parquet
+  tablegate sample --schema orders.yaml --rows 1000000 --invalid-rate 0.05 --seed 7 --out test.duckdb:orders`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if sf.path == "" || out == "" {
 				return usagef("sample needs --schema and --out")

@@ -88,7 +88,10 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 	cmd := &cobra.Command{
 		Use:   "validate --schema S [--input IN | --query SQL] [--out OUT] [flags]",
 		Short: "Validate an input, write the valid rows and the quarantine, report one check per rule",
-		Args:  noArgs,
+		Example: `  tablegate validate --schema orders.yaml --input orders.parquet
+  tablegate validate --schema orders.yaml --input raw/*.parquet --out clean/orders.parquet --quarantine
+  tablegate validate --schema orders.yaml --input shop.duckdb:raw_orders --format json --report report.json`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			rep, err := validate(cmd, &f, stderr)
 			if f.format == "json" || f.report != "" {
@@ -131,8 +134,8 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 	fl.BoolVar(&f.quarantine, "quarantine", false, "write invalid rows to the quarantine and the valid rows to the table")
 	fl.StringVar(&f.granularity, "granularity", "", "checks per rule, column or schema (env TABLEGATE_CHECK_GRANULARITY; default rule)")
 	fl.StringVar(&f.schemaRules, "schema-rules", "", "at column granularity: collapsed or per_rule (env TABLEGATE_SCHEMA_RULES; default collapsed)")
-	fl.IntVar(&f.samples, "samples", -1, "failing rows shown per check, 0 for none (env TABLEGATE_MAX_FAILURE_SAMPLES; default 5)")
-	fl.IntVar(&f.rowSample, "row-sample", -1, "valid and invalid rows shown in the report (env TABLEGATE_ROW_SAMPLE; default 0)")
+	fl.IntVar(&f.samples, "samples", 0, "failing rows per check in the report, 0 for none (env TABLEGATE_MAX_FAILURE_SAMPLES; default 5, of which the text shows 3)")
+	fl.IntVar(&f.rowSample, "row-sample", 0, "valid and invalid rows shown in the report and the text (env TABLEGATE_ROW_SAMPLE)")
 	fl.BoolVar(&f.cast, "cast", false, "cast mismatched columns to the declared dtypes, strictly")
 	fl.BoolVar(&f.skipMissing, "skip-missing", false, "an input that matches no file is the skipped outcome, not an error")
 	fl.StringVar(&f.memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB; DuckDB spills to disk past it")
