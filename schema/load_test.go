@@ -110,8 +110,8 @@ func TestLoadSpecExample(t *testing.T) {
 	if s.Name != "Orders" || s.Description != "Orders from the shop." {
 		t.Errorf("name/description = %q/%q", s.Name, s.Description)
 	}
-	// amount overrides the parent's amount and moves to the end of the parent's columns.
-	if got := columnNames(s); got != "customer_id,order_id,amount,note,email" {
+	// amount overrides the parent's amount and keeps its place.
+	if got := columnNames(s); got != "customer_id,amount,order_id,note,email" {
 		t.Errorf("columns = %s", got)
 	}
 	if s.Column("amount").DType.Kind != schema.KindFloat64 {
@@ -120,8 +120,8 @@ func TestLoadSpecExample(t *testing.T) {
 	want := []string{
 		"amount_is_rounded", "customer_total_bounded", "primary_key",
 		"customer_id|nullability",
-		"order_id|nullability", "order_id|regex",
 		"amount|nullability", "amount|min", "amount|inf", "amount|nan",
+		"order_id|nullability", "order_id|regex",
 		"note|max_length",
 		"email|nullability", "email|check__lowercase",
 	}
@@ -479,7 +479,7 @@ severity: {primary_key: warn}
 		"inherit.yaml":    "schema: Inherit\nextends: base.yaml\n",
 	})
 	child := mustLoad(t, filepath.Join(dir, "child.yaml"))
-	if got := columnNames(child); got != "id,note,amount,paid" {
+	if got := columnNames(child); got != "id,amount,note,paid" {
 		t.Errorf("child columns = %s", got)
 	}
 	if child.Column("amount").DType.Kind != schema.KindInt64 || child.Column("amount").Args.Min.Text != "1" {
@@ -515,7 +515,7 @@ severity: {primary_key: warn}
 	}
 
 	grand := mustLoad(t, filepath.Join(dir, "grandchild.json"))
-	if got := columnNames(grand); got != "note,amount,paid,id" {
+	if got := columnNames(grand); got != "id,amount,note,paid" {
 		t.Errorf("grandchild columns = %s", got)
 	}
 	if len(grand.Rules) != 2 || len(grand.Severity.PerRule) != 2 {

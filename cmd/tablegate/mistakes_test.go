@@ -72,3 +72,25 @@ func TestMistakesGetAWayOut(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "Did you mean this?\n\tvalidate")
 }
+
+// TestExtendsKeepsColumnPosition: a child that redeclares a parent's column keeps it in the
+// parent's place, so its checks come in the table's column order.
+func TestExtendsKeepsColumnPosition(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	child := f.write("child.yaml", "schema: Child\nextends: orders.yaml\ncolumns:\n  - name: amount\n    type: Float64\n    min: 1\n  - name: extra\n    type: String\n")
+	in := f.parquet("in.parquet", "SELECT 'a' AS id, 0.5::DOUBLE AS amount, NULL::VARCHAR AS note, 'x' AS extra")
+	code, stdout, stderr := cli(t, "validate", "--schema", child, "--input", in, "--format", "json")
+	require.Equal(t, 1, code, stderr)
+	rep := oneJSON(t, stdout)
+	var cols []string
+	for _, n := range checkNames(rep) {
+		if parts := strings.Split(n, "__"); len(parts) == 3 && parts[0] == "dy_rule" {
+			if len(cols) == 0 || cols[len(cols)-1] != parts[1] {
+				cols = append(cols, parts[1])
+			}
+		}
+	}
+	assert.Equal(t, []string{"id", "amount", "note", "extra"}, cols, checkNames(rep))
+	assert.Equal(t, "amount >= 1", checkByName(t, rep, "dy_rule__amount__min")["description"])
+}
