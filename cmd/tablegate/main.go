@@ -86,7 +86,7 @@ func newRoot(con console, stdout, stderr io.Writer, code *int) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(validateCmd(con, stdout, stderr, code), explainCmd(stdout), checkCmd(stdout), sampleCmd(stdout, stderr),
+	root.AddCommand(validateCmd(con, stdout, stderr, code), explainCmd(stdout), checkCmd(stdout), sampleCmd(con, stdout, stderr),
 		initCmd(stdout, stderr), versionCmd(stdout))
 	return root
 }

@@ -17,12 +17,13 @@ import (
 	"github.com/tablegate/tablegate/schema"
 )
 
-func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
+func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 	var (
 		sf             schemaFlags
 		out            string
 		memoryLimit    string
 		storageVersion string
+		progressMode   string
 		spec           sample.Spec
 	)
 	cmd := &cobra.Command{
@@ -34,6 +35,9 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if sf.path == "" || out == "" {
 				return usagef("sample needs --schema and --out")
+			}
+			if err := checkProgress(progressMode); err != nil {
+				return err
 			}
 			s, err := sf.load(cmd.Context())
 			if err != nil {
@@ -53,7 +57,10 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 			}
 			defer eng.Close()
 			// One statement, so one phase; on a terminal it shows once it has taken a second.
-			prog := newProgress(stderr)
+			prog := newProgress(stderr, progressMode, con.stderrTTY, 0)
+			if progressMode == progressPlain {
+				prog.update(exec.Progress{Phase: "writing " + out, Rows: spec.Rows})
+			}
 			show := time.AfterFunc(time.Second, func() {
 				prog.update(exec.Progress{Phase: "writing " + out, Rows: spec.Rows})
 			})
@@ -100,6 +107,7 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.Uint64Var(&spec.Seed, "seed", 1, "seed: the same seed gives the same data")
 	fl.StringVar(&memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB (DuckDB spills past it)")
 	storageVersionFlag(fl, &storageVersion)
+	progressFlag(cmd, &progressMode)
 	return cmd
 }
 

@@ -8,13 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
@@ -78,6 +74,8 @@ type validateFlags struct {
 	threads                       int
 	report, format                string
 	csv                           csvFlags
+	progress                      string
+	stderrTTY                     bool
 	// textSamples is the failing rows per check the text shows: 0 for its default, else the
 	// --samples or TABLEGATE_MAX_FAILURE_SAMPLES value.
 	textSamples int
@@ -127,6 +125,8 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 	f.schema.add(cmd)
 	fl.StringVar(&f.input, "input", "", "input: Parquet file or glob, CSV, NDJSON, or DBFILE.duckdb:[schema.]table")
 	f.csv.add(cmd)
+	progressFlag(cmd, &f.progress)
+	f.stderrTTY = con.stderrTTY
 	fl.StringVar(&f.query, "query", "", "SQL whose result is the input (runs in --db when given)")
 	fl.StringVar(&f.db, "db", "", "DuckDB database file the --query runs in")
 	fl.StringVar(&f.out, "out", "", "table: PATH.parquet or DBFILE.duckdb:[schema.]table; without it, validate in place")
@@ -199,6 +199,9 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	if f.schema.path == "" {
 		return nil, usagef("--schema is required")
 	}
+	if err := checkProgress(f.progress); err != nil {
+		return nil, err
+	}
 	var in exec.Input
 	switch {
 	case f.input != "" && f.query != "":
@@ -257,7 +260,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 		return nil, engineFlagError(err, f.memoryLimit, f.storageVersion)
 	}
 	defer eng.Close()
-	prog := newProgress(stderr)
+	prog := newProgress(stderr, f.progress, f.stderrTTY, inputBytes(in))
 	defer prog.finish()
 	opts := settings
 	opts.Cast, opts.SkipMissing, opts.Progress, opts.Warnings = f.cast, f.skipMissing, prog.update, stderr
@@ -307,51 +310,3 @@ type oomError struct {
 func (e *oomError) Error() string { return e.msg }
 func (e *oomError) Unwrap() error { return e.err }
 
-// progress shows the run's phase on a terminal once a run has taken over a second.
-type progress struct {
-	mu      sync.Mutex // sample updates it from a timer
-	done    bool       // finished: a late update shows nothing
-	bar     *progressbar.ProgressBar
-	started time.Time
-	tty     bool
-	out     io.Writer
-}
-
-func newProgress(w io.Writer) *progress {
-	f, ok := w.(*os.File)
-	return &progress{started: time.Now(), tty: ok && term.IsTerminal(int(f.Fd())), out: w}
-}
-
-func (p *progress) update(pr exec.Progress) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.done || !p.tty || time.Since(p.started) < time.Second && pr.Phase == "reading input" {
-		return
-	}
-	desc := pr.Phase
-	if pr.Rows > 0 {
-		desc = fmt.Sprintf("%s (%d rows)", pr.Phase, pr.Rows)
-	}
-	if p.bar == nil {
-		bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(p.out), progressbar.OptionSpinnerType(14),
-			progressbar.OptionSetDescription(desc), progressbar.OptionClearOnFinish())
-		p.bar = bar
-		go func() {
-			for !bar.IsFinished() {
-				_ = bar.Add(1)
-				time.Sleep(100 * time.Millisecond)
-			}
-		}()
-		return
-	}
-	p.bar.Describe(desc)
-}
-
-func (p *progress) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done = true
-	if p.bar != nil {
-		_ = p.bar.Finish()
-	}
-}
