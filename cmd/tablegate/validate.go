@@ -309,4 +309,3 @@ type oomError struct {
 
 func (e *oomError) Error() string { return e.msg }
 func (e *oomError) Unwrap() error { return e.err }
-
