@@ -87,7 +87,7 @@ func newRoot(con console, stdout, stderr io.Writer, code *int) *cobra.Command {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(validateCmd(con, stdout, stderr, code), explainCmd(stdout), checkCmd(stdout), sampleCmd(con, stdout, stderr),
-		initCmd(stdout, stderr), versionCmd(stdout))
+		initCmd(stdout, stderr), benchCmd(stdout, stderr), versionCmd(stdout))
 	return root
 }
 
