@@ -140,9 +140,9 @@ func uncontrolled(p *compile.Plan, broken []string) []string {
 func readBack(out exec.Output) exec.Input {
 	switch o := out.(type) {
 	case exec.ParquetOutput:
-		return exec.ParquetInput{Path: o.Path}
+		return exec.ParquetInput(o)
 	case exec.TableOutput:
-		return exec.TableInput{File: o.File, Schema: o.Schema, Table: o.Table}
+		return exec.TableInput(o)
 	}
 	return nil
 }
