@@ -119,6 +119,9 @@ func defaultName(in exec.Input) string {
 // schema is meant to accept the data it came from.
 func selfCheck(ctx context.Context, eng *exec.Engine, data []byte, file string, in exec.Input) (string, error) {
 	s, err := schema.ParseContext(ctx, data, file)
+	if badName := (*schema.InvalidColumnNameError)(nil); errors.As(err, &badName) {
+		return "", fmt.Errorf("init cannot declare every column of the input (nothing was written): %w", err)
+	}
 	if err != nil {
 		return "", fmt.Errorf("the inferred schema does not load (please report it): %w", err)
 	}

@@ -69,6 +69,8 @@ func TestInitValidatesItsOwnData(t *testing.T) {
 			"    type: Datetime\n    time_unit: ms", "    type: Enum\n    categories: [a, b, c]",
 			"      - name: geo\n        type: Struct\n        fields:\n          - name: lat\n            type: Float64\n            nullable: true\n            allow_nan: true",
 		}, []string{"min:"}},
+		{"empty", f.parquet("empty.parquet", "SELECT 1::INTEGER AS a, 'x' AS s WHERE false"), []string{"--bounds"}, "0 rows",
+			[]string{"  - name: a\n    type: Int32\n  - name: s\n    type: String\n"}, []string{"nullable: true", "min:", "is_in:"}},
 		{"duckdb table", db + ":orders", nil, "50 rows", []string{
 			"schema: orders", "  - name: order_id # all 50 values distinct: unique (or primary_key) if that is meant, not chance",
 			"  - name: note # 17 of 50 rows NULL; 1 distinct values", "    is_in: [x]"}, []string{"primary_key: true"}},
@@ -114,6 +116,13 @@ func TestInitValidatesItsOwnData(t *testing.T) {
 	data, err := os.ReadFile(f.path("penguins.yaml"))
 	require.NoError(t, err)
 	assert.NotContains(t, string(data), "    is_in:")
+	// A column name no check can carry: nothing is written, the message says what to do.
+	spaced := f.parquet("spaced.parquet", `SELECT 'x' AS "my col"`)
+	code, _, stderr = cli(t, "init", "--input", spaced, "--out", f.path("spaced.yaml"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `init cannot declare every column of the input (nothing was written): `)
+	assert.Contains(t, stderr, `Rename it in the query that produces the table (SELECT "my col" AS my_col …)`)
+	assert.False(t, fileExists(f.path("spaced.yaml")))
 	code, _, stderr = cli(t, "init", "--input", penguins, "--max-categories", "-1")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--max-categories -1")
