@@ -217,7 +217,7 @@ func TestMatches(t *testing.T) {
 		{dt(schema.KindUInt16), []string{"u16"}},
 		{dt(schema.KindUInt32), []string{"u32"}},
 		{dt(schema.KindUInt64), []string{"u64"}},
-		{dt(schema.KindInteger), []string{"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"}},
+		{dt(schema.KindInteger), []string{"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "i128"}},
 		{dt(schema.KindFloat32), []string{"f32", "real"}},
 		{dt(schema.KindFloat64), []string{"f64"}},
 		{dt(schema.KindFloat), []string{"f32", "f64", "real"}},

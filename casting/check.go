@@ -120,7 +120,7 @@ func Matches(d schema.DType, t *DuckType) bool {
 		return true
 	case schema.KindInteger:
 		_, ok := intNames[t.Name]
-		return ok
+		return ok || t.Name == "HUGEINT" // NDJSON's type detection reads large whole numbers as HUGEINT
 	case schema.KindFloat:
 		return t.Name == "FLOAT" || t.Name == "DOUBLE"
 	case schema.KindDecimal:

@@ -99,8 +99,12 @@ type compiler struct {
 	pendingGroup int
 }
 
-func (c *compiler) fail(column, key, format string, args ...any) {
-	c.problems = append(c.problems, &schema.DeclarationError{Schema: c.s.Name, Pos: schema.Pos{File: c.s.File}, Column: column, Key: key, Msg: fmt.Sprintf(format, args...)})
+// fail records a problem declared at pos (the schema's file when pos is unknown).
+func (c *compiler) fail(pos schema.Pos, column, key, format string, args ...any) {
+	if pos.File == "" {
+		pos = schema.Pos{File: c.s.File}
+	}
+	c.problems = append(c.problems, &schema.DeclarationError{Schema: c.s.Name, Pos: pos, Column: column, Key: key, Msg: fmt.Sprintf(format, args...)})
 }
 
 // severityOf resolves a rule's severity: the per-rule entry wins over the one value for all.
@@ -135,7 +139,7 @@ func (c *compiler) schemaRules() {
 		}
 		info, err := c.checkSQL(r.SQL, nil, "", keys)
 		if err != nil {
-			c.fail("", "rules", "rule '%s': %v", r.Name, err)
+			c.fail(r.Pos(), "", "rules", "rule '%s': %v", r.Name, err)
 			continue
 		}
 		rule.Expr = info.sql

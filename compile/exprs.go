@@ -23,7 +23,7 @@ func (c *compiler) columnRules(col *schema.Column) {
 		}
 		expr, keyed, err := c.ruleSQL(col, r, ref)
 		if err != nil {
-			c.fail(col.Name, r.Name, "%v", err)
+			c.fail(col.Pos(), col.Name, r.Name, "%v", err)
 			continue
 		}
 		rule.Expr = expr

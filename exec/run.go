@@ -284,7 +284,7 @@ func (e *Engine) load(ctx context.Context, r *run, rep *outcome.Report, a Asset,
 	}
 	mismatches = append(mismatches, files...)
 	if len(mismatches) > 0 {
-		return rel, e.columnMismatch(rep, p, mismatches)
+		return rel, e.columnMismatch(rep, p, mismatches, a.Input, actual)
 	}
 	return rel, nil
 }
@@ -446,11 +446,15 @@ func (e *Engine) skipped(rep *outcome.Report, a Asset, opts Options) *outcome.Re
 	return rep
 }
 
-func (e *Engine) columnMismatch(rep *outcome.Report, p *compile.Plan, mm []casting.Mismatch) error {
+func (e *Engine) columnMismatch(rep *outcome.Report, p *compile.Plan, mm []casting.Mismatch, in Input, actual []casting.ColumnType) error {
 	out := outcome.ColumnSchemaMismatch
 	rep.Outcome = &out
 	rep.Checks = []outcome.Check{columnsCheck(p, mm)}
-	return fail(rep, &outcome.ColumnSchemaError{Schema: p.Name, Mismatches: mm})
+	names := make([]string, len(actual))
+	for i, c := range actual {
+		names[i] = c.Name
+	}
+	return fail(rep, &outcome.ColumnSchemaError{Schema: p.Name, Mismatches: mm, Producer: producerOf(in), Columns: names})
 }
 
 // applyCasts casts the mismatched columns that exist, after checking that every value converts;
@@ -502,7 +506,7 @@ func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel comp
 	if rel.ScanFilters {
 		var err error
 		if query, err = e.stagedQuery(ctx, r, p, rel, keys.name); err != nil {
-			return "", stats, err
+			return "", stats, blameRule(ctx, r, p, rel, err)
 		}
 	} else {
 		if err := e.aggregateKeys(ctx, r, p.KeyStages(rel, keys.name)); err != nil {
@@ -511,7 +515,7 @@ func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel comp
 		query = p.Failing(rel, keys.name, "")
 	}
 	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS\n%s", sql.Ident(failed), query)); err != nil {
-		return "", stats, fmt.Errorf("evaluate the rules: %w", err)
+		return "", stats, fmt.Errorf("evaluate the rules: %w", blameRule(ctx, r, p, rel, err))
 	}
 	// The failing rows hold the key rules' columns: free the failing keys now.
 	for _, table := range keys.names {

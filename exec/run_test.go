@@ -202,7 +202,7 @@ func scenarios() []scenario {
 				name: "column_mismatch", query: missingNote, quarantine: q, want: outcome.ColumnSchemaMismatch,
 				checks: []chk{{"dy_schema__columns", false, outcome.SeverityError, true}}, sets: []outcome.RuleSet{},
 				health: outcome.Degraded,
-				errMsg: msg("Column 'note' (expected String, got <missing>) does not match Orders." + schemaTail),
+				errMsg: msg("Column 'note' (expected String, got <missing>) does not match Orders. Fix the "), // file, table or query, by backend
 				assertError: func(t *testing.T, err error) {
 					var target *outcome.ColumnSchemaError
 					require.ErrorAs(t, err, &target)
@@ -661,7 +661,8 @@ func TestDecimalFromDuckDBTable(t *testing.T) {
 	rep, err := run(t, ordersSchema(), exec.Asset{Input: in, Output: out, Quarantine: true}, exec.Options{})
 	var colErr *outcome.ColumnSchemaError
 	require.ErrorAs(t, err, &colErr)
-	assert.True(t, strings.HasPrefix(err.Error(), "Column 'amount' (expected Float64, got DECIMAL(18,3)) does not match Orders."+schemaTail), err.Error())
+	assert.True(t, strings.HasPrefix(err.Error(), "Column 'amount' (expected Float64, got DECIMAL(18,3)) does not match Orders."+strings.Replace(schemaTail, "query", "table", 1)+
+		" To accept the input as it is: 'amount' got DECIMAL(18,3): declare Decimal(18,3)."), err.Error())
 	assert.Equal(t, outcome.ColumnSchemaMismatch, outcomeOf(rep))
 	assert.Equal(t, []chk{{"dy_schema__columns", false, outcome.SeverityError, true}}, summary(rep))
 	errs := metadata(t, rep, "dy_schema__columns")["dataframely/column_schema_errors"].([]any)
@@ -724,7 +725,8 @@ func TestCastErrors(t *testing.T) {
 	for _, c := range []bool{false, true} {
 		rep, err = run(t, ordersSchema(), exec.Asset{Input: missing, Output: out}, exec.Options{Cast: c})
 		require.ErrorAs(t, err, &colErr)
-		assert.Equal(t, "Columns 'amount' (expected Float64, got <missing>), 'note' (expected String, got <missing>) do not match Orders."+schemaTail, err.Error())
+		assert.Equal(t, "Columns 'amount' (expected Float64, got <missing>), 'note' (expected String, got <missing>) do not match Orders."+
+			strings.Replace(schemaTail, "query", "file", 1)+" The input has the columns id.", err.Error())
 		assert.Equal(t, parseJSON(t, `[{"column": "amount", "expected": "Float64", "actual": "<missing>"},
 			{"column": "note", "expected": "String", "actual": "<missing>"}]`),
 			metadata(t, rep, "dy_schema__columns")["dataframely/column_schema_errors"])

@@ -35,8 +35,17 @@ type Input interface {
 // ParquetInput reads a Parquet file or glob in place.
 type ParquetInput struct{ Path string }
 
-// CSVInput reads a CSV file (header row, types detected by DuckDB).
-type CSVInput struct{ Path string }
+// CSVInput reads a CSV file (types detected by DuckDB). The zero options read a header row,
+// fields separated by commas (tabs for .tsv) and DuckDB's NULL spelling, the empty field.
+type CSVInput struct {
+	Path string
+	// Delimiter separates fields; 0 is by extension.
+	Delimiter rune
+	// NoHeader reads the first line as data; DuckDB then names the columns column0, column1, …
+	NoHeader bool
+	// Null, when set, is the text that reads as NULL (instead of the empty field).
+	Null *string
+}
 
 // NDJSONInput reads a newline-delimited JSON file.
 type NDJSONInput struct{ Path string }
@@ -52,6 +61,17 @@ type TableInput struct {
 type QueryInput struct {
 	SQL  string
 	File string
+}
+
+// producerOf says what made an input, for a column-mismatch message's advice.
+func producerOf(in Input) string {
+	switch in.(type) {
+	case ParquetInput, CSVInput, NDJSONInput:
+		return "file"
+	case TableInput:
+		return "table"
+	}
+	return "query"
 }
 
 func (in ParquetInput) String() string { return in.Path }
@@ -288,15 +308,23 @@ func (in CSVInput) open(ctx context.Context, r *run, _ map[string]bool) (compile
 	if err := statFile(in.Path); err != nil {
 		return compile.Relation{}, err
 	}
-	delim := ','
-	if strings.EqualFold(filepath.Ext(in.Path), ".tsv") {
-		delim = '\t'
+	delim := in.Delimiter
+	if delim == 0 {
+		delim = ','
+		if strings.EqualFold(filepath.Ext(in.Path), ".tsv") {
+			delim = '\t'
+		}
 	}
-	if err := duplicateHeader(in.Path, delim); err != nil {
-		return compile.Relation{}, err
+	if !in.NoHeader {
+		if err := duplicateHeader(in.Path, delim); err != nil {
+			return compile.Relation{}, err
+		}
 	}
-	rel, err := materialise(ctx, r, fmt.Sprintf("read_csv(%s, header = true, delim = %s, quote = '\"', skip = 0, strict_mode = true)",
-		sql.String(in.Path), sql.String(string(delim))))
+	opts := fmt.Sprintf("header = %t, delim = %s, quote = '\"', skip = 0, strict_mode = true", !in.NoHeader, sql.String(string(delim)))
+	if in.Null != nil {
+		opts += ", nullstr = " + sql.String(*in.Null)
+	}
+	rel, err := materialise(ctx, r, fmt.Sprintf("read_csv(%s, %s)", sql.String(in.Path), opts))
 	if err != nil {
 		if bad := unterminatedQuote(in.Path, byte(delim)); bad != nil {
 			return rel, bad

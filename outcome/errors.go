@@ -1,8 +1,10 @@
 package outcome
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tablegate/tablegate/casting"
@@ -19,6 +21,10 @@ type RuleCount struct {
 type ColumnSchemaError struct {
 	Schema     string
 	Mismatches []casting.Mismatch
+	// Producer is what made the input, for the advice: "file", "table" or "query" ("" is query).
+	Producer string
+	// Columns are the input's columns, listed when a declared column is missing.
+	Columns []string
 }
 
 func (e *ColumnSchemaError) Error() string {
@@ -36,8 +42,29 @@ func (e *ColumnSchemaError) Error() string {
 	if len(parts) > 1 {
 		subject, verb = "Columns", "do"
 	}
-	msg := fmt.Sprintf("%s %s %s not match %s. Fix the query that produced it, or cast explicitly. tablegate never casts for you.",
-		subject, strings.Join(parts, ", "), verb, e.Schema)
+	producer := e.Producer
+	if producer == "" {
+		producer = "query"
+	}
+	msg := fmt.Sprintf("%s %s %s not match %s. Fix the %s that produced it, or cast explicitly. tablegate never casts for you.",
+		subject, strings.Join(parts, ", "), verb, e.Schema, producer)
+	var declare []string
+	missing := false
+	for _, m := range e.Mismatches {
+		missing = missing || m.Actual == casting.Missing
+		if m.File != "" || m.Actual == casting.Missing {
+			continue
+		}
+		if d := casting.Suggest(m.Actual); d != "" {
+			declare = append(declare, fmt.Sprintf("'%s' got %s: declare %s", m.Column, m.Actual, d))
+		}
+	}
+	if len(declare) > 0 {
+		msg += " To accept the input as it is: " + strings.Join(declare, "; ") + "."
+	}
+	if missing && len(e.Columns) > 0 {
+		msg += " The input has the columns " + strings.Join(e.Columns, ", ") + "."
+	}
 	if len(hints) > 0 {
 		msg += " An explicit cast (--cast) would be: " + strings.Join(hints, ", ") + "."
 	}
@@ -128,12 +155,38 @@ func rowsPhrase(n int64) string {
 	return fmt.Sprintf("%d rows", n)
 }
 
+// phraseRules is how many rules an error message names; the report's checks have every one.
+const phraseRules = 10
+
+// countsPhrase names the rules and their counts in rule order; past phraseRules rules, only those
+// with the most failing rows, and counts the rest.
 func countsPhrase(counts []RuleCount) string {
-	parts := make([]string, len(counts))
-	for i, c := range counts {
+	top, rest := counts, 0
+	if len(counts) > phraseRules {
+		order := make([]int, len(counts))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(counts[b].Count, counts[a].Count) })
+		order = order[:phraseRules]
+		slices.Sort(order)
+		top = make([]RuleCount, len(order))
+		for i, j := range order {
+			top[i] = counts[j]
+		}
+		rest = len(counts) - phraseRules
+	}
+	parts := make([]string, len(top))
+	for i, c := range top {
 		parts[i] = fmt.Sprintf("%d by '%s'", c.Count, c.Rule)
 	}
-	return strings.Join(parts, ", ")
+	msg := strings.Join(parts, ", ")
+	if rest == 1 {
+		msg += ", and 1 more rule"
+	} else if rest > 1 {
+		msg += fmt.Sprintf(", and %d more rules", rest)
+	}
+	return msg
 }
 
 // TypeName is the error's type name for the report: ColumnSchemaError, ValidationAbortError, …

@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tablegate/tablegate/internal/suggest"
 )
 
 // MaxFileSize is the largest schema file (the schema itself or one it extends) that is read.
@@ -240,11 +242,26 @@ func (ld *load) parse(data []byte, file string, chain []string) (*Schema, error)
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: the schema file is empty", file)
 		}
+		if line := tabIndented(data); line > 0 {
+			return nil, fmt.Errorf("%s: line %d: is indented with a tab; YAML indents with spaces only, so replace the tabs with spaces", file, line)
+		}
 		return nil, yamlSyntaxError(ld.ctx, data, file, err)
 	}
 	l := &loader{ld: ld, file: file, chain: chain}
 	s := l.schema(&doc)
 	return s, nil
+}
+
+// tabIndented returns the first line (from 1) whose indentation holds a tab, or 0: YAML refuses
+// tabs there with a message about tokens that does not say so.
+func tabIndented(data []byte) int {
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		indent := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
+		if bytes.IndexByte(indent, '\t') >= 0 {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 func jsonSyntaxError(data []byte, file string, err error) error {
@@ -439,7 +456,7 @@ func (l *loader) schema(doc *yaml.Node) *Schema {
 		case "severity":
 			s.Severity = l.severity(val, "")
 		default:
-			l.bad(key, "", excerpt(key.Value), "unknown key '%s'; a schema has %s", excerpt(key.Value), strings.Join(schemaKeys, ", "))
+			l.bad(key, "", excerpt(key.Value), "unknown key '%s'%s; a schema has %s", excerpt(key.Value), suggest.Hint(key.Value, schemaKeys), strings.Join(schemaKeys, ", "))
 		}
 	}
 	if parent != nil {
@@ -599,7 +616,7 @@ func (l *loader) column(n *yaml.Node, parent string, named bool) *Column {
 			c.DType.TimeUnit = Micros
 		}
 	} else if typeNode.Kind == yaml.ScalarNode && typeNode.Tag != "!!null" {
-		l.bad(typeNode, label, "type", "unknown type %q; use one of %s", excerpt(typeNode.Value), strings.Join(KindNames(), ", "))
+		l.bad(typeNode, label, "type", "unknown type %q%s; use one of %s", excerpt(typeNode.Value), suggest.Hint(typeNode.Value, KindNames()), strings.Join(KindNames(), ", "))
 	}
 	a := &c.Args
 	for _, kv := range pairs(n) {
@@ -727,7 +744,7 @@ func (l *loader) column(n *yaml.Node, parent string, named bool) *Column {
 			}
 			l.depth--
 		default:
-			l.bad(key, label, excerpt(key.Value), "unknown key '%s'; a column takes %s", excerpt(key.Value), strings.Join(columnKeys, ", "))
+			l.bad(key, label, excerpt(key.Value), "unknown key '%s'%s; a column takes %s", excerpt(key.Value), suggest.Hint(key.Value, columnKeys), strings.Join(columnKeys, ", "))
 		}
 	}
 	return c
@@ -834,7 +851,7 @@ func (l *loader) rules(val *yaml.Node) []*Rule {
 					l.bad(v, "", "rules.group_by", "group_by is a column name or a list of them; got %s", kindOf(v))
 				}
 			default:
-				l.bad(key, "", "rules."+excerpt(key.Value), "unknown key '%s'; a rule takes %s", excerpt(key.Value), strings.Join(ruleKeys, ", "))
+				l.bad(key, "", "rules."+excerpt(key.Value), "unknown key '%s'%s; a rule takes %s", excerpt(key.Value), suggest.Hint(key.Value, ruleKeys), strings.Join(ruleKeys, ", "))
 			}
 		}
 		if r.Name == "" {

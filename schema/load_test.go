@@ -110,8 +110,8 @@ func TestLoadSpecExample(t *testing.T) {
 	if s.Name != "Orders" || s.Description != "Orders from the shop." {
 		t.Errorf("name/description = %q/%q", s.Name, s.Description)
 	}
-	// amount overrides the parent's amount and moves to the end of the parent's columns.
-	if got := columnNames(s); got != "customer_id,order_id,amount,note,email" {
+	// amount overrides the parent's amount and keeps its place.
+	if got := columnNames(s); got != "customer_id,amount,order_id,note,email" {
 		t.Errorf("columns = %s", got)
 	}
 	if s.Column("amount").DType.Kind != schema.KindFloat64 {
@@ -120,8 +120,8 @@ func TestLoadSpecExample(t *testing.T) {
 	want := []string{
 		"amount_is_rounded", "customer_total_bounded", "primary_key",
 		"customer_id|nullability",
-		"order_id|nullability", "order_id|regex",
 		"amount|nullability", "amount|min", "amount|inf", "amount|nan",
+		"order_id|nullability", "order_id|regex",
 		"note|max_length",
 		"email|nullability", "email|check__lowercase",
 	}
@@ -479,7 +479,7 @@ severity: {primary_key: warn}
 		"inherit.yaml":    "schema: Inherit\nextends: base.yaml\n",
 	})
 	child := mustLoad(t, filepath.Join(dir, "child.yaml"))
-	if got := columnNames(child); got != "id,note,amount,paid" {
+	if got := columnNames(child); got != "id,amount,note,paid" {
 		t.Errorf("child columns = %s", got)
 	}
 	if child.Column("amount").DType.Kind != schema.KindInt64 || child.Column("amount").Args.Min.Text != "1" {
@@ -515,7 +515,7 @@ severity: {primary_key: warn}
 	}
 
 	grand := mustLoad(t, filepath.Join(dir, "grandchild.json"))
-	if got := columnNames(grand); got != "note,amount,paid,id" {
+	if got := columnNames(grand); got != "id,amount,note,paid" {
 		t.Errorf("grandchild columns = %s", got)
 	}
 	if len(grand.Rules) != 2 || len(grand.Severity.PerRule) != 2 {
@@ -603,7 +603,11 @@ func TestLoadDeclarationErrors(t *testing.T) {
 		{"column without name", "schema: S\ncolumns:\n  - type: Int64\n", 3, "", "name", "no name"},
 		{"column without type", "schema: S\ncolumns:\n  - name: a\n", 3, "a", "type", "no type"},
 		{"unknown type", "schema: S\ncolumns:\n  - name: a\n    type: Strin\n", 4, "a", "type", `unknown type "Strin"`},
-		{"type in another case", "schema: S\ncolumns:\n  - {name: a, type: int64}\n", 3, "a", "type", "unknown type"},
+		{"type in another case", "schema: S\ncolumns:\n  - {name: a, type: int64}\n", 3, "a", "type", `unknown type "int64" (did you mean 'Int64'?)`},
+		{"lowercase string", "schema: S\ncolumns:\n  - {name: a, type: string}\n", 3, "a", "type", `unknown type "string" (did you mean 'String'?)`},
+		{"misspelt key", "schema: S\ncolumns:\n  - name: a\n    type: Int64\n    nulable: true\n", 5, "a", "nulable", "unknown key 'nulable' (did you mean 'nullable'?); a column takes"},
+		{"misspelt schema key", "schema: S\ncolums: []\n", 2, "", "colums", "unknown key 'colums' (did you mean 'columns'?)"},
+		{"misspelt rule key", "schema: S\ncolumns: [{name: a, type: Int64}]\nrules:\n  - name: r\n    sqll: a > 0\n", 5, "", "rules.sqll", "(did you mean 'sql'?)"},
 		{"type a list", "schema: S\ncolumns:\n  - name: a\n    type: [Int64]\n", 4, "a", "type", "must be a string"},
 		{"min a boolean", "schema: S\ncolumns:\n  - name: a\n    type: Int64\n    min: true\n", 5, "a", "min", "number or a string"},
 		{"max a list", "schema: S\ncolumns:\n  - name: a\n    type: Int64\n    max: [1]\n", 5, "a", "max", "number or a string"},
@@ -740,7 +744,7 @@ func TestLoadSyntaxErrors(t *testing.T) {
 		{"yaml syntax", "bad.yaml", "schema: S\ncolumns:\n  - name: a\n    type: Int64: x\n", []string{"bad.yaml: line 4:"}},
 		{"yaml bad indentation", "bad.yaml", "schema: S\ncolumns:\n  - name: a\n   type: Int64\n", []string{"bad.yaml: line "}},
 		{"yaml unclosed flow", "bad.yaml", "schema: S\ncolumns: [\n  {name: a\n", []string{"bad.yaml", "line"}},
-		{"yaml tab", "bad.yaml", "schema: S\ncolumns:\n\t- name: a\n", []string{"bad.yaml", "line 3"}},
+		{"yaml tab", "bad.yaml", "schema: S\ncolumns:\n\t- name: a\n", []string{"bad.yaml", "line 3", "indented with a tab; YAML indents with spaces only"}},
 		{"json syntax", "bad.json", "{\n  \"schema\": \"S\",\n  \"columns\": [1,]\n}\n", []string{"bad.json:3:17:", "invalid JSON"}},
 		{"json trailing garbage", "bad.json", "{\"schema\": \"S\"}\n}\n", []string{"bad.json:2:1:", "invalid JSON"}},
 		{"json missing colon", "bad.json", "{\"schema\" \"S\"}", []string{"bad.json:1:11:", "invalid JSON"}},

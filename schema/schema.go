@@ -51,8 +51,8 @@ func New(name string, columns ...*Column) *Schema {
 }
 
 // Extends declares a child schema: it has the parent's columns, rules and severities, then
-// these columns. A column with a parent's name replaces it and moves to the end, as in
-// Dataframely.
+// these columns. A column with a parent's name replaces it in the parent's place, so that a
+// child that tightens a column keeps the table's column order.
 func Extends(parent *Schema, name string, columns ...*Column) *Schema {
 	child := &Schema{
 		Name:        name,
@@ -65,18 +65,28 @@ func Extends(parent *Schema, name string, columns ...*Column) *Schema {
 	return child
 }
 
+// mergeColumns keeps the parent's columns in place, a redeclared one replaced where the parent
+// had it, and appends the child's new columns in their order.
 func mergeColumns(parent, child []*Column) []*Column {
-	overridden := make(map[string]bool, len(child))
+	redeclared := make(map[string]*Column, len(child))
 	for _, c := range child {
-		overridden[c.Name] = true
+		redeclared[c.Name] = c
 	}
+	inParent := make(map[string]bool, len(parent))
 	out := make([]*Column, 0, len(parent)+len(child))
 	for _, c := range parent {
-		if !overridden[c.Name] {
+		inParent[c.Name] = true
+		if r, ok := redeclared[c.Name]; ok {
+			c = r
+		}
+		out = append(out, c)
+	}
+	for _, c := range child {
+		if !inParent[c.Name] {
 			out = append(out, c)
 		}
 	}
-	return append(out, child...)
+	return out
 }
 
 func copySeverity(s SeveritySpec) SeveritySpec {

@@ -548,8 +548,8 @@ func TestExtendsBuilder(t *testing.T) {
 	for _, c := range child.Columns {
 		names = append(names, c.Name)
 	}
-	if got := strings.Join(names, ","); got != "id,note,amount,paid" {
-		t.Errorf("columns = %s, want the overriding column at the end", got)
+	if got := strings.Join(names, ","); got != "id,amount,note,paid" {
+		t.Errorf("columns = %s, want the overriding column in the parent's place", got)
 	}
 	if child.Column("amount").DType.Kind != schema.KindInt64 {
 		t.Errorf("amount was not overridden")

@@ -1,12 +1,13 @@
 // Command harness measures tablegate against the floor (a plain DuckDB copy of the same columns)
 // and its peers in one run, each as a whole process (wall time, peak RSS and CPU time, median of
-// runs), and writes benchmarks/results/: a Markdown table of ratios with the issue's targets,
-// where traced runs spend their time, the raw JSON and an SVG plot.
+// runs), and writes into -results (by default the scratch folder's results/): a Markdown table
+// of ratios with the issue's targets, where traced runs spend their time, the raw JSON and an
+// SVG plot.
 //
 //	go run ./benchmarks/harness                          # 1M and 10M rows x 5/15/40 rules x both storages
 //	go run ./benchmarks/harness -rows 1M,10M,30M -runs 3      # the full grid (52 min)
 //	go run ./benchmarks/harness -input data.parquet -schema s.yaml   # your own data and rules
-//	go run ./benchmarks/harness -render                  # redo results.md from results.json
+//	go run ./benchmarks/harness -render -results DIR     # redo DIR/results.md from its results.json
 //	go run ./benchmarks/harness -guard 2.0               # CI: 1M rows, fail if full/floor > 2.0
 //
 // It re-executes itself for the floor and the per-rule-query approach (subcommands `floor`,
@@ -126,7 +127,7 @@ func benchMain(args []string) error {
 	approaches := fs.String("approaches", "floor,counts,full,perrule,dataframely", "what to measure")
 	runs := fs.Int("runs", 3, "runs per measurement (the median is reported)")
 	work := fs.String("work", filepath.Join(os.TempDir(), "tablegate-bench"), "scratch folder for data and outputs")
-	results := fs.String("results", "benchmarks/results", "where the results go")
+	results := fs.String("results", "", "where the results go (default: WORK/results; -results benchmarks/results for the published run)")
 	guard := fs.Float64("guard", 0, "regression guard: measure 1M rows x 15 rules Parquet->Parquet and fail when full/floor exceeds this")
 	rate := fs.Float64("invalid-rate", 0.03, "share of generated rows that break a rule")
 	mem := fs.String("memory-limit", "", "DuckDB memory limit for tablegate (e.g. 4GB)")
@@ -137,6 +138,10 @@ func benchMain(args []string) error {
 	schemaFile := fs.String("schema", "", "the schema to validate -input with")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *results == "" {
+		// Never into the source tree unless asked: a run from a clone leaves the repository as it was.
+		*results = filepath.Join(*work, "results")
 	}
 	if *renderOnly {
 		return renderMain(*results)
@@ -171,12 +176,6 @@ func benchMain(args []string) error {
 	}
 	if *input != "" {
 		cfg.custom = &customInput{input: *input, schema: *schemaFile}
-		resultsSet := false
-		fs.Visit(func(f *flag.Flag) { resultsSet = resultsSet || f.Name == "results" })
-		if !resultsSet {
-			// The grid's results in the repository stay as they are.
-			cfg.results = filepath.Join(cfg.work, "results")
-		}
 		// dataframely needs a schema of its own, written for the grid's rule sets.
 		cfg.approaches = slices.DeleteFunc(cfg.approaches, func(a string) bool { return a == "dataframely" })
 	}

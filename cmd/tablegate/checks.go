@@ -22,7 +22,10 @@ func checksCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "checks --schema S [--quarantine] [--granularity rule|column|schema] [--format text|json]",
 		Short: "List the checks a validate run would report (name, blocking, description, rules), without reading data",
-		Args:  noArgs,
+		Example: `  tablegate checks --schema orders.yaml
+  tablegate checks --schema orders.yaml --quarantine --format json
+  tablegate checks --schema orders.yaml --granularity column --schema-rules per_rule`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.format != "text" && f.format != "json" {
 				return usagef("--format %q: use text or json", f.format)

@@ -193,7 +193,7 @@ func fileExists(path string) bool {
 func cli(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(context.Background(), args, &out, &errOut, os.LookupEnv)
+	code = run(context.Background(), args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -360,7 +360,7 @@ func TestValidateOutcomesAndExitCodes(t *testing.T) {
 				assert.Contains(t, stderr, strings.ReplaceAll(tc.errStart, "QUAR", quar))
 			}
 			if tc.outcome != nil {
-				assert.Contains(t, stdout, fmt.Sprintf("(Orders): %s\n", tc.outcome))
+				assert.Regexp(t, fmt.Sprintf(`(?m)^(PASS|WARN|FAIL) Orders: %s( —|$)`, tc.outcome), stdout)
 			}
 			assert.Equal(t, tc.table, fileExists(out), "table written")
 			assert.Equal(t, tc.quar, fileExists(quar), "quarantine written")
@@ -405,8 +405,8 @@ func TestDecimalAndCast(t *testing.T) {
 	code, stdout, stderr := cli(t, "validate", "--schema", f.schema, "--input", db+":raw", "--out", db+":orders", "--quarantine")
 	assert.Equal(t, 3, code)
 	assert.True(t, strings.HasPrefix(stderr, "tablegate: Column 'amount' (expected Float64, got DECIMAL(18,3)) does not match Orders. "+
-		"Fix the query that produced it, or cast explicitly. tablegate never casts for you."), stderr)
-	assert.Contains(t, stdout, "orders (Orders): column_schema_mismatch")
+		"Fix the table that produced it, or cast explicitly. tablegate never casts for you."), stderr)
+	assert.Contains(t, stdout, "FAIL Orders: column_schema_mismatch\n")
 	_, ok := f.tableRows(db, "main", "orders")
 	assert.False(t, ok)
 
@@ -489,7 +489,7 @@ func TestInputsAndAddresses(t *testing.T) {
 	f.withDB(wh, "CREATE TABLE d.raw AS "+ordersSelect(mixedRows))
 	code, stdout, stderr := cli(t, "validate", "--schema", f.schema, "--query", "SELECT * FROM raw", "--db", wh, "--out", wh+":orders", "--quarantine")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "orders (Orders): quarantined\n")
+	assert.Contains(t, stdout, "WARN Orders: quarantined — 8 input, 3 valid, 5 invalid\n")
 	rows, ok := f.tableRows(wh, "main", "orders")
 	require.True(t, ok)
 	assert.Equal(t, mixedValid, rows)
@@ -501,8 +501,7 @@ func TestInputsAndAddresses(t *testing.T) {
 	in := f.parquet("mixed.parquet", ordersSelect(mixedRows))
 	code, stdout, stderr = cli(t, "validate", "--schema", f.schema, "--input", in, "--out", f.path("named", "orders.parquet"), "--quarantine", "--name", "shop")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "shop (Orders): quarantined\n")
-	assert.Contains(t, stdout, "  rows: 8 input, 3 valid, 5 invalid\n")
+	assert.Contains(t, stdout, "WARN shop (Orders): quarantined — 8 input, 3 valid, 5 invalid\n")
 	assert.Contains(t, stdout, "  quarantine: "+f.path("named", "shop_quarantine.parquet")+" (written, 5 rows)\n")
 	assert.Contains(t, stdout, "  health: Degraded\n")
 	assert.True(t, fileExists(f.path("named", "shop_quarantine.parquet")))
@@ -819,7 +818,9 @@ func TestSampleCommand(t *testing.T) {
 	// A DuckDB table keeps the declared types: no note, no cast.
 	table := f.path("s.duckdb") + ":nested"
 	stdout = sampleTo(table, "7")
-	assert.NotContains(t, stdout, "note:")
+	assert.NotContains(t, stdout, "note: Parquet cannot carry")
+	assert.Contains(t, stdout, "note: the generator does not control 'tags|inner_unique' (unique), 'tags|inner_regex' (regex), 'address|inner_geo_inner_lon_check' (custom check)")
+	assert.Contains(t, stdout, fmt.Sprintf("validated: %d of 4000 rows", int(invalid)))
 	code, out, stderr = cli(t, "validate", "--schema", nested, "--input", table, "--format", "json")
 	require.Equal(t, 1, code, stderr)
 	assert.Equal(t, invalid, oneJSON(t, out)["rows"].(map[string]any)["invalid"], "the same rows as the Parquet file")

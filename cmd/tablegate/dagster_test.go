@@ -27,7 +27,7 @@ func underDagster(t *testing.T, args ...string) (int, []pipes.Message, string) {
 	require.NoError(t, err)
 	vars := map[string]string{pipes.ContextVar: ctxParam, pipes.MessagesVar: msgParam}
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, &out, &errOut, func(k string) (string, bool) { v, ok := vars[k]; return v, ok })
+	code := runIn(context.Background(), console{lookupEnv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok }}, args, &out, &errOut)
 	data, err := os.ReadFile(msgFile)
 	if os.IsNotExist(err) {
 		return code, nil, errOut.String()
@@ -135,10 +135,11 @@ func TestPipesBootstrapError(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), []string{"validate", "--schema", f.schema, "--input", f.parquet("v.parquet", ordersSelect(allValidRows))},
-		&out, &errOut, func(k string) (string, bool) {
-			return map[string]string{pipes.ContextVar: "not base64!"}[k], k == pipes.ContextVar
-		})
+	env := console{lookupEnv: func(k string) (string, bool) {
+		return map[string]string{pipes.ContextVar: "not base64!"}[k], k == pipes.ContextVar
+	}}
+	code := runIn(context.Background(), env, []string{"validate", "--schema", f.schema, "--input", f.parquet("v.parquet", ordersSelect(allValidRows))},
+		&out, &errOut)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut.String(), "DAGSTER_PIPES_CONTEXT is not base64")
 

@@ -17,7 +17,9 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explain --schema S [--input IN]",
 		Short: "Print the compiled SQL; with an input, check its column types first",
-		Args:  noArgs,
+		Example: `  tablegate explain --schema orders.yaml
+  tablegate explain --schema orders.yaml --input orders.parquet`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			plan, err := loadPlan(cmd.Context(), sf)
 			if err != nil {

@@ -34,7 +34,10 @@ func historyCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "history --history DB.duckdb [--asset A] [--check C] [--last N] [--format text|json]",
 		Short: "List recent runs from the run history, and each check's trend",
-		Args:  noArgs,
+		Example: `  tablegate history --history runs.duckdb
+  tablegate history --history runs.duckdb --asset orders --last 30
+  tablegate history --history runs.duckdb --check dy_rule__amount__min --format json`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if format != "text" && format != "json" {
 				return usagef("--format %q: use text or json", format)
@@ -126,7 +129,9 @@ func reportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report --history DB.duckdb --run ID --html FILE",
 		Short: "Write the HTML page of a past run from the run history alone",
-		Args:  noArgs,
+		Example: `  tablegate history --history runs.duckdb --last 5
+  tablegate report --history runs.duckdb --run 20261201T232903Z-9f1c2b7a0d3e4f51 --html past.html`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := historyPath(cmd, path)
 			if err != nil {

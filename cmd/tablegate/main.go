@@ -29,7 +29,7 @@ const (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.LookupEnv)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
@@ -41,24 +41,16 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
-// run executes one command line and returns its exit status. lookupEnv reads the environment
-// (os.LookupEnv) for what the command line does not carry: the Dagster Pipes bootstrap.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer, lookupEnv func(string) (string, bool)) int {
+// run executes one command line in the process's console and returns its exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runIn(ctx, processConsole(stdout, stderr), args, stdout, stderr)
+}
+
+// runIn executes one command line in a given console (environment and terminals).
+func runIn(ctx context.Context, con console, args []string, stdout, stderr io.Writer) int {
 	code := exitOK
-	root := &cobra.Command{
-		Use:           "tablegate",
-		Short:         "Validate tables with DuckDB: one query, a quarantine, one check per rule.",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
-	root.Version = "set" // enables --version; the template prints the whole text
-	root.SetVersionTemplate(versionText())
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root := newRoot(con, stdout, stderr, &code)
 	root.SetArgs(args)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(validateCmd(stdout, stderr, &code, lookupEnv), explainCmd(stdout), checkCmd(stdout), checksCmd(stdout), sampleCmd(stdout, stderr), versionCmd(stdout),
-		historyCmd(stdout), reportCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		if code == exitOK {
 			code = exitCode(err)
@@ -67,10 +59,37 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, lookupEnv
 		}
 		fmt.Fprintln(stderr, "tablegate: "+err.Error())
 		if code == exitUsage && isUsage(err) {
-			fmt.Fprintln(stderr, "Run 'tablegate --help' for usage.")
+			path := root.CommandPath()
+			if c, _, ferr := root.Find(args); ferr == nil {
+				path = c.CommandPath()
+			}
+			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", path)
 		}
 	}
 	return code
+}
+
+// newRoot builds the command tree; a command that fails sets *code.
+func newRoot(con console, stdout, stderr io.Writer, code *int) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "tablegate",
+		Short: "Validate tables with DuckDB: one query, a quarantine, one check per rule.",
+		Example: `  tablegate init --input orders.parquet --out orders.yaml
+  tablegate validate --schema orders.yaml --input orders.parquet --out clean/orders.parquet --quarantine
+  tablegate bench --schema orders.yaml --input orders.parquet`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.Version = "set" // enables --version; the template prints the whole text
+	root.SetVersionTemplate(versionText())
+	root.SetUsageTemplate(usageTemplate)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(flagError)
+	root.AddCommand(validateCmd(con, stdout, stderr, code), explainCmd(stdout), checkCmd(stdout), checksCmd(stdout),
+		sampleCmd(con, stdout, stderr), initCmd(stdout, stderr), benchCmd(stdout, stderr), historyCmd(stdout), reportCmd(),
+		versionCmd(stdout))
+	return root
 }
 
 func isUsage(err error) bool {
@@ -117,7 +136,12 @@ func (f *schemaFlags) load(ctx context.Context) (*schema.Schema, error) {
 	if f.root != "" {
 		opts = append(opts, schema.WithRoot(f.root))
 	}
-	return schema.LoadFileContext(ctx, f.path, opts...)
+	s, err := schema.LoadFileContext(ctx, f.path, opts...)
+	// Custom SQL is checked with the other declaration errors, not after they are fixed.
+	if errs := (*schema.Errors)(nil); errors.As(err, &errs) && s != nil {
+		errs.Problems = append(errs.Problems, compile.CheckCustomSQL(ctx, s)...)
+	}
+	return s, err
 }
 
 // loadPlan loads and compiles the schema file.
@@ -134,7 +158,9 @@ func checkCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check --schema S",
 		Short: "Report the schema's declaration errors; exit 0 when it is valid",
-		Args:  noArgs,
+		Example: `  tablegate check --schema orders.yaml
+  tablegate check --schema child.yaml --schema-root schemas/`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			plan, err := loadPlan(cmd.Context(), sf)
 			if err != nil {

@@ -17,21 +17,27 @@ import (
 	"github.com/tablegate/tablegate/schema"
 )
 
-func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
+func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 	var (
 		sf             schemaFlags
 		out            string
 		memoryLimit    string
 		storageVersion string
+		progressMode   string
 		spec           sample.Spec
 	)
 	cmd := &cobra.Command{
 		Use:   "sample --schema S --rows N --invalid-rate R --seed K --out FILE",
 		Short: "Write deterministic synthetic data that fits the schema, with a share of rows that break its rules",
-		Args:  noArgs,
+		Example: `  tablegate sample --schema orders.yaml --rows 100000 --out orders.parquet
+  tablegate sample --schema orders.yaml --rows 1000000 --invalid-rate 0.05 --seed 7 --out test.duckdb:orders`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if sf.path == "" || out == "" {
 				return usagef("sample needs --schema and --out")
+			}
+			if err := checkProgress(progressMode); err != nil {
+				return err
 			}
 			s, err := sf.load(cmd.Context())
 			if err != nil {
@@ -51,7 +57,10 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 			}
 			defer eng.Close()
 			// One statement, so one phase; on a terminal it shows once it has taken a second.
-			prog := newProgress(stderr)
+			prog := newProgress(stderr, progressMode, con.stderrTTY, 0)
+			if progressMode == progressPlain {
+				prog.update(exec.Progress{Phase: "writing " + out, Rows: spec.Rows})
+			}
 			show := time.AfterFunc(time.Second, func() {
 				prog.update(exec.Progress{Phase: "writing " + out, Rows: spec.Rows})
 			})
@@ -61,13 +70,32 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(stdout, "wrote %d rows of %s to %s; about %.2f%% break one of %d rules\n",
+			fmt.Fprintf(stdout, "wrote %d rows of %s to %s, asking for %.2f%% that break one of %d rules\n",
 				spec.Rows, s.Name, out, spec.InvalidRate*100, len(rules))
+			plan, err := compile.CompileContext(cmd.Context(), s)
+			if err != nil {
+				return err
+			}
+			if free := uncontrolled(plan, rules); len(free) > 0 {
+				fmt.Fprintf(stdout, "note: the generator does not control %s: they pass or fail as the generated values happen to\n", strings.Join(free, ", "))
+			}
+			cast := false
 			if p, ok := target.(exec.ParquetOutput); ok {
 				if note := readBackNote(cmd.Context(), eng, s, p.Path); note != "" {
 					fmt.Fprintln(stdout, note)
+					cast = true
 				}
 			}
+			// What was produced, not what was asked: validate the written rows, counts only.
+			rep, err := eng.Run(cmd.Context(), exec.Asset{Name: s.Name, Plan: plan, Input: readBack(target)}, exec.Options{MaxFailureSamples: -1, Cast: cast})
+			if rep == nil || rep.Outcome == nil || *rep.Outcome == outcome.ColumnSchemaMismatch {
+				return fmt.Errorf("validate the written sample: %w", err)
+			}
+			share := 0.0
+			if rep.Rows.Input > 0 {
+				share = float64(rep.Rows.Invalid) / float64(rep.Rows.Input) * 100
+			}
+			fmt.Fprintf(stdout, "validated: %d of %d rows (%.2f%%) are invalid (fail an error rule); %s\n", rep.Rows.Invalid, rep.Rows.Input, share, *rep.Outcome)
 			return nil
 		},
 	}
@@ -79,7 +107,44 @@ func sampleCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.Uint64Var(&spec.Seed, "seed", 1, "seed: the same seed gives the same data")
 	fl.StringVar(&memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB (DuckDB spills past it)")
 	storageVersionFlag(fl, &storageVersion)
+	progressFlag(cmd, &progressMode)
 	return cmd
+}
+
+// uncontrolled lists the plan's rules the generator does not break on purpose, with their kind.
+func uncontrolled(p *compile.Plan, broken []string) []string {
+	known := map[string]bool{}
+	for _, r := range broken {
+		known[r] = true
+	}
+	var out []string
+	for _, r := range p.Rules {
+		if known[r.Name] {
+			continue
+		}
+		kind := r.Kind
+		switch r.Kind {
+		case "custom":
+			kind = "custom SQL"
+		case "group":
+			kind = "group rule"
+		case schema.RuleCheck:
+			kind = "custom check"
+		}
+		out = append(out, fmt.Sprintf("'%s' (%s)", r.Name, kind))
+	}
+	return out
+}
+
+// readBack is the input that reads what sample wrote.
+func readBack(out exec.Output) exec.Input {
+	switch o := out.(type) {
+	case exec.ParquetOutput:
+		return exec.ParquetInput(o)
+	case exec.TableOutput:
+		return exec.TableInput(o)
+	}
+	return nil
 }
 
 // readBackNote checks the written Parquet file's column types against the schema, as validate

@@ -8,13 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/internal/pipes"
@@ -81,21 +77,30 @@ type validateFlags struct {
 	allowDirs                     []string
 	threads                       int
 	report, format                string
-	html, history                 string
-	run                           *report.Run // the run's page data, once it ran
+	csv                           csvFlags
+	progress                      string
+	stderrTTY                     bool
+	// textSamples is the failing rows per check the text shows: 0 for its default, else the
+	// --samples or TABLEGATE_MAX_FAILURE_SAMPLES value.
+	textSamples   int
+	html, history string
+	run           *report.Run // the run's page data, once it ran
 }
 
-func validateCmd(stdout, stderr io.Writer, code *int, lookupEnv func(string) (string, bool)) *cobra.Command {
+func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Command {
 	var f validateFlags
 	cmd := &cobra.Command{
 		Use:   "validate --schema S [--input IN | --query SQL] [--out OUT] [flags]",
 		Short: "Validate an input, write the valid rows and the quarantine, report one check per rule",
 		Long: "Validate an input, write the valid rows and the quarantine, report one check per rule.\n\n" +
 			"Launched by Dagster (DAGSTER_PIPES_CONTEXT set), it also reports the checks and the table over Dagster Pipes.",
+		Example: `  tablegate validate --schema orders.yaml --input orders.parquet
+  tablegate validate --schema orders.yaml --input raw/*.parquet --out clean/orders.parquet --quarantine
+  tablegate validate --schema orders.yaml --input shop.duckdb:raw_orders --format json --report report.json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) (runErr error) {
 			// Opened first, so that Dagster hears of every run that got this far, failing ones too.
-			sess, err := pipes.Open(lookupEnv, stdout, stderr)
+			sess, err := pipes.Open(con.env, stdout, stderr)
 			if err != nil {
 				*code = exitUsage
 				return fmt.Errorf("%w; see docs/dagster.md", err)
@@ -136,7 +141,7 @@ func validateCmd(stdout, stderr io.Writer, code *int, lookupEnv func(string) (st
 				}
 			}
 			if f.format != "json" && rep != nil && rep.Outcome != nil {
-				printText(stdout, rep)
+				printText(stdout, rep, textStyle{colour: con.colour(), samples: f.textSamples})
 			}
 			if err != nil {
 				*code = exitCode(err)
@@ -147,6 +152,9 @@ func validateCmd(stdout, stderr io.Writer, code *int, lookupEnv func(string) (st
 	fl := cmd.Flags()
 	f.schema.add(cmd)
 	fl.StringVar(&f.input, "input", "", "input: Parquet file or glob, CSV, NDJSON, or DBFILE.duckdb:[schema.]table")
+	f.csv.add(cmd)
+	progressFlag(cmd, &f.progress)
+	f.stderrTTY = con.stderrTTY
 	fl.StringVar(&f.query, "query", "", "SQL whose result is the input (runs in --db when given)")
 	fl.StringVar(&f.db, "db", "", "DuckDB database file the --query runs in")
 	fl.StringVar(&f.out, "out", "", "table: PATH.parquet or DBFILE.duckdb:[schema.]table; without it, validate in place")
@@ -155,8 +163,8 @@ func validateCmd(stdout, stderr io.Writer, code *int, lookupEnv func(string) (st
 	fl.StringVar(&f.quarantineName, "quarantine-name", "", "the quarantine's name beside the table (default <name>_quarantine; orders__error_rows is dagster-dataframely's)")
 	fl.StringVar(&f.granularity, "granularity", "", "checks per rule, column or schema (env TABLEGATE_CHECK_GRANULARITY; default rule)")
 	fl.StringVar(&f.schemaRules, "schema-rules", "", "at column granularity: collapsed or per_rule (env TABLEGATE_SCHEMA_RULES; default collapsed)")
-	fl.IntVar(&f.samples, "samples", -1, "failing rows shown per check, 0 for none (env TABLEGATE_MAX_FAILURE_SAMPLES; default 5)")
-	fl.IntVar(&f.rowSample, "row-sample", -1, "valid and invalid rows shown in the report (env TABLEGATE_ROW_SAMPLE; default 0)")
+	fl.IntVar(&f.samples, "samples", 0, "failing rows per check in the report, 0 for none (env TABLEGATE_MAX_FAILURE_SAMPLES; default 5, of which the text shows 3)")
+	fl.IntVar(&f.rowSample, "row-sample", 0, "valid and invalid rows shown in the report and the text (env TABLEGATE_ROW_SAMPLE)")
 	fl.BoolVar(&f.cast, "cast", false, "cast mismatched columns to the declared dtypes, strictly")
 	fl.BoolVar(&f.skipMissing, "skip-missing", false, "an input that matches no file is the skipped outcome, not an error")
 	fl.StringVar(&f.memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB; DuckDB spills to disk past it")
@@ -222,6 +230,9 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	if f.schema.path == "" {
 		return nil, usagef("--schema is required")
 	}
+	if err := checkProgress(f.progress); err != nil {
+		return nil, err
+	}
 	var in exec.Input
 	switch {
 	case f.input != "" && f.query != "":
@@ -230,10 +241,13 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 		return nil, usagef("--db names the database a --query runs in; with --input, address a table as DBFILE.duckdb:table")
 	case f.input != "":
 		var err error
-		if in, err = parseInput(f.input); err != nil {
+		if in, err = f.csv.input(cmd, f.input); err != nil {
 			return nil, err
 		}
 	case f.query != "":
+		if f.csv.given(cmd) {
+			return nil, usagef("--csv-null, --csv-delimiter and --csv-header apply to a CSV --input, not to --query (give read_csv's options in the query)")
+		}
 		in = exec.QueryInput{SQL: f.query, File: f.db}
 	default:
 		return nil, usagef("validate needs --input or --query")
@@ -259,6 +273,12 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	if err != nil {
 		return nil, err
 	}
+	if _, env := os.LookupEnv(exec.EnvName(exec.SettingMaxFailureSamples)); env || cmd.Flags().Changed("samples") {
+		f.textSamples = max(settings.MaxFailureSamples, 0)
+		if settings.MaxFailureSamples == 0 {
+			f.textSamples = 5
+		}
+	}
 	plan, err := loadPlan(ctx, f.schema)
 	if err != nil {
 		return nil, err
@@ -274,7 +294,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 		return nil, engineFlagError(err, f.memoryLimit, f.storageVersion)
 	}
 	defer eng.Close()
-	prog := newProgress(stderr)
+	prog := newProgress(stderr, f.progress, f.stderrTTY, inputBytes(in))
 	defer prog.finish()
 	opts := settings
 	opts.Cast, opts.SkipMissing, opts.Progress, opts.Warnings = f.cast, f.skipMissing, prog.update, stderr
@@ -324,103 +344,3 @@ type oomError struct {
 
 func (e *oomError) Error() string { return e.msg }
 func (e *oomError) Unwrap() error { return e.err }
-
-// progress shows the run's phase on a terminal once a run has taken over a second.
-type progress struct {
-	mu      sync.Mutex // sample updates it from a timer
-	done    bool       // finished: a late update shows nothing
-	bar     *progressbar.ProgressBar
-	started time.Time
-	tty     bool
-	out     io.Writer
-}
-
-func newProgress(w io.Writer) *progress {
-	f, ok := w.(*os.File)
-	return &progress{started: time.Now(), tty: ok && term.IsTerminal(int(f.Fd())), out: w}
-}
-
-func (p *progress) update(pr exec.Progress) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.done || !p.tty || time.Since(p.started) < time.Second && pr.Phase == "reading input" {
-		return
-	}
-	desc := pr.Phase
-	if pr.Rows > 0 {
-		desc = fmt.Sprintf("%s (%d rows)", pr.Phase, pr.Rows)
-	}
-	if p.bar == nil {
-		bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(p.out), progressbar.OptionSpinnerType(14),
-			progressbar.OptionSetDescription(desc), progressbar.OptionClearOnFinish())
-		p.bar = bar
-		go func() {
-			for !bar.IsFinished() {
-				_ = bar.Add(1)
-				time.Sleep(100 * time.Millisecond)
-			}
-		}()
-		return
-	}
-	p.bar.Describe(desc)
-}
-
-func (p *progress) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done = true
-	if p.bar != nil {
-		_ = p.bar.Finish()
-	}
-}
-
-func printText(w io.Writer, rep *outcome.Report) {
-	fmt.Fprintf(w, "%s (%s): %s\n", rep.Asset, rep.Schema, *rep.Outcome)
-	if *rep.Outcome != outcome.ColumnSchemaMismatch && *rep.Outcome != outcome.Skipped {
-		fmt.Fprintf(w, "  rows: %d input, %d valid, %d invalid\n", rep.Rows.Input, rep.Rows.Valid, rep.Rows.Invalid)
-	}
-	if rep.Table.Address != "" {
-		state := "not written"
-		if rep.Table.Written {
-			state = "written"
-		}
-		fmt.Fprintf(w, "  table: %s (%s)\n", rep.Table.Address, state)
-	} else {
-		fmt.Fprintln(w, "  table: none (validated in place)")
-	}
-	if rep.Quarantine.Address != "" {
-		state := "not written"
-		if rep.Quarantine.Written {
-			state = fmt.Sprintf("written, %d rows", rep.Quarantine.Rows)
-		}
-		fmt.Fprintf(w, "  quarantine: %s (%s)\n", rep.Quarantine.Address, state)
-	}
-	failing := 0
-	for _, c := range rep.Checks {
-		if !c.Passed {
-			failing++
-		}
-	}
-	fmt.Fprintf(w, "  checks: %d, %d failing\n", len(rep.Checks), failing)
-	for _, c := range rep.Checks {
-		if c.Passed {
-			continue
-		}
-		count := ""
-		if n, ok := c.Metadata["dataframely/failed_row_count"]; ok {
-			count = fmt.Sprintf("%v failed", n)
-		}
-		fmt.Fprintf(w, "    %-5s %-40s %-12s %s\n", c.Severity, c.Name, count, c.Description)
-		if errs, ok := c.Metadata["dataframely/column_schema_errors"]; ok {
-			data, _ := json.Marshal(errs)
-			fmt.Fprintf(w, "          %s\n", data)
-		}
-	}
-	if len(rep.InvalidByRules) > 0 {
-		fmt.Fprintln(w, "  invalid rows by rules:")
-		for _, s := range rep.InvalidByRules {
-			fmt.Fprintf(w, "    %6d  %s\n", s.Count, s.Rules)
-		}
-	}
-	fmt.Fprintf(w, "  health: %s\n", rep.Health)
-}

@@ -22,7 +22,9 @@ func versionCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print tablegate's version and the version of the DuckDB inside it",
-		Args:  noArgs,
+		Example: `  tablegate version
+  tablegate --version`,
+		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			_, err := io.WriteString(stdout, versionText())
 			return err

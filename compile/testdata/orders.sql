@@ -1,5 +1,5 @@
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT "customer_id", "order_id", "amount", "note", "email", rowid AS __tg_rid FROM __tg_input
+  SELECT "order_id", "customer_id", "amount", "note", "email", rowid AS __tg_rid FROM __tg_input
 ),
 __tg_k0 AS NOT MATERIALIZED (
   SELECT "customer_id" AS __tg_k0_0, (NOT COALESCE((sum(amount) < 1000000), TRUE)) AS __tg_m0
@@ -14,15 +14,15 @@ __tg_k1 AS NOT MATERIALIZED (
   HAVING (count(*) > 1)
 )
 SELECT
-  __tg_src."customer_id", __tg_src."order_id", __tg_src."amount", __tg_src."note", __tg_src."email", __tg_src.__tg_rid,
+  __tg_src."order_id", __tg_src."customer_id", __tg_src."amount", __tg_src."note", __tg_src."email", __tg_src.__tg_rid,
   COALESCE(("trim"(order_id) != ''), TRUE) AS "order_id_not_blank",
   COALESCE((round((amount * 100)) = (amount * 100)), TRUE) AS "amount_is_rounded",
   COALESCE(NOT __tg_k0.__tg_m0, TRUE) AS "customer_total_bounded",
   COALESCE(((note IS NULL) OR (amount > 0)), TRUE) AS "paid_orders_have_amount",
   COALESCE(NOT __tg_k1.__tg_m0, TRUE) AS "primary_key",
-  COALESCE("customer_id" IS NOT NULL, TRUE) AS "customer_id|nullability",
   COALESCE("order_id" IS NOT NULL, TRUE) AS "order_id|nullability",
   COALESCE(regexp_matches("order_id", '^ORD-\d{4}$'), TRUE) AS "order_id|regex",
+  COALESCE("customer_id" IS NOT NULL, TRUE) AS "customer_id|nullability",
   COALESCE("amount" IS NOT NULL, TRUE) AS "amount|nullability",
   COALESCE("amount" >= CAST('0' AS DOUBLE), TRUE) AS "amount|min",
   COALESCE(NOT isinf("amount"), TRUE) AS "amount|inf",

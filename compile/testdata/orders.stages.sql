@@ -22,7 +22,7 @@ UNION ALL
 SELECT rowid AS __tg_rid FROM __tg_input SEMI JOIN __tg_keys1 AS __tg_k1 ON "order_id" IS NOT DISTINCT FROM __tg_k1.__tg_k1_0;
 
 WITH __tg_src AS NOT MATERIALIZED (
-  SELECT * FROM (SELECT "customer_id", "order_id", "amount", "note", "email", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT (("trim"(order_id) != ''))) OR (NOT ((round((amount * 100)) = (amount * 100)))) OR (NOT (((note IS NULL) OR (amount > 0)))) OR (NOT ("customer_id" IS NOT NULL)) OR (NOT ("order_id" IS NOT NULL)) OR (NOT ("amount" IS NOT NULL)) OR (NOT ("amount" >= CAST('0' AS DOUBLE))) OR (NOT (NOT isinf("amount"))) OR (NOT (NOT isnan("amount"))) OR (NOT ("email" IS NOT NULL)))
+  SELECT * FROM (SELECT "order_id", "customer_id", "amount", "note", "email", rowid AS __tg_rid FROM __tg_input) AS __tg_s WHERE __tg_rid IN (SELECT __tg_rid FROM __tg_suspects) OR ((NOT (("trim"(order_id) != ''))) OR (NOT ((round((amount * 100)) = (amount * 100)))) OR (NOT (((note IS NULL) OR (amount > 0)))) OR (NOT ("order_id" IS NOT NULL)) OR (NOT ("customer_id" IS NOT NULL)) OR (NOT ("amount" IS NOT NULL)) OR (NOT ("amount" >= CAST('0' AS DOUBLE))) OR (NOT (NOT isinf("amount"))) OR (NOT (NOT isnan("amount"))) OR (NOT ("email" IS NOT NULL)))
 ),
 __tg_k0 AS NOT MATERIALIZED (
   SELECT * FROM __tg_keys0
@@ -31,15 +31,15 @@ __tg_k1 AS NOT MATERIALIZED (
   SELECT * FROM __tg_keys1
 )
 SELECT
-  __tg_src."customer_id", __tg_src."order_id", __tg_src."amount", __tg_src."note", __tg_src."email", __tg_src.__tg_rid,
+  __tg_src."order_id", __tg_src."customer_id", __tg_src."amount", __tg_src."note", __tg_src."email", __tg_src.__tg_rid,
   COALESCE(("trim"(order_id) != ''), TRUE) AS "order_id_not_blank",
   COALESCE((round((amount * 100)) = (amount * 100)), TRUE) AS "amount_is_rounded",
   COALESCE(NOT __tg_k0.__tg_m0, TRUE) AS "customer_total_bounded",
   COALESCE(((note IS NULL) OR (amount > 0)), TRUE) AS "paid_orders_have_amount",
   COALESCE(NOT __tg_k1.__tg_m0, TRUE) AS "primary_key",
-  COALESCE("customer_id" IS NOT NULL, TRUE) AS "customer_id|nullability",
   COALESCE("order_id" IS NOT NULL, TRUE) AS "order_id|nullability",
   COALESCE(regexp_matches("order_id", '^ORD-\d{4}$'), TRUE) AS "order_id|regex",
+  COALESCE("customer_id" IS NOT NULL, TRUE) AS "customer_id|nullability",
   COALESCE("amount" IS NOT NULL, TRUE) AS "amount|nullability",
   COALESCE("amount" >= CAST('0' AS DOUBLE), TRUE) AS "amount|min",
   COALESCE(NOT isinf("amount"), TRUE) AS "amount|inf",
@@ -55,9 +55,9 @@ WHERE (NOT (("trim"(order_id) != '')))
    OR NOT COALESCE(NOT __tg_k0.__tg_m0, TRUE)
    OR (NOT (((note IS NULL) OR (amount > 0))))
    OR NOT COALESCE(NOT __tg_k1.__tg_m0, TRUE)
-   OR (NOT ("customer_id" IS NOT NULL))
    OR (NOT ("order_id" IS NOT NULL))
    OR (NOT (regexp_matches("order_id", '^ORD-\d{4}$')))
+   OR (NOT ("customer_id" IS NOT NULL))
    OR (NOT ("amount" IS NOT NULL))
    OR (NOT ("amount" >= CAST('0' AS DOUBLE)))
    OR (NOT (NOT isinf("amount")))

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/tablegate/tablegate/exec"
+)
+
+// Progress modes (--progress).
+const (
+	progressAuto  = "auto"  // a spinner with the phase, rows and bytes, on a terminal only
+	progressPlain = "plain" // a line per phase with its duration, for CI logs
+	progressNone  = "none"
+)
+
+func progressFlag(cmd *cobra.Command, mode *string) {
+	cmd.Flags().StringVar(mode, "progress", progressAuto, "auto (a spinner on a terminal), plain (a line per phase with its duration) or none")
+}
+
+func checkProgress(mode string) error {
+	switch mode {
+	case progressAuto, progressPlain, progressNone:
+		return nil
+	}
+	return usagef("--progress %q: use auto, plain or none", mode)
+}
+
+// progress shows a run's phases on stderr. DuckDB's own query progress is not reachable
+// through the driver, so a phase shows the rows it works on and the input's size instead of a
+// percentage.
+type progress struct {
+	mu         sync.Mutex // sample updates it from a timer
+	mode       string
+	tty        bool
+	out        io.Writer
+	bytes      int64 // the input's size, 0 when unknown
+	started    time.Time
+	phase      string
+	rows       int64
+	phaseStart time.Time
+	done       bool // finished: a late update shows nothing
+	bar        *progressbar.ProgressBar
+}
+
+func newProgress(w io.Writer, mode string, tty bool, inputBytes int64) *progress {
+	now := time.Now()
+	return &progress{mode: mode, tty: tty, out: w, bytes: inputBytes, started: now, phaseStart: now}
+}
+
+func (p *progress) update(pr exec.Progress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return
+	}
+	if p.mode == progressPlain {
+		if pr.Phase != p.phase {
+			p.endPhase()
+		}
+		p.phase, p.rows = pr.Phase, max(p.rows, pr.Rows)
+		return
+	}
+	p.phase, p.rows = pr.Phase, pr.Rows
+	// The spinner waits a second: a quick run shows nothing.
+	if p.mode != progressAuto || !p.tty || time.Since(p.started) < time.Second && pr.Phase == "reading input" {
+		return
+	}
+	desc := p.describe(pr.Phase, pr.Rows)
+	if p.bar == nil {
+		bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(p.out), progressbar.OptionSpinnerType(14),
+			progressbar.OptionSetDescription(desc), progressbar.OptionClearOnFinish())
+		p.bar = bar
+		go func() {
+			for !bar.IsFinished() {
+				_ = bar.Add(1)
+				time.Sleep(100 * time.Millisecond)
+			}
+		}()
+		return
+	}
+	p.bar.Describe(desc)
+}
+
+func (p *progress) describe(phase string, rows int64) string {
+	switch {
+	case rows > 0 && p.bytes > 0:
+		return fmt.Sprintf("%s (%s rows, %s)", phase, count(rows), sizeText(p.bytes))
+	case rows > 0:
+		return fmt.Sprintf("%s (%s rows)", phase, count(rows))
+	case p.bytes > 0:
+		return fmt.Sprintf("%s (%s)", phase, sizeText(p.bytes))
+	}
+	return phase
+}
+
+// endPhase prints the phase that ends, with its duration (plain mode).
+func (p *progress) endPhase() {
+	now := time.Now()
+	if p.phase != "" {
+		fmt.Fprintf(p.out, "progress: %s: %.2fs\n", p.describe(p.phase, p.rows), now.Sub(p.phaseStart).Seconds())
+	}
+	p.phase, p.rows, p.phaseStart = "", 0, now
+}
+
+func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return
+	}
+	p.done = true
+	if p.mode == progressPlain {
+		p.endPhase()
+		fmt.Fprintf(p.out, "progress: done in %.2fs\n", time.Since(p.started).Seconds())
+	}
+	if p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}
+
+// inputBytes is the size of a file input (every file of a glob), 0 when it is not files.
+func inputBytes(in exec.Input) int64 {
+	var pattern string
+	switch in := in.(type) {
+	case exec.ParquetInput:
+		pattern = in.Path
+	case exec.CSVInput:
+		pattern = in.Path
+	case exec.NDJSONInput:
+		pattern = in.Path
+	default:
+		return 0
+	}
+	matches, _ := filepath.Glob(pattern)
+	var n int64
+	for _, m := range matches {
+		if st, err := os.Stat(m); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
+}
+
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

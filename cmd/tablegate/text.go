@@ -1,0 +1,216 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/tablegate/tablegate/outcome"
+)
+
+// Text output limits: the text is for a person at a terminal; --format json has everything.
+const (
+	textSamples  = 3  // failing rows shown per check unless --samples or the environment says
+	textRuleSets = 10 // invalid_by_rules lines shown
+)
+
+// textStyle says how the text output looks: colour only on a terminal without NO_COLOR, and how
+// many failing rows per check (samples, 0 for the text default).
+type textStyle struct {
+	colour  bool
+	samples int
+}
+
+const (
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiBold   = "\x1b[1m"
+	ansiReset  = "\x1b[0m"
+)
+
+func (s textStyle) paint(code, text string) string {
+	if !s.colour || text == "" {
+		return text
+	}
+	return code + text + ansiReset
+}
+
+// status is the run's verdict word: PASS when every check passed, WARN when the run succeeded
+// with failing checks, FAIL when the run failed.
+func status(rep *outcome.Report) (word, colour string) {
+	switch {
+	case !rep.Outcome.Succeeded():
+		return "FAIL", ansiRed
+	case rep.Health != outcome.Healthy:
+		return "WARN", ansiYellow
+	}
+	return "PASS", ansiGreen
+}
+
+func printText(w io.Writer, rep *outcome.Report, st textStyle) {
+	word, colour := status(rep)
+	name := rep.Asset
+	if name != "" && !strings.EqualFold(name, rep.Schema) {
+		name += " (" + rep.Schema + ")"
+	} else {
+		name = rep.Schema
+	}
+	header := fmt.Sprintf("%s %s: %s", st.paint(ansiBold+colour, word), name, *rep.Outcome)
+	if *rep.Outcome != outcome.ColumnSchemaMismatch && *rep.Outcome != outcome.Skipped {
+		header += fmt.Sprintf(" — %s input, %s valid, %s invalid", count(rep.Rows.Input), count(rep.Rows.Valid), count(rep.Rows.Invalid))
+	}
+	fmt.Fprintln(w, header)
+	if rep.Table.Address != "" {
+		state := "not written"
+		if rep.Table.Written {
+			state = "written"
+		}
+		fmt.Fprintf(w, "  table: %s (%s)\n", rep.Table.Address, state)
+	} else {
+		fmt.Fprintln(w, "  table: none (validated in place)")
+	}
+	if rep.Quarantine.Address != "" {
+		state := "not written"
+		if rep.Quarantine.Written {
+			state = fmt.Sprintf("written, %s rows", count(rep.Quarantine.Rows))
+		}
+		fmt.Fprintf(w, "  quarantine: %s (%s)\n", rep.Quarantine.Address, state)
+	}
+	printChecks(w, rep.Checks, st)
+	printRuleSets(w, rep.InvalidByRules)
+	printRows(w, "valid sample", rep.ValidSample)
+	printRows(w, "invalid sample", rep.InvalidSample)
+	fmt.Fprintf(w, "  health: %s\n", rep.Health)
+}
+
+// printChecks lists the failing checks, one line each with its declared severity, whether it
+// blocked the write, its failed count (right-aligned over every line) and description, then its
+// failing rows.
+func printChecks(w io.Writer, checks []outcome.Check, st textStyle) {
+	var failing []outcome.Check
+	for _, c := range checks {
+		if !c.Passed {
+			failing = append(failing, c)
+		}
+	}
+	fmt.Fprintf(w, "  checks: %d, %d failing\n", len(checks), len(failing))
+	nameW, countW := 0, 0
+	counts := make([]string, len(failing))
+	for i, c := range failing {
+		nameW = max(nameW, len(c.Name))
+		if n, ok := c.Metadata[outcome.MetaFailedRowCount]; ok {
+			counts[i] = count(n)
+		}
+		countW = max(countW, len(counts[i]))
+	}
+	for i, c := range failing {
+		sevColour := ansiYellow
+		if c.Severity == outcome.SeverityError {
+			sevColour = ansiRed
+		}
+		blocked := "         "
+		if c.Blocking {
+			blocked = "blocked  "
+		}
+		failed := ""
+		if counts[i] != "" {
+			failed = fmt.Sprintf("%*s failed", countW, counts[i])
+		} else if countW > 0 {
+			failed = strings.Repeat(" ", countW+len(" failed"))
+		}
+		fmt.Fprintf(w, "    %s %s%-*s  %s  %s\n", st.paint(sevColour, fmt.Sprintf("%-5s", c.Severity)), blocked, nameW, c.Name, failed, c.Description)
+		if errs, ok := c.Metadata[outcome.MetaColumnSchemaErrors]; ok {
+			data := jsonText(errs)
+			fmt.Fprintf(w, "          %s\n", data)
+		}
+		rows, _ := c.Metadata[outcome.MetaFailedExamples].([]any)
+		limit := st.samples
+		if limit == 0 {
+			limit = textSamples
+		}
+		for j, row := range rows {
+			if j == limit {
+				fmt.Fprintf(w, "          … %d more failing rows shown with --format json\n", len(rows)-limit)
+				break
+			}
+			data := jsonText(row)
+			fmt.Fprintf(w, "          %s\n", data)
+		}
+	}
+}
+
+// printRuleSets prints the top sets of rules that invalid rows failed, with their counts aligned.
+func printRuleSets(w io.Writer, sets []outcome.RuleSet) {
+	if len(sets) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "  invalid rows by rules:")
+	width := 0
+	for i, s := range sets {
+		if i == textRuleSets {
+			break
+		}
+		width = max(width, len(count(s.Count)))
+	}
+	for i, s := range sets {
+		if i == textRuleSets {
+			fmt.Fprintf(w, "    … %d more (see --format json)\n", len(sets)-textRuleSets)
+			break
+		}
+		fmt.Fprintf(w, "    %*s  %s\n", width, count(s.Count), s.Rules)
+	}
+}
+
+func printRows(w io.Writer, title string, rows []any) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  %s:\n", title)
+	for _, r := range rows {
+		data := jsonText(r)
+		fmt.Fprintf(w, "    %s\n", data)
+	}
+}
+
+// jsonText is v as one line of JSON, without escaping <, > and & (it is read, not embedded).
+func jsonText(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// count spells a count with thousands separators, so long counts stay readable when aligned.
+func count(v any) string {
+	var s string
+	switch n := v.(type) {
+	case int64:
+		s = strconv.FormatInt(n, 10)
+	case int:
+		s = strconv.Itoa(n)
+	default:
+		s = fmt.Sprint(v)
+	}
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	if _, err := strconv.ParseUint(s, 10, 64); err != nil {
+		return fmt.Sprint(v)
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
