@@ -480,7 +480,7 @@ func TestPrepareRemakesStaleData(t *testing.T) {
 		if err := os.WriteFile(copyOf, []byte("copy"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := prepare(ctx, tl, cfg, 1000, data, copyOf); err != nil {
+		if err := prepare(ctx, tl, cfg, 1000, benchSchema, data, copyOf); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if generated() != wantCalls || exists(copyOf) != wantCopy || !exists(data+".stamp") {
@@ -504,7 +504,7 @@ func TestPrepareRemakesStaleData(t *testing.T) {
 	step("another invalid rate", config{invalidRate: 0.1}, 5, false)
 
 	build("3", "1")
-	if err := prepare(ctx, tl, cfg, 1000, data); err == nil || exists(data+".stamp") {
+	if err := prepare(ctx, tl, cfg, 1000, benchSchema, data); err == nil || exists(data+".stamp") {
 		t.Fatalf("failed generation: err %v, stamp left %v; want an error and no stamp", err, exists(data+".stamp"))
 	}
 	build("3", "0")
