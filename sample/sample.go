@@ -44,8 +44,11 @@ type gen struct {
 	// keyIdx numbers the values a key at the current position takes, 0 to keySpan-1: the row at
 	// the top level; inside a list, the element among all rows' when the list is a key, else
 	// its position in the list (unique among its siblings is enough there).
-	keyIdx     string
-	keySpan    *big.Int
+	keyIdx  string
+	keySpan *big.Int
+	// groupKeys are the columns schema-level group rules group by: a String one among them draws
+	// from groupKeyValues values, as an integer one does from its default range.
+	groupKeys  map[string]bool
 	violations []violation
 	colExprs   []string
 }
@@ -64,10 +67,27 @@ func Query(s *schema.Schema, spec Spec) (string, []string, error) {
 	if err := s.Validate(); err != nil {
 		return "", nil, err
 	}
-	g := &gen{spec: spec, idx: "i", keyIdx: "i", keySpan: big.NewInt(max(spec.Rows, 1))}
+	g := &gen{spec: spec, idx: "i", keyIdx: "i", keySpan: big.NewInt(max(spec.Rows, 1)), groupKeys: map[string]bool{}}
+	for _, r := range s.Rules {
+		for _, k := range r.GroupBy {
+			g.groupKeys[k] = true
+		}
+	}
 	pk := s.PrimaryKey()
+	pair := pairKey(s, pk, spec.Rows)
 	for _, c := range s.Columns {
-		expr, err := g.column(c, len(pk) > 0 && pk[0] == c.Name, len(pk) > 1)
+		var expr string
+		var err error
+		switch {
+		case pair && c.Name == pk[0]:
+			// A key of two columns, as a daily balance's (account, day): each lead value on
+			// pairRepeat rows in a row, the second column distinct among them.
+			expr, err = g.keyedAt(fmt.Sprintf("(i // %d)", pairRepeat), (spec.Rows+pairRepeat-1)/pairRepeat, func() (string, error) { return g.column(c, true, true) })
+		case pair && c.Name == pk[1]:
+			expr, err = g.keyedAt(fmt.Sprintf("(i %% %d)", pairRepeat), pairRepeat, func() (string, error) { return g.keyedColumn(c) })
+		default:
+			expr, err = g.column(c, len(pk) > 0 && pk[0] == c.Name, len(pk) > 1)
+		}
 		if err != nil {
 			return "", nil, fmt.Errorf("column '%s': %w", c.Name, err)
 		}
@@ -103,6 +123,60 @@ func Query(s *schema.Schema, spec Spec) (string, []string, error) {
 	q := fmt.Sprintf("SELECT %s FROM (SELECT i, (hash(i, %d, -1) %% 1000000) < %d AS __bad, %s AS __which FROM range(%d) AS t(i))",
 		strings.Join(cols, ", "), spec.Seed, rate, which, spec.Rows)
 	return q, rules, nil
+}
+
+// groupKeyValues is how many values a String column that a group rule groups by draws from.
+const groupKeyValues = 1_000_000
+
+// pairRepeat is how many rows share the lead value of a two-column key.
+const pairRepeat = 8
+
+// pairKey says whether a two-column primary key is spread over both columns (pairKeyed): the
+// second column must take pairRepeat distinct values and the lead the rows' share of them.
+func pairKey(s *schema.Schema, pk []string, rows int64) bool {
+	if len(pk) != 2 || rows < pairRepeat {
+		return false
+	}
+	second := s.Column(pk[1])
+	if second == nil {
+		return false
+	}
+	probe := &gen{idx: "i", keyIdx: "i", keySpan: big.NewInt(pairRepeat)}
+	_, err := probe.key(second, "i")
+	return err == nil
+}
+
+// keyedAt runs build with the key index and span set to idx and span.
+func (g *gen) keyedAt(idx string, span int64, build func() (string, error)) (string, error) {
+	outerIdx, outerSpan := g.keyIdx, g.keySpan
+	defer func() { g.keyIdx, g.keySpan = outerIdx, outerSpan }()
+	g.keyIdx, g.keySpan = idx, big.NewInt(max(span, 1))
+	return build()
+}
+
+// keyedColumn is a key column other than the lead: distinct at its key index, with the value
+// rules' violations but no duplicate of its own (the key's other column keeps the rows apart).
+func (g *gen) keyedColumn(c *schema.Column) (string, error) {
+	valid, err := g.key(c, g.keyIdx)
+	if err != nil {
+		return "", err
+	}
+	t := buildType(c.DType)
+	cases := g.breaks(c)
+	if !c.Args.Nullable {
+		cases = append([]violation{{"nullability", "NULL"}}, cases...)
+	}
+	if len(cases) == 0 {
+		return fmt.Sprintf("CAST(%s AS %s)", valid, t), nil
+	}
+	var b strings.Builder
+	b.WriteString("CASE")
+	for _, k := range cases {
+		g.violations = append(g.violations, violation{c.Name + "|" + k.rule, k.expr})
+		fmt.Fprintf(&b, " WHEN __bad AND __which = {{V}} THEN CAST(%s AS %s)", k.expr, t)
+	}
+	fmt.Fprintf(&b, " ELSE CAST(%s AS %s) END", valid, t)
+	return b.String(), nil
 }
 
 // column builds the expression of one column: its valid value, NULLs for nullable columns, and
@@ -392,6 +466,23 @@ func (g *gen) key(c *schema.Column, idx string) (string, error) {
 		return fmt.Sprintf("encode('k' || lpad(CAST(%s AS VARCHAR), %d, '0'))", idx, keyWidth(span, 10)), nil
 	case k.IsFloat(), k == schema.KindDecimal:
 		return g.numberKey(c, idx, per)
+	case k == schema.KindDate:
+		lo := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+		if p := bound(c, c.Args.Min); p != nil {
+			lo = p.Time
+		} else if p := bound(c, c.Args.MinExclusive); p != nil {
+			lo = p.Time.AddDate(0, 0, 1)
+		}
+		if !span.IsInt64() || span.Int64() > 1_000_000 {
+			return "", fmt.Errorf("a unique Date column needs %s distinct days, one per %s; sample makes at most 1000000", span, per)
+		}
+		last := lo.AddDate(0, 0, int(span.Int64()-1))
+		for _, v := range []*schema.Value{c.Args.Max, c.Args.MaxExclusive} {
+			if p := bound(c, v); p != nil && (last.After(p.Time) || v == c.Args.MaxExclusive && !last.Before(p.Time)) {
+				return "", fmt.Errorf("a unique Date column needs %s distinct days, one per %s, from %s; its max is %s", span, per, lo.Format(time.DateOnly), p.Time.Format(time.DateOnly))
+			}
+		}
+		return fmt.Sprintf("(DATE '%s' + CAST(%s AS INTEGER))", lo.Format(time.DateOnly), idx), nil
 	case k == schema.KindEnum:
 		cats := c.DType.Categories
 		if span.Cmp(big.NewInt(int64(len(cats)))) > 0 {
@@ -525,6 +616,9 @@ func (g *gen) stringKey(c *schema.Column, idx, per string) (string, error) {
 		}
 		return check(last)
 	}
+	if re != nil && fits(uuidSpelling) {
+		return uuidKey(idx, g.spec.Seed), nil
+	}
 	if re != nil {
 		minLen := 0
 		if c.Args.MinLength != nil {
@@ -555,6 +649,26 @@ func (g *gen) stringKey(c *schema.Column, idx, per string) (string, error) {
 		pattern = fmt.Sprintf(" matching %q", *c.Args.Regex)
 	}
 	return "", fmt.Errorf("sample cannot spell %s distinct strings%s within the length bounds, one per %s", g.keySpan, pattern, per)
+}
+
+// uuidMultiplier is odd, so multiplying by it modulo 2^62 permutes the key indexes.
+const uuidMultiplier = 0x2545F4914F6CDD1D
+
+// uuidKey spells the key index as a version 4 UUID, as random-looking as real ones: the first
+// 64 bits are the index's hash, the last 62 a permutation of the index, which keeps the keys
+// distinct.
+func uuidKey(idx string, seed uint64) string {
+	return fmt.Sprintf(`regexp_replace(printf('%%016x%%016x', hash(%s, %d, -3), CAST((CAST(%s AS HUGEINT) * %d) %% %d + %d AS UBIGINT)), '^(.{8})(.{4}).(.{3})(.{4})(.{12})$', '\1-\2-4\3-\4-\5')`,
+		idx, seed, idx, uint64(uuidMultiplier), uint64(1)<<62, uint64(1)<<63)
+}
+
+// uuidSpelling is uuidKey's shape for index n (its first half from another hash), to check a
+// regex against.
+func uuidSpelling(n int64) string {
+	h := uint64(n)*0x9E3779B97F4A7C15 + 1
+	h ^= h >> 31
+	s := fmt.Sprintf("%016x%016x", h, (uint64(n)*uuidMultiplier)%(1<<62)|1<<63)
+	return s[:8] + "-" + s[8:12] + "-4" + s[13:16] + "-" + s[16:20] + "-" + s[20:]
 }
 
 func bound(c *schema.Column, v *schema.Value) *schema.Parsed {
@@ -599,6 +713,14 @@ func (g *gen) valid(c *schema.Column, key bool) (string, error) {
 	d := c.DType
 	if key {
 		return g.key(c, g.keyIdx)
+	}
+	if g.groupKeys[c.Name] && g.depth == 0 && d.Kind == schema.KindString && !a.HasIsIn {
+		// Groups of about ten rows each at 10M rows, as customers' orders; a regex the key
+		// spellings cannot fit keeps the pool of matching strings below.
+		draw := fmt.Sprintf("(%s %% %d)", g.h(), groupKeyValues)
+		if expr, err := g.keyedAt(draw, groupKeyValues, func() (string, error) { return g.stringKey(c, draw, "group value") }); err == nil {
+			return expr, nil
+		}
 	}
 	if a.HasIsIn && len(a.IsIn) == 0 {
 		if !a.Nullable {

@@ -4,6 +4,7 @@ import (
 	"context"
 	gosql "database/sql"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -309,4 +310,42 @@ func TestSampleRowOrderAnyThreads(t *testing.T) {
 		"SELECT count(*) FROM read_parquet('%s') AS a POSITIONAL JOIN read_parquet('%s') AS b WHERE a.id IS DISTINCT FROM b.id OR a.email IS DISTINCT FROM b.email OR a.amount IS DISTINCT FROM b.amount",
 		one, four)).Scan(&differ))
 	assert.Zero(t, differ, "rows written with 4 threads must come in the order 1 thread writes them")
+}
+
+// TestSampleStringKeys: the string-keyed benchmark data has the shapes real extracts have. At rate
+// 0: a regex that takes UUIDs gets distinct, random-looking version 4 UUIDs; a String group key
+// about as many values as an integer's default range (1M); a (String, Date) key 8 days per
+// account, distinct as a pair. At rate 0.05 the duplicates of unique columns appear.
+func TestSampleStringKeys(t *testing.T) {
+	s, err := schema.LoadFile("../benchmarks/schemas/strings.yaml")
+	require.NoError(t, err)
+	eng, err := exec.Open(exec.Config{Threads: 2})
+	require.NoError(t, err)
+	defer eng.Close()
+	const rows = 200_000
+	q, _, err := sample.Query(s, sample.Spec{Rows: rows, InvalidRate: 0, Seed: 7})
+	require.NoError(t, err)
+	var uuids, uuidShape, ascending, codes, accounts, pairs, perAccount int64
+	require.NoError(t, eng.DB().QueryRow(`SELECT count(DISTINCT uuid),
+		count(*) FILTER (WHERE regexp_full_match(uuid, '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}')),
+		count(*) FILTER (WHERE uuid < lead_uuid),
+		count(DISTINCT customer_code), count(DISTINCT account), count(DISTINCT (account, as_of)),
+		max(days)
+		FROM (SELECT *, lead(uuid) OVER () AS lead_uuid, count(*) OVER (PARTITION BY account) AS days FROM (`+q+`))`).
+		Scan(&uuids, &uuidShape, &ascending, &codes, &accounts, &pairs, &perAccount))
+	assert.Equal(t, int64(rows), uuids, "UUIDs distinct")
+	assert.Equal(t, int64(rows), uuidShape, "every UUID a version 4 one")
+	assert.InDelta(t, rows/2, ascending, rows/20, "UUIDs in random order, not ascending")
+	assert.InDelta(t, 1_000_000*(1-math.Exp(-rows/1e6)), codes, 2000, "customer codes drawn from 1M values")
+	assert.Equal(t, int64(rows/8), accounts)
+	assert.Equal(t, int64(rows), pairs, "(account, as_of) distinct")
+	assert.Equal(t, int64(8), perAccount)
+
+	dirty, rules, err := sample.Query(s, sample.Spec{Rows: rows, InvalidRate: 0.05, Seed: 7})
+	require.NoError(t, err)
+	assert.Contains(t, rules, "uuid|unique")
+	assert.Contains(t, rules, "as_of|nullability")
+	var dupUUIDs int64
+	require.NoError(t, eng.DB().QueryRow("SELECT count(*) - count(DISTINCT uuid) FROM ("+dirty+")").Scan(&dupUUIDs))
+	assert.Positive(t, dupUUIDs)
 }

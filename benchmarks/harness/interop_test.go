@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 	"github.com/tablegate/tablegate/schema"
 )
 
-// TestDataframelyAgrees runs the benchmark rule sets through tablegate and through dataframely
+// TestDataframelyAgrees runs the benchmark rule sets (the integer-keyed and the string-keyed) through tablegate and through dataframely
 // (the reference implementation of these semantics) on the same generated data and requires the
 // same valid-row count and the same failure count per rule. It needs python3 with dataframely
 // and polars (CI installs them); elsewhere it is skipped.
@@ -24,26 +25,34 @@ func TestDataframelyAgrees(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	data := filepath.Join(dir, "data.parquet")
-	gen, err := schema.LoadFile("../schemas/bench40.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, _, err := sample.Query(gen, sample.Spec{Rows: 20000, InvalidRate: 0.2, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
 	eng, err := tgexec.Open(tgexec.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	if err := eng.WriteQuery(ctx, q, tgexec.ParquetOutput{Path: data}); err != nil {
-		t.Fatal(err)
+	generate := func(schemaFile string) string {
+		gen, err := schema.LoadFile("../../" + schemaFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _, err := sample.Query(gen, sample.Spec{Rows: 20000, InvalidRate: 0.2, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := filepath.Join(dir, filepath.Base(schemaFile)+".parquet")
+		if err := eng.WriteQuery(ctx, q, tgexec.ParquetOutput{Path: data}); err != nil {
+			t.Fatal(err)
+		}
+		return data
 	}
-	for _, rules := range []string{"5", "15", "40"} {
+	benchRows, stringRows := generate(benchSchema), generate(stringSchema)
+	for _, rules := range append([]string{"5", "15", "40"}, stringSets...) {
+		data, file := benchRows, "../schemas/bench"+rules+".yaml"
+		if slices.Contains(stringSets, rules) {
+			data, file = stringRows, "../schemas/"+rules+".yaml"
+		}
 		t.Run(rules+" rules", func(t *testing.T) {
-			plan, err := loadPlan("../schemas/bench" + rules + ".yaml")
+			plan, err := loadPlan(file)
 			if err != nil {
 				t.Fatal(err)
 			}

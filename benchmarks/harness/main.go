@@ -67,6 +67,7 @@ func main() {
 type config struct {
 	rows        []int64
 	rules       []int
+	sets        []string // named rule sets keyed on strings (order15, …), on stringSchema's rows
 	storages    []string
 	approaches  []string
 	runs        int
@@ -86,6 +87,7 @@ type customInput struct{ input, schema string }
 type measurement struct {
 	Rows     int64     `json:"rows"`
 	Rules    int       `json:"rules"`
+	Set      string    `json:"set,omitempty"` // a named rule set on the string-keyed data; "" for benchN
 	Storage  string    `json:"storage"`
 	Approach string    `json:"approach"`
 	Seconds  []float64 `json:"seconds"`
@@ -122,7 +124,7 @@ func parseInts(s string) ([]int64, error) {
 func benchMain(args []string) error {
 	fs := flag.NewFlagSet("harness", flag.ExitOnError)
 	rows := fs.String("rows", "1M,10M", "row counts (1M, 10M, 30M, …)")
-	rules := fs.String("rules", "5,15,40", "rule sets: 5, 15, 40 (benchmarks/schemas/benchN.yaml)")
+	rules := fs.String("rules", "5,15,40,"+strings.Join(stringSets, ","), "rule sets: 5, 15, 40 (benchmarks/schemas/benchN.yaml) and the string-keyed "+strings.Join(stringSets, ", "))
 	storages := fs.String("storage", "parquet,duckdb", "parquet (Parquet -> Parquet) and/or duckdb (table -> table)")
 	approaches := fs.String("approaches", "floor,counts,full,perrule,dataframely", "what to measure")
 	runs := fs.Int("runs", 3, "runs per measurement (the median is reported)")
@@ -159,12 +161,15 @@ func benchMain(args []string) error {
 	if cfg.rows, err = parseInts(*rows); err != nil {
 		return err
 	}
-	ruleSets, err := parseInts(*rules)
-	if err != nil {
-		return err
-	}
-	for _, r := range ruleSets {
-		cfg.rules = append(cfg.rules, int(r))
+	for _, r := range strings.Split(*rules, ",") {
+		r = strings.TrimSpace(r)
+		if n, err := strconv.Atoi(r); err == nil {
+			cfg.rules = append(cfg.rules, n)
+		} else if slices.Contains(stringSets, r) {
+			cfg.sets = append(cfg.sets, r)
+		} else {
+			return fmt.Errorf("-rules: %q is neither a count of benchN.yaml nor one of %s", r, strings.Join(stringSets, ", "))
+		}
 	}
 	cfg.storages = strings.Split(*storages, ",")
 	cfg.approaches = strings.Split(*approaches, ",")
@@ -180,7 +185,7 @@ func benchMain(args []string) error {
 		cfg.approaches = slices.DeleteFunc(cfg.approaches, func(a string) bool { return a == "dataframely" })
 	}
 	if cfg.guard > 0 {
-		cfg.rows, cfg.rules, cfg.storages, cfg.approaches = []int64{1_000_000}, []int{15}, []string{"parquet"}, []string{"floor", "full"}
+		cfg.rows, cfg.rules, cfg.sets, cfg.storages, cfg.approaches = []int64{1_000_000}, []int{15}, nil, []string{"parquet"}, []string{"floor", "full"}
 		if cfg.runs < 7 {
 			cfg.runs = 7
 		}
@@ -236,12 +241,12 @@ func bench(ctx context.Context, cfg config) error {
 	}
 	r := results{
 		Machine: machine(), Cores: cores(), Peers: pyVersions(t.python), DuckDB: tgexec.DuckDBVersion(), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
-		Rows: cfg.rows, Rules: cfg.rules, Storages: cfg.storages, Measurements: all,
+		Rows: cfg.rows, Rules: cfg.rules, Sets: cfg.sets, Storages: cfg.storages, Measurements: all,
 	}
 	if cfg.custom != nil {
 		c := cells[0]
 		r.Schema, r.Input = c.schema, c.in
-		r.Rows, r.Rules, r.Storages = []int64{c.rows}, []int{c.rules}, []string{c.storage}
+		r.Rows, r.Rules, r.Sets, r.Storages = []int64{c.rows}, []int{c.rules}, nil, []string{c.storage}
 	}
 	if cfg.profile && slices.Contains(cfg.approaches, "full") {
 		for _, c := range cells {
@@ -268,6 +273,7 @@ func bench(ctx context.Context, cfg config) error {
 type cell struct {
 	rows    int64
 	rules   int
+	set     string // a named rule set (stringSets), "" for benchN
 	storage string // parquet or duckdb
 	schema  string // the schema file
 	in      string // the input as tablegate takes it
@@ -280,26 +286,9 @@ type cell struct {
 func gridCells(ctx context.Context, t tools, cfg config) ([]cell, error) {
 	var cells []cell
 	for _, n := range cfg.rows {
-		data := filepath.Join(cfg.work, fmt.Sprintf("data_%d.parquet", n))
-		db := filepath.Join(cfg.work, fmt.Sprintf("data_%d.duckdb", n))
-		// The DuckDB copy goes with the data: made again with it, and renamed into place only
-		// once loaded, so an interrupted load leaves nothing to reuse.
-		if err := prepare(ctx, t, cfg, n, data, db, db+".wal"); err != nil {
+		data, db, err := gridData(ctx, t, cfg, n, benchSchema, fmt.Sprintf("data_%d", n))
+		if err != nil {
 			return nil, err
-		}
-		if slices.Contains(cfg.storages, "duckdb") {
-			if _, err := os.Stat(db); err != nil {
-				tmp := db + ".loading"
-				if err := removeAll(tmp, tmp+".wal"); err != nil {
-					return nil, err
-				}
-				if err := runQuiet(ctx, t.harness, "load", data, tmp); err != nil {
-					return nil, fmt.Errorf("load %s into DuckDB: %w", data, err)
-				}
-				if err := os.Rename(tmp, db); err != nil {
-					return nil, err
-				}
-			}
 		}
 		for _, rules := range cfg.rules {
 			for _, storage := range cfg.storages {
@@ -316,8 +305,72 @@ func gridCells(ctx context.Context, t tools, cfg config) ([]cell, error) {
 				cells = append(cells, c)
 			}
 		}
+		if len(cfg.sets) == 0 {
+			continue
+		}
+		data, db, err = gridData(ctx, t, cfg, n, stringSchema, fmt.Sprintf("strings_%d", n))
+		if err != nil {
+			return nil, err
+		}
+		for _, set := range cfg.sets {
+			schemaFile := filepath.Join("benchmarks", "schemas", set+".yaml")
+			s, err := schema.LoadFile(schemaFile)
+			if err != nil {
+				return nil, err
+			}
+			plan, err := compile.Compile(s)
+			if err != nil {
+				return nil, err
+			}
+			for _, storage := range cfg.storages {
+				c := cell{rows: n, rules: len(plan.Rules), set: set, storage: storage, in: data, schema: schemaFile, orderBy: orderKey(s)}
+				if storage == "duckdb" {
+					c.in = db + ":t"
+				}
+				cells = append(cells, c)
+			}
+		}
 	}
 	return cells, nil
+}
+
+// The schemas the grid's data is generated from: benchSchema for the benchN rule sets, stringSchema
+// for the string-keyed stringSets (extra columns in the data are no matter to a rule set).
+const (
+	benchSchema  = "benchmarks/schemas/bench40.yaml"
+	stringSchema = "benchmarks/schemas/strings.yaml"
+)
+
+// stringSets are the rule sets keyed on strings: an order number primary key under a regex, a
+// UUID one, a (String, Date) one, each with a group rule on a String column of about 1M values.
+var stringSets = []string{"order15", "uuid15", "pair15"}
+
+// gridData generates a row count's data from the schema file (once; same seed, same bytes) as
+// NAME.parquet in the scratch folder and, when the grid has DuckDB cells, loads it into
+// NAME.duckdb (table t).
+func gridData(ctx context.Context, t tools, cfg config, n int64, schemaFile, name string) (data, db string, err error) {
+	data = filepath.Join(cfg.work, name+".parquet")
+	db = filepath.Join(cfg.work, name+".duckdb")
+	// The DuckDB copy goes with the data: made again with it, and renamed into place only
+	// once loaded, so an interrupted load leaves nothing to reuse.
+	if err := prepare(ctx, t, cfg, n, schemaFile, data, db, db+".wal"); err != nil {
+		return "", "", err
+	}
+	if slices.Contains(cfg.storages, "duckdb") {
+		if _, err := os.Stat(db); err != nil {
+			tmp := db + ".loading"
+			if err := removeAll(tmp, tmp+".wal"); err != nil {
+				return "", "", err
+			}
+			if err := runQuiet(ctx, t.harness, "load", data, tmp); err != nil {
+				return "", "", fmt.Errorf("load %s into DuckDB: %w", data, err)
+			}
+			if err := os.Rename(tmp, db); err != nil {
+				return "", "", err
+			}
+		}
+	}
+	return data, db, nil
 }
 
 // customCell is the user's own input and schema (-input, -schema): its rows are counted, and the
@@ -355,8 +408,7 @@ func orderKey(s *schema.Schema) string {
 // bytes only from the same generator, so a file beside a stamp of another build, schema or
 // arguments (or none) is made again rather than silently reused, and the files derived from it
 // are removed first.
-func prepare(ctx context.Context, t tools, cfg config, n int64, data string, derived ...string) error {
-	const schemaFile = "benchmarks/schemas/bench40.yaml"
+func prepare(ctx context.Context, t tools, cfg config, n int64, schemaFile, data string, derived ...string) error {
 	args := []string{"sample", "--schema", schemaFile,
 		"--rows", fmt.Sprint(n), "--invalid-rate", fmt.Sprint(cfg.invalidRate), "--seed", "1", "--out", data}
 	stamp, err := dataStamp(t.tablegate, schemaFile, args)
@@ -433,7 +485,11 @@ func command(t tools, cfg config, approach string, c cell) []string {
 		if t.python == "" || c.storage != "parquet" {
 			return nil
 		}
-		return []string{t.python, filepath.Join("benchmarks", "peers", "dataframely_bench.py"), "--rules", fmt.Sprint(c.rules), "--input", c.in, "--out", filepath.Join(cfg.work, "out")}
+		set := c.set
+		if set == "" {
+			set = fmt.Sprint(c.rules)
+		}
+		return []string{t.python, filepath.Join("benchmarks", "peers", "dataframely_bench.py"), "--rules", set, "--input", c.in, "--out", filepath.Join(cfg.work, "out")}
 	}
 	return nil
 }
@@ -502,7 +558,7 @@ func measureCell(ctx context.Context, t tools, cfg config, c cell, measure func(
 	var cmds [][]string
 	for _, approach := range cfg.approaches {
 		if cmd := command(t, cfg, approach, c); cmd != nil {
-			ms = append(ms, measurement{Rows: c.rows, Rules: c.rules, Storage: c.storage, Approach: approach})
+			ms = append(ms, measurement{Rows: c.rows, Rules: c.rules, Set: c.set, Storage: c.storage, Approach: approach})
 			cmds = append(cmds, cmd)
 		}
 	}
@@ -530,7 +586,7 @@ func measureCell(ctx context.Context, t tools, cfg config, c cell, measure func(
 	for i := range ms {
 		m := &ms[i]
 		m.Median, m.MedRSS, m.MedCPU = median(m.Seconds), median(m.RSSMB), median(m.CPU)
-		fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s %-12s %7.2fs %7.0f MB %7.2f CPU s %s\n", c.rows, c.rules, c.storage, m.Approach, m.Median, m.MedRSS, m.MedCPU, m.Error)
+		fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s %-7s %-12s %7.2fs %7.0f MB %7.2f CPU s %s\n", c.rows, c.rules, c.set, c.storage, m.Approach, m.Median, m.MedRSS, m.MedCPU, m.Error)
 	}
 	return ms
 }
@@ -624,6 +680,7 @@ type results struct {
 	InvalidRate  float64       `json:"invalid_rate"`
 	Rows         []int64       `json:"rows"`
 	Rules        []int         `json:"rules"`
+	Sets         []string      `json:"sets,omitempty"` // named rule sets on the string-keyed data
 	Storages     []string      `json:"storages"`
 	Schema       string        `json:"schema,omitempty"` // a run over -input: its schema and input
 	Input        string        `json:"input,omitempty"`
@@ -665,10 +722,19 @@ func renderMain(dir string) error {
 	return render(dir, r)
 }
 
+// find is the measurement of a benchN cell (rules rules), findSet that of a named set's.
 func find(all []measurement, rows int64, rules int, storage, approach string) *measurement {
+	return findIn(all, rows, rules, "", storage, approach)
+}
+
+func findSet(all []measurement, rows int64, set, storage, approach string) *measurement {
+	return findIn(all, rows, -1, set, storage, approach)
+}
+
+func findIn(all []measurement, rows int64, rules int, set, storage, approach string) *measurement {
 	for i := range all {
 		m := &all[i]
-		if m.Rows == rows && m.Rules == rules && m.Storage == storage && m.Approach == approach && m.Error == "" && m.Median > 0 {
+		if m.Rows == rows && (rules < 0 || m.Rules == rules) && m.Set == set && m.Storage == storage && m.Approach == approach && m.Error == "" && m.Median > 0 {
 			return m
 		}
 	}
@@ -686,6 +752,9 @@ func markdown(r results) string {
 	all := r.Measurements
 	var b strings.Builder
 	data := fmt.Sprintf("`tablegate sample --schema benchmarks/schemas/bench40.yaml --invalid-rate %g --seed 1` (13 columns)", r.InvalidRate)
+	if len(r.Sets) > 0 {
+		data += fmt.Sprintf("; for %s, `tablegate sample --schema %s` with the same arguments (14 columns, 13 of them read)", strings.Join(r.Sets, ", "), stringSchema)
+	}
 	if r.Input != "" {
 		data = fmt.Sprintf("`%s`, validated with `%s`", r.Input, r.Schema)
 	}
@@ -716,14 +785,21 @@ func markdown(r results) string {
 		}
 		return fmt.Sprintf("%.2f", m.MedCPU)
 	}
+	row := func(n int64, rules string, s string, get func(approach string) *measurement) {
+		floor, counts, full, per, dy := get("floor"), get("counts"), get("full"), get("perrule"), get("dataframely")
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			n, rules, s, secs(floor), secs(counts), secs(full), secs(per), secs(dy),
+			ratio(full, floor), ratio(counts, floor), ratio(per, full), ratio(dy, full), rss(full), rss(dy), cpu(floor), cpu(full))
+	}
 	for _, n := range r.Rows {
 		for _, rules := range r.Rules {
 			for _, s := range r.Storages {
-				floor, counts, full := find(all, n, rules, s, "floor"), find(all, n, rules, s, "counts"), find(all, n, rules, s, "full")
-				per, dy := find(all, n, rules, s, "perrule"), find(all, n, rules, s, "dataframely")
-				fmt.Fprintf(&b, "| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-					n, rules, s, secs(floor), secs(counts), secs(full), secs(per), secs(dy),
-					ratio(full, floor), ratio(counts, floor), ratio(per, full), ratio(dy, full), rss(full), rss(dy), cpu(floor), cpu(full))
+				row(n, fmt.Sprint(rules), s, func(a string) *measurement { return find(all, n, rules, s, a) })
+			}
+		}
+		for _, set := range r.Sets {
+			for _, s := range r.Storages {
+				row(n, set, s, func(a string) *measurement { return findSet(all, n, set, s, a) })
 			}
 		}
 	}
@@ -734,7 +810,7 @@ func markdown(r results) string {
 	var errs []string
 	for _, m := range all {
 		if m.Error != "" {
-			errs = append(errs, fmt.Sprintf("- %d rows, %d rules, %s, %s: %s", m.Rows, m.Rules, m.Storage, m.Approach, m.Error))
+			errs = append(errs, fmt.Sprintf("- %d rows, %d rules %s, %s, %s: %s", m.Rows, m.Rules, m.Set, m.Storage, m.Approach, m.Error))
 		}
 	}
 	if len(errs) > 0 {

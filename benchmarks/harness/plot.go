@@ -18,7 +18,7 @@ func plot(all []measurement) string {
 	var maxT float64
 	var rows []int64
 	for _, m := range all {
-		if m.Storage != "parquet" || m.Error != "" || m.Median == 0 {
+		if m.Storage != "parquet" || m.Set != "" || m.Error != "" || m.Median == 0 {
 			continue
 		}
 		k := key{m.Approach, m.Rules}

@@ -247,6 +247,31 @@ func TestRenderFromJSON(t *testing.T) {
 	}
 }
 
+// TestRenderStringSets: a named rule set's cells get rows of their own beside the benchN ones,
+// and the benchN rows and targets never read a named set's measurements of the same rule count.
+func TestRenderStringSets(t *testing.T) {
+	m := func(set, approach string, secs float64) measurement {
+		return measurement{Rows: 10_000_000, Rules: 15, Set: set, Storage: "parquet", Approach: approach, Seconds: []float64{secs}, Median: secs, MedRSS: 500}
+	}
+	r := results{
+		Machine: "2 cores", Runs: 1, InvalidRate: 0.03, Rows: []int64{10_000_000}, Rules: []int{15}, Sets: []string{"order15"}, Storages: []string{"parquet"},
+		Measurements: []measurement{m("order15", "floor", 3), m("order15", "full", 6), m("order15", "dataframely", 9), m("", "floor", 2), m("", "full", 3)},
+	}
+	md := markdown(r)
+	for _, want := range []string{
+		"| 10000000 | 15 | parquet | 2.00 | – | 3.00 | – | – | 1.50× |",
+		"| 10000000 | order15 | parquet | 3.00 | – | 6.00 | – | 9.00 | 2.00× | – | – | 1.50× |",
+		"for order15, `tablegate sample --schema benchmarks/schemas/strings.yaml`",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("results.md lacks %q:\n%s", want, md)
+		}
+	}
+	if f := find(r.Measurements, 10_000_000, 15, "parquet", "full"); f == nil || f.Median != 3 {
+		t.Errorf("find(15 rules) = %+v, want bench15's full run", f)
+	}
+}
+
 // TestMedianByWall: of several traced runs the one with the median wall time is reported, so a
 // run that lands on a slow moment of the machine does not stand for the cell.
 func TestMedianByWall(t *testing.T) {
@@ -480,7 +505,7 @@ func TestPrepareRemakesStaleData(t *testing.T) {
 		if err := os.WriteFile(copyOf, []byte("copy"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := prepare(ctx, tl, cfg, 1000, data, copyOf); err != nil {
+		if err := prepare(ctx, tl, cfg, 1000, benchSchema, data, copyOf); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if generated() != wantCalls || exists(copyOf) != wantCopy || !exists(data+".stamp") {
@@ -504,7 +529,7 @@ func TestPrepareRemakesStaleData(t *testing.T) {
 	step("another invalid rate", config{invalidRate: 0.1}, 5, false)
 
 	build("3", "1")
-	if err := prepare(ctx, tl, cfg, 1000, data); err == nil || exists(data+".stamp") {
+	if err := prepare(ctx, tl, cfg, 1000, benchSchema, data); err == nil || exists(data+".stamp") {
 		t.Fatalf("failed generation: err %v, stamp left %v; want an error and no stamp", err, exists(data+".stamp"))
 	}
 	build("3", "0")
