@@ -114,7 +114,7 @@ func TestKeyAggregateThreads(t *testing.T) {
 	// ranWith runs a key aggregate statement that stores the thread count it ran with.
 	ranWith := func(e *Engine, r *run) int64 {
 		t.Helper()
-		if err := e.aggregateKeys(ctx, r, []compile.KeyStage{{Table: "seen", Query: "SELECT CAST(current_setting('threads') AS BIGINT) AS n"}}); err != nil {
+		if err := aggregateKey(ctx, r, "seen", "SELECT CAST(current_setting('threads') AS BIGINT) AS n"); err != nil {
 			t.Fatal(err)
 		}
 		var n int64
@@ -237,7 +237,7 @@ func TestConcurrentKeyAggregateThreads(t *testing.T) {
 				return
 			}
 			defer r.close()
-			err = e.aggregateKeys(ctx, r, []compile.KeyStage{{Table: "seen", Query: fmt.Sprintf("SELECT CAST(current_setting('threads') AS BIGINT) AS n, %d AS run", i)}})
+			err = aggregateKey(ctx, r, "seen", fmt.Sprintf("SELECT CAST(current_setting('threads') AS BIGINT) AS n, %d AS run", i))
 			var n int64
 			if err == nil {
 				err = r.conn.QueryRowContext(ctx, "SELECT n FROM seen").Scan(&n)
@@ -293,4 +293,15 @@ func TestOpenSandbox(t *testing.T) {
 	if loaded != 0 {
 		t.Error("the excel extension was installed or loaded")
 	}
+}
+
+// aggregateKey runs a key aggregate step, as a program does, storing query in table.
+func aggregateKey(ctx context.Context, r *run, table, query string) error {
+	pl := &pipeline{r: r}
+	var release func()
+	err := pl.step(ctx, nil, compile.Step{Op: compile.KeyAggregate, SQL: fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", table, query)}, &release)
+	if release != nil {
+		release()
+	}
+	return err
 }
