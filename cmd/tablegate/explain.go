@@ -17,7 +17,7 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 		quarantine bool
 	)
 	cmd := &cobra.Command{
-		Use:   "explain --schema S [--input IN [--output OUT [--quarantine]]]",
+		Use:   "explain --schema S [--input IN [--out OUT [--quarantine]]]",
 		Short: "Print the compiled SQL; with an input, check its column types first and print every statement a run executes",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -54,7 +54,7 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 	}
 	sf.add(cmd)
 	cmd.Flags().StringVar(&input, "input", "", "input whose column types are checked first")
-	cmd.Flags().StringVar(&output, "output", "", "output the run writes (the program then holds the writes)")
+	cmd.Flags().StringVar(&output, "out", "", "table the run writes (the program then holds the rows it writes)")
 	cmd.Flags().BoolVar(&quarantine, "quarantine", false, "the run quarantines invalid rows beside the output")
 	return cmd
 }
