@@ -16,10 +16,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/tablegate/tablegate/internal/trace"
 	"github.com/tablegate/tablegate/sql"
 )
 
@@ -32,7 +32,7 @@ type Engine struct {
 	// boost gives DuckDB more threads while key aggregates run (see aggregateKeys): only on a
 	// database the engine opened without a thread count, since the setting is global.
 	boost threadBoost
-	trace *tracer
+	trace *trace.Tracer
 }
 
 // threadBoost raises DuckDB's global thread count while runs aggregate keys, and gives it back
@@ -166,7 +166,7 @@ func Open(cfg Config) (*Engine, error) {
 	}
 	eng := &Engine{db: db, owned: true, spill: spill, boost: threadBoost{allowed: cfg.Threads == 0}}
 	if cfg.Trace != nil {
-		eng.trace = &tracer{w: cfg.Trace, full: cfg.TraceFull}
+		eng.trace = trace.New(cfg.Trace, cfg.TraceFull)
 	}
 	return eng, nil
 }
@@ -215,71 +215,24 @@ func (e *Engine) Close() error {
 // conn is a run's connection; with a tracer, it writes every statement it runs to it.
 type conn struct {
 	*gosql.Conn
-	trace *tracer // nil: not traced
-}
-
-// tracer writes one line per statement with its wall time and the process's CPU time over it,
-// to see where a slow run spends its time and how many cores each statement keeps busy:
-//
-//	tablegate trace:   0.822s   1.610s cpu  CREATE OR REPLACE TEMP TABLE …
-//
-// The CPU time is the whole process's (user + system), so it includes work that overlaps the
-// statement, such as another run of the same engine. Lines of concurrent statements (a run's
-// background fsync, other runs) do not interleave.
-type tracer struct {
-	mu   sync.Mutex
-	w    io.Writer
-	full bool // whole statements, not their first 160 characters
-}
-
-// traceStart is when a traced statement started, by the clock and by the process's CPU time.
-type traceStart struct {
-	wall time.Time
-	cpu  time.Duration // < 0: not measured
-}
-
-func (c conn) start() traceStart {
-	if c.trace == nil {
-		return traceStart{}
-	}
-	return traceStart{wall: time.Now(), cpu: processCPU()}
-}
-
-func (c conn) log(s traceStart, query string) {
-	if c.trace == nil {
-		return
-	}
-	q := strings.Join(strings.Fields(query), " ")
-	if len(q) > 160 && !c.trace.full {
-		q = q[:160] + "…"
-	}
-	wall := time.Since(s.wall).Seconds()
-	line := fmt.Sprintf("tablegate trace: %7.3fs  %s\n", wall, q)
-	if s.cpu >= 0 {
-		if end := processCPU(); end >= 0 {
-			line = fmt.Sprintf("tablegate trace: %7.3fs %7.3fs cpu  %s\n", wall, (end - s.cpu).Seconds(), q)
-		}
-	}
-	c.trace.mu.Lock()
-	defer c.trace.mu.Unlock()
-	_, _ = io.WriteString(c.trace.w, line)
+	trace *trace.Tracer // nil: not traced
 }
 
 // ExecContext runs a statement.
 func (c conn) ExecContext(ctx context.Context, query string, args ...any) (gosql.Result, error) {
-	defer c.log(c.start(), query)
+	defer c.trace.Log(c.trace.Begin(), query)
 	return c.Conn.ExecContext(ctx, query, args...)
 }
 
 // QueryContext runs a query; DuckDB has built the whole result when it returns.
 func (c conn) QueryContext(ctx context.Context, query string, args ...any) (*gosql.Rows, error) {
-	defer c.log(c.start(), query)
+	defer c.trace.Log(c.trace.Begin(), query)
 	return c.Conn.QueryContext(ctx, query, args...)
 }
 
 // QueryRowContext runs a query for one row.
 func (c conn) QueryRowContext(ctx context.Context, query string, args ...any) *gosql.Row {
-	defer c.log(c.start(), query)
+	defer c.trace.Log(c.trace.Begin(), query)
 	return c.Conn.QueryRowContext(ctx, query, args...)
 }
 

@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/internal/trace"
 	"github.com/tablegate/tablegate/sql"
 )
 
@@ -129,7 +129,7 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 		syncs = append(syncs, done)
 		go func() {
 			// In the background: the process's CPU time over it is the next COPY's, not its own.
-			defer r.conn.log(traceStart{wall: time.Now(), cpu: -1}, "fsync "+tmp)
+			defer r.conn.trace.Log(trace.WallOnly(), "fsync "+tmp)
 			done <- syncFile(tmp)
 		}()
 		return tmp, nil
