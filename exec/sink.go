@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/internal/trace"
+	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sql"
 )
 
