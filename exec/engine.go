@@ -19,6 +19,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/tablegate/tablegate/internal/duckdbtune"
 	"github.com/tablegate/tablegate/internal/trace"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -246,7 +247,7 @@ type run struct {
 	// callerPerfectHash is perfect_ht_threshold as the run found it (0: not read, left alone).
 	callerPerfectHash int64
 	// perfectHashBits is the threshold the run set (0: left alone); memoryLimit DuckDB's, in
-	// bytes (0: unknown), from which memoryBudget gives what one structure of the run may take.
+	// bytes (0: unknown), from which duckdbtune.MemoryBudget gives what one structure of the run may take.
 	perfectHashBits int
 	memoryLimit     int64
 	// threads is DuckDB's thread count; keyThreads the count key aggregates run with.
@@ -276,11 +277,11 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 	// the input being read; DuckDB's default threshold stays.
 	if err := r.conn.QueryRowContext(ctx, "SELECT current_setting('memory_limit'), CAST(current_setting('perfect_ht_threshold') AS BIGINT)").Scan(&limit, &r.callerPerfectHash); err == nil && terr == nil {
 		r.threads, r.keyThreads = threads, threads
-		if r.boost.allowed && r.threads <= growThreads {
-			r.keyThreads = growThreads + 1
+		if r.boost.allowed && r.threads <= duckdbtune.GrowThreads {
+			r.keyThreads = duckdbtune.GrowThreads + 1
 		}
-		r.memoryLimit = parseSize(limit)
-		bits := perfectHashBits(r.keyThreads, r.memoryLimit, 0)
+		r.memoryLimit = duckdbtune.ParseSize(limit)
+		bits := duckdbtune.PerfectHashBits(r.keyThreads, r.memoryLimit, 0)
 		if _, err := r.conn.ExecContext(ctx, fmt.Sprintf("SET SESSION perfect_ht_threshold = %d", bits)); err != nil {
 			r.boost.closed(r)
 			_ = c.Close()
@@ -290,14 +291,6 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 	}
 	return r, nil
 }
-
-// growThreads is the most threads with which DuckDB's hash aggregate grows one table per thread
-// instead of partitioning its rows (GROW_STRATEGY_THREAD_THRESHOLD in DuckDB 1.5). A table
-// grown to millions of keys misses the CPU caches: a key aggregate over 10M distinct keys takes
-// 0.77-0.88 s with 2 threads and 0.32-0.40 s with 3, even on 2 cores (1 core: 1.06-1.23 s with
-// 1 thread, 0.64-0.75 s with 3), with half the peak memory. So key aggregates run with one
-// thread more than that.
-const growThreads = 2
 
 // opened counts a new run and returns DuckDB's thread count as the run should see it: while
 // raised, the count that will be given back.
@@ -369,33 +362,14 @@ func currentThreads(ctx context.Context, r *run) (int64, error) {
 	return n, err
 }
 
-// perfectHashBits is the largest key range, as a power of two, that DuckDB may aggregate in a
-// perfect hash. Each thread allocates 8 bytes per value of the range (measured), and all of
-// them together stay within a quarter of the memory limit and 1 GiB. Each thread also fills and
-// scans its whole array, which pays only while the range is dense: for rows input rows (0:
-// unknown) the arrays of all threads hold at most 4 values per row. Measured with 2 threads over
-// 10M integer keys, against 0.75-0.9 s for DuckDB's hash table: a range of 2^24 (2 threads x
-// 2^24 / 10M rows = 3.4 values per row) 0.38-0.56 s, 2^25 0.67-0.96 s, 2^26 1.24-1.55 s; with 3
-// or more threads the hash table partitions (growThreads) and takes 0.33-0.44 s even for dense
-// keys. DuckDB's default (12) is the floor, 26 the ceiling.
-func perfectHashBits(threads, memoryLimit, rows int64) int {
-	budget := memoryBudget(memoryLimit)
-	threads = max(threads, 1)
-	bits := 12
-	for bits < 26 && threads*8<<(bits+1) <= budget && (rows == 0 || threads<<(bits+1) <= 4*rows) {
-		bits++
-	}
-	return bits
-}
-
 // countedRows records the input's row count and lowers the run's perfect-hash threshold to what
-// pays for that many rows (perfectHashBits).
+// pays for that many rows (duckdbtune.PerfectHashBits).
 func (r *run) countedRows(ctx context.Context, rows int64) error {
 	r.inputRows = rows
 	if r.perfectHashBits == 0 {
 		return nil // the threshold was left alone
 	}
-	bits := min(r.perfectHashBits, perfectHashBits(r.keyThreads, r.memoryLimit, rows))
+	bits := min(r.perfectHashBits, duckdbtune.PerfectHashBits(r.keyThreads, r.memoryLimit, rows))
 	if bits == r.perfectHashBits {
 		return nil
 	}
@@ -404,27 +378,6 @@ func (r *run) countedRows(ctx context.Context, rows int64) error {
 	}
 	r.perfectHashBits = bits
 	return nil
-}
-
-// memoryBudget is a quarter of the memory limit (0: none), at most 1 GiB.
-func memoryBudget(memoryLimit int64) int64 {
-	if memoryLimit > 0 {
-		return min(1<<30, memoryLimit/4)
-	}
-	return 1 << 30
-}
-
-// parseSize reads a size as DuckDB prints it ("18.8 GiB", "91.5 MiB", "512 bytes"); 0 when it
-// cannot.
-func parseSize(s string) int64 {
-	var n float64
-	var unit string
-	if _, err := fmt.Sscanf(s, "%g %s", &n, &unit); err != nil {
-		return 0
-	}
-	scale := map[string]float64{"bytes": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40,
-		"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}[unit]
-	return int64(n * scale)
 }
 
 // close drops what the run created and detaches its databases; it runs even when ctx is done,

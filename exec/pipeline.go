@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/duckdbtune"
 	"github.com/tablegate/tablegate/outcome"
 )
 
@@ -91,7 +92,7 @@ func (r *run) facts(ctx context.Context, rel compile.Relation, in Input) (compil
 	if err := r.countedRows(ctx, f.Rows); err != nil {
 		return f, err
 	}
-	f.PerfectHashBits, f.MemoryBudget = r.perfectHashBits, memoryBudget(r.memoryLimit)
+	f.PerfectHashBits, f.MemoryBudget = r.perfectHashBits, duckdbtune.MemoryBudget(r.memoryLimit)
 	return f, nil
 }
 
@@ -202,9 +203,9 @@ func (pl *pipeline) step(ctx context.Context, rep *outcome.Report, s compile.Ste
 	case compile.Exec:
 		return r.exec(ctx, s.SQL)
 	case compile.KeyAggregate:
-		// On a database the engine opened with DuckDB's default threads, and at most growThreads
+		// On a database the engine opened with DuckDB's default threads, and at most duckdbtune.GrowThreads
 		// of them, the aggregates run with one thread more, so that DuckDB partitions its hash
-		// tables (growThreads). A speed setting: if DuckDB refuses it, the aggregates run with
+		// tables (duckdbtune.GrowThreads). A speed setting: if DuckDB refuses it, the aggregates run with
 		// the threads there are.
 		if *release == nil && r.keyThreads > r.threads {
 			if rel, err := r.boost.raise(ctx, r, r.keyThreads); err == nil {
