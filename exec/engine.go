@@ -20,6 +20,7 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 
 	"github.com/tablegate/tablegate/internal/duckdbtune"
+	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/trace"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -29,7 +30,7 @@ type Engine struct {
 	db     *gosql.DB
 	owned  bool
 	nextID atomic.Int64
-	spill  *spillDir // the engine's own spill folder when it opened the database
+	spill  *durable.SpillDir // the engine's own spill folder when it opened the database
 	// boost gives DuckDB more threads while key aggregates run (see aggregateKeys): only on a
 	// database the engine opened without a thread count, since the setting is global.
 	boost threadBoost
@@ -137,10 +138,10 @@ func Open(cfg Config) (*Engine, error) {
 	default:
 		base = cfg.Path + ".tmp"
 	}
-	spill := newSpillDir(base, cfg.TempDirectory == "")
+	spill := durable.NewSpillDir(base, cfg.TempDirectory == "")
 	const folder = "a folder DuckDB can spill to"
 	if spill != nil {
-		settings = append(settings, setting{"temp_directory", spill.path, "TempDirectory", folder})
+		settings = append(settings, setting{"temp_directory", spill.Path(), "TempDirectory", folder})
 	} else if cfg.TempDirectory != "" {
 		settings = append(settings, setting{"temp_directory", cfg.TempDirectory, "TempDirectory", folder})
 	}
@@ -150,7 +151,7 @@ func Open(cfg Config) (*Engine, error) {
 	for _, s := range settings {
 		if _, err := db.Exec("SET " + s.name + " = " + sql.String(s.value)); err != nil {
 			db.Close()
-			spill.release()
+			spill.Release()
 			return nil, &SettingError{Setting: s.name, Value: s.value, Source: "argument Config." + s.field, Allowed: s.allowed, Err: err}
 		}
 	}
@@ -161,7 +162,7 @@ func Open(cfg Config) (*Engine, error) {
 		}
 		if err := confine(db, dirs, spill); err != nil {
 			db.Close()
-			spill.release()
+			spill.Release()
 			return nil, err
 		}
 	}
@@ -174,7 +175,7 @@ func Open(cfg Config) (*Engine, error) {
 
 // confine turns DuckDB's external access off but for dirs and the spill folder. DuckDB takes
 // the folders only while access is still on.
-func confine(db *gosql.DB, dirs []string, spill *spillDir) error {
+func confine(db *gosql.DB, dirs []string, spill *durable.SpillDir) error {
 	var list []string
 	for _, d := range dirs {
 		abs, err := filepath.Abs(d)
@@ -184,7 +185,7 @@ func confine(db *gosql.DB, dirs []string, spill *spillDir) error {
 		list = append(list, sql.String(strings.TrimSuffix(abs, string(filepath.Separator))+string(filepath.Separator)))
 	}
 	if spill != nil {
-		list = append(list, sql.String(spill.path+string(filepath.Separator)))
+		list = append(list, sql.String(spill.Path()+string(filepath.Separator)))
 	}
 	for _, stmt := range []string{"SET allowed_directories = [" + strings.Join(list, ", ") + "]", "SET enable_external_access = false"} {
 		if _, err := db.Exec(stmt); err != nil {
@@ -207,7 +208,7 @@ func (e *Engine) DB() *gosql.DB { return e.db }
 func (e *Engine) Close() error {
 	if e.owned {
 		err := e.db.Close()
-		e.spill.release()
+		e.spill.Release()
 		return err
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/trace"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sql"
@@ -164,31 +165,31 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 	}
 	// The quarantine side changes first, so that even a swap whose journal is lost with the disk
 	// never puts a new table beside the older quarantine.
-	s := swap{dir: dir}
+	s := durable.Swap{Dir: dir}
 	var kept [2]string
 	if w.dropQuarantine || w.keepPrevious && w.quarantine != "" {
 		if _, err := os.Lstat(qPath); err == nil {
 			kept = [2]string{qPath, prevParquet(qPath)}
-			s.add(kept[0], kept[1])
+			s.Add(kept[0], kept[1])
 		}
 	}
 	if quarTmp != "" {
-		s.add(quarTmp, qPath)
+		s.Add(quarTmp, qPath)
 	}
 	if tableTmp != "" {
-		s.add(tableTmp, o.Path)
+		s.Add(tableTmp, o.Path)
 	}
-	crash("outputs flushed")
+	durable.Crash("outputs flushed")
 	journal := ""
-	if len(s.steps) > 1 {
-		journal = journalPath(o.Path)
-		if err := s.commit(journal); err != nil {
+	if len(s.Steps) > 1 {
+		journal = durable.JournalPath(o.Path)
+		if err := s.Commit(journal); err != nil {
 			return err
 		}
 		journaled = true
 	}
-	crash("journal written")
-	if err := s.apply(0, journal); err != nil {
+	durable.Crash("journal written")
+	if err := s.Apply(0, journal); err != nil {
 		if journaled {
 			return fmt.Errorf("%w; the swap is recorded in %s and the next run writing %s completes it", err, journal, o.Path)
 		}
@@ -223,10 +224,10 @@ func RecoverOutput(ctx context.Context, out Output) error {
 // lockRecovered takes the table's lock, then completes a killed run's recorded swap (before the
 // temporaries it names are cleaned) and removes the table's stale temporaries.
 func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), err error) {
-	if unlock, err = lockPath(ctx, lockFile(o.Path)); err != nil {
+	if unlock, err = durable.LockPath(ctx, lockFile(o.Path)); err != nil {
 		return nil, err
 	}
-	if err := recoverSwap(o.Path); err != nil {
+	if err := durable.RecoverSwap(o.Path); err != nil {
 		unlock()
 		return nil, err
 	}
@@ -283,16 +284,6 @@ var syncFile = func(path string) error {
 	}
 	defer f.Close()
 	return f.Sync()
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	_ = d.Sync() // not every filesystem can sync a directory
-	return nil
 }
 
 // write replaces the table and the quarantine in one transaction: a failed or killed run leaves
@@ -365,7 +356,7 @@ func (o TableOutput) write(ctx context.Context, r *run, w writes) (err error) {
 			return err
 		}
 	}
-	crash("tables written")
+	durable.Crash("tables written")
 	committing = true
 	if err := r.exec(ctx, "COMMIT"); err != nil {
 		return err

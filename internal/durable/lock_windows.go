@@ -1,6 +1,6 @@
 //go:build windows
 
-package exec
+package durable
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // lockPath takes an exclusive lock on path, waiting for another run that holds it until ctx
 // ends. The file is opened unshared and deleted by Windows when its handle closes, also when
 // the process dies: nothing stays behind.
-func lockPath(ctx context.Context, path string) (func(), error) {
+func LockPath(ctx context.Context, path string) (func(), error) {
 	name, err := windows.UTF16PtrFromString(path)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)

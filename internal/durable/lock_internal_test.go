@@ -1,6 +1,6 @@
 //go:build unix
 
-package exec
+package durable
 
 import (
 	"context"
@@ -22,13 +22,13 @@ func TestLockLeavesNoFile(t *testing.T) {
 	ctx := context.Background()
 
 	require.NoError(t, os.WriteFile(path, nil, 0o644)) // a killed run's
-	unlock, err := lockPath(ctx, path)
+	unlock, err := LockPath(ctx, path)
 	require.NoError(t, err)
 	assert.FileExists(t, path)
 
 	got := make(chan time.Time)
 	go func() {
-		second, err := lockPath(ctx, path)
+		second, err := LockPath(ctx, path)
 		assert.NoError(t, err)
 		at := time.Now()
 		second()
@@ -41,11 +41,11 @@ func TestLockLeavesNoFile(t *testing.T) {
 	assert.NoFileExists(t, path)
 
 	// A context that ends while waiting.
-	unlock, err = lockPath(ctx, path)
+	unlock, err = LockPath(ctx, path)
 	require.NoError(t, err)
 	defer unlock()
 	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	defer cancel()
-	_, err = lockPath(short, path)
+	_, err = LockPath(short, path)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 }

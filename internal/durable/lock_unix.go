@@ -1,6 +1,6 @@
 //go:build unix
 
-package exec
+package durable
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // ends. The lock file exists only while a run holds it: the holder removes it before letting
 // go, and a run that locked a file since removed (its inode is no longer at path) starts over.
 // A killed run's file stays until the next run removes it.
-func lockPath(ctx context.Context, path string) (func(), error) {
+func LockPath(ctx context.Context, path string) (func(), error) {
 	for {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 		if err != nil {

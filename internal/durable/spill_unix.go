@@ -1,6 +1,6 @@
 //go:build unix
 
-package exec
+package durable
 
 import (
 	"errors"

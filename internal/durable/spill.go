@@ -1,4 +1,4 @@
-package exec
+package durable
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// spillDir is an engine's own folder for DuckDB's spill files. DuckDB names its spill files alike
+// SpillDir is an engine's own folder for DuckDB's spill files. DuckDB names its spill files alike
 // in every process (duckdb_temp_storage_DEFAULT-0.tmp, ...), so two runs spilling to one folder
 // overwrite each other's blocks (measured: two processes both failed with "Could not read enough
 // bytes from file duckdb_temp_storage_..."; two engines in one process crashed it, SIGSEGV), and
@@ -17,8 +17,8 @@ import (
 // therefore spills to tablegate-<pid>-<random> inside the configured folder, holds a lock on a
 // file in it while it lives, and removes it on Close; folders whose lock is free belong to
 // engines that died, and the next engine on the same folder removes them.
-type spillDir struct {
-	path       string
+type SpillDir struct {
+	path       string // the folder DuckDB spills to
 	lock       *os.File
 	base       string
 	removeBase bool
@@ -26,11 +26,11 @@ type spillDir struct {
 
 const spillLock = ".tablegate.lock"
 
-// newSpillDir makes the engine's spill folder inside base; nil when it cannot (DuckDB then
+// NewSpillDir makes the engine's spill folder inside base; nil when it cannot (DuckDB then
 // spills to base itself, as it would without tablegate). ownBase says the base folder is
 // tablegate's to remove when it is left empty (DuckDB's default .tmp, not a folder the user
 // named); a folder the user named is removed only when this engine created it.
-func newSpillDir(base string, ownBase bool) *spillDir {
+func NewSpillDir(base string, ownBase bool) *SpillDir {
 	_, statErr := os.Stat(base)
 	created := errors.Is(statErr, os.ErrNotExist)
 	for try := 0; try < 4; try++ {
@@ -49,7 +49,7 @@ func newSpillDir(base string, ownBase bool) *spillDir {
 			return nil
 		}
 		if lock := lockSpillDir(path); lock != nil {
-			return &spillDir{path: path, lock: lock, base: base, removeBase: ownBase || created}
+			return &SpillDir{path: path, lock: lock, base: base, removeBase: ownBase || created}
 		}
 		_ = os.RemoveAll(path)
 	}
@@ -76,9 +76,9 @@ func lockSpillDir(path string) *os.File {
 	return nil
 }
 
-// release removes the folder (DuckDB has closed its files), and the base folder when it is
+// Release removes the folder (DuckDB has closed its files), and the base folder when it is
 // tablegate's and nothing else is in it.
-func (s *spillDir) release() {
+func (s *SpillDir) Release() {
 	if s == nil {
 		return
 	}
@@ -129,3 +129,6 @@ func processGone(name string) bool {
 	}
 	return !processExists(pid)
 }
+
+// Path is the folder DuckDB spills to.
+func (s *SpillDir) Path() string { return s.path }

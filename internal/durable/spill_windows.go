@@ -1,6 +1,6 @@
 //go:build windows
 
-package exec
+package durable
 
 import (
 	"errors"
