@@ -99,3 +99,72 @@ func TestConditions(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildChecks: the report's checks from the counts, samples and outcome alone, at each
+// granularity: who passed, the counts a check shows, the severity an abort gives error rules.
+// Pure: no database.
+func TestBuildChecks(t *testing.T) {
+	p, err := compile.Compile(schema.New("Gate",
+		schema.Int64("a").Min(0),
+		schema.String("w").Nullable().MaxLength(2).Severity(schema.Warn),
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := map[string]int{}
+	for i, r := range p.Rules {
+		index[r.Name] = i
+	}
+	failed := make([]int64, len(p.Rules))
+	failed[index["a|min"]], failed[index["w|max_length"]] = 4, 1
+	stats := ruleStats{invalid: 4, failed: failed}
+	sample := []any{"row"}
+	detail := &failureDetail{samples: map[int][]any{index["a|min"]: sample}, groupFailed: map[string]int64{"dy_schema__rules": 5}}
+	type want struct {
+		passed   bool
+		severity outcome.Severity
+		count    any
+	}
+	for _, c := range []struct {
+		name string
+		opts Options
+		out  outcome.Outcome
+		want map[string]want
+	}{
+		{"per rule, aborted", Options{}, outcome.Aborted, map[string]want{
+			"dy_schema__columns":      {true, outcome.SeverityError, nil},
+			"dy_rule__a__min":         {false, outcome.SeverityError, int64(4)},
+			"dy_rule__a__nullability": {true, outcome.SeverityError, nil},
+			"dy_rule__w__max_length":  {false, outcome.SeverityWarn, int64(1)},
+		}},
+		{"per rule, quarantined: failures warn", Options{}, outcome.Quarantined, map[string]want{
+			"dy_rule__a__min":        {false, outcome.SeverityWarn, int64(4)},
+			"dy_rule__w__max_length": {false, outcome.SeverityWarn, int64(1)},
+		}},
+		{"per schema, aborted", Options{Granularity: PerSchema}, outcome.Aborted, map[string]want{
+			"dy_schema__rules": {false, outcome.SeverityError, int64(5)},
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			checks := buildChecks(p, Asset{Plan: p}, c.opts, c.out, stats, detail, nil)
+			byName := map[string]outcome.Check{}
+			for _, ch := range checks {
+				byName[ch.Name] = ch
+			}
+			for name, w := range c.want {
+				ch, ok := byName[name]
+				if !ok {
+					t.Fatalf("no check %s in %v", name, checks)
+				}
+				if ch.Passed != w.passed || ch.Severity != w.severity || ch.Metadata["dy_failed_count"] != w.count {
+					t.Errorf("%s: passed %v, severity %s, count %v; want %v, %s, %v", name, ch.Passed, ch.Severity, ch.Metadata["dy_failed_count"], w.passed, w.severity, w.count)
+				}
+			}
+			if c.opts.Granularity == "" {
+				if got := byName["dy_rule__a__min"].Metadata["dy_failed_sample"]; len(got.([]any)) != 1 {
+					t.Errorf("a|min's sample: %v", got)
+				}
+			}
+		})
+	}
+}
