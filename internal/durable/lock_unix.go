@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// lockPath takes an exclusive lock on path, waiting for another run that holds it until ctx
+// LockPath takes an exclusive lock on path, waiting for another run that holds it until ctx
 // ends. The lock file exists only while a run holds it: the holder removes it before letting
 // go, and a run that locked a file since removed (its inode is no longer at path) starts over.
 // A killed run's file stays until the next run removes it.

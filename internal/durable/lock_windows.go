@@ -11,7 +11,7 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// lockPath takes an exclusive lock on path, waiting for another run that holds it until ctx
+// LockPath takes an exclusive lock on path, waiting for another run that holds it until ctx
 // ends. The file is opened unshared and deleted by Windows when its handle closes, also when
 // the process dies: nothing stays behind.
 func LockPath(ctx context.Context, path string) (func(), error) {
