@@ -203,7 +203,7 @@ func buildChecks(p *compile.Plan, a Asset, opts Options, out outcome.Outcome, st
 				continue
 			}
 			listed = append(listed, map[string]any{"rule": m.rule.Name, "failed": failed, "expr": m.rule.Expr})
-			// report() already read at most opts.samples() rows for the whole group.
+			// The program read at most opts.samples() rows for the whole group (sampleTakes).
 			for _, row := range detail.samples[m.index] {
 				sample = append(sample, withRule(m.rule.Name, row))
 			}

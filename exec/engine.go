@@ -1,6 +1,8 @@
-// Package exec runs compiled plans on DuckDB: it reads an asset's input, evaluates every rule once,
-// applies the failure policy, writes the valid rows to the table and the invalid rows to the
-// quarantine atomically, and reports one check per rule.
+// Package exec runs compiled plans on DuckDB: it opens an asset's input, runs the program compile
+// builds from the plan and the input's facts (every rule evaluated once), applies the failure
+// policy, hands the valid rows to the table and the invalid rows to the quarantine, written
+// atomically, and reports one check per rule. It holds no SQL of the evaluation: see
+// compile.Program.
 package exec
 
 import (
@@ -31,7 +33,7 @@ type Engine struct {
 	owned  bool
 	nextID atomic.Int64
 	spill  *durable.SpillDir // the engine's own spill folder when it opened the database
-	// boost gives DuckDB more threads while key aggregates run (see aggregateKeys): only on a
+	// boost gives DuckDB more threads while key aggregates run (the program's KeyAggregate steps): only on a
 	// database the engine opened without a thread count, since the setting is global.
 	boost threadBoost
 	trace *trace.Tracer
