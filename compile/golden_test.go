@@ -95,7 +95,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("load %s: %v", f, err)
 			}
-			p, err := compile.Compile(s)
+			p, err := compileShared(s)
 			if err != nil {
 				t.Fatalf("compile %s: %v", f, err)
 			}
