@@ -53,7 +53,7 @@ func bfDigest(p *compile.Plan) string {
 }
 
 func TestBuilderAndFilesCompileToTheSameQuery(t *testing.T) {
-	built, err := compile.Compile(bfShipments())
+	built, err := compileShared(bfShipments())
 	if err != nil {
 		t.Fatalf("compile the builder schema: %v", err)
 	}
@@ -77,7 +77,7 @@ func TestBuilderAndFilesCompileToTheSameQuery(t *testing.T) {
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}
-			loaded, err := compile.Compile(s)
+			loaded, err := compileShared(s)
 			if err != nil {
 				t.Fatalf("compile: %v", err)
 			}
@@ -99,13 +99,13 @@ func TestBuilderAndFilesCompileToTheSameQuery(t *testing.T) {
 
 // A different severity or bound in the file must show: the comparison is not vacuous.
 func TestBuilderAndFileDifferWhenTheSchemasDo(t *testing.T) {
-	built, err := compile.Compile(bfShipments())
+	built, err := compileShared(bfShipments())
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := bfShipments()
 	s.Columns[1].Max(998)
-	other, err := compile.Compile(s)
+	other, err := compileShared(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestBuilderAndFileDifferWhenTheSchemasDo(t *testing.T) {
 	}
 	s = bfShipments()
 	s.SeverityOf("customer_weight", schema.Warn)
-	other, err = compile.Compile(s)
+	other, err = compileShared(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,6 +61,12 @@ func Compile(s *schema.Schema) (*Plan, error) {
 // CompileContext is Compile stopped by ctx: between columns and in the DuckDB parser calls
 // that check custom SQL.
 func CompileContext(ctx context.Context, s *schema.Schema) (*Plan, error) {
+	return CompileWith(ctx, s, nil)
+}
+
+// CompileWith is CompileContext with the caller's parser of custom SQL and regexes; nil opens
+// one for this call when the schema needs it, and closes it before returning.
+func CompileWith(ctx context.Context, s *schema.Schema, parser *Parser) (*Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -68,7 +74,12 @@ func CompileContext(ctx context.Context, s *schema.Schema) (*Plan, error) {
 		return nil, err
 	}
 	s = s.Clone() // the plan's own: a caller changing s afterwards changes nothing here
-	c := &compiler{ctx: ctx, s: s, plan: &Plan{Name: s.Name, schema: s}, pendingGroup: -1}
+	c := &compiler{ctx: ctx, s: s, plan: &Plan{Name: s.Name, schema: s}, pendingGroup: -1, parser: parser}
+	defer func() {
+		if c.ownParser {
+			c.parser.Close()
+		}
+	}()
 	for _, col := range s.Columns {
 		c.plan.Columns = append(c.plan.Columns, Column{Name: col.Name, DType: col.DType})
 	}
@@ -97,6 +108,9 @@ type compiler struct {
 	problems []error
 	// pendingGroup is the key group registered for the rule being compiled, or -1.
 	pendingGroup int
+	// parser checks custom SQL and regexes; ownParser tells that the compilation opened it.
+	parser    *Parser
+	ownParser bool
 }
 
 // fail records a problem declared at pos (the schema's file when pos is unknown).

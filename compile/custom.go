@@ -29,14 +29,15 @@ var parserSettings = []string{
 	"lock_configuration=true",
 }
 
-// parser is a private in-memory DuckDB used only to parse and bind custom SQL at compile time.
-var parser struct {
-	once       sync.Once
+// Parser is a private in-memory DuckDB that parses and binds custom SQL and compiles regexes at
+// compile time, nothing else: no table, no file, no network (parserSettings). One may serve any
+// number of compilations, concurrently; the caller closes it. CompileContext opens one for its
+// call when the schema needs it, so a caller compiling many schemas passes its own (CompileWith).
+type Parser struct {
 	db         *gosql.DB
 	aggregates map[string]bool
 	refused    map[string]string // function name -> why a rule may not call it
 	template   map[string]any    // the parse tree of SELECT NULL, to render one expression
-	err        error
 }
 
 // refusedFunctions are DuckDB functions a rule may not call, whatever it passes them: they read
@@ -58,35 +59,61 @@ var refusedFunctions = map[string]string{
 	"unnest":                 "it changes the number of rows",
 }
 
-func parserDB() (*gosql.DB, error) {
-	parser.once.Do(func() {
-		parser.err = openParser()
-	})
-	return parser.db, parser.err
-}
-
-func openParser() error {
+// NewParser opens a parser.
+func NewParser() (*Parser, error) {
 	db, err := gosql.Open("duckdb", "?"+strings.Join(parserSettings, "&"))
 	if err != nil {
-		return fmt.Errorf("open DuckDB to check custom SQL: %w", err)
+		return nil, fmt.Errorf("open DuckDB to check custom SQL: %w", err)
 	}
+	catalog.once.Do(func() { catalog.err = readCatalog(db) })
+	if catalog.err != nil {
+		db.Close()
+		return nil, catalog.err
+	}
+	return &Parser{db: db, aggregates: catalog.aggregates, refused: catalog.refused, template: catalog.template}, nil
+}
+
+// catalog is what a parser needs of DuckDB's built-in functions and parse trees. It is the same
+// for every database of the embedded DuckDB, so the first parser reads it (0.2 s: every macro's
+// body is parsed) and the others share it; nothing changes it afterwards.
+var catalog struct {
+	once       sync.Once
+	aggregates map[string]bool
+	refused    map[string]string
+	template   map[string]any
+	err        error
+}
+
+func readCatalog(db *gosql.DB) error {
 	agg, err := stringSet(db, "SELECT DISTINCT lower(function_name) FROM duckdb_functions() WHERE function_type = 'aggregate'")
 	if err != nil {
-		db.Close()
 		return fmt.Errorf("list DuckDB aggregate functions: %w", err)
 	}
 	refused, err := refusedMacros(db)
 	if err != nil {
-		db.Close()
 		return err
 	}
 	tree, err := parseTrees(context.Background(), db, "SELECT NULL")
 	if err != nil {
-		db.Close()
 		return err
 	}
-	parser.db, parser.aggregates, parser.refused, parser.template = db, agg, refused, tree[0]
+	catalog.aggregates, catalog.refused, catalog.template = agg, refused, tree[0]
 	return nil
+}
+
+// Close closes the parser's database.
+func (p *Parser) Close() error { return p.db.Close() }
+
+// useParser is the compilation's parser, opened on first use when the caller gave none.
+func (c *compiler) useParser() (*Parser, error) {
+	if c.parser == nil {
+		p, err := NewParser()
+		if err != nil {
+			return nil, err
+		}
+		c.parser, c.ownParser = p, true
+	}
+	return c.parser, nil
 }
 
 func stringSet(db *gosql.DB, query string) (map[string]bool, error) {
@@ -147,7 +174,7 @@ func refusedMacros(db *gosql.DB) (map[string]string, error) {
 				continue
 			}
 			for _, body := range overloads {
-				if err := walkTree(body, refused, nil); err != nil {
+				if err := walkTree(body, refused, nil, nil); err != nil {
 					refused[name] = "its body is not allowed in a rule (" + err.Error() + ")"
 					changed = true
 					break
@@ -190,10 +217,11 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 		// would pass here and break the plan query.
 		return info, fmt.Errorf("the prefix __tg_ is reserved for tablegate's generated names")
 	}
-	db, err := parserDB()
+	ps, err := c.useParser()
 	if err != nil {
 		return info, err
 	}
+	db := ps.db
 	// Newlines keep a trailing -- comment from swallowing what follows. The bracketed copy must
 	// read as the same expression: a parenthesis that closes the probe's own would not match
 	// a bracket.
@@ -212,7 +240,7 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 	if err := sameAsBracketed(node, parsed.Bracketed); err != nil {
 		return info, err
 	}
-	if err := walkTree(node, parser.refused, &info.aggregate); err != nil {
+	if err := walkTree(node, ps.refused, ps.aggregates, &info.aggregate); err != nil {
 		return info, err
 	}
 	if err := checkBuilds(parsed.Probe); err != nil {
@@ -356,7 +384,7 @@ func sameAsBracketed(node map[string]any, tree string) error {
 
 // walkTree refuses what a rule may not contain; it reports whether the expression aggregates
 // (agg), when asked.
-func walkTree(node any, refused map[string]string, agg *bool) error {
+func walkTree(node any, refused map[string]string, aggregates map[string]bool, agg *bool) error {
 	switch t := node.(type) {
 	case map[string]any:
 		class, _ := t["class"].(string)
@@ -376,7 +404,7 @@ func walkTree(node any, refused map[string]string, agg *bool) error {
 			if why := refused[name]; why != "" {
 				return fmt.Errorf("%s() is not allowed in rules: %s", name, why)
 			}
-			if agg != nil && parser.aggregates[name] {
+			if agg != nil && aggregates[name] {
 				*agg = true
 			}
 		}
@@ -386,13 +414,13 @@ func walkTree(node any, refused map[string]string, agg *bool) error {
 		}
 		sort.Strings(keys) // the same expression gives the same first error
 		for _, k := range keys {
-			if err := walkTree(t[k], refused, agg); err != nil {
+			if err := walkTree(t[k], refused, aggregates, agg); err != nil {
 				return err
 			}
 		}
 	case []any:
 		for _, child := range t {
-			if err := walkTree(child, refused, agg); err != nil {
+			if err := walkTree(child, refused, aggregates, agg); err != nil {
 				return err
 			}
 		}
@@ -445,7 +473,7 @@ func substitute(node map[string]any, ref map[string]any, stmt string) (map[strin
 // render prints an expression's parse tree as SQL with DuckDB's own printer, and checks that
 // DuckDB reads the printed SQL back as the same tree, alone and in parentheses.
 func render(c *compiler, db *gosql.DB, node map[string]any) (string, error) {
-	stmt := shallowCopy(parser.template)
+	stmt := shallowCopy(c.parser.template)
 	stmt["select_list"] = []any{node}
 	doc, err := json.Marshal(map[string]any{"error": false, "statements": []any{map[string]any{"node": stmt, "named_param_map": []any{}}}})
 	if err != nil {
@@ -503,10 +531,11 @@ func (c *compiler) checkRegex(pattern string) error {
 	if len(pattern) > MaxRegexBytes {
 		return fmt.Errorf("the regex is %d bytes; at most %d are allowed", len(pattern), MaxRegexBytes)
 	}
-	db, err := parserDB()
+	ps, err := c.useParser()
 	if err != nil {
 		return err
 	}
+	db := ps.db
 	// A constant pattern is compiled when DuckDB binds the call.
 	if _, err := describeType(c, db, "DESCRIBE SELECT regexp_matches(CAST(NULL AS VARCHAR), "+sql.String(pattern)+")"); err != nil {
 		return fmt.Errorf("DuckDB cannot compile the regex: %s", firstLine(strings.TrimPrefix(err.Error(), "Invalid Input Error: ")))

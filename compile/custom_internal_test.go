@@ -5,10 +5,12 @@ import "testing"
 // TestParserSandbox: the DuckDB that parses custom SQL runs with extensions off, no external
 // access and its configuration locked.
 func TestParserSandbox(t *testing.T) {
-	db, err := parserDB()
+	p, err := NewParser()
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer p.Close()
+	db := p.db
 	for setting, want := range map[string]string{
 		"autoinstall_known_extensions": "false",
 		"autoload_known_extensions":    "false",

@@ -295,7 +295,7 @@ func TestInjectionCorpus(t *testing.T) {
 		}
 		seen[tc.label] = true
 		t.Run(tc.label, func(t *testing.T) {
-			p, err := compile.Compile(tc.schema())
+			p, err := compileShared(tc.schema())
 			switch {
 			case tc.badName != "":
 				var bad *schema.InvalidColumnNameError

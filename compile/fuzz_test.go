@@ -83,7 +83,7 @@ func FuzzCompile(f *testing.F) {
 	defer db.Close()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := fuzzSchema(data)
-		plan, err := compile.Compile(s)
+		plan, err := compileShared(s)
 		if err != nil {
 			return
 		}

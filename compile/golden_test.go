@@ -20,8 +20,9 @@ import (
 	"github.com/tablegate/tablegate/sql"
 )
 
-// go test ./compile -run TestGolden -update rewrites compile/testdata/<name>.sql and <name>.rules.
-var goldenUpdate = flag.Bool("update", false, "rewrite the golden files compile/testdata/*.sql and *.rules from the schemas beside them")
+// go test ./compile -run Golden -update rewrites compile/testdata/<name>.sql and <name>.rules,
+// and the programs compile/testdata/program/<case>/program.sql.
+var goldenUpdate = flag.Bool("update", false, "rewrite the golden files compile/testdata/*.sql, *.rules and program/*/program.sql from the schemas beside them")
 
 // goldenDuck is an in-memory DuckDB for the golden, builder/file and injection tests (one
 // connection, so that tables created in one statement are seen by the next).
@@ -94,7 +95,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("load %s: %v", f, err)
 			}
-			p, err := compile.Compile(s)
+			p, err := compileShared(s)
 			if err != nil {
 				t.Fatalf("compile %s: %v", f, err)
 			}
@@ -102,8 +103,7 @@ func TestGolden(t *testing.T) {
 			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".sql"), got)
 			// Severities and check names do not show in the SQL: a second golden lists them.
 			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".rules"), goldenRules(p))
-			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".stages.sql"), p.ExplainStages(compile.Placeholder))
-			goldenCompare(t, filepath.Join("testdata", goldenName(f)+".table.sql"), p.ExplainKeyStages(compile.Placeholder))
+			goldenPrograms(t, goldenName(f), p)
 			goldenSingleStatement(t, got)
 			goldenRun(t, p)
 		})

@@ -1,6 +1,7 @@
 package compile_test
 
 import (
+	"context"
 	gosql "database/sql"
 	"fmt"
 	"sort"
@@ -81,10 +82,23 @@ func rtLoad(t *testing.T, d rtData) string {
 	return name
 }
 
+// sharedParser is one parser of custom SQL for the package's tests: Compile opens one per call
+// (30 ms), and the tests compile thousands of schemas.
+var sharedParser = sync.OnceValues(compile.NewParser)
+
+// compileShared is compile.Compile with the tests' shared parser.
+func compileShared(s *schema.Schema) (*compile.Plan, error) {
+	p, err := sharedParser()
+	if err != nil {
+		return nil, err
+	}
+	return compile.CompileWith(context.Background(), s, p)
+}
+
 // compileOK compiles a schema and fails the test on a declaration error.
 func rtCompile(t *testing.T, s *schema.Schema) *compile.Plan {
 	t.Helper()
-	p, err := compile.Compile(s)
+	p, err := compileShared(s)
 	if err != nil {
 		t.Fatalf("compile %s: %v", s.Name, err)
 	}

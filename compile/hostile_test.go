@@ -67,7 +67,7 @@ func TestHostileSQL(t *testing.T) {
 		for _, place := range hostilePlaces {
 			t.Run(place.name+"/"+label, func(t *testing.T) {
 				tried++
-				p, err := compile.Compile(place.schema(expr))
+				p, err := compileShared(place.schema(expr))
 				if err != nil {
 					refused++
 					var decl *schema.DeclarationError
@@ -286,7 +286,7 @@ func TestDeclarationRefusals(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := compile.Compile(tc.schema)
+			_, err := compileShared(tc.schema)
 			var decl *schema.DeclarationError
 			if !errors.As(err, &decl) {
 				t.Fatalf("Compile error = %v, want a declaration error", err)

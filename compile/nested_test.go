@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -469,7 +468,7 @@ func TestDeepNestingCompilesLinearly(t *testing.T) {
 	if took > 2*time.Second {
 		t.Errorf("compiling depth %d took %v", schema.MaxNestingDepth, took)
 	}
-	if _, err := compile.Compile(rtOne(deep(schema.MaxNestingDepth + 1))); err == nil || !strings.Contains(err.Error(), "levels deep") {
+	if _, err := compileShared(rtOne(deep(schema.MaxNestingDepth + 1))); err == nil || !strings.Contains(err.Error(), "levels deep") {
 		t.Errorf("depth %d: want the depth error, got %v", schema.MaxNestingDepth+1, err)
 	}
 }

@@ -36,6 +36,9 @@ type Relation struct {
 	// the source: a temp table of the columns it needs, whose statistics let DuckDB aggregate an
 	// integer key in a perfect hash (exec fills it for NoStatistics sources; Stages uses it).
 	KeySources map[int]string
+	// DenseRowIDs tells that the ordinals are 0 to the row count - 1 (a Parquet scan), so that
+	// CountProbe need not read their range.
+	DenseRowIDs bool
 }
 
 // Placeholder is the relation `explain` shows when no input is given.

@@ -1257,7 +1257,7 @@ func TestIdentifiers(t *testing.T) {
 func TestUnicodeColumnNameRefused(t *testing.T) {
 	// Column names outside [A-Za-z0-9_] are refused at declaration, since check names
 	// derive from them; the user renames them in the input query.
-	_, err := compile.Compile(rtOne(schema.Int64("größe").Min(0)))
+	_, err := compileShared(rtOne(schema.Int64("größe").Min(0)))
 	var bad *schema.InvalidColumnNameError
 	if !errors.As(err, &bad) || bad.Column != "größe" {
 		t.Fatalf("Compile = %v, want an InvalidColumnNameError for 'größe'", err)

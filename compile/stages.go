@@ -144,33 +144,3 @@ func (st Stages) Where(suspects string) string {
 	}
 	return strings.Join(where, " OR ")
 }
-
-// ExplainStages renders the staged evaluation over rel as the statements a run executes, the
-// temp tables named __tg_keys<g> and __tg_suspects.
-func (p *Plan) ExplainStages(rel Relation) string {
-	st := p.Stages(rel, explainKeyTable)
-	var b strings.Builder
-	writeKeyStages(&b, st.Keys)
-	if st.Suspects != "" {
-		fmt.Fprintf(&b, "CREATE TEMP TABLE __tg_suspects AS\n%s;\n\n", st.Suspects)
-	}
-	fmt.Fprintf(&b, "%s;\n", p.Failing(rel, explainKeyTable, st.Where(SuspectsIn("__tg_suspects"))))
-	return b.String()
-}
-
-// ExplainKeyStages renders what a run executes over a source that does not filter while it
-// scans: the failing keys into temp tables named __tg_keys<g> (KeyStages), then the failing rows.
-func (p *Plan) ExplainKeyStages(rel Relation) string {
-	var b strings.Builder
-	writeKeyStages(&b, p.KeyStages(rel, explainKeyTable))
-	fmt.Fprintf(&b, "%s;\n", p.Failing(rel, explainKeyTable, ""))
-	return b.String()
-}
-
-func explainKeyTable(g int) string { return fmt.Sprintf("__tg_keys%d", g) }
-
-func writeKeyStages(b *strings.Builder, keys []KeyStage) {
-	for _, k := range keys {
-		fmt.Fprintf(b, "CREATE TEMP TABLE %s AS\n%s;\n\n", k.Table, k.Query)
-	}
-}

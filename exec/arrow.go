@@ -105,32 +105,19 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 	if err != nil {
 		return abort(err)
 	}
-	total, failed, stats, err := e.evaluateInput(ctx, r, a, rel, opts)
+	pl, err := e.evaluate(ctx, r, rep, a, rel, opts, outcome.PolicyFilter)
 	if err != nil {
 		return abort(err)
 	}
+	total, stats, out := pl.total, pl.stats, pl.out
 	rep.Rows = outcome.Rows{Input: total, Invalid: stats.invalid, Valid: total - stats.invalid}
-	out := outcome.AllValid
-	if stats.invalid > 0 {
-		out = outcome.Quarantined
-	}
 	rep.Outcome = &out
-	if err := e.report(ctx, r, rep, a, opts, failed, stats); err != nil {
-		return abort(err)
-	}
 	for i, rule := range p.Rules {
 		if stats.failed[i] > 0 {
 			f.Counts[rule.Name] = stats.failed[i]
 		}
 	}
-	validSQL, err := e.validRows(ctx, r, p, rel, failed, stats.invalid > 0)
-	if err != nil {
-		return abort(err)
-	}
-	invalidSQL := fmt.Sprintf("SELECT %s FROM (%s) WHERE FALSE", columnList(p, ""), p.SourceSQL(rel))
-	if failed != "" {
-		invalidSQL = quarantineSQL(p, failed, false)
-	}
+	validSQL, invalidSQL := pl.valid, pl.invalid
 	err = r.arrow(func(a *duckdb.Arrow) error {
 		// A new query on a connection ends the previous result's stream, so the invalid rows
 		// (the few) are read into memory first and the valid rows (the many) stream last.

@@ -22,9 +22,8 @@ func blameRule(ctx context.Context, r *run, p *compile.Plan, rel compile.Relatio
 		if ctx.Err() != nil {
 			return err
 		}
-		probe := fmt.Sprintf("SELECT count(*) FROM %s WHERE NOT COALESCE((%s), TRUE)", rel.From, rule.Expr)
 		var n int64
-		perr := r.conn.QueryRowContext(ctx, probe).Scan(&n)
+		perr := r.conn.QueryRowContext(ctx, compile.RuleProbe(rel, rule)).Scan(&n)
 		if perr == nil || firstLine(perr.Error()) != want {
 			continue
 		}

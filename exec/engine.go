@@ -1,6 +1,8 @@
-// Package exec runs compiled plans on DuckDB: it reads an asset's input, evaluates every rule once,
-// applies the failure policy, writes the valid rows to the table and the invalid rows to the
-// quarantine atomically, and reports one check per rule.
+// Package exec runs compiled plans on DuckDB: it opens an asset's input, runs the program compile
+// builds from the plan and the input's facts (every rule evaluated once), applies the failure
+// policy, hands the valid rows to the table and the invalid rows to the quarantine, written
+// atomically, and reports one check per rule. It holds no SQL of the evaluation: see
+// compile.Program.
 package exec
 
 import (
@@ -16,10 +18,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/tablegate/tablegate/internal/duckdbtune"
+	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/trace"
 	"github.com/tablegate/tablegate/sql"
 )
 
@@ -28,11 +32,11 @@ type Engine struct {
 	db     *gosql.DB
 	owned  bool
 	nextID atomic.Int64
-	spill  *spillDir // the engine's own spill folder when it opened the database
-	// boost gives DuckDB more threads while key aggregates run (see aggregateKeys): only on a
+	spill  *durable.SpillDir // the engine's own spill folder when it opened the database
+	// boost gives DuckDB more threads while key aggregates run (the program's KeyAggregate steps): only on a
 	// database the engine opened without a thread count, since the setting is global.
 	boost threadBoost
-	trace *tracer
+	trace *trace.Tracer
 }
 
 // threadBoost raises DuckDB's global thread count while runs aggregate keys, and gives it back
@@ -136,10 +140,10 @@ func Open(cfg Config) (*Engine, error) {
 	default:
 		base = cfg.Path + ".tmp"
 	}
-	spill := newSpillDir(base, cfg.TempDirectory == "")
+	spill := durable.NewSpillDir(base, cfg.TempDirectory == "")
 	const folder = "a folder DuckDB can spill to"
 	if spill != nil {
-		settings = append(settings, setting{"temp_directory", spill.path, "TempDirectory", folder})
+		settings = append(settings, setting{"temp_directory", spill.Path(), "TempDirectory", folder})
 	} else if cfg.TempDirectory != "" {
 		settings = append(settings, setting{"temp_directory", cfg.TempDirectory, "TempDirectory", folder})
 	}
@@ -149,7 +153,7 @@ func Open(cfg Config) (*Engine, error) {
 	for _, s := range settings {
 		if _, err := db.Exec("SET " + s.name + " = " + sql.String(s.value)); err != nil {
 			db.Close()
-			spill.release()
+			spill.Release()
 			return nil, &SettingError{Setting: s.name, Value: s.value, Source: "argument Config." + s.field, Allowed: s.allowed, Err: err}
 		}
 	}
@@ -160,20 +164,20 @@ func Open(cfg Config) (*Engine, error) {
 		}
 		if err := confine(db, dirs, spill); err != nil {
 			db.Close()
-			spill.release()
+			spill.Release()
 			return nil, err
 		}
 	}
 	eng := &Engine{db: db, owned: true, spill: spill, boost: threadBoost{allowed: cfg.Threads == 0}}
 	if cfg.Trace != nil {
-		eng.trace = &tracer{w: cfg.Trace, full: cfg.TraceFull}
+		eng.trace = trace.New(cfg.Trace, cfg.TraceFull)
 	}
 	return eng, nil
 }
 
 // confine turns DuckDB's external access off but for dirs and the spill folder. DuckDB takes
 // the folders only while access is still on.
-func confine(db *gosql.DB, dirs []string, spill *spillDir) error {
+func confine(db *gosql.DB, dirs []string, spill *durable.SpillDir) error {
 	var list []string
 	for _, d := range dirs {
 		abs, err := filepath.Abs(d)
@@ -183,7 +187,7 @@ func confine(db *gosql.DB, dirs []string, spill *spillDir) error {
 		list = append(list, sql.String(strings.TrimSuffix(abs, string(filepath.Separator))+string(filepath.Separator)))
 	}
 	if spill != nil {
-		list = append(list, sql.String(spill.path+string(filepath.Separator)))
+		list = append(list, sql.String(spill.Path()+string(filepath.Separator)))
 	}
 	for _, stmt := range []string{"SET allowed_directories = [" + strings.Join(list, ", ") + "]", "SET enable_external_access = false"} {
 		if _, err := db.Exec(stmt); err != nil {
@@ -206,7 +210,7 @@ func (e *Engine) DB() *gosql.DB { return e.db }
 func (e *Engine) Close() error {
 	if e.owned {
 		err := e.db.Close()
-		e.spill.release()
+		e.spill.Release()
 		return err
 	}
 	return nil
@@ -215,71 +219,24 @@ func (e *Engine) Close() error {
 // conn is a run's connection; with a tracer, it writes every statement it runs to it.
 type conn struct {
 	*gosql.Conn
-	trace *tracer // nil: not traced
-}
-
-// tracer writes one line per statement with its wall time and the process's CPU time over it,
-// to see where a slow run spends its time and how many cores each statement keeps busy:
-//
-//	tablegate trace:   0.822s   1.610s cpu  CREATE OR REPLACE TEMP TABLE …
-//
-// The CPU time is the whole process's (user + system), so it includes work that overlaps the
-// statement, such as another run of the same engine. Lines of concurrent statements (a run's
-// background fsync, other runs) do not interleave.
-type tracer struct {
-	mu   sync.Mutex
-	w    io.Writer
-	full bool // whole statements, not their first 160 characters
-}
-
-// traceStart is when a traced statement started, by the clock and by the process's CPU time.
-type traceStart struct {
-	wall time.Time
-	cpu  time.Duration // < 0: not measured
-}
-
-func (c conn) start() traceStart {
-	if c.trace == nil {
-		return traceStart{}
-	}
-	return traceStart{wall: time.Now(), cpu: processCPU()}
-}
-
-func (c conn) log(s traceStart, query string) {
-	if c.trace == nil {
-		return
-	}
-	q := strings.Join(strings.Fields(query), " ")
-	if len(q) > 160 && !c.trace.full {
-		q = q[:160] + "…"
-	}
-	wall := time.Since(s.wall).Seconds()
-	line := fmt.Sprintf("tablegate trace: %7.3fs  %s\n", wall, q)
-	if s.cpu >= 0 {
-		if end := processCPU(); end >= 0 {
-			line = fmt.Sprintf("tablegate trace: %7.3fs %7.3fs cpu  %s\n", wall, (end - s.cpu).Seconds(), q)
-		}
-	}
-	c.trace.mu.Lock()
-	defer c.trace.mu.Unlock()
-	_, _ = io.WriteString(c.trace.w, line)
+	trace *trace.Tracer // nil: not traced
 }
 
 // ExecContext runs a statement.
 func (c conn) ExecContext(ctx context.Context, query string, args ...any) (gosql.Result, error) {
-	defer c.log(c.start(), query)
+	defer c.trace.Log(c.trace.Begin(), query)
 	return c.Conn.ExecContext(ctx, query, args...)
 }
 
 // QueryContext runs a query; DuckDB has built the whole result when it returns.
 func (c conn) QueryContext(ctx context.Context, query string, args ...any) (*gosql.Rows, error) {
-	defer c.log(c.start(), query)
+	defer c.trace.Log(c.trace.Begin(), query)
 	return c.Conn.QueryContext(ctx, query, args...)
 }
 
 // QueryRowContext runs a query for one row.
 func (c conn) QueryRowContext(ctx context.Context, query string, args ...any) *gosql.Row {
-	defer c.log(c.start(), query)
+	defer c.trace.Log(c.trace.Begin(), query)
 	return c.Conn.QueryRowContext(ctx, query, args...)
 }
 
@@ -293,7 +250,7 @@ type run struct {
 	// callerPerfectHash is perfect_ht_threshold as the run found it (0: not read, left alone).
 	callerPerfectHash int64
 	// perfectHashBits is the threshold the run set (0: left alone); memoryLimit DuckDB's, in
-	// bytes (0: unknown), from which memoryBudget gives what one structure of the run may take.
+	// bytes (0: unknown), from which duckdbtune.MemoryBudget gives what one structure of the run may take.
 	perfectHashBits int
 	memoryLimit     int64
 	// threads is DuckDB's thread count; keyThreads the count key aggregates run with.
@@ -323,11 +280,11 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 	// the input being read; DuckDB's default threshold stays.
 	if err := r.conn.QueryRowContext(ctx, "SELECT current_setting('memory_limit'), CAST(current_setting('perfect_ht_threshold') AS BIGINT)").Scan(&limit, &r.callerPerfectHash); err == nil && terr == nil {
 		r.threads, r.keyThreads = threads, threads
-		if r.boost.allowed && r.threads <= growThreads {
-			r.keyThreads = growThreads + 1
+		if r.boost.allowed && r.threads <= duckdbtune.GrowThreads {
+			r.keyThreads = duckdbtune.GrowThreads + 1
 		}
-		r.memoryLimit = parseSize(limit)
-		bits := perfectHashBits(r.keyThreads, r.memoryLimit, 0)
+		r.memoryLimit = duckdbtune.ParseSize(limit)
+		bits := duckdbtune.PerfectHashBits(r.keyThreads, r.memoryLimit, 0)
 		if _, err := r.conn.ExecContext(ctx, fmt.Sprintf("SET SESSION perfect_ht_threshold = %d", bits)); err != nil {
 			r.boost.closed(r)
 			_ = c.Close()
@@ -337,14 +294,6 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 	}
 	return r, nil
 }
-
-// growThreads is the most threads with which DuckDB's hash aggregate grows one table per thread
-// instead of partitioning its rows (GROW_STRATEGY_THREAD_THRESHOLD in DuckDB 1.5). A table
-// grown to millions of keys misses the CPU caches: a key aggregate over 10M distinct keys takes
-// 0.77-0.88 s with 2 threads and 0.32-0.40 s with 3, even on 2 cores (1 core: 1.06-1.23 s with
-// 1 thread, 0.64-0.75 s with 3), with half the peak memory. So key aggregates run with one
-// thread more than that.
-const growThreads = 2
 
 // opened counts a new run and returns DuckDB's thread count as the run should see it: while
 // raised, the count that will be given back.
@@ -416,33 +365,14 @@ func currentThreads(ctx context.Context, r *run) (int64, error) {
 	return n, err
 }
 
-// perfectHashBits is the largest key range, as a power of two, that DuckDB may aggregate in a
-// perfect hash. Each thread allocates 8 bytes per value of the range (measured), and all of
-// them together stay within a quarter of the memory limit and 1 GiB. Each thread also fills and
-// scans its whole array, which pays only while the range is dense: for rows input rows (0:
-// unknown) the arrays of all threads hold at most 4 values per row. Measured with 2 threads over
-// 10M integer keys, against 0.75-0.9 s for DuckDB's hash table: a range of 2^24 (2 threads x
-// 2^24 / 10M rows = 3.4 values per row) 0.38-0.56 s, 2^25 0.67-0.96 s, 2^26 1.24-1.55 s; with 3
-// or more threads the hash table partitions (growThreads) and takes 0.33-0.44 s even for dense
-// keys. DuckDB's default (12) is the floor, 26 the ceiling.
-func perfectHashBits(threads, memoryLimit, rows int64) int {
-	budget := memoryBudget(memoryLimit)
-	threads = max(threads, 1)
-	bits := 12
-	for bits < 26 && threads*8<<(bits+1) <= budget && (rows == 0 || threads<<(bits+1) <= 4*rows) {
-		bits++
-	}
-	return bits
-}
-
 // countedRows records the input's row count and lowers the run's perfect-hash threshold to what
-// pays for that many rows (perfectHashBits).
+// pays for that many rows (duckdbtune.PerfectHashBits).
 func (r *run) countedRows(ctx context.Context, rows int64) error {
 	r.inputRows = rows
 	if r.perfectHashBits == 0 {
 		return nil // the threshold was left alone
 	}
-	bits := min(r.perfectHashBits, perfectHashBits(r.keyThreads, r.memoryLimit, rows))
+	bits := min(r.perfectHashBits, duckdbtune.PerfectHashBits(r.keyThreads, r.memoryLimit, rows))
 	if bits == r.perfectHashBits {
 		return nil
 	}
@@ -451,27 +381,6 @@ func (r *run) countedRows(ctx context.Context, rows int64) error {
 	}
 	r.perfectHashBits = bits
 	return nil
-}
-
-// memoryBudget is a quarter of the memory limit (0: none), at most 1 GiB.
-func memoryBudget(memoryLimit int64) int64 {
-	if memoryLimit > 0 {
-		return min(1<<30, memoryLimit/4)
-	}
-	return 1 << 30
-}
-
-// parseSize reads a size as DuckDB prints it ("18.8 GiB", "91.5 MiB", "512 bytes"); 0 when it
-// cannot.
-func parseSize(s string) int64 {
-	var n float64
-	var unit string
-	if _, err := fmt.Sscanf(s, "%g %s", &n, &unit); err != nil {
-		return 0
-	}
-	scale := map[string]float64{"bytes": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40,
-		"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}[unit]
-	return int64(n * scale)
 }
 
 // close drops what the run created and detaches its databases; it runs even when ctx is done,

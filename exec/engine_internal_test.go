@@ -8,49 +8,8 @@ import (
 	"testing"
 
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/duckdbtune"
 )
-
-func TestPerfectHashBits(t *testing.T) {
-	for _, c := range []struct {
-		threads, limit, rows int64
-		want                 int
-	}{
-		{2, 0, 0, 26},        // 2 x 8 B x 2^26 = 1 GiB
-		{2, 20 << 30, 0, 26}, // the 1 GiB cap, not a quarter of 20 GiB
-		{8, 20 << 30, 0, 24},
-		{32, 20 << 30, 0, 22},
-		{2, 4 << 30, 0, 26},
-		{2, 96 << 20, 0, 20}, // a quarter of 96 MiB: 2 x 8 B x 2^20 = 16 MiB <= 24 MiB
-		{2, 64 << 10, 0, 12}, // never below DuckDB's default
-		{0, 0, 0, 26},
-		// At most 4 values of the range per input row, over all threads' arrays.
-		{2, 0, 10_000_000, 24},  // 2 x 2^24 <= 4 x 10M < 2 x 2^25
-		{2, 0, 30_000_000, 25},  // 30M dense keys take 25 bits
-		{2, 0, 100_000_000, 26}, // the memory ceiling first
-		{8, 0, 10_000_000, 22},
-		{2, 0, 1_000, 12}, // never below DuckDB's default
-	} {
-		if got := perfectHashBits(c.threads, c.limit, c.rows); got != c.want {
-			t.Errorf("perfectHashBits(%d, %d, %d) = %d, want %d", c.threads, c.limit, c.rows, got, c.want)
-		}
-	}
-}
-
-func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{
-		"18.5 GiB":  int64(18.5 * (1 << 30)),
-		"91.5 MiB":  int64(91.5 * (1 << 20)),
-		"512 bytes": 512,
-		"4 GB":      4e9,
-		"":          0,
-		"lots":      0,
-		"3 parsecs": 0,
-	} {
-		if got := parseSize(in); got != want {
-			t.Errorf("parseSize(%q) = %d, want %d", in, got, want)
-		}
-	}
-}
 
 // TestCountedRowsLowersPerfectHash: once the input's rows are counted, a key range too sparse
 // for them is aggregated in DuckDB's hash table, not in a perfect hash.
@@ -97,7 +56,7 @@ func TestCountedRowsLowersPerfectHash(t *testing.T) {
 }
 
 // TestKeyAggregateThreads: on a database the engine opened with DuckDB's default threads, at
-// most growThreads of them, key aggregates run with one thread more (DuckDB then partitions its
+// most duckdbtune.GrowThreads of them, key aggregates run with one thread more (DuckDB then partitions its
 // hash tables). Overlapping runs share the raise; the count goes back once no run aggregates and
 // no other run is open. A count the caller chose, in Config or on the database meanwhile, is
 // left as it is.
@@ -114,7 +73,7 @@ func TestKeyAggregateThreads(t *testing.T) {
 	// ranWith runs a key aggregate statement that stores the thread count it ran with.
 	ranWith := func(e *Engine, r *run) int64 {
 		t.Helper()
-		if err := e.aggregateKeys(ctx, r, []compile.KeyStage{{Table: "seen", Query: "SELECT CAST(current_setting('threads') AS BIGINT) AS n"}}); err != nil {
+		if err := aggregateKey(ctx, r, "seen", "SELECT CAST(current_setting('threads') AS BIGINT) AS n"); err != nil {
 			t.Fatal(err)
 		}
 		var n int64
@@ -150,11 +109,11 @@ func TestKeyAggregateThreads(t *testing.T) {
 	for _, threads := range []int{1, 2} {
 		e := open(Config{}, threads)
 		a := newRun(e)
-		if a.threads != int64(threads) || a.keyThreads != growThreads+1 {
-			t.Fatalf("%d threads: run threads %d, key aggregates %d; want %d and %d", threads, a.threads, a.keyThreads, threads, growThreads+1)
+		if a.threads != int64(threads) || a.keyThreads != duckdbtune.GrowThreads+1 {
+			t.Fatalf("%d threads: run threads %d, key aggregates %d; want %d and %d", threads, a.threads, a.keyThreads, threads, duckdbtune.GrowThreads+1)
 		}
-		if got := ranWith(e, a); got != growThreads+1 {
-			t.Errorf("%d threads: a key aggregate ran with %d threads, want %d", threads, got, growThreads+1)
+		if got := ranWith(e, a); got != duckdbtune.GrowThreads+1 {
+			t.Errorf("%d threads: a key aggregate ran with %d threads, want %d", threads, got, duckdbtune.GrowThreads+1)
 		}
 		if got := threadsNow(a); got != int64(threads) {
 			t.Errorf("%d threads: %d after the key aggregates of the only run", threads, got)
@@ -177,8 +136,8 @@ func TestKeyAggregateThreads(t *testing.T) {
 		}
 		releaseA()
 		releaseB()
-		if got := threadsNow(b); got != growThreads+1 {
-			t.Errorf("%d threads: %d while two runs are open, want %d still", threads, got, growThreads+1)
+		if got := threadsNow(b); got != duckdbtune.GrowThreads+1 {
+			t.Errorf("%d threads: %d while two runs are open, want %d still", threads, got, duckdbtune.GrowThreads+1)
 		}
 		a.close()
 		b.close()
@@ -237,13 +196,13 @@ func TestConcurrentKeyAggregateThreads(t *testing.T) {
 				return
 			}
 			defer r.close()
-			err = e.aggregateKeys(ctx, r, []compile.KeyStage{{Table: "seen", Query: fmt.Sprintf("SELECT CAST(current_setting('threads') AS BIGINT) AS n, %d AS run", i)}})
+			err = aggregateKey(ctx, r, "seen", fmt.Sprintf("SELECT CAST(current_setting('threads') AS BIGINT) AS n, %d AS run", i))
 			var n int64
 			if err == nil {
 				err = r.conn.QueryRowContext(ctx, "SELECT n FROM seen").Scan(&n)
 			}
-			if err == nil && n != growThreads+1 {
-				err = fmt.Errorf("run %d aggregated with %d threads, want %d", i, n, growThreads+1)
+			if err == nil && n != duckdbtune.GrowThreads+1 {
+				err = fmt.Errorf("run %d aggregated with %d threads, want %d", i, n, duckdbtune.GrowThreads+1)
 			}
 			if err != nil {
 				errs <- err
@@ -293,4 +252,15 @@ func TestOpenSandbox(t *testing.T) {
 	if loaded != 0 {
 		t.Error("the excel extension was installed or loaded")
 	}
+}
+
+// aggregateKey runs a key aggregate step, as a program does, storing query in table.
+func aggregateKey(ctx context.Context, r *run, table, query string) error {
+	pl := &pipeline{r: r}
+	var release func()
+	err := pl.step(ctx, nil, compile.Step{Op: compile.KeyAggregate, SQL: fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", table, query)}, &release)
+	if release != nil {
+		release()
+	}
+	return err
 }

@@ -1,5 +1,7 @@
 package exec
 
+import "github.com/tablegate/tablegate/internal/durable"
+
 // FailSyncFile makes every flush of a file for which fail returns an error fail with it, until
 // the returned function restores the real flush. Tests that use it must not run in parallel.
 func FailSyncFile(fail func(path string) error) (restore func()) {
@@ -15,7 +17,4 @@ func FailSyncFile(fail func(path string) error) (restore func()) {
 
 // SetCrashPoint calls at at each step of an output's swap, until the returned function restores
 // none. Tests that use it must not run in parallel.
-func SetCrashPoint(at func(stage string)) (restore func()) {
-	crashPoint = at
-	return func() { crashPoint = nil }
-}
+func SetCrashPoint(at func(stage string)) (restore func()) { return durable.SetCrashPoint(at) }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -56,15 +57,24 @@ rules:
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.inputRows, r.memoryLimit = rows, 4*budget // memoryBudget is a quarter of the limit
-		if _, err := keySources(ctx, r, p, &rel); err != nil {
-			t.Fatal(err)
+		prog := p.Program(rel, compile.Facts{Rows: rows, LastRowID: rows - 1, PerfectHashBits: r.perfectHashBits, MemoryBudget: budget}, compile.ProgramOptions{})
+		// The key aggregates run in the order of the used key groups.
+		var aggregates []string
+		for _, s := range prog.Steps() {
+			if s.Op == compile.KeyAggregate {
+				aggregates = append(aggregates, s.SQL)
+			}
 		}
 		var keyed []string
-		for g, kg := range p.KeyGroups() {
-			if _, ok := rel.KeySources[g]; ok {
+		i := 0
+		for _, kg := range p.KeyGroups() {
+			if !kg.Used {
+				continue
+			}
+			if strings.Contains(aggregates[i], "__tg_keysource") {
 				keyed = append(keyed, kg.Columns...)
 			}
+			i++
 		}
 		sort.Strings(keyed)
 		return keyed
@@ -142,7 +152,7 @@ func TestRowCountSteersKeyCopy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, _, err := e.evaluateInput(ctx, r, Asset{Plan: p, Input: in}, rel, Options{}); err != nil {
+		if _, _, err := e.program(ctx, r, Asset{Plan: p, Input: in}, rel, Options{}, outcome.PolicyAbort); err != nil {
 			t.Fatal(err)
 		}
 		copied := slices.ContainsFunc(r.temps, func(name string) bool { return strings.Contains(name, "keysource") })

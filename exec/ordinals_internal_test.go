@@ -3,8 +3,9 @@ package exec
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
+
+	"github.com/tablegate/tablegate/compile"
 )
 
 // newTestRun is a run on a fresh in-memory engine, closed with the test.
@@ -23,53 +24,6 @@ func newTestRun(t *testing.T) *run {
 	return r
 }
 
-// TestOrdinalSet: the bitmap blocks answer membership exactly as the set does, at block edges,
-// across empty blocks, for ordinals far apart and for an empty set.
-func TestOrdinalSet(t *testing.T) {
-	ctx := context.Background()
-	r := newTestRun(t)
-
-	const block = int64(1) << blockBits
-	for name, members := range map[string][]int64{
-		"empty":       nil,
-		"one":         {0},
-		"block edges": {block - 1, block, 2*block - 1, 5 * block},
-		"far apart":   {3, 1 << 40, 1<<40 + block + 7, 3<<40 + 12345},
-		"dense":       {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20},
-	} {
-		t.Run(name, func(t *testing.T) {
-			values := "SELECT NULL::BIGINT AS __tg_rid WHERE FALSE"
-			if len(members) > 0 {
-				values = "SELECT unnest(["
-				for i, m := range members {
-					if i > 0 {
-						values += ", "
-					}
-					values += fmt.Sprint(m)
-				}
-				values += "]::BIGINT[]) AS __tg_rid"
-			}
-			cond, err := r.ordinalSet(ctx, "test", values, "x")
-			if err != nil {
-				t.Fatal(err)
-			}
-			// Every member and its neighbours, plus a spread of other ordinals.
-			probe := "SELECT unnest(list_concat(" +
-				"(SELECT coalesce(flatten(list([m - 1, m, m + 1])), []) FROM (" + values + ") v(m)), " +
-				"[0, 1, block_size - 1, block_size, 4 * block_size + 3, (1::BIGINT << 40) - 1])) AS x"
-			probe = fmt.Sprintf("SELECT x FROM (%s) WHERE x >= 0", strings.ReplaceAll(probe, "block_size", fmt.Sprint(block)))
-			var wrong, tested int64
-			q := fmt.Sprintf("SELECT count(*) FILTER (WHERE (%s) IS DISTINCT FROM (x IN (%s))), count(*) FROM (%s)", cond, values, probe)
-			if err := r.conn.QueryRowContext(ctx, q).Scan(&wrong, &tested); err != nil {
-				t.Fatalf("%v\n%s", err, q)
-			}
-			if wrong != 0 || tested < 6 {
-				t.Errorf("%d of %d probed ordinals answered wrongly", wrong, tested)
-			}
-		})
-	}
-}
-
 // TestValidRowGroupSize: the valid rows' Parquet row groups take the size that lets DuckDB write
 // the most batches as they come, only where that beats its default without small row groups.
 func TestValidRowGroupSize(t *testing.T) {
@@ -80,7 +34,7 @@ func TestValidRowGroupSize(t *testing.T) {
 	every := func(step, total int64) string {
 		return fmt.Sprintf("SELECT range AS __tg_rid FROM range(0, %d, %d)", total, step)
 	}
-	full := []int64{parquetRowGroup, parquetRowGroup, parquetRowGroup, 1000}
+	full := []int64{compile.ParquetRowGroup, compile.ParquetRowGroup, compile.ParquetRowGroup, 1000}
 	for _, c := range []struct {
 		name    string
 		groups  []int64
@@ -89,9 +43,9 @@ func TestValidRowGroupSize(t *testing.T) {
 	}{
 		// 1 row in 50 invalid: 2457 or 2458 of 122,880 rows per group (more than 2048); of two
 		// sizes that take as many batches, the larger.
-		{"2% invalid", full, every(50, 3*parquetRowGroup+1000), parquetRowGroup - 2457},
+		{"2% invalid", full, every(50, 3*compile.ParquetRowGroup+1000), compile.ParquetRowGroup - 2457},
 		{"invalid rows in one group only", full, "SELECT range AS __tg_rid FROM range(0, 5000)", 0},
-		{"1% invalid: DuckDB takes the batches as they are", full, every(100, 3*parquetRowGroup+1000), 0},
+		{"1% invalid: DuckDB takes the batches as they are", full, every(100, 3*compile.ParquetRowGroup+1000), 0},
 		{"60% invalid: the row groups would be small", full, "SELECT range AS __tg_rid FROM range(0, 3*122880+1000) WHERE range % 5 < 3", 0},
 		{"row groups unknown", nil, every(50, 1000), 0},
 		{"row groups far larger than DuckDB's: no larger output groups", []int64{1_000_000}, every(50, 1_000_000), 0},
@@ -102,18 +56,18 @@ func TestValidRowGroupSize(t *testing.T) {
 		// even when more of them agree than of the others.
 		{"larger groups beside more far larger ones", []int64{123457, 123457, 123457, 123457, 130000, 130000, 130000, 130000, 130000, 1000},
 			every(30, 4*123457), 119342},
-		{"no invalid rows at all in the median group", []int64{parquetRowGroup, parquetRowGroup, parquetRowGroup},
+		{"no invalid rows at all in the median group", []int64{compile.ParquetRowGroup, compile.ParquetRowGroup, compile.ParquetRowGroup},
 			"SELECT range AS __tg_rid FROM range(0, 122880, 10)", 0},
 		{"one row group", []int64{100_000}, every(40, 100_000), 100_000 - 2500},
-		{"the last group, a remainder, is not counted", []int64{parquetRowGroup, parquetRowGroup, 500},
-			every(50, 2*parquetRowGroup) + " UNION ALL SELECT range FROM range(245760, 246260)", parquetRowGroup - 2458},
+		{"the last group, a remainder, is not counted", []int64{compile.ParquetRowGroup, compile.ParquetRowGroup, 500},
+			every(50, 2*compile.ParquetRowGroup) + " UNION ALL SELECT range FROM range(245760, 246260)", compile.ParquetRowGroup - 2458},
 		{"the count fails", full, "SELECT no_such_column AS __tg_rid", 0},
 		// Two groups lose 1 row in 40 (119,808 valid), three 1 in 10 (110,592): the size of the three.
-		{"two sizes: the one most batches are near", []int64{parquetRowGroup, parquetRowGroup, parquetRowGroup, parquetRowGroup, parquetRowGroup, 10},
-			"SELECT range AS __tg_rid FROM range(0, 2*122880, 40) UNION ALL SELECT range FROM range(2*122880, 5*122880, 10)", parquetRowGroup - 12288},
+		{"two sizes: the one most batches are near", []int64{compile.ParquetRowGroup, compile.ParquetRowGroup, compile.ParquetRowGroup, compile.ParquetRowGroup, compile.ParquetRowGroup, 10},
+			"SELECT range AS __tg_rid FROM range(0, 2*122880, 40) UNION ALL SELECT range FROM range(2*122880, 5*122880, 10)", compile.ParquetRowGroup - 12288},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := r.validRowGroupSize(ctx, c.groups, c.invalid); got != c.want {
+			if got := r.validRowGroupSize(ctx, compile.ValidRowGroupSize(c.groups, c.invalid)); got != c.want {
 				t.Errorf("validRowGroupSize = %d, want %d", got, c.want)
 			}
 		})

@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	mathbits "math/bits"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -19,7 +17,6 @@ import (
 	"github.com/tablegate/tablegate/internal/buildinfo"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
-	"github.com/tablegate/tablegate/sql"
 )
 
 // Asset is what a run validates and writes.
@@ -150,59 +147,26 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	}
 	defer r.close()
 
-	written := map[string]bool{}
-	if t, ok := a.Output.(TableOutput); ok && t.File != "" {
-		abs, _ := filepath.Abs(t.File)
-		written[abs] = true
-	}
 	opts.progress("reading input", 0)
-	rel, err := e.load(ctx, r, rep, a, opts, written)
+	rel, err := e.load(ctx, r, rep, a, opts, outputFiles(a))
 	if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
 		return e.skipped(rep, a, opts), nil
 	}
 	if err != nil {
 		return rep, err
 	}
-	total, failedTable, stats, err := e.evaluateInput(ctx, r, a, rel, opts)
+	pl, err := e.evaluate(ctx, r, rep, a, rel, opts, policyOf(a))
+	if pl != nil && pl.counted {
+		rep.Rows = outcome.Rows{Input: pl.total, Invalid: pl.stats.invalid, Valid: pl.total - pl.stats.invalid}
+		out := pl.out
+		rep.Outcome = &out
+	}
 	if err != nil {
 		return rep, fail(rep, err)
 	}
-	rep.Rows = outcome.Rows{Input: total, Invalid: stats.invalid, Valid: total - stats.invalid}
+	total, stats, out := pl.total, pl.stats, pl.out
 
-	var out outcome.Outcome
-	switch {
-	case stats.invalid == 0:
-		out = outcome.AllValid
-	case !a.Quarantine:
-		out = outcome.Aborted
-	case stats.invalid == total:
-		out = outcome.NoValidRows
-	default:
-		out = outcome.Quarantined
-	}
-	rep.Outcome = &out
-	if err := e.report(ctx, r, rep, a, opts, failedTable, stats); err != nil {
-		return rep, fail(rep, err)
-	}
-	writing := a.Output != nil && out != outcome.Aborted
-	var valid string
-	if (writing && out != outcome.NoValidRows) || (opts.RowSample > 0 && stats.invalid < total) {
-		if valid, err = e.validRows(ctx, r, p, rel, failedTable, stats.invalid > 0); err != nil {
-			return rep, fail(rep, err)
-		}
-	}
-	if opts.RowSample > 0 && stats.invalid < total {
-		// report() samples the invalid rows from the failed-rows table; the valid ones come from
-		// the input, bounded in SQL.
-		q := fmt.Sprintf("SELECT %s FROM (%s LIMIT %d)", rowJSON(p, ""), valid, opts.RowSample)
-		rows, err := rowsJSON(ctx, r, q)
-		if err != nil {
-			return rep, fail(rep, fmt.Errorf("sample valid rows: %w", err))
-		}
-		rep.ValidSample = rows
-	}
-
-	if writing {
+	if a.Output != nil && out != outcome.Aborted {
 		opts.progress("writing outputs", total)
 		w := writes{quarantineName: quarantineName(a, rep.Asset), keepPrevious: readsOutput(a.Input, a.Output)}
 		w.kept = func(quarantine, prev string) {
@@ -212,15 +176,9 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 			}
 			warn(rep, opts, fmt.Sprintf("the previous quarantine %s is kept as %s: %s", quarantine, prev, why))
 		}
-		_, parquet := a.Output.(ParquetOutput)
-		if out != outcome.NoValidRows {
-			w.table = valid
-			if parquet && stats.invalid > 0 {
-				w.tableRowGroup = r.validRowGroupSize(ctx, rel.RowGroups, invalidOrdinals(p, failedTable))
-			}
-		}
-		if stats.invalid > 0 && a.Quarantine {
-			w.quarantine = quarantineSQL(p, failedTable, parquet)
+		w.table, w.tableRowGroup = pl.valid, pl.rowGroup
+		if pl.invalid != "" {
+			w.quarantine = pl.invalid
 		} else {
 			w.dropQuarantine = true
 		}
@@ -287,33 +245,6 @@ func (e *Engine) load(ctx context.Context, r *run, rep *outcome.Report, a Asset,
 		return rel, e.columnMismatch(rep, p, mismatches, a.Input, actual)
 	}
 	return rel, nil
-}
-
-// evaluateInput counts the input's rows and evaluates the rules once.
-func (e *Engine) evaluateInput(ctx context.Context, r *run, a Asset, rel compile.Relation, opts Options) (int64, string, ruleStats, error) {
-	total, err := r.countInput(ctx, rel, a.Input)
-	if err != nil {
-		return 0, "", ruleStats{}, err
-	}
-	opts.progress("evaluating rules", total)
-	failedTable, stats, err := e.evaluate(ctx, r, a.Plan, rel)
-	if err != nil {
-		return 0, "", stats, inputOrRun(a.Input, err)
-	}
-	return total, failedTable, stats, nil
-}
-
-// countInput counts the input's rows, which the run's perfect-hash threshold and key copy
-// depend on (countedRows).
-func (r *run) countInput(ctx context.Context, rel compile.Relation, in Input) (int64, error) {
-	var rows int64
-	if err := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+rel.From).Scan(&rows); err != nil {
-		return 0, &outcome.InputError{Input: in.String(), Err: err}
-	}
-	if err := r.countedRows(ctx, rows); err != nil {
-		return 0, err
-	}
-	return rows, nil
 }
 
 func shadowsOrdinal(cols []casting.ColumnType, rel compile.Relation) bool {
@@ -492,246 +423,6 @@ func (e *Engine) applyCasts(ctx context.Context, r *run, p *compile.Plan, rel *c
 	return nil, nil
 }
 
-// evaluate computes every rule once and keeps only the rows that fail some rule (warn rules
-// included, so that their counts are exact) in a temp table; every count, sample and output of
-// invalid rows comes from it.
-func (e *Engine) evaluate(ctx context.Context, r *run, p *compile.Plan, rel compile.Relation) (string, ruleStats, error) {
-	stats := ruleStats{failed: make([]int64, len(p.Rules))}
-	if len(p.Rules) == 0 {
-		return "", stats, nil
-	}
-	failed := r.tempName("failed")
-	keys := r.keyTables()
-	var query string
-	if rel.ScanFilters {
-		var err error
-		if query, err = e.stagedQuery(ctx, r, p, rel, keys.name); err != nil {
-			return "", stats, blameRule(ctx, r, p, rel, err)
-		}
-	} else {
-		if err := e.aggregateKeys(ctx, r, p.KeyStages(rel, keys.name)); err != nil {
-			return "", stats, err
-		}
-		query = p.Failing(rel, keys.name, "")
-	}
-	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS\n%s", sql.Ident(failed), query)); err != nil {
-		return "", stats, fmt.Errorf("evaluate the rules: %w", blameRule(ctx, r, p, rel, err))
-	}
-	// The failing rows hold the key rules' columns: free the failing keys now.
-	for _, table := range keys.names {
-		if err := r.exec(ctx, "DROP TABLE IF EXISTS "+table); err != nil {
-			return "", stats, err
-		}
-	}
-	// count_if, not count(*) FILTER: DuckDB evaluates each FILTER clause over its own copy of
-	// the rows, so n filters cost n² (2,000 rules: 5 s and 2.4 GB against 0.1 s). Over no rows
-	// (every row valid) count_if is NULL, hence the coalesce.
-	parts := []string{fmt.Sprintf("coalesce(count_if(NOT %s), 0)", p.ValidExpr(true))}
-	for _, rule := range p.Rules {
-		parts = append(parts, fmt.Sprintf("coalesce(count_if(NOT %s), 0)", sql.Ident(rule.Name)))
-	}
-	dest := make([]any, 0, len(parts))
-	dest = append(dest, &stats.invalid)
-	for i := range stats.failed {
-		dest = append(dest, &stats.failed[i])
-	}
-	if err := r.conn.QueryRowContext(ctx, "SELECT "+strings.Join(parts, ", ")+" FROM "+sql.Ident(failed)).Scan(dest...); err != nil {
-		return "", stats, fmt.Errorf("count failures: %w", err)
-	}
-	return failed, stats, nil
-}
-
-// stagedQuery runs the plan's Stages (failing keys, then the rows that may fail) and returns
-// the plan query restricted to those rows and to the rows failing its other row rules.
-func (e *Engine) stagedQuery(ctx context.Context, r *run, p *compile.Plan, rel compile.Relation, keyTable func(group int) string) (string, error) {
-	keyCopy, err := keySources(ctx, r, p, &rel)
-	if err != nil {
-		return "", err
-	}
-	st := p.Stages(rel, keyTable)
-	if err := e.aggregateKeys(ctx, r, st.Keys); err != nil {
-		return "", err
-	}
-	if keyCopy != "" {
-		// Nothing after the key aggregates reads the copy of key columns: free its memory now.
-		if err := r.exec(ctx, "DROP TABLE IF EXISTS "+keyCopy); err != nil {
-			return "", err
-		}
-	}
-	var suspects string
-	if st.Suspects != "" {
-		var err error
-		if suspects, err = e.suspects(ctx, r, st, st.RowFilter != ""); err != nil {
-			return "", err
-		}
-	}
-	return p.Failing(rel, keyTable, st.Where(suspects)), nil
-}
-
-// keyTables names the temp table of each key group's failing keys, the same name each time.
-type keyTables struct {
-	r     *run
-	names map[int]string
-}
-
-func (r *run) keyTables() keyTables { return keyTables{r: r, names: map[int]string{}} }
-
-func (k keyTables) name(g int) string {
-	if _, ok := k.names[g]; !ok {
-		k.names[g] = "temp.main." + sql.Ident(k.r.tempName(fmt.Sprintf("keys%d", g)))
-	}
-	return k.names[g]
-}
-
-// aggregateKeys stores each key group's failing keys in its table. On a database the engine
-// opened with DuckDB's default threads, and at most growThreads of them, the aggregates run
-// with one thread more, so that DuckDB partitions its hash tables (growThreads).
-func (e *Engine) aggregateKeys(ctx context.Context, r *run, keys []compile.KeyStage) error {
-	if len(keys) == 0 {
-		return nil
-	}
-	if r.keyThreads > r.threads {
-		// A speed setting: if DuckDB refuses it, the aggregates run with the threads there are,
-		// as newRun leaves the perfect-hash threshold alone when it cannot read the settings.
-		if release, err := r.boost.raise(ctx, r, r.keyThreads); err == nil {
-			defer release()
-		}
-	}
-	for _, k := range keys {
-		if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", k.Table, k.Query)); err != nil {
-			return fmt.Errorf("evaluate the key rules: %w", err)
-		}
-	}
-	return nil
-}
-
-// keySources gives the key groups a temp table of the columns they read when the source has no
-// statistics (a multi-file Parquet scan): from the table, DuckDB aggregates an integer key
-// whose footer range fits the run's perfect-hash threshold in a perfect hash, not a hash table
-// (measured, 10 files of 1M rows: the primary key 0.85 -> 0.35 s, a group rule 0.31 -> 0.05 s,
-// for 0.21-0.38 s to copy both columns). Other groups, and inputs with statistics, read the
-// source. It returns the copy's name, "" when it makes none.
-func keySources(ctx context.Context, r *run, p *compile.Plan, rel *compile.Relation) (string, error) {
-	groups, cols := keySourcePlan(r, p, *rel)
-	if len(groups) == 0 {
-		return "", nil
-	}
-	table := "temp.main." + sql.Ident(r.tempName("keysource"))
-	copySQL := useKeyCopy(rel, table, groups, cols)
-	if err := r.exec(ctx, copySQL); err != nil {
-		return "", fmt.Errorf("copy the key columns: %w", err)
-	}
-	return table, nil
-}
-
-// useKeyCopy points the groups at the copy named table and returns the statement that makes it.
-func useKeyCopy(rel *compile.Relation, table string, groups []int, cols []string) string {
-	rel.KeySources = map[int]string{}
-	for _, g := range groups {
-		rel.KeySources[g] = table
-	}
-	quoted := make([]string, len(cols))
-	for i, c := range cols {
-		quoted[i] = sql.Ident(c)
-	}
-	return fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT %s FROM %s", table, strings.Join(quoted, ", "), rel.From)
-}
-
-// keySourcePlan picks the key groups that read a copy, and the columns the copy holds; none when
-// the source has statistics or no group gains.
-func keySourcePlan(r *run, p *compile.Plan, rel compile.Relation) ([]int, []string) {
-	if !rel.NoStatistics || len(rel.Casts) > 0 || r.perfectHashBits == 0 || r.inputRows == 0 {
-		return nil, nil
-	}
-	var groups []int
-	var reads []string
-	var width int64 // bytes a row of the copy takes
-	for g, kg := range p.KeyGroups() {
-		if !kg.Used || kg.Distinct || len(kg.Columns) == 0 || !perfectHashFits(p, rel.Ranges, kg.Columns, r.perfectHashBits) {
-			continue
-		}
-		// Only fixed-width columns, whose size the copy can be judged by.
-		w, ok := int64(0), true
-		for _, c := range kg.Reads {
-			if !slices.Contains(reads, c) {
-				cw := fixedWidth(p.Schema().Column(c))
-				ok = ok && cw > 0
-				w += cw
-			}
-		}
-		if !ok {
-			continue
-		}
-		groups = append(groups, g)
-		width += w
-		for _, c := range kg.Reads {
-			if !slices.Contains(reads, c) {
-				reads = append(reads, c)
-			}
-		}
-	}
-	// The copy holds every row: within the run's memory budget.
-	if len(groups) == 0 || r.inputRows*width > memoryBudget(r.memoryLimit) {
-		return nil, nil
-	}
-	return groups, reads
-}
-
-// fixedWidth is the bytes a value of the column takes in DuckDB, for the fixed-width dtypes; 0
-// for the others (strings, binary, nested, Any), whose size depends on the data.
-func fixedWidth(c *schema.Column) int64 {
-	if c == nil {
-		return 0
-	}
-	switch k := c.DType.Kind; {
-	case k == schema.KindBool:
-		return 1
-	case k.IsInteger(), k.IsFloat(), k == schema.KindDate, k == schema.KindTime, k == schema.KindDatetime:
-		return 8
-	case k == schema.KindDecimal, k == schema.KindDuration:
-		return 16
-	}
-	return 0
-}
-
-// perfectHashFits reports whether DuckDB can aggregate the integer key columns in a perfect hash
-// of at most bits bits: each column takes the bits of its range plus one value for NULL.
-func perfectHashFits(p *compile.Plan, ranges map[string][2]int64, columns []string, bits int) bool {
-	need := 0
-	for _, name := range columns {
-		c := p.Schema().Column(name)
-		rg, ok := ranges[strings.ToLower(name)] // DuckDB matches column names in any case
-		if c == nil || !c.DType.Kind.IsInteger() || !ok || rg[1] < rg[0] {
-			return false
-		}
-		span := uint64(rg[1]) - uint64(rg[0]) // two's complement: exact for rg[1] >= rg[0]
-		if span > 1<<62 {
-			return false
-		}
-		need += mathbits.Len64(span + 2)
-	}
-	return need <= bits
-}
-
-// suspects stores the rows Stages.Suspects selects and returns the condition that picks them
-// out of the source. Alone, it is a semi join (measured faster than bitmaps: 0.48 s against
-// 0.59 s at 10M rows); OR'ed with the row filter it is an ordinalSet, which DuckDB tests row by
-// row instead of probing a join for every row.
-func (e *Engine) suspects(ctx context.Context, r *run, st compile.Stages, orFilter bool) (string, error) {
-	table := "temp.main." + sql.Ident(r.tempName("suspects"))
-	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", table, st.Suspects)); err != nil {
-		return "", fmt.Errorf("find the rows that may fail a rule: %w", err)
-	}
-	if !orFilter {
-		return compile.SuspectsIn(table), nil
-	}
-	cond, err := r.ordinalSet(ctx, "suspect", fmt.Sprintf("SELECT %s FROM %s", compile.RowIDColumn, table), compile.RowIDColumn)
-	if err != nil {
-		return "", fmt.Errorf("index the failing rows: %w", err)
-	}
-	return cond, nil
-}
-
 func errorCounts(p *compile.Plan, stats ruleStats) []outcome.RuleCount {
 	var out []outcome.RuleCount
 	for i, r := range p.Rules {
@@ -742,54 +433,8 @@ func errorCounts(p *compile.Plan, stats ruleStats) []outcome.RuleCount {
 	return out
 }
 
-func columnList(p *compile.Plan, prefix string) string {
-	cols := make([]string, len(p.Columns))
-	for i, c := range p.Columns {
-		cols[i] = prefix + sql.Ident(c.Name)
-	}
-	return strings.Join(cols, ", ")
-}
-
-// validRows returns the SELECT of the valid rows, in input order. With no invalid rows it is the
-// input itself. Otherwise the invalid row ordinals become bitmaps (an ordinalSet) that a plain
-// filter reads: no join, so DuckDB keeps the scan's order and needs no sort (measured at 10M
-// rows: 2.5 s, against 3.2 s for an ANTI JOIN ordered by the ordinal).
-func (e *Engine) validRows(ctx context.Context, r *run, p *compile.Plan, rel compile.Relation, failed string, anyInvalid bool) (string, error) {
-	src := p.SourceSQL(rel)
-	cols := columnList(p, "s.")
-	if !anyInvalid {
-		return fmt.Sprintf("SELECT %s FROM (%s) AS s", cols, src), nil
-	}
-	invalid, err := r.ordinalSet(ctx, "invalid", invalidOrdinals(p, failed), "s."+compile.RowIDColumn)
-	if err != nil {
-		return "", fmt.Errorf("index the invalid rows: %w", err)
-	}
-	return fmt.Sprintf("SELECT %s FROM (%s) AS s WHERE NOT (%s)", cols, src, invalid), nil
-}
-
-// invalidOrdinals selects the ordinals of the rows that fail an error rule, from the failed rows.
-func invalidOrdinals(p *compile.Plan, failed string) string {
-	return fmt.Sprintf("SELECT %s FROM %s WHERE NOT %s", compile.RowIDColumn, sql.Ident(failed), p.ValidExpr(true))
-}
-
-// quarantineSQL selects the invalid rows with one valid/invalid column per rule, in input order.
-// forParquet makes the rule columns ENUMs, which DuckDB writes to Parquet exactly as the strings
-// they hold (UTF8 byte arrays) but faster (measured, 312k rows x 41 rules: 0.18 s, against
-// 0.68 s for VARCHAR and 0.36 s for a cast of the VARCHAR); tables and Arrow keep VARCHAR, where
-// an ENUM would be another type.
-func quarantineSQL(p *compile.Plan, failed string, forParquet bool) string {
-	valid, invalid := "'valid'", "'invalid'"
-	if forParquet {
-		valid, invalid = "CAST('valid' AS ENUM('valid', 'invalid'))", "CAST('invalid' AS ENUM('valid', 'invalid'))"
-	}
-	var b strings.Builder
-	b.WriteString("SELECT " + columnList(p, ""))
-	for _, r := range p.Rules {
-		fmt.Fprintf(&b, ", CASE WHEN %s THEN %s ELSE %s END AS %s", sql.Ident(r.Name), valid, invalid, sql.Ident(r.Check))
-	}
-	fmt.Fprintf(&b, " FROM %s WHERE NOT %s ORDER BY %s", sql.Ident(failed), p.ValidExpr(true), compile.RowIDColumn)
-	return b.String()
-}
+// MaxSampleValue is the most of a value a report's sample shows (compile.MaxSampleValue).
+const MaxSampleValue = compile.MaxSampleValue
 
 // rowsJSON runs a query whose single column is a JSON text per row.
 func rowsJSON(ctx context.Context, r *run, query string) ([]any, error) {
@@ -802,39 +447,6 @@ func rowsJSON(ctx context.Context, r *run, query string) ([]any, error) {
 		out[i] = json.RawMessage(sanitizeJSON(text))
 	}
 	return out, nil
-}
-
-// rowJSON renders the schema columns of a row as a JSON object, each value capped (sampleValue).
-func rowJSON(p *compile.Plan, prefix string) string {
-	parts := make([]string, len(p.Columns))
-	for i, c := range p.Columns {
-		parts[i] = fmt.Sprintf("%s := %s", sql.Ident(c.Name), sampleValue(c, prefix+sql.Ident(c.Name)))
-	}
-	return fmt.Sprintf("CAST(to_json(struct_pack(%s)) AS VARCHAR)", strings.Join(parts, ", "))
-}
-
-// MaxSampleValue is the most of a value a report's sample shows: a string's first characters, or
-// a list's, struct's or binary value's first JSON text; a longer value is cut, in SQL, so that it
-// never reaches the report (or Go) whole, and ends with "… (cut, <bytes> bytes)".
-const MaxSampleValue = 1024
-
-// sampleValue is the SQL of a column's value as a report sample shows it. Fixed-width dtypes are
-// never long; strings are cut by characters; other values become the cut text of their JSON.
-func sampleValue(c compile.Column, expr string) string {
-	k := c.DType.Kind
-	switch {
-	case k == schema.KindDecimal:
-		return "CAST(" + expr + " AS VARCHAR)" // "-1.00": a JSON number would lose the scale in most readers
-	case k == schema.KindBool, k.IsInteger(), k.IsFloat(), k == schema.KindDate,
-		k == schema.KindTime, k == schema.KindDatetime, k == schema.KindDuration:
-		return expr
-	case k == schema.KindString, k == schema.KindEnum:
-		return fmt.Sprintf("CASE WHEN length(%[1]s) > %[2]d THEN left(%[1]s, %[2]d) || '… (cut, ' || strlen(%[1]s) || ' bytes)' ELSE %[1]s END",
-			"CAST("+expr+" AS VARCHAR)", MaxSampleValue)
-	}
-	j := "CAST(to_json(" + expr + ") AS VARCHAR)"
-	return fmt.Sprintf("CASE WHEN strlen(%[1]s) > %[2]d THEN to_json(left(%[1]s, %[2]d) || '… (cut, ' || strlen(%[1]s) || ' bytes)') ELSE to_json(%[3]s) END",
-		j, MaxSampleValue, expr)
 }
 
 // sanitizeJSON quotes the NaN and Infinity tokens DuckDB's to_json writes for floats, which are
@@ -876,31 +488,55 @@ func sanitizeJSON(s string) string {
 	return b.String()
 }
 
-// Explain returns the SQL a run executes over the input to find the failing rows, after checking
-// the input's column types (a mismatch is a *outcome.ColumnSchemaError): the staged statements
-// for Parquet; otherwise the failing keys, then the plan query filtered to the failing rows.
-// Nothing is evaluated.
+// outputFiles are the database files the asset's output writes, which its input attaches for
+// writing too.
+func outputFiles(a Asset) map[string]bool {
+	written := map[string]bool{}
+	if t, ok := a.Output.(TableOutput); ok && t.File != "" {
+		abs, _ := filepath.Abs(t.File)
+		written[abs] = true
+	}
+	return written
+}
+
+// policyOf is what a run of the asset does with invalid rows.
+func policyOf(a Asset) outcome.Policy {
+	if a.Quarantine {
+		return outcome.PolicyQuarantine
+	}
+	return outcome.PolicyAbort
+}
+
+// Explain returns the program a run of the plan over the input executes when it validates in
+// place with default options (ExplainAsset).
 func (e *Engine) Explain(ctx context.Context, p *compile.Plan, in Input) (string, error) {
+	return e.ExplainAsset(ctx, Asset{Plan: p, Input: in}, Options{})
+}
+
+// ExplainAsset returns the program a run of the asset with opts executes, the same statements
+// in the same order (compile.Program.String): it opens the input, checks its column types (a
+// mismatch is a *outcome.ColumnSchemaError) and counts its rows, which the program depends on,
+// and evaluates nothing. The output adapter's own statements around the rows it writes (COPY
+// to a temporary file, or CREATE TABLE in a transaction) are not in the program.
+func (e *Engine) ExplainAsset(ctx context.Context, a Asset, opts Options) (string, error) {
+	if a.Input == nil {
+		return "", fmt.Errorf("explain needs an input: %w", ErrNoSourceData)
+	}
+	if err := opts.validate(); err != nil {
+		return "", err
+	}
 	r, err := e.newRun(ctx)
 	if err != nil {
 		return "", err
 	}
 	defer r.close()
-	rel, err := e.load(ctx, r, &outcome.Report{}, Asset{Plan: p, Input: in}, Options{}, nil)
+	rel, err := e.load(ctx, r, &outcome.Report{}, a, opts, outputFiles(a))
 	if err != nil {
 		return "", err
 	}
-	if rel.ScanFilters {
-		// The copy of key columns a run would make (it needs the row count, from the footers).
-		if _, err := r.countInput(ctx, rel, in); err != nil {
-			return "", err
-		}
-		groups, cols := keySourcePlan(r, p, rel)
-		if len(groups) == 0 {
-			return p.ExplainStages(rel), nil
-		}
-		copySQL := useKeyCopy(&rel, "__tg_keysource", groups, cols)
-		return copySQL + ";\n\n" + p.ExplainStages(rel), nil
+	prog, _, err := e.program(ctx, r, a, rel, opts, policyOf(a))
+	if err != nil {
+		return "", err
 	}
-	return p.ExplainKeyStages(rel), nil
+	return prog.String(), nil
 }

@@ -950,49 +950,15 @@ func TestGranularity(t *testing.T) {
 // value and the source.
 func TestSettings(t *testing.T) {
 	t.Parallel()
-	envOf := func(kv ...string) func(string) (string, bool) {
-		m := map[string]string{}
-		for i := 0; i < len(kv); i += 2 {
-			m[kv[i]] = kv[i+1]
-		}
-		return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
-	}
-	assert.Equal(t, "TABLEGATE_CHECK_GRANULARITY", exec.EnvName(exec.SettingCheckGranularity))
-
-	opts, err := exec.OptionsFromEnv(envOf())
-	require.NoError(t, err)
-	assert.Equal(t, exec.Options{}, opts)
-
-	opts, err = exec.OptionsFromEnv(envOf("TABLEGATE_CHECK_GRANULARITY", "column", "TABLEGATE_SCHEMA_RULES", "per_rule",
-		"TABLEGATE_MAX_FAILURE_SAMPLES", "3", "TABLEGATE_ROW_SAMPLE", "2"))
-	require.NoError(t, err)
-	assert.Equal(t, exec.Options{Granularity: exec.PerColumn, SchemaRulesPerRule: true, MaxFailureSamples: 3, RowSample: 2}, opts)
-
-	opts, err = exec.OptionsFromEnv(envOf("TABLEGATE_MAX_FAILURE_SAMPLES", "0"))
-	require.NoError(t, err)
-	assert.Equal(t, -1, opts.MaxFailureSamples, "0 samples means none")
-
-	for _, tc := range []struct{ env, setting, value, allowed string }{
-		{"TABLEGATE_CHECK_GRANULARITY", "check_granularity", "table", "rule, column or schema"},
-		{"TABLEGATE_SCHEMA_RULES", "schema_rules", "split", "collapsed or per_rule"},
-		{"TABLEGATE_MAX_FAILURE_SAMPLES", "max_failure_samples", "-1", "a whole number from 0 up"},
-		{"TABLEGATE_ROW_SAMPLE", "row_sample", "many", "a whole number from 0 up"},
-	} {
-		_, err := exec.OptionsFromEnv(envOf(tc.env, tc.value))
-		var se *exec.SettingError
-		require.ErrorAs(t, err, &se, tc.env)
-		assert.Equal(t, exec.SettingError{Setting: tc.setting, Value: tc.value, Source: "environment variable " + tc.env, Allowed: tc.allowed}, *se)
-		assert.Equal(t, "setting "+tc.setting+": \""+tc.value+"\" (from environment variable "+tc.env+") is not allowed; use "+tc.allowed, err.Error())
-	}
-
-	// A later source overrides an earlier one.
-	opts, err = exec.OptionsFromEnv(envOf("TABLEGATE_CHECK_GRANULARITY", "column"))
-	require.NoError(t, err)
+	// A later source overrides an earlier one; a rejected value changes nothing.
+	opts := exec.Options{Granularity: exec.PerColumn}
 	require.NoError(t, opts.ApplySetting(exec.SettingCheckGranularity, "schema", "flag --granularity"))
 	assert.Equal(t, exec.PerSchema, opts.Granularity)
-	err = opts.ApplySetting(exec.SettingCheckGranularity, "rows", "flag --granularity")
+	err := opts.ApplySetting(exec.SettingCheckGranularity, "rows", "flag --granularity")
 	assert.EqualError(t, err, `setting check_granularity: "rows" (from flag --granularity) is not allowed; use rule, column or schema`)
 	assert.Equal(t, exec.PerSchema, opts.Granularity, "a rejected value changes nothing")
+	require.NoError(t, opts.ApplySetting(exec.SettingMaxFailureSamples, "0", "flag --samples"))
+	assert.Equal(t, -1, opts.MaxFailureSamples, "0 samples means none")
 }
 
 // TestParquetGlobInput: a glob reads every matching file, rows in file then row order.
@@ -1338,8 +1304,8 @@ rules:
 	defer eng.Close()
 	many, err := eng.Explain(context.Background(), p, exec.ParquetInput{Path: e.path("many", "*.parquet")})
 	require.NoError(t, err)
-	assert.Contains(t, many, `CREATE OR REPLACE TEMP TABLE __tg_keysource AS SELECT "cust", "amt", "id" FROM read_parquet(`)
-	assert.Equal(t, 2, strings.Count(many, "FROM __tg_keysource"), "the id and cust groups read the copy, the code group the files")
+	assert.Contains(t, many, `CREATE OR REPLACE TEMP TABLE temp.main."__tg_keysource_1" AS SELECT "cust", "amt", "id" FROM read_parquet(`)
+	assert.Equal(t, 2, strings.Count(many, `FROM temp.main."__tg_keysource_1"`), "the id and cust groups read the copy, the code group the files")
 	single, err := eng.Explain(context.Background(), p, exec.ParquetInput{Path: one})
 	require.NoError(t, err)
 	assert.NotContains(t, single, "__tg_keysource")

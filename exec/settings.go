@@ -2,7 +2,6 @@ package exec
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 )
 
@@ -26,24 +25,14 @@ func (e *SettingError) Error() string {
 
 func (e *SettingError) Unwrap() error { return e.Err }
 
-// Setting names, as environment variables take them after TABLEGATE_.
+// Setting names, as ApplySetting takes them (and the CLI's environment variables after
+// TABLEGATE_).
 const (
 	SettingCheckGranularity  = "check_granularity"
 	SettingSchemaRules       = "schema_rules"
 	SettingMaxFailureSamples = "max_failure_samples"
 	SettingRowSample         = "row_sample"
 )
-
-// EnvName is the environment variable of a setting: TABLEGATE_CHECK_GRANULARITY.
-func EnvName(setting string) string {
-	b := []byte("TABLEGATE_" + setting)
-	for i, c := range b {
-		if c >= 'a' && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
-	}
-	return string(b)
-}
 
 // ApplySetting sets one setting on opts from its text, validating it; source says where the
 // text came from, for the error.
@@ -96,23 +85,6 @@ func (o Options) validate() error {
 		}
 	}
 	return scratch.ApplySetting(SettingRowSample, strconv.Itoa(o.RowSample), "argument Options.RowSample")
-}
-
-// OptionsFromEnv reads the settings from TABLEGATE_* environment variables over the defaults,
-// except those named in skip (given by a higher tier, such as a flag).
-func OptionsFromEnv(lookup func(string) (string, bool), skip ...string) (Options, error) {
-	var o Options
-	for _, s := range []string{SettingCheckGranularity, SettingSchemaRules, SettingMaxFailureSamples, SettingRowSample} {
-		if slices.Contains(skip, s) {
-			continue
-		}
-		if v, ok := lookup(EnvName(s)); ok && v != "" {
-			if err := o.ApplySetting(s, v, "environment variable "+EnvName(s)); err != nil {
-				return o, err
-			}
-		}
-	}
-	return o, nil
 }
 
 // TypeName names the error in the JSON report.

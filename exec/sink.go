@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
-	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/trace"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -131,7 +131,7 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 		syncs = append(syncs, done)
 		go func() {
 			// In the background: the process's CPU time over it is the next COPY's, not its own.
-			defer r.conn.log(traceStart{wall: time.Now(), cpu: -1}, "fsync "+tmp)
+			defer r.conn.trace.Log(trace.WallOnly(), "fsync "+tmp)
 			done <- syncFile(tmp)
 		}()
 		return tmp, nil
@@ -166,31 +166,31 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 	}
 	// The quarantine side changes first, so that even a swap whose journal is lost with the disk
 	// never puts a new table beside the older quarantine.
-	s := swap{dir: dir}
+	s := durable.Swap{Dir: dir}
 	var kept [2]string
 	if w.dropQuarantine || w.keepPrevious && w.quarantine != "" {
 		if _, err := os.Lstat(qPath); err == nil {
 			kept = [2]string{qPath, prevParquet(qPath)}
-			s.add(kept[0], kept[1])
+			s.Add(kept[0], kept[1])
 		}
 	}
 	if quarTmp != "" {
-		s.add(quarTmp, qPath)
+		s.Add(quarTmp, qPath)
 	}
 	if tableTmp != "" {
-		s.add(tableTmp, o.Path)
+		s.Add(tableTmp, o.Path)
 	}
-	crash("outputs flushed")
+	durable.Crash("outputs flushed")
 	journal := ""
-	if len(s.steps) > 1 {
-		journal = journalPath(o.Path)
-		if err := s.commit(journal); err != nil {
+	if len(s.Steps) > 1 {
+		journal = durable.JournalPath(o.Path)
+		if err := s.Commit(journal); err != nil {
 			return err
 		}
 		journaled = true
 	}
-	crash("journal written")
-	if err := s.apply(0, journal); err != nil {
+	durable.Crash("journal written")
+	if err := s.Apply(0, journal); err != nil {
 		if journaled {
 			return fmt.Errorf("%w; the swap is recorded in %s and the next run writing %s completes it", err, journal, o.Path)
 		}
@@ -225,10 +225,10 @@ func RecoverOutput(ctx context.Context, out Output) error {
 // lockRecovered takes the table's lock, then completes a killed run's recorded swap (before the
 // temporaries it names are cleaned) and removes the table's stale temporaries.
 func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), err error) {
-	if unlock, err = lockPath(ctx, lockFile(o.Path)); err != nil {
+	if unlock, err = durable.LockPath(ctx, lockFile(o.Path)); err != nil {
 		return nil, err
 	}
-	if err := recoverSwap(o.Path); err != nil {
+	if err := durable.RecoverSwap(o.Path); err != nil {
 		unlock()
 		return nil, err
 	}
@@ -242,56 +242,12 @@ func prevParquet(quarantine string) string {
 	return strings.TrimSuffix(quarantine, filepath.Ext(quarantine)) + ".prev" + filepath.Ext(quarantine)
 }
 
-// DuckDB writes Parquet in row groups of 122,880 rows by default. An ordered COPY writes each
-// batch (one input row group) as a row group of its own when the batch is within one vector
-// (2048 rows) of that size; any other batch it first copies into batches of the right size.
-const (
-	parquetRowGroup = 122880
-	vectorSize      = 2048
-)
-
-// validRowGroupSize sizes the row groups of the valid rows' Parquet file (groups: the rows of
-// each input row group, in ordinal order; invalid selects the invalid ordinals). Filtering out
-// even 2% of the rows makes every batch too short for DuckDB's default, so it would copy every
-// valid row once more; at the size that most batches' valid rows are within a vector of, it
-// writes those batches as they come (measured, 10M rows, 1.7% invalid: the table's COPY 2.6 s
-// against 2.4 s, the whole run 4.4 s against 4.2 s). The size lies between half the default and
-// the default (no small row groups, and none larger than DuckDB's); it returns 0 (DuckDB's
-// default) unless that size takes more batches as they come than the default does, and also
-// when the input's row groups are unknown or the count fails: the size never changes what is
-// written. Input row groups may be larger than the default (polars writes 123,457 rows): 3% of
-// them invalid leaves about 119,800, short of the default by more than a vector. A file's last
-// row group, its remainder, does not vote.
-func (r *run) validRowGroupSize(ctx context.Context, groups []int64, invalid string) int64 {
-	if len(groups) == 0 {
-		return 0
-	}
-	var values strings.Builder
-	var start, votersEnd int64 // the groups that vote start before votersEnd
-	for i, n := range groups {
-		if i > 0 {
-			values.WriteString(", ")
-		}
-		fmt.Fprintf(&values, "(%d, %d)", start, n)
-		if i < len(groups)-1 || len(groups) == 1 {
-			votersEnd = start + 1
-		}
-		start += n
-	}
-	// An ASOF join finds each invalid ordinal's group (the last one starting at or before it):
-	// 0.015 s at 10M rows, against 0.06 s for a range join.
-	q := fmt.Sprintf(`WITH g(start, n) AS (VALUES %[2]s),
-valid AS (
-	SELECT g.n - coalesce(c.bad, 0) AS rows FROM g LEFT JOIN (
-		SELECT g.start, count(*) AS bad FROM (%[3]s) AS b ASOF JOIN g ON b.%[1]s >= g.start GROUP BY g.start
-	) AS c USING (start) WHERE g.start < %[4]d),
-taken AS (
-	SELECT a.rows, count(*) AS batches FROM (SELECT DISTINCT rows FROM valid WHERE rows BETWEEN %[6]d / 2 AND %[6]d) AS a
-	JOIN valid AS b ON abs(a.rows - b.rows) < %[5]d GROUP BY a.rows)
-SELECT rows, batches, (SELECT count(*) FROM valid WHERE abs(rows - %[6]d) < %[5]d) FROM taken ORDER BY batches DESC, rows DESC LIMIT 1`,
-		compile.RowIDColumn, values.String(), invalid, votersEnd, vectorSize, parquetRowGroup)
+// validRowGroupSize runs the program's RowGroupSize step: the row group size for the valid rows'
+// Parquet file, 0 (DuckDB's default) when the statement returns no row, fails, or the size
+// takes no more batches as they come than the default does.
+func (r *run) validRowGroupSize(ctx context.Context, query string) int64 {
 	var size, batches, byDefault int64
-	if err := r.conn.QueryRowContext(ctx, q).Scan(&size, &batches, &byDefault); err != nil {
+	if err := r.conn.QueryRowContext(ctx, query).Scan(&size, &batches, &byDefault); err != nil {
 		return 0 // also when no size lies within the bounds
 	}
 	if batches <= byDefault {
@@ -329,16 +285,6 @@ var syncFile = func(path string) error {
 	}
 	defer f.Close()
 	return f.Sync()
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	_ = d.Sync() // not every filesystem can sync a directory
-	return nil
 }
 
 // write replaces the table and the quarantine in one transaction: a failed or killed run leaves
@@ -411,7 +357,7 @@ func (o TableOutput) write(ctx context.Context, r *run, w writes) (err error) {
 			return err
 		}
 	}
-	crash("tables written")
+	durable.Crash("tables written")
 	committing = true
 	if err := r.exec(ctx, "COMMIT"); err != nil {
 		return err

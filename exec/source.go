@@ -125,7 +125,10 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 		rel.RowID = "((file_index::BIGINT << 40) + file_row_number)"
 		if offsets, err := fileOffsets(ctx, r, rel.From); err == nil {
 			rel.RowID = fmt.Sprintf("((%s)[file_index::BIGINT + 1] + file_row_number)", offsets)
+			rel.DenseRowIDs = true
 		}
+	} else {
+		rel.DenseRowIDs = true
 	}
 	var ranges map[string][2]int64
 	rel.PlainColumns, ranges = footerFacts(ctx, r, in.Path)

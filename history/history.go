@@ -10,7 +10,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -129,6 +131,44 @@ func tryOpen(ctx context.Context, dsn string) (*gosql.DB, error) {
 	return db, nil
 }
 
+// ensureFile creates a missing history file with its tables, atomically: two processes that both
+// found it missing and both let DuckDB create it could each write a new file over the other's
+// first run. The file is made under a temporary name beside it and linked into place, which
+// fails, harmlessly, if another process got there first.
+func ensureFile(ctx context.Context, path string) error {
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		return nil // there, or a problem the open reports
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".new-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	f.Close()
+	os.Remove(tmp) // DuckDB creates the file itself; it refuses an empty one
+	defer os.Remove(tmp)
+	defer os.Remove(tmp + ".wal")
+	db, err := tryOpen(ctx, tmp)
+	if err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, schemaDDL)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("create the history tables: %w", err)
+	}
+	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return nil
+}
+
 // locked reports whether err is DuckDB refusing a file another process has open.
 func locked(err error) bool {
 	msg := err.Error()
@@ -159,6 +199,9 @@ func appendRun(ctx context.Context, path string, run *report.Run) error {
 	}
 	unlock := lockPath(path)
 	defer unlock()
+	if err := ensureFile(ctx, path); err != nil {
+		return err
+	}
 	db, err := open(ctx, path, false)
 	if err != nil {
 		return err

@@ -693,24 +693,29 @@ func TestExplainCommand(t *testing.T) {
 	code, stdout, stderr = cli(t, "explain", "--schema", f.schema, "--input", in)
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "read_parquet(")
-	assert.Contains(t, stdout, "CREATE TEMP TABLE __tg_keys")
-	assert.Contains(t, stdout, "CREATE TEMP TABLE __tg_suspects")
+	assert.Contains(t, stdout, `CREATE OR REPLACE TEMP TABLE temp.main."__tg_keys`)
+	assert.Contains(t, stdout, `CREATE OR REPLACE TEMP TABLE temp.main."__tg_suspects_`)
 	// For a DuckDB table: the failing keys first, then one statement for the failing rows, and
 	// the statements run there.
 	db := f.path("wh.duckdb")
 	f.withDB(db, "CREATE TABLE d.raw AS "+ordersSelect(mixedRows))
 	code, stdout, stderr = cli(t, "explain", "--schema", f.schema, "--input", db+":raw")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "CREATE TEMP TABLE __tg_keys")
+	assert.Contains(t, stdout, `CREATE OR REPLACE TEMP TABLE temp.main."__tg_keys`)
 	assert.NotContains(t, stdout, "__tg_suspects")
-	stmts := strings.Split(strings.TrimSpace(stdout), ";\n")
 	alias := regexp.MustCompile(`"(__tg_db\d+_\d+)"`).FindStringSubmatch(stdout)
 	require.NotNil(t, alias, "the attached input's alias in\n%s", stdout)
 	f.exec("ATTACH " + quoteLit(db) + " AS " + alias[1] + " (READ_ONLY)")
-	for _, st := range stmts[:len(stmts)-1] {
-		f.exec(st)
+	// The program's statements up to the failing rows' table, each after its comment line.
+	for _, step := range strings.Split(strings.TrimSpace(stdout), ";\n\n-- ") {
+		_, stmt, _ := strings.Cut(step, "\n")
+		f.exec(strings.TrimSuffix(stmt, ";"))
+		if strings.Contains(step, "evaluate the rules: run\n") {
+			break
+		}
 	}
-	failing := f.query("SELECT count(*) FROM (" + strings.TrimSuffix(stmts[len(stmts)-1], ";") + ")")
+	failed := regexp.MustCompile(`"(__tg_failed_\d+)"`).FindString(stdout)
+	failing := f.query("SELECT count(*) FROM " + failed)
 	var all []string
 	for _, r := range rules {
 		all = append(all, `"`+r+`"`)

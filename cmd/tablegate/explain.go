@@ -11,14 +11,17 @@ import (
 
 func explainCmd(stdout io.Writer) *cobra.Command {
 	var (
-		sf    schemaFlags
-		input string
+		sf         schemaFlags
+		input      string
+		output     string
+		quarantine bool
 	)
 	cmd := &cobra.Command{
-		Use:   "explain --schema S [--input IN]",
-		Short: "Print the compiled SQL; with an input, check its column types first",
+		Use:   "explain --schema S [--input IN [--out OUT [--quarantine]]]",
+		Short: "Print the compiled SQL; with an input, check its column types first and print every statement a run executes",
 		Example: `  tablegate explain --schema orders.yaml
-  tablegate explain --schema orders.yaml --input orders.parquet`,
+  tablegate explain --schema orders.yaml --input orders.parquet
+  tablegate explain --schema orders.yaml --input orders.parquet --out clean/orders.parquet --quarantine`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			plan, err := loadPlan(cmd.Context(), sf)
@@ -33,12 +36,18 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			eng, err := exec.Open(exec.Config{Confined: true, AllowedDirectories: allowedDirs(in, nil, nil)})
+			var out exec.Output
+			if output != "" {
+				if out, err = parseOutput(output); err != nil {
+					return err
+				}
+			}
+			eng, err := exec.Open(exec.Config{Confined: true, AllowedDirectories: allowedDirs(in, out, nil)})
 			if err != nil {
 				return err
 			}
 			defer eng.Close()
-			q, err := eng.Explain(cmd.Context(), plan, in)
+			q, err := eng.ExplainAsset(cmd.Context(), exec.Asset{Plan: plan, Input: in, Output: out, Quarantine: quarantine}, exec.Options{})
 			if err != nil {
 				return err
 			}
@@ -48,5 +57,7 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 	}
 	sf.add(cmd)
 	cmd.Flags().StringVar(&input, "input", "", "input whose column types are checked first")
+	cmd.Flags().StringVar(&output, "out", "", "table the run writes (the program then holds the rows it writes)")
+	cmd.Flags().BoolVar(&quarantine, "quarantine", false, "the run quarantines invalid rows beside the output")
 	return cmd
 }

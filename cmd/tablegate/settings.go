@@ -26,7 +26,7 @@ func resolveSettings(cmd *cobra.Command, f *validateFlags) (exec.Options, error)
 			given = append(given, fl.setting)
 		}
 	}
-	opts, err := exec.OptionsFromEnv(os.LookupEnv, given...)
+	opts, err := optionsFromEnv(os.LookupEnv, given...)
 	if err != nil {
 		return opts, err
 	}

@@ -1,0 +1,128 @@
+-- 1. evaluate the key rules: run (key aggregate)
+CREATE OR REPLACE TEMP TABLE temp.main."__tg_keys0_1" AS SELECT "i64" AS __tg_k0_0, (count(*) > 1) AS __tg_m0
+  FROM "main"."input" AS __tg_src
+  GROUP BY "i64"
+  HAVING (count(*) > 1);
+
+-- 2. evaluate the rules: run
+CREATE OR REPLACE TEMP TABLE "__tg_failed_1" AS
+WITH __tg_src AS NOT MATERIALIZED (
+  SELECT "flag", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "any_int", "f32", "f64", "any_float", "price", "ratio", rowid AS __tg_rid FROM "main"."input"
+),
+__tg_k0 AS NOT MATERIALIZED (
+  SELECT * FROM temp.main."__tg_keys0_1"
+)
+SELECT
+  __tg_src."flag", __tg_src."i8", __tg_src."i16", __tg_src."i32", __tg_src."i64", __tg_src."u8", __tg_src."u16", __tg_src."u32", __tg_src."u64", __tg_src."any_int", __tg_src."f32", __tg_src."f64", __tg_src."any_float", __tg_src."price", __tg_src."ratio", __tg_src.__tg_rid,
+  COALESCE("flag" IS NOT NULL, TRUE) AS "flag|nullability",
+  COALESCE("i8" IS NOT NULL, TRUE) AS "i8|nullability",
+  COALESCE("i8" >= -128, TRUE) AS "i8|min",
+  COALESCE("i8" <= 127, TRUE) AS "i8|max",
+  COALESCE("i16" IS NOT NULL, TRUE) AS "i16|nullability",
+  COALESCE("i16" > -5, TRUE) AS "i16|min_exclusive",
+  COALESCE("i16" < 30000, TRUE) AS "i16|max_exclusive",
+  COALESCE("i32" IS NOT NULL, TRUE) AS "i32|nullability",
+  COALESCE("i32" IN (1, 2, 3), TRUE) AS "i32|is_in",
+  COALESCE("i64" IS NOT NULL, TRUE) AS "i64|nullability",
+  COALESCE(NOT __tg_k0.__tg_m0, TRUE) AS "i64|unique",
+  COALESCE("i64" >= -9223372036854775808, TRUE) AS "i64|min",
+  COALESCE("i64" <= 9223372036854775807, TRUE) AS "i64|max",
+  COALESCE("u8" <= 255, TRUE) AS "u8|max",
+  COALESCE("u16" IS NOT NULL, TRUE) AS "u16|nullability",
+  COALESCE("u16" > 0, TRUE) AS "u16|min_exclusive",
+  COALESCE(("u32" IS NULL AND NULL), TRUE) AS "u32|is_in",
+  COALESCE("u64" IS NOT NULL, TRUE) AS "u64|nullability",
+  COALESCE("u64" <= 18446744073709551615, TRUE) AS "u64|max",
+  COALESCE("any_int" IS NOT NULL, TRUE) AS "any_int|nullability",
+  COALESCE(((any_int % 2) = 0), TRUE) AS "any_int|check",
+  COALESCE("any_int" >= 0, TRUE) AS "any_int|min",
+  COALESCE("f32" IS NOT NULL, TRUE) AS "f32|nullability",
+  COALESCE("f32" >= CAST('0.1' AS FLOAT), TRUE) AS "f32|min",
+  COALESCE("f32" <= CAST('1.5' AS FLOAT), TRUE) AS "f32|max",
+  COALESCE(NOT isinf("f32"), TRUE) AS "f32|inf",
+  COALESCE(NOT isnan("f32"), TRUE) AS "f32|nan",
+  COALESCE("f64" IS NOT NULL, TRUE) AS "f64|nullability",
+  COALESCE("f64" > CAST('-1500' AS DOUBLE), TRUE) AS "f64|min_exclusive",
+  COALESCE("f64" < CAST('2.5' AS DOUBLE), TRUE) AS "f64|max_exclusive",
+  COALESCE(NOT isinf("f64"), TRUE) AS "f64|inf",
+  COALESCE("price" IS NOT NULL, TRUE) AS "price|nullability",
+  COALESCE("price" >= CAST('0.00' AS DECIMAL(10,2)), TRUE) AS "price|min",
+  COALESCE("price" <= CAST('99999999.99' AS DECIMAL(10,2)), TRUE) AS "price|max",
+  COALESCE("ratio" IS NOT NULL, TRUE) AS "ratio|nullability",
+  COALESCE("ratio" > CAST('-0.500' AS DECIMAL(4,3)), TRUE) AS "ratio|min_exclusive",
+  COALESCE("ratio" <= CAST('1.000' AS DECIMAL(4,3)), TRUE) AS "ratio|max"
+FROM __tg_src
+LEFT JOIN __tg_k0 ON __tg_src."i64" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0
+WHERE (NOT ("flag" IS NOT NULL))
+   OR (NOT ("i8" IS NOT NULL))
+   OR (NOT ("i8" >= -128))
+   OR (NOT ("i8" <= 127))
+   OR (NOT ("i16" IS NOT NULL))
+   OR (NOT ("i16" > -5))
+   OR (NOT ("i16" < 30000))
+   OR (NOT ("i32" IS NOT NULL))
+   OR (NOT ("i32" IN (1, 2, 3)))
+   OR (NOT ("i64" IS NOT NULL))
+   OR NOT COALESCE(NOT __tg_k0.__tg_m0, TRUE)
+   OR (NOT ("i64" >= -9223372036854775808))
+   OR (NOT ("i64" <= 9223372036854775807))
+   OR (NOT ("u8" <= 255))
+   OR (NOT ("u16" IS NOT NULL))
+   OR (NOT ("u16" > 0))
+   OR (NOT (("u32" IS NULL AND NULL)))
+   OR (NOT ("u64" IS NOT NULL))
+   OR (NOT ("u64" <= 18446744073709551615))
+   OR (NOT ("any_int" IS NOT NULL))
+   OR (NOT (((any_int % 2) = 0)))
+   OR (NOT ("any_int" >= 0))
+   OR (NOT ("f32" IS NOT NULL))
+   OR (NOT ("f32" >= CAST('0.1' AS FLOAT)))
+   OR (NOT ("f32" <= CAST('1.5' AS FLOAT)))
+   OR (NOT (NOT isinf("f32")))
+   OR (NOT (NOT isnan("f32")))
+   OR (NOT ("f64" IS NOT NULL))
+   OR (NOT ("f64" > CAST('-1500' AS DOUBLE)))
+   OR (NOT ("f64" < CAST('2.5' AS DOUBLE)))
+   OR (NOT (NOT isinf("f64")))
+   OR (NOT ("price" IS NOT NULL))
+   OR (NOT ("price" >= CAST('0.00' AS DECIMAL(10,2))))
+   OR (NOT ("price" <= CAST('99999999.99' AS DECIMAL(10,2))))
+   OR (NOT ("ratio" IS NOT NULL))
+   OR (NOT ("ratio" > CAST('-0.500' AS DECIMAL(4,3))))
+   OR (NOT ("ratio" <= CAST('1.000' AS DECIMAL(4,3))));
+
+-- 3. free the failing keys: run
+DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
+
+-- 4. count failures: read the counts
+SELECT coalesce(count_if(NOT ("flag|nullability" AND "i8|nullability" AND "i8|min" AND "i8|max" AND "i16|nullability" AND "i16|min_exclusive" AND "i16|max_exclusive" AND "i32|nullability" AND "i32|is_in" AND "i64|nullability" AND "i64|unique" AND "i64|min" AND "i64|max" AND "u8|max" AND "u16|nullability" AND "u16|min_exclusive" AND "u32|is_in" AND "u64|nullability" AND "u64|max" AND "any_int|nullability" AND "any_int|check" AND "any_int|min" AND "f32|nullability" AND "f32|min" AND "f32|max" AND "f32|inf" AND "f32|nan" AND "f64|nullability" AND "f64|min_exclusive" AND "f64|max_exclusive" AND "f64|inf" AND "price|nullability" AND "price|min" AND "price|max" AND "ratio|nullability" AND "ratio|min_exclusive" AND "ratio|max")), 0), coalesce(count_if(NOT "flag|nullability"), 0), coalesce(count_if(NOT "i8|nullability"), 0), coalesce(count_if(NOT "i8|min"), 0), coalesce(count_if(NOT "i8|max"), 0), coalesce(count_if(NOT "i16|nullability"), 0), coalesce(count_if(NOT "i16|min_exclusive"), 0), coalesce(count_if(NOT "i16|max_exclusive"), 0), coalesce(count_if(NOT "i32|nullability"), 0), coalesce(count_if(NOT "i32|is_in"), 0), coalesce(count_if(NOT "i64|nullability"), 0), coalesce(count_if(NOT "i64|unique"), 0), coalesce(count_if(NOT "i64|min"), 0), coalesce(count_if(NOT "i64|max"), 0), coalesce(count_if(NOT "u8|max"), 0), coalesce(count_if(NOT "u16|nullability"), 0), coalesce(count_if(NOT "u16|min_exclusive"), 0), coalesce(count_if(NOT "u32|is_in"), 0), coalesce(count_if(NOT "u64|nullability"), 0), coalesce(count_if(NOT "u64|max"), 0), coalesce(count_if(NOT "any_int|nullability"), 0), coalesce(count_if(NOT "any_int|check"), 0), coalesce(count_if(NOT "any_int|min"), 0), coalesce(count_if(NOT "f32|nullability"), 0), coalesce(count_if(NOT "f32|min"), 0), coalesce(count_if(NOT "f32|max"), 0), coalesce(count_if(NOT "f32|inf"), 0), coalesce(count_if(NOT "f32|nan"), 0), coalesce(count_if(NOT "f64|nullability"), 0), coalesce(count_if(NOT "f64|min_exclusive"), 0), coalesce(count_if(NOT "f64|max_exclusive"), 0), coalesce(count_if(NOT "f64|inf"), 0), coalesce(count_if(NOT "price|nullability"), 0), coalesce(count_if(NOT "price|min"), 0), coalesce(count_if(NOT "price|max"), 0), coalesce(count_if(NOT "ratio|nullability"), 0), coalesce(count_if(NOT "ratio|min_exclusive"), 0), coalesce(count_if(NOT "ratio|max"), 0) FROM "__tg_failed_1";
+
+-- 5. sample failing rows: read the sampled ordinals; when some check shows failing rows
+SELECT k, CAST(__tg_rid AS VARCHAR) FROM (SELECT __tg_rid, unnest(list_filter([CASE WHEN NOT "flag|nullability" THEN 1 END, CASE WHEN NOT "i8|nullability" THEN 2 END, CASE WHEN NOT "i8|min" THEN 3 END, CASE WHEN NOT "i8|max" THEN 4 END, CASE WHEN NOT "i16|nullability" THEN 5 END, CASE WHEN NOT "i16|min_exclusive" THEN 6 END, CASE WHEN NOT "i16|max_exclusive" THEN 7 END, CASE WHEN NOT "i32|nullability" THEN 8 END, CASE WHEN NOT "i32|is_in" THEN 9 END, CASE WHEN NOT "i64|nullability" THEN 10 END, CASE WHEN NOT "i64|unique" THEN 11 END, CASE WHEN NOT "i64|min" THEN 12 END, CASE WHEN NOT "i64|max" THEN 13 END, CASE WHEN NOT "u8|max" THEN 14 END, CASE WHEN NOT "u16|nullability" THEN 15 END, CASE WHEN NOT "u16|min_exclusive" THEN 16 END, CASE WHEN NOT "u32|is_in" THEN 17 END, CASE WHEN NOT "u64|nullability" THEN 18 END, CASE WHEN NOT "u64|max" THEN 19 END, CASE WHEN NOT "any_int|nullability" THEN 20 END, CASE WHEN NOT "any_int|check" THEN 21 END, CASE WHEN NOT "any_int|min" THEN 22 END, CASE WHEN NOT "f32|nullability" THEN 23 END, CASE WHEN NOT "f32|min" THEN 24 END, CASE WHEN NOT "f32|max" THEN 25 END, CASE WHEN NOT "f32|inf" THEN 26 END, CASE WHEN NOT "f32|nan" THEN 27 END, CASE WHEN NOT "f64|nullability" THEN 28 END, CASE WHEN NOT "f64|min_exclusive" THEN 29 END, CASE WHEN NOT "f64|max_exclusive" THEN 30 END, CASE WHEN NOT "f64|inf" THEN 31 END, CASE WHEN NOT "price|nullability" THEN 32 END, CASE WHEN NOT "price|min" THEN 33 END, CASE WHEN NOT "price|max" THEN 34 END, CASE WHEN NOT "ratio|nullability" THEN 35 END, CASE WHEN NOT "ratio|min_exclusive" THEN 36 END, CASE WHEN NOT "ratio|max" THEN 37 END], lambda x: x IS NOT NULL AND ($1::BIGINT[])[x] > 0)) AS k FROM "__tg_failed_1") QUALIFY row_number() OVER (PARTITION BY k ORDER BY __tg_rid) <= ($1::BIGINT[])[k] ORDER BY k, __tg_rid;
+
+-- 6. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
+SELECT CAST(__tg_rid AS VARCHAR), CAST(to_json(struct_pack("flag" := "flag", "i8" := "i8", "i16" := "i16", "i32" := "i32", "i64" := "i64", "u8" := "u8", "u16" := "u16", "u32" := "u32", "u64" := "u64", "any_int" := "any_int", "f32" := "f32", "f64" := "f64", "any_float" := "any_float", "price" := CAST("price" AS VARCHAR), "ratio" := CAST("ratio" AS VARCHAR))) AS VARCHAR) FROM "__tg_failed_1" WHERE __tg_rid IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT));
+
+-- 7. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
+SELECT concat_ws(', ', CASE WHEN NOT "any_int|check" THEN 'dy_rule__any_int__check' END, CASE WHEN NOT "any_int|min" THEN 'dy_rule__any_int__min' END, CASE WHEN NOT "any_int|nullability" THEN 'dy_rule__any_int__nullability' END, CASE WHEN NOT "f32|inf" THEN 'dy_rule__f32__inf' END, CASE WHEN NOT "f32|max" THEN 'dy_rule__f32__max' END, CASE WHEN NOT "f32|min" THEN 'dy_rule__f32__min' END, CASE WHEN NOT "f32|nan" THEN 'dy_rule__f32__nan' END, CASE WHEN NOT "f32|nullability" THEN 'dy_rule__f32__nullability' END, CASE WHEN NOT "f64|inf" THEN 'dy_rule__f64__inf' END, CASE WHEN NOT "f64|max_exclusive" THEN 'dy_rule__f64__max_exclusive' END, CASE WHEN NOT "f64|min_exclusive" THEN 'dy_rule__f64__min_exclusive' END, CASE WHEN NOT "f64|nullability" THEN 'dy_rule__f64__nullability' END, CASE WHEN NOT "flag|nullability" THEN 'dy_rule__flag__nullability' END, CASE WHEN NOT "i16|max_exclusive" THEN 'dy_rule__i16__max_exclusive' END, CASE WHEN NOT "i16|min_exclusive" THEN 'dy_rule__i16__min_exclusive' END, CASE WHEN NOT "i16|nullability" THEN 'dy_rule__i16__nullability' END, CASE WHEN NOT "i32|is_in" THEN 'dy_rule__i32__is_in' END, CASE WHEN NOT "i32|nullability" THEN 'dy_rule__i32__nullability' END, CASE WHEN NOT "i64|max" THEN 'dy_rule__i64__max' END, CASE WHEN NOT "i64|min" THEN 'dy_rule__i64__min' END, CASE WHEN NOT "i64|nullability" THEN 'dy_rule__i64__nullability' END, CASE WHEN NOT "i64|unique" THEN 'dy_rule__i64__unique' END, CASE WHEN NOT "i8|max" THEN 'dy_rule__i8__max' END, CASE WHEN NOT "i8|min" THEN 'dy_rule__i8__min' END, CASE WHEN NOT "i8|nullability" THEN 'dy_rule__i8__nullability' END, CASE WHEN NOT "price|max" THEN 'dy_rule__price__max' END, CASE WHEN NOT "price|min" THEN 'dy_rule__price__min' END, CASE WHEN NOT "price|nullability" THEN 'dy_rule__price__nullability' END, CASE WHEN NOT "ratio|max" THEN 'dy_rule__ratio__max' END, CASE WHEN NOT "ratio|min_exclusive" THEN 'dy_rule__ratio__min_exclusive' END, CASE WHEN NOT "ratio|nullability" THEN 'dy_rule__ratio__nullability' END, CASE WHEN NOT "u16|min_exclusive" THEN 'dy_rule__u16__min_exclusive' END, CASE WHEN NOT "u16|nullability" THEN 'dy_rule__u16__nullability' END, CASE WHEN NOT "u32|is_in" THEN 'dy_rule__u32__is_in' END, CASE WHEN NOT "u64|max" THEN 'dy_rule__u64__max' END, CASE WHEN NOT "u64|nullability" THEN 'dy_rule__u64__nullability' END, CASE WHEN NOT "u8|max" THEN 'dy_rule__u8__max' END) AS rules, count(*) AS n FROM "__tg_failed_1" WHERE NOT ("flag|nullability" AND "i8|nullability" AND "i8|min" AND "i8|max" AND "i16|nullability" AND "i16|min_exclusive" AND "i16|max_exclusive" AND "i32|nullability" AND "i32|is_in" AND "i64|nullability" AND "i64|unique" AND "i64|min" AND "i64|max" AND "u8|max" AND "u16|nullability" AND "u16|min_exclusive" AND "u32|is_in" AND "u64|nullability" AND "u64|max" AND "any_int|nullability" AND "any_int|check" AND "any_int|min" AND "f32|nullability" AND "f32|min" AND "f32|max" AND "f32|inf" AND "f32|nan" AND "f64|nullability" AND "f64|min_exclusive" AND "f64|max_exclusive" AND "f64|inf" AND "price|nullability" AND "price|min" AND "price|max" AND "ratio|nullability" AND "ratio|min_exclusive" AND "ratio|max") GROUP BY ALL ORDER BY n DESC, rules;
+
+-- 8. sample invalid rows: read the invalid rows' sample; when some row is invalid
+SELECT CAST(to_json(struct_pack("flag" := "flag", "i8" := "i8", "i16" := "i16", "i32" := "i32", "i64" := "i64", "u8" := "u8", "u16" := "u16", "u32" := "u32", "u64" := "u64", "any_int" := "any_int", "f32" := "f32", "f64" := "f64", "any_float" := "any_float", "price" := CAST("price" AS VARCHAR), "ratio" := CAST("ratio" AS VARCHAR))) AS VARCHAR) FROM "__tg_failed_1" WHERE NOT ("flag|nullability" AND "i8|nullability" AND "i8|min" AND "i8|max" AND "i16|nullability" AND "i16|min_exclusive" AND "i16|max_exclusive" AND "i32|nullability" AND "i32|is_in" AND "i64|nullability" AND "i64|unique" AND "i64|min" AND "i64|max" AND "u8|max" AND "u16|nullability" AND "u16|min_exclusive" AND "u32|is_in" AND "u64|nullability" AND "u64|max" AND "any_int|nullability" AND "any_int|check" AND "any_int|min" AND "f32|nullability" AND "f32|min" AND "f32|max" AND "f32|inf" AND "f32|nan" AND "f64|nullability" AND "f64|min_exclusive" AND "f64|max_exclusive" AND "f64|inf" AND "price|nullability" AND "price|min" AND "price|max" AND "ratio|nullability" AND "ratio|min_exclusive" AND "ratio|max") ORDER BY __tg_rid LIMIT 3;
+
+-- 9. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM "__tg_failed_1" WHERE NOT ("flag|nullability" AND "i8|nullability" AND "i8|min" AND "i8|max" AND "i16|nullability" AND "i16|min_exclusive" AND "i16|max_exclusive" AND "i32|nullability" AND "i32|is_in" AND "i64|nullability" AND "i64|unique" AND "i64|min" AND "i64|max" AND "u8|max" AND "u16|nullability" AND "u16|min_exclusive" AND "u32|is_in" AND "u64|nullability" AND "u64|max" AND "any_int|nullability" AND "any_int|check" AND "any_int|min" AND "f32|nullability" AND "f32|min" AND "f32|max" AND "f32|inf" AND "f32|nan" AND "f64|nullability" AND "f64|min_exclusive" AND "f64|max_exclusive" AND "f64|inf" AND "price|nullability" AND "price|min" AND "price|max" AND "ratio|nullability" AND "ratio|min_exclusive" AND "ratio|max")) GROUP BY block;
+
+-- 10. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 0);
+
+-- 11. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 1);
+
+-- 12. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
+
+-- 13. sample valid rows: read the valid rows' sample; when no row is invalid, some row is valid
+SELECT CAST(to_json(struct_pack("flag" := "flag", "i8" := "i8", "i16" := "i16", "i32" := "i32", "i64" := "i64", "u8" := "u8", "u16" := "u16", "u32" := "u32", "u64" := "u64", "any_int" := "any_int", "f32" := "f32", "f64" := "f64", "any_float" := "any_float", "price" := CAST("price" AS VARCHAR), "ratio" := CAST("ratio" AS VARCHAR))) AS VARCHAR) FROM (SELECT s."flag", s."i8", s."i16", s."i32", s."i64", s."u8", s."u16", s."u32", s."u64", s."any_int", s."f32", s."f64", s."any_float", s."price", s."ratio" FROM (SELECT "flag", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "any_int", "f32", "f64", "any_float", "price", "ratio", rowid AS __tg_rid FROM "main"."input") AS s LIMIT 3);
+
+-- 14. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
+SELECT CAST(to_json(struct_pack("flag" := "flag", "i8" := "i8", "i16" := "i16", "i32" := "i32", "i64" := "i64", "u8" := "u8", "u16" := "u16", "u32" := "u32", "u64" := "u64", "any_int" := "any_int", "f32" := "f32", "f64" := "f64", "any_float" := "any_float", "price" := CAST("price" AS VARCHAR), "ratio" := CAST("ratio" AS VARCHAR))) AS VARCHAR) FROM (SELECT s."flag", s."i8", s."i16", s."i32", s."i64", s."u8", s."u16", s."u32", s."u64", s."any_int", s."f32", s."f64", s."any_float", s."price", s."ratio" FROM (SELECT "flag", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "any_int", "f32", "f64", "any_float", "price", "ratio", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END) LIMIT 3);

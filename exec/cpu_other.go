@@ -1,8 +1,0 @@
-//go:build !unix
-
-package exec
-
-import "time"
-
-// processCPU is unknown here: traces show wall times only.
-func processCPU() time.Duration { return -1 }
