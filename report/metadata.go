@@ -37,21 +37,16 @@ func FailedCount(c outcome.Check) int64 {
 }
 
 // Samples are the check's failing rows, each a JSON object.
-func Samples(c outcome.Check) []map[string]any {
-	v, ok := c.Metadata[outcome.MetaFailedExamples]
-	if !ok {
-		return nil
-	}
-	var rows []map[string]any
-	if !remarshal(v, &rows) {
-		return nil
-	}
-	return rows
-}
+func Samples(c outcome.Check) []map[string]any { return objects(c, outcome.MetaFailedExamples) }
 
 // ColumnErrors are the columns that do not match, on a failing column check.
 func ColumnErrors(c outcome.Check) []map[string]any {
-	v, ok := c.Metadata[outcome.MetaColumnSchemaErrors]
+	return objects(c, outcome.MetaColumnSchemaErrors)
+}
+
+// objects reads a metadata value that is a list of JSON objects; nil when absent or not one.
+func objects(c outcome.Check, key string) []map[string]any {
+	v, ok := c.Metadata[key]
 	if !ok {
 		return nil
 	}
