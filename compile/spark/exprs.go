@@ -14,7 +14,7 @@ import (
 func Ident(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }
 
 // String renders a Spark string literal. Spark reads backslash escapes in literals (and 4.0 reads
-// ” as two adjacent literals), so a backslash is doubled and a quote escaped, never doubled.
+// a doubled quote as two adjacent literals), so a backslash is doubled and a quote escaped, never doubled.
 func String(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`)
 	return "'" + r.Replace(s) + "'"
