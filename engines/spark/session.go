@@ -7,9 +7,9 @@ import (
 	"reflect"
 	"strings"
 
-	sparksql "github.com/apache/spark-connect-go/spark/sql"
 	"github.com/apache/spark-connect-go/spark/client/channel"
 	"github.com/apache/spark-connect-go/spark/sparkerrors"
+	sparksql "github.com/apache/spark-connect-go/spark/sql"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/encoding/protowire"
