@@ -221,7 +221,10 @@ rules:
 severity:
   qty_by_kind: warn
 `,
-		data: `SELECT i::BIGINT AS id,
+		data: `SELECT id::BIGINT AS id, qty::INTEGER AS qty, kind::SMALLINT AS kind, score::FLOAT AS score, ratio::DOUBLE AS ratio,
+  d::DOUBLE AS d, price::DECIMAL(10,2) AS price, code, email, word, day::DATE AS day, ts::TIMESTAMP AS ts,
+  ts_tz::TIMESTAMPTZ AS ts_tz, flag::BOOLEAN AS flag FROM (
+SELECT i::BIGINT AS id,
   CASE WHEN i % 17 = 0 THEN NULL ELSE (i * 7) % 120 END::INTEGER AS qty,
   CASE WHEN i % 13 = 0 THEN NULL ELSE i % 5 END::SMALLINT AS kind,
   (CASE i % 6 WHEN 0 THEN 0.1 WHEN 1 THEN 0.10000001 WHEN 2 THEN 'nan'::DOUBLE WHEN 3 THEN 'inf'::DOUBLE ELSE i * 0.37 END)::FLOAT AS score,
@@ -236,7 +239,9 @@ severity:
   CASE WHEN i % 14 = 0 THEN NULL ELSE TIMESTAMPTZ '2020-02-29 18:30:00+00' + to_minutes((i * 90) % 3000) END AS ts_tz,
   CASE WHEN i % 4 = 0 THEN NULL ELSE i % 2 = 0 END AS flag
 FROM range(400) t(i)
-UNION ALL SELECT 5, 1, 1, 1, 0, 7, 1, 'ORD-5', NULL, NULL, NULL, NULL, NULL, NULL`,
+UNION ALL SELECT 5, 1, 1, 1, 0, 7, 1, 'ORD-5', NULL, NULL, NULL, NULL, NULL, NULL
+UNION ALL SELECT 1000 + i, 10, 1, 0.5, 0.5, 1000 + i, 9.99, 'ORD-1', 'carl@example.com', 'cat', DATE '2020-01-02',
+  TIMESTAMP '2020-01-01 01:00:00', TIMESTAMPTZ '2020-03-01 18:30:00+00', true FROM range(30) t(i))`,
 	},
 	{
 		name: "nested",
