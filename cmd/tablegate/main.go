@@ -43,6 +43,9 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 
 // run executes one command line and returns its exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if sparkRequested(args) {
+		return runSpark(ctx, args, stdout, stderr)
+	}
 	code := exitOK
 	root := &cobra.Command{
 		Use:           "tablegate",

@@ -81,11 +81,15 @@ type validateFlags struct {
 
 func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 	var f validateFlags
+	var checkEngine func() error
 	cmd := &cobra.Command{
 		Use:   "validate --schema S [--input IN | --query SQL] [--out OUT] [flags]",
 		Short: "Validate an input, write the valid rows and the quarantine, report one check per rule",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkEngine(); err != nil {
+				return err
+			}
 			rep, err := validate(cmd, &f, stderr)
 			if f.format == "json" || f.report != "" {
 				if rep == nil {
@@ -137,6 +141,7 @@ func validateCmd(stdout, stderr io.Writer, code *int) *cobra.Command {
 	fl.IntVar(&f.threads, "threads", 0, "DuckDB worker threads for every statement (default: every core, and 3 for key aggregates on 1-2 cores)")
 	fl.StringVar(&f.report, "report", "", "write the JSON report to this file")
 	fl.StringVar(&f.format, "format", "text", "output: text or json")
+	checkEngine = engineFlags(cmd)
 	return cmd
 }
 
