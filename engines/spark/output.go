@@ -50,7 +50,7 @@ func (r *run) write(ctx context.Context, w writes) (kept string, err error) {
 			return "", err
 		}
 		if _, err := os.Stat(filepath.Join(tmp, "_SUCCESS")); err != nil {
-			return "", fmt.Errorf("Spark reported success but %s has no _SUCCESS marker: %w (is the path on a filesystem the Spark driver and this process share?)", tmp, err)
+			return "", fmt.Errorf("the write reported success but %s has no _SUCCESS marker: %w (is the path on a filesystem the Spark driver and this process share?)", tmp, err)
 		}
 		return tmp, nil
 	}
