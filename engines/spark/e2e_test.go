@@ -62,7 +62,7 @@ func needSpark(t *testing.T) {
 	}
 }
 
-func duck(t *testing.T) *gosql.DB {
+func duck(t testing.TB) *gosql.DB {
 	t.Helper()
 	db, err := gosql.Open("duckdb", "")
 	if err != nil {
@@ -84,7 +84,7 @@ func writeParquet(t *testing.T, db *gosql.DB, query, path string) {
 	}
 }
 
-func plan(t *testing.T, yaml string) *compile.Plan {
+func plan(t testing.TB, yaml string) *compile.Plan {
 	t.Helper()
 	s, err := schema.Parse([]byte(yaml), "schema.yaml")
 	if err != nil {
