@@ -22,6 +22,7 @@ import (
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -136,6 +137,81 @@ type differential struct {
 }
 
 var differentials = []differential{
+	{
+		name: "families",
+		schema: `schema: Families
+columns:
+  - name: n
+    type: Integer
+    nullable: true
+    min: -3
+    max: 1000000000000
+  - name: f
+    type: Float
+    nullable: true
+    min: 0.1
+    max_exclusive: 3.3
+  - name: dec
+    type: Decimal
+    scale: 3
+    nullable: true
+    min: -1.5
+    max: 2.25
+  - name: raw
+    type: Binary
+    nullable: true
+  - name: none
+    type: String
+    nullable: true
+    is_in: []
+  - name: week
+    type: Date
+    nullable: true
+    resolution: 2w
+  - name: month
+    type: Date
+    nullable: true
+    resolution: 3mo
+  - name: at
+    type: Datetime
+    nullable: true
+    resolution: 1mo
+  - name: at_tz
+    type: Datetime
+    time_zone: Europe/Berlin
+    nullable: true
+    resolution: 1h
+  - name: lines
+    type: List
+    nullable: true
+    inner:
+      type: Struct
+      nullable: true
+      fields:
+        - name: sku
+          type: String
+          nullable: true
+          unique: true
+        - name: qty
+          type: Int64
+          nullable: true
+          max: 5
+`,
+		data: `SELECT
+  CASE i % 5 WHEN 0 THEN NULL WHEN 1 THEN -4 WHEN 2 THEN 1000000000001 ELSE i END::BIGINT AS n,
+  (CASE i % 6 WHEN 0 THEN 0.1 WHEN 1 THEN 3.3 WHEN 2 THEN 3.2999999 WHEN 3 THEN 'nan'::FLOAT WHEN 4 THEN NULL ELSE 0.10000001 END)::FLOAT AS f,
+  CASE i % 4 WHEN 0 THEN -1.5 WHEN 1 THEN -1.501 WHEN 2 THEN 2.25 ELSE NULL END::DECIMAL(9,3) AS dec,
+  CASE WHEN i % 3 = 0 THEN NULL ELSE ('\x00ab' || i)::BLOB END AS raw,
+  CASE WHEN i % 2 = 0 THEN NULL ELSE 'x' END AS none,
+  DATE '1970-01-05' + (i * 3)::INTEGER AS week,
+  CASE WHEN i % 3 = 0 THEN NULL ELSE (DATE '2019-01-01' + to_months(i % 14))::DATE + (i % 2)::INTEGER END AS month,
+  TIMESTAMP '2020-01-01' + to_months(i % 5) + to_microseconds((i % 3) * (i % 2)) AS at,
+  TIMESTAMPTZ '2022-03-27 00:00:00+00' + to_minutes(i * 20) AS at_tz,
+  CASE i % 6 WHEN 0 THEN NULL WHEN 1 THEN [] WHEN 2 THEN [{'sku': 'a', 'qty': 1}, {'sku': 'a', 'qty': 9}]
+    WHEN 3 THEN [NULL, {'sku': NULL, 'qty': 1}] WHEN 4 THEN [{'sku': NULL, 'qty': NULL}, {'sku': NULL, 'qty': 2}]
+    ELSE [{'sku': 'b', 'qty': 5}, {'sku': 'c', 'qty': NULL}] END AS lines
+FROM range(90) t(i)`,
+	},
 	{
 		name: "scalars",
 		schema: `schema: Scalars
@@ -316,65 +392,103 @@ FROM range(120) t(i)`,
 	},
 }
 
+// TestDifferentialSample runs the benchmark schemas on the sample generator's data (every rule it
+// can break, 10% invalid rows), their custom SQL given the same text as its Spark form.
+func TestDifferentialSample(t *testing.T) {
+	needSpark(t)
+	for _, name := range []string{"bench40.yaml"} {
+		t.Run(name, func(t *testing.T) {
+			s, err := schema.LoadFile(filepath.Join("..", "..", "benchmarks", "schemas", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range s.Rules {
+				r.Spark = r.SQL
+			}
+			for _, c := range s.Columns {
+				for i := range c.Args.Checks {
+					c.Args.Checks[i].Spark = c.Args.Checks[i].SQL
+				}
+			}
+			p, err := compile.Compile(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, broken, err := sample.Query(s, sample.Spec{Rows: 5000, InvalidRate: 0.1, Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("the sample breaks %d rules", len(broken))
+			compareEngines(t, p, q)
+		})
+	}
+}
+
 // TestDifferential runs the same schemas and data on DuckDB and on Spark: per-rule counts, the
 // valid rows and the quarantine rows (all rule columns) must be identical, in input order.
 func TestDifferential(t *testing.T) {
 	needSpark(t)
 	for _, tc := range differentials {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			db := duck(t)
-			in := filepath.Join(dir, "in.parquet")
-			writeParquet(t, db, tc.data, in)
-			p := plan(t, tc.schema)
-
-			eng, err := exec.Open(exec.Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer eng.Close()
-			duckOut := filepath.Join(dir, "duck", "out.parquet")
-			drep, derr := eng.Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in}, Output: exec.ParquetOutput{Path: duckOut}, Quarantine: true}, exec.Options{})
-
-			sparkOut := filepath.Join(dir, "spark", "out.parquet")
-			srep, serr := spark.New(server.Remote).Run(context.Background(), spark.Asset{Name: "out", Plan: p, Input: in, Output: sparkOut, Quarantine: true}, spark.Options{})
-			if (derr == nil) != (serr == nil) {
-				t.Fatalf("DuckDB error %v, Spark error %v", derr, serr)
-			}
-			if serr != nil && !strings.Contains(serr.Error(), "rows") {
-				t.Fatalf("Spark: %v", serr)
-			}
-			if *drep.Outcome != *srep.Outcome || drep.Rows != srep.Rows {
-				t.Fatalf("DuckDB %s %+v, Spark %s %+v", *drep.Outcome, drep.Rows, *srep.Outcome, srep.Rows)
-			}
-			dc, sc := ruleCounts(drep), ruleCounts(srep)
-			if fmt.Sprint(dc) != fmt.Sprint(sc) {
-				t.Errorf("per-rule counts differ:\nDuckDB %v\nSpark  %v", dc, sc)
-			}
-			if len(dc) < 5 {
-				t.Errorf("only %d rules fail: the data tests too little (%v)", len(dc), dc)
-			}
-			if !reflect.DeepEqual(drep.InvalidByRules, srep.InvalidByRules) {
-				t.Errorf("invalid_by_rules differ:\nDuckDB %v\nSpark  %v", drep.InvalidByRules, srep.InvalidByRules)
-			}
-			for _, pair := range [][2]string{{duckOut, sparkOut}, {filepath.Join(dir, "duck", "out_quarantine.parquet"), filepath.Join(dir, "spark", "out_quarantine.parquet")}} {
-				d, s := rowsOf(t, db, pair[0]), rowsOf(t, db, pair[1])
-				if len(d) == 0 {
-					t.Errorf("%s is empty: nothing compared", pair[0])
-				}
-				if !reflect.DeepEqual(d, s) {
-					t.Errorf("%s and %s differ (%d and %d rows)", pair[0], pair[1], len(d), len(s))
-					for i := range min(len(d), len(s)) {
-						if d[i] != s[i] {
-							t.Errorf("first difference at row %d:\nDuckDB %s\nSpark  %s", i, d[i], s[i])
-							break
-						}
-					}
-				}
-			}
-			t.Logf("%d rows, %d invalid, %d failing rules: identical on DuckDB and Spark", srep.Rows.Input, srep.Rows.Invalid, len(sc))
+			compareEngines(t, plan(t, tc.schema), tc.data)
 		})
 	}
+}
+
+// compareEngines validates the rows of a DuckDB query with p on DuckDB and on Spark and requires
+// identical outcomes, per-rule counts, invalid_by_rules, valid rows and quarantine rows (all rule
+// columns), in input order.
+func compareEngines(t *testing.T, p *compile.Plan, data string) {
+	dir := t.TempDir()
+	db := duck(t)
+	in := filepath.Join(dir, "in.parquet")
+	writeParquet(t, db, data, in)
+
+	eng, err := exec.Open(exec.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	duckOut := filepath.Join(dir, "duck", "out.parquet")
+	drep, derr := eng.Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in}, Output: exec.ParquetOutput{Path: duckOut}, Quarantine: true}, exec.Options{})
+
+	sparkOut := filepath.Join(dir, "spark", "out.parquet")
+	srep, serr := spark.New(server.Remote).Run(context.Background(), spark.Asset{Name: "out", Plan: p, Input: in, Output: sparkOut, Quarantine: true}, spark.Options{})
+	if (derr == nil) != (serr == nil) {
+		t.Fatalf("DuckDB error %v, Spark error %v", derr, serr)
+	}
+	if serr != nil && !strings.Contains(serr.Error(), "rows") {
+		t.Fatalf("Spark: %v", serr)
+	}
+	if *drep.Outcome != *srep.Outcome || drep.Rows != srep.Rows {
+		t.Fatalf("DuckDB %s %+v, Spark %s %+v", *drep.Outcome, drep.Rows, *srep.Outcome, srep.Rows)
+	}
+	dc, sc := ruleCounts(drep), ruleCounts(srep)
+	if fmt.Sprint(dc) != fmt.Sprint(sc) {
+		t.Errorf("per-rule counts differ:\nDuckDB %v\nSpark  %v", dc, sc)
+	}
+	if len(dc) < 5 {
+		t.Errorf("only %d rules fail: the data tests too little (%v)", len(dc), dc)
+	}
+	if !reflect.DeepEqual(drep.InvalidByRules, srep.InvalidByRules) {
+		t.Errorf("invalid_by_rules differ:\nDuckDB %v\nSpark  %v", drep.InvalidByRules, srep.InvalidByRules)
+	}
+	for _, pair := range [][2]string{{duckOut, sparkOut}, {filepath.Join(dir, "duck", "out_quarantine.parquet"), filepath.Join(dir, "spark", "out_quarantine.parquet")}} {
+		d, s := rowsOf(t, db, pair[0]), rowsOf(t, db, pair[1])
+		if len(d) == 0 {
+			t.Errorf("%s is empty: nothing compared", pair[0])
+		}
+		if !reflect.DeepEqual(d, s) {
+			t.Errorf("%s and %s differ (%d and %d rows)", pair[0], pair[1], len(d), len(s))
+			for i := range min(len(d), len(s)) {
+				if d[i] != s[i] {
+					t.Errorf("first difference at row %d:\nDuckDB %s\nSpark  %s", i, d[i], s[i])
+					break
+				}
+			}
+		}
+	}
+	t.Logf("%d rows, %d invalid, %d failing rules: identical on DuckDB and Spark", srep.Rows.Input, srep.Rows.Invalid, len(sc))
 }
 
 const outcomeSchema = `schema: Small
