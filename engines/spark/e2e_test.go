@@ -193,7 +193,7 @@ columns:
           nullable: true
           unique: true
         - name: qty
-          type: Int64
+          type: Int32
           nullable: true
           max: 5
 `,
