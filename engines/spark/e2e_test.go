@@ -141,6 +141,12 @@ var differentials = []differential{
 		name: "families",
 		schema: `schema: Families
 columns:
+  - name: k1
+    type: Int32
+    primary_key: true
+  - name: k2
+    type: String
+    primary_key: true
   - name: n
     type: Integer
     nullable: true
@@ -196,8 +202,13 @@ columns:
           type: Int32
           nullable: true
           max: 5
+rules:
+  - name: k2_total
+    sql: sum(n) < 2000000000000
+    spark: sum(CAST(n AS DECIMAL(38,0))) < 2000000000000
+    group_by: [k2]
 `,
-		data: `SELECT
+		data: `SELECT (i % 30)::INTEGER AS k1, (i % 4)::VARCHAR AS k2,
   CASE i % 5 WHEN 0 THEN NULL WHEN 1 THEN -4 WHEN 2 THEN 1000000000001 ELSE i END::BIGINT AS n,
   (CASE i % 6 WHEN 0 THEN 0.1 WHEN 1 THEN 3.3 WHEN 2 THEN 3.2999999 WHEN 3 THEN 'nan'::FLOAT WHEN 4 THEN NULL ELSE 0.10000001 END)::FLOAT AS f,
   CASE i % 4 WHEN 0 THEN -1.5 WHEN 1 THEN -1.501 WHEN 2 THEN 2.25 ELSE NULL END::DECIMAL(9,3) AS dec,
@@ -591,6 +602,36 @@ func TestOutcomes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDirectoryInput validates a directory of Parquet files (and a path with a space): the row
+// order is the files' by name, then each file's own.
+func TestDirectoryInput(t *testing.T) {
+	needSpark(t)
+	db := duck(t)
+	dir := filepath.Join(t.TempDir(), "in put")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeParquet(t, db, "SELECT (20 - i)::BIGINT AS id, (i - 1)::DOUBLE AS amount FROM range(6) t(i)", filepath.Join(dir, "b.parquet"))
+	writeParquet(t, db, "SELECT (100 + i)::BIGINT AS id, (1 - i)::DOUBLE AS amount FROM range(4) t(i)", filepath.Join(dir, "a.parquet"))
+	out := filepath.Join(filepath.Dir(dir), "out", "t.parquet")
+	rep, err := spark.New(server.Remote).Run(context.Background(), spark.Asset{Plan: plan(t, outcomeSchema), Input: dir, Output: out, Quarantine: true}, spark.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Rows != (outcome.Rows{Input: 10, Valid: 7, Invalid: 3}) {
+		t.Fatalf("rows %+v", rep.Rows)
+	}
+	got := rowsOf(t, db, out)
+	want := []string{`{"id":100,"amount":1.0}`, `{"id":101,"amount":0.0}`, `{"id":19,"amount":0.0}`, `{"id":18,"amount":1.0}`, `{"id":17,"amount":2.0}`, `{"id":16,"amount":3.0}`, `{"id":15,"amount":4.0}`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("valid rows\n%v\nwant\n%v", got, want)
+	}
+	q := rowsOf(t, db, filepath.Join(filepath.Dir(out), "t_quarantine.parquet"))
+	if len(q) != 3 || !strings.HasPrefix(q[0], `{"id":102,`) || !strings.HasPrefix(q[2], `{"id":20,`) {
+		t.Errorf("quarantine %v", q)
 	}
 }
 

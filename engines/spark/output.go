@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,7 +44,7 @@ func (r *run) write(ctx context.Context, w writes) (kept string, err error) {
 		}
 		tmp := fmt.Sprintf("%s.tg-tmp-%s", target, r.id)
 		temps = append(temps, tmp)
-		u := (&url.URL{Scheme: "file", Path: tmp}).String()
+		u := "file://" + tmp
 		if err := r.s.Exec(ctx, fmt.Sprintf("INSERT OVERWRITE DIRECTORY %s USING parquet %s", dialect.String(u), query)); err != nil {
 			return "", err
 		}

@@ -504,7 +504,8 @@ func fileURL(in string) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	return (&url.URL{Scheme: "file", Path: abs}).String(), abs, nil
+	// Unescaped: Spark reads the path as Hadoop's Path does, which does not decode %XX.
+	return "file://" + abs, abs, nil
 }
 
 // ColumnsCheckName is the name of the column-schema check.
