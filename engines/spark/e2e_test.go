@@ -221,7 +221,10 @@ rules:
   CASE i % 6 WHEN 0 THEN NULL WHEN 1 THEN [] WHEN 2 THEN [{'sku': 'a', 'qty': 1}, {'sku': 'a', 'qty': 9}]
     WHEN 3 THEN [NULL, {'sku': NULL, 'qty': 1}] WHEN 4 THEN [{'sku': NULL, 'qty': NULL}, {'sku': NULL, 'qty': 2}]
     ELSE [{'sku': 'b', 'qty': 5}, {'sku': 'c', 'qty': NULL}] END AS lines
-FROM range(90) t(i)`,
+FROM range(90) t(i)
+UNION ALL SELECT (1000 + i)::INTEGER, 'v', 5::BIGINT, 1.0::FLOAT, 1.0::DECIMAL(9,3), NULL::BLOB, NULL::VARCHAR,
+  DATE '1970-01-05', DATE '2019-01-01', TIMESTAMP '2020-01-01', TIMESTAMPTZ '2022-03-27 00:00:00+00', NULL
+FROM range(10) t(i)`,
 	},
 	{
 		name: "scalars",
