@@ -187,6 +187,16 @@ columns:
     time_zone: Europe/Berlin
     nullable: true
     resolution: 1h
+  - name: at_gap
+    type: Datetime
+    time_zone: America/Santiago
+    nullable: true
+    resolution: 1d
+  - name: at_month
+    type: Datetime
+    time_zone: America/Santiago
+    nullable: true
+    resolution: 1mo
   - name: lines
     type: List
     nullable: true
@@ -218,12 +228,15 @@ rules:
   CASE WHEN i % 3 = 0 THEN NULL ELSE (DATE '2019-01-01' + to_months(i % 14))::DATE + (i % 2)::INTEGER END AS month,
   TIMESTAMP '2020-01-01' + to_months(i % 5) + to_microseconds((i % 3) * (i % 2)) AS at,
   TIMESTAMPTZ '2022-03-27 00:00:00+00' + to_minutes(i * 20) AS at_tz,
+  TIMESTAMPTZ '2022-09-10 02:00:00+00' + to_minutes(i * 30) AS at_gap,
+  TIMESTAMPTZ '2022-08-01 03:00:00+00' + to_hours((i % 3) * 24 * 31) + to_minutes((i % 2) * 60) AS at_month,
   CASE i % 6 WHEN 0 THEN NULL WHEN 1 THEN [] WHEN 2 THEN [{'sku': 'a', 'qty': 1}, {'sku': 'a', 'qty': 9}]
     WHEN 3 THEN [NULL, {'sku': NULL, 'qty': 1}] WHEN 4 THEN [{'sku': NULL, 'qty': NULL}, {'sku': NULL, 'qty': 2}]
     ELSE [{'sku': 'b', 'qty': 5}, {'sku': 'c', 'qty': NULL}] END AS lines
 FROM range(90) t(i)
 UNION ALL SELECT (1000 + i)::INTEGER, 'v', 5::BIGINT, 1.0::FLOAT, 1.0::DECIMAL(9,3), NULL::BLOB, NULL::VARCHAR,
-  DATE '1970-01-05', DATE '2019-01-01', TIMESTAMP '2020-01-01', TIMESTAMPTZ '2022-03-27 00:00:00+00', NULL
+  DATE '1970-01-05', DATE '2019-01-01', TIMESTAMP '2020-01-01', TIMESTAMPTZ '2022-03-27 00:00:00+00',
+  TIMESTAMPTZ '2022-09-11 04:00:00+00', TIMESTAMPTZ '2022-09-01 04:00:00+00', NULL
 FROM range(10) t(i)`,
 	},
 	{
