@@ -91,6 +91,28 @@ func (r *run) write(ctx context.Context, w writes) (kept string, err error) {
 	return kept, nil
 }
 
+// recoverSwap completes what a run killed between its two renames left: a missing target whose
+// previous directory is still under <target>.tg-old-<run> gets it back. Temporaries of other runs
+// (<target>.tg-tmp-<run>) are left alone: one may still be writing.
+func recoverSwap(target string) error {
+	if _, err := os.Lstat(target); !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	olds, err := filepath.Glob(globEscape(target) + ".tg-old-*")
+	if err != nil || len(olds) == 0 {
+		return err
+	}
+	if len(olds) > 1 {
+		return fmt.Errorf("%s is missing and %d earlier outputs wait beside it (%s): move the one to keep to %s", target, len(olds), strings.Join(olds, ", "), target)
+	}
+	return os.Rename(olds[0], target)
+}
+
+// globEscape quotes the glob metacharacters of a path.
+func globEscape(p string) string {
+	return strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`).Replace(p)
+}
+
 // swapIn replaces target by the finished directory tmp: the old target is renamed aside, tmp
 // renamed into place, and the old one removed. Between the two renames the old output is whole
 // under <target>.tg-old-<run>.

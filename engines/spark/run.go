@@ -108,6 +108,16 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	if err != nil {
 		return rep, fail(rep, err)
 	}
+	if a.Output != "" {
+		for _, target := range []string{a.Output, rep.Quarantine.Address} {
+			if target == "" {
+				continue
+			}
+			if err := recoverSwap(target); err != nil {
+				return rep, fail(rep, &outcome.OutputError{Output: a.Output, Err: err})
+			}
+		}
+	}
 	if a.Input == "" {
 		out := outcome.Skipped
 		rep.Outcome = &out
