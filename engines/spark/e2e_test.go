@@ -773,8 +773,9 @@ func TestInterrupt(t *testing.T) {
 	// A run whose context is cancelled returns promptly, without an outcome.
 	db := duck(t)
 	in := filepath.Join(t.TempDir(), "in.parquet")
-	writeParquet(t, db, "SELECT i::BIGINT AS id, i::DOUBLE AS amount FROM range(10) t(i)", in)
-	p := plan(t, outcomeSchema+"rules:\n  - name: slow\n    sql: amount >= 0\n    spark: aggregate(sequence(1, 200000000), 0L, (acc, x) -> acc + x) > 0\n")
+	writeParquet(t, db, "SELECT i::BIGINT AS id, i::DOUBLE AS amount FROM range(1000000) t(i)", in)
+	// Slow in CPU, small in memory: 10,000 additions for each of a million rows.
+	p := plan(t, outcomeSchema+"rules:\n  - name: slow\n    sql: amount >= 0\n    spark: aggregate(sequence(1, 10000), 0L, (acc, x) -> acc + x) > amount\n")
 	cctx, cancel := context.WithTimeout(ctx, 8*time.Second)
 	defer cancel()
 	start = time.Now()
