@@ -41,6 +41,8 @@ func (s SeveritySpec) IsZero() bool {
 type Check struct {
 	Name string // rule name: check, check__0, check__lowercase
 	SQL  string
+	// Spark is the same check in Spark SQL, for a run on Spark; "" means it has none.
+	Spark string
 }
 
 // Column is one declared column. Build it with the dtype constructors (String, Float64, …) and
@@ -239,6 +241,12 @@ func (c *Column) Unique() *Column { c.Args.Unique = true; return c }
 // `check` for a lone check and `check__<i>` in a list; a name gives `check__<name>`.
 func (c *Column) Check(name, sql string) *Column {
 	c.Args.Checks = append(c.Args.Checks, Check{Name: name, SQL: sql})
+	return c
+}
+
+// SparkCheck adds a custom check with its Spark SQL form beside the DuckDB one (named as Check).
+func (c *Column) SparkCheck(name, sql, spark string) *Column {
+	c.Args.Checks = append(c.Args.Checks, Check{Name: name, SQL: sql, Spark: spark})
 	return c
 }
 

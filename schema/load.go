@@ -781,18 +781,54 @@ func (l *loader) checks(val *yaml.Node, label string) []Check {
 			if len(val.Content) == 1 {
 				name = "" // a list of one is the rule `check`, as in dataframely
 			}
-			out = append(out, Check{Name: name, SQL: l.str(item, label, "check")})
+			out = append(out, l.check(item, name, label))
 		}
 		return out
 	case yaml.MappingNode:
+		if isSparkPair(val) {
+			// {sql: …, spark: …} is one check in two dialects, not two checks named sql and spark.
+			return []Check{l.check(val, "", label)}
+		}
 		var out []Check
 		for _, kv := range pairs(val) {
-			out = append(out, Check{Name: kv[0].Value, SQL: l.str(kv[1], label, "check")})
+			out = append(out, l.check(kv[1], kv[0].Value, label))
 		}
 		return out
 	}
-	l.bad(val, label, "check", "check is SQL, a list of SQL, or a mapping name -> SQL; got %s", kindOf(val))
+	l.bad(val, label, "check", "check is SQL, a list of SQL, or a mapping name -> SQL (each SQL may be {sql, spark}); got %s", kindOf(val))
 	return nil
+}
+
+// isSparkPair reports whether a mapping is exactly {sql: <scalar>, spark: <scalar>}.
+func isSparkPair(val *yaml.Node) bool {
+	ps := pairs(val)
+	if len(ps) != 2 {
+		return false
+	}
+	keys := map[string]bool{}
+	for _, kv := range ps {
+		keys[kv[0].Value] = kv[1].Kind == yaml.ScalarNode
+	}
+	return keys["sql"] && keys["spark"]
+}
+
+// check reads one check: its SQL, or a mapping {sql, spark} with the Spark SQL form beside it.
+func (l *loader) check(val *yaml.Node, name, label string) Check {
+	if val.Kind != yaml.MappingNode {
+		return Check{Name: name, SQL: l.str(val, label, "check")}
+	}
+	c := Check{Name: name}
+	for _, kv := range pairs(val) {
+		switch kv[0].Value {
+		case "sql":
+			c.SQL = l.str(kv[1], label, "check.sql")
+		case "spark":
+			c.Spark = l.str(kv[1], label, "check.spark")
+		default:
+			l.bad(kv[0], label, "check."+excerpt(kv[0].Value), "unknown key '%s'; a check is SQL, or a mapping of sql and spark", excerpt(kv[0].Value))
+		}
+	}
+	return c
 }
 
 func (l *loader) severity(val *yaml.Node, label string) SeveritySpec {
@@ -816,11 +852,11 @@ func (l *loader) severity(val *yaml.Node, label string) SeveritySpec {
 	return SeveritySpec{Invalid: kindOf(val)}
 }
 
-var ruleKeys = []string{"name", "description", "sql", "group_by"}
+var ruleKeys = []string{"name", "description", "sql", "spark", "group_by"}
 
 func (l *loader) rules(val *yaml.Node) []*Rule {
 	if val.Kind != yaml.SequenceNode {
-		l.bad(val, "", "rules", "rules is a list of {name, sql, description, group_by}; got %s", kindOf(val))
+		l.bad(val, "", "rules", "rules is a list of {name, sql, spark, description, group_by}; got %s", kindOf(val))
 		return nil
 	}
 	var out []*Rule
@@ -839,6 +875,8 @@ func (l *loader) rules(val *yaml.Node) []*Rule {
 				r.Description = l.str(v, "", "rules.description")
 			case "sql":
 				r.SQL = l.str(v, "", "rules.sql")
+			case "spark":
+				r.Spark = l.str(v, "", "rules.spark")
 			case "group_by":
 				switch v.Kind {
 				case yaml.ScalarNode:

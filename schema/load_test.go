@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -976,5 +977,47 @@ func TestLoadFileContextCancelled(t *testing.T) {
 	cancel()
 	if _, err := schema.LoadFileContext(ctx, filepath.Join(dir, "base.yaml")); !errors.Is(err, context.Canceled) {
 		t.Errorf("want context.Canceled, got %v", err)
+	}
+}
+
+func TestSparkForms(t *testing.T) {
+	text := `schema: S
+columns:
+  - name: a
+    type: String
+    check: {sql: "lower(_) = _", spark: "lower(_) = _"}
+  - name: b
+    type: Int64
+    check:
+      small: {sql: "_ < 10", spark: "_ < 10L"}
+      plain: "_ > 0"
+  - name: c
+    type: Int64
+    check: [{sql: "_ <> 3", spark: "_ != 3"}]
+rules:
+  - name: r
+    sql: a <> 'x'
+    spark: a != 'x'
+`
+	s := mustParse(t, text, "s.yaml")
+	want := map[string][]schema.Check{
+		"a": {{SQL: "lower(_) = _", Spark: "lower(_) = _"}},
+		"b": {{Name: "small", SQL: "_ < 10", Spark: "_ < 10L"}, {Name: "plain", SQL: "_ > 0"}},
+		"c": {{SQL: "_ <> 3", Spark: "_ != 3"}},
+	}
+	for col, checks := range want {
+		if got := s.Column(col).Args.Checks; !reflect.DeepEqual(got, checks) {
+			t.Errorf("%s: checks %+v, want %+v", col, got, checks)
+		}
+	}
+	if got := strings.Join(s.Column("a").RuleNames(), ","); got != "nullability,check" {
+		t.Errorf("a's rules = %s: {sql, spark} is one check", got)
+	}
+	if r := s.Rules[0]; r.SQL != "a <> 'x'" || r.Spark != "a != 'x'" {
+		t.Errorf("rule = %+v", r)
+	}
+	_, err := schema.Parse([]byte("schema: S\ncolumns:\n  - name: a\n    type: Int64\n    check: [{sql: \"_ > 0\", spak: \"_ > 0\"}]\n"), "s.yaml")
+	if err == nil || !strings.Contains(err.Error(), "unknown key 'spak'") {
+		t.Errorf("a misspelt key: %v", err)
 	}
 }

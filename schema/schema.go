@@ -25,8 +25,10 @@ type Rule struct {
 	Name        string
 	Description string
 	SQL         string
-	GroupBy     []string
-	pos         Pos
+	// Spark is the same rule in Spark SQL, for a run on Spark; "" means it has none.
+	Spark   string
+	GroupBy []string
+	pos     Pos
 }
 
 // Pos is a place in a schema file.
@@ -100,6 +102,12 @@ func (s *Schema) Describe(text string) *Schema { s.Description = text; return s 
 // AddRule adds a schema-level custom rule.
 func (s *Schema) AddRule(name, sql string) *Schema {
 	s.Rules = append(s.Rules, &Rule{Name: name, SQL: sql})
+	return s
+}
+
+// AddSparkRule adds a schema-level custom rule with its Spark SQL form beside the DuckDB one.
+func (s *Schema) AddSparkRule(name, sql, spark string, groupBy ...string) *Schema {
+	s.Rules = append(s.Rules, &Rule{Name: name, SQL: sql, Spark: spark, GroupBy: groupBy})
 	return s
 }
 

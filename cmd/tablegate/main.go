@@ -43,6 +43,9 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 
 // run executes one command line in the process's console and returns its exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if sparkRequested(args) {
+		return runSpark(ctx, args, stdout, stderr)
+	}
 	return runIn(ctx, processConsole(stdout, stderr), args, stdout, stderr)
 }
 

@@ -89,6 +89,7 @@ type validateFlags struct {
 
 func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Command {
 	var f validateFlags
+	var checkEngine func() error
 	cmd := &cobra.Command{
 		Use:   "validate --schema S [--input IN | --query SQL] [--out OUT] [flags]",
 		Short: "Validate an input, write the valid rows and the quarantine, report one check per rule",
@@ -99,6 +100,9 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
   tablegate validate --schema orders.yaml --input shop.duckdb:raw_orders --format json --report report.json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) (runErr error) {
+			if err := checkEngine(); err != nil {
+				return err
+			}
 			// Opened first, so that Dagster hears of every run that got this far, failing ones too.
 			sess, err := pipes.Open(con.env, stdout, stderr)
 			if err != nil {
@@ -176,6 +180,7 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 	fl.StringVar(&f.format, "format", "text", "output: text or json")
 	fl.StringVar(&f.html, "html", "", "write the report as one self-contained HTML page to this file")
 	fl.StringVar(&f.history, "history", "", "append the run to the run history in this DuckDB file (env "+historyEnv+")")
+	checkEngine = engineFlags(cmd)
 	return cmd
 }
 

@@ -1,0 +1,58 @@
+package spark
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRecoverSwap puts back an output that a run killed between its renames left aside, and
+// refuses to guess between two.
+func TestRecoverSwap(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "t [1].parquet")
+	old := target + ".tg-old-abc"
+	if err := os.MkdirAll(old, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(old, "part-0.parquet"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := recoverSwap(target); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(target, "part-0.parquet")); err != nil {
+		t.Fatalf("not recovered: %v", err)
+	}
+	if err := recoverSwap(target); err != nil { // a present target is left as it is
+		t.Fatal(err)
+	}
+	if err := os.Rename(target, target+".tg-old-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(target+".tg-old-2", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := recoverSwap(target); err == nil || !strings.Contains(err.Error(), "2 earlier outputs") {
+		t.Errorf("two candidates: %v", err)
+	}
+	r := &run{id: "r1"}
+	tmp := filepath.Join(dir, "new")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.parquet")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.swapIn(tmp, other); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "other.parquet.") || e.Name() == "new" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
