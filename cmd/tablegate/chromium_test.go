@@ -273,7 +273,7 @@ func TestHTMLReportInChromium(t *testing.T) {
 	})()`, &dom)
 	assert.Equal(t, "orders: quarantined · tablegate", dom.Title, "no hostile script ran")
 	assert.Equal(t, "quarantined", dom.Outcome)
-	assert.Equal(t, "Warning", dom.Health)
+	assert.Equal(t, "Degraded", dom.Health, "a quarantined run whose error rule failed")
 	assert.Contains(t, dom.BannerText, "quarantined")
 	assert.Equal(t, 0, dom.Scripts, "the page has no script, the hostile one included")
 	assert.Equal(t, 0, dom.Images, "the hostile <img> is text")
