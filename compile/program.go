@@ -218,6 +218,12 @@ func (p *Plan) Program(rel Relation, f Facts, o ProgramOptions) *Program {
 // evaluate adds the steps that compute every rule once and keep only the rows that fail some
 // rule (warn rules included, so that their counts are exact) in a temp table, whose name it
 // returns; every count, sample and output of invalid rows comes from it.
+//
+// It decodes every column of every row once: finding the failing ordinals from the row filter's
+// columns first and then fetching only those rows costs more, since DuckDB's Parquet reader skips
+// only whole row groups and decodes the pages of every one that holds a fetched row (measured,
+// order15 at 10M rows, 231k failing: 2.33 CPU s in one pass, against 1.18 + 1.30; fetching 1,000
+// scattered rows alone 0.80).
 func (b *builder) evaluate(p *Plan, rel Relation, f Facts) string {
 	failed := b.temp("failed")
 	keyNames := map[int]string{}
