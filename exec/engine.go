@@ -21,6 +21,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/duckdbtune"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/trace"
@@ -441,16 +442,32 @@ func (r *run) attach(ctx context.Context, path string, write bool) (string, erro
 			return "", fmt.Errorf("database file: %w", err)
 		}
 	}
-	alias := fmt.Sprintf("__tg_db%d_%d", r.id, len(r.attached))
-	stmt := fmt.Sprintf("ATTACH %s AS %s", sql.String(abs), sql.Ident(alias))
-	if !write {
-		stmt += " (READ_ONLY)"
+	alias := r.alias(path)
+	if err := r.attachAs(ctx, path, abs, alias, compile.Attach(abs, alias, write)); err != nil {
+		return "", err
 	}
+	return alias, nil
+}
+
+// attachAs runs stmt, which attaches the file path (abs) as alias.
+func (r *run) attachAs(ctx context.Context, path, abs, alias, stmt string) error {
 	if _, err := r.conn.ExecContext(ctx, stmt); err != nil {
-		return "", openError(path, err)
+		return openError(path, err)
 	}
 	r.attached[abs] = alias
-	return alias, nil
+	return nil
+}
+
+// alias is the catalog name the database file has, or will have once attached: the run's
+// attachments are numbered in order.
+func (r *run) alias(path string) string {
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		if alias, ok := r.attached[abs]; ok {
+			return alias
+		}
+	}
+	return fmt.Sprintf("__tg_db%d_%d", r.id, len(r.attached))
 }
 
 func (r *run) exec(ctx context.Context, query string) error {

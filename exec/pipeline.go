@@ -31,9 +31,11 @@ type pipeline struct {
 	take    map[int]int      // per rule, the failing rows its checks show
 	picks   map[int][]string // per rule, the ordinals of those rows
 	order   []string         // every picked ordinal, once, in the order first picked
-	// valid and invalid are the queries of the rows for the sink ("" for none); rowGroup the
-	// valid rows' row group size for a Parquet table (0: DuckDB's default).
+	// valid and invalid are the queries of the rows for the caller (Filter; "" for none);
+	// writes the steps that write the output, which the output runs (Output.write); rowGroup
+	// the valid rows' row group size for a Parquet table (0: DuckDB's default).
 	valid, invalid string
+	writes         []compile.Step
 	rowGroup       int64
 }
 
@@ -45,10 +47,7 @@ func sinkOf(a Asset, policy outcome.Policy) compile.Sink {
 	case a.Output == nil:
 		return compile.Nowhere
 	}
-	if _, ok := a.Output.(ParquetOutput); ok {
-		return compile.ToParquet
-	}
-	return compile.ToOutput
+	return a.Output.sink()
 }
 
 // program counts the input and builds the run's program from its facts.
@@ -68,9 +67,11 @@ func (e *Engine) program(ctx context.Context, r *run, a Asset, rel compile.Relat
 		}
 		checks = append(checks, idx)
 	}
-	prog := a.Plan.Program(rel, f, compile.ProgramOptions{
-		ID: r.id, Samples: opts.samples(), RowSample: opts.RowSample, Checks: checks, Sink: sinkOf(a, policy),
-	})
+	o := compile.ProgramOptions{ID: r.id, Samples: opts.samples(), RowSample: opts.RowSample, Checks: checks, Sink: sinkOf(a, policy)}
+	if a.Output != nil {
+		o.Output = a.Output.target(r, quarantineName(a, assetName(a)), readsOutput(a.Input, a.Output))
+	}
+	prog := a.Plan.Program(rel, f, o)
 	r.temps = append(r.temps, prog.Temps()...)
 	r.variables = append(r.variables, prog.Variables()...)
 	return prog, f.Rows, nil
@@ -144,6 +145,9 @@ func conditions(total int64, stats ruleStats, out outcome.Outcome, output, quara
 	set(compile.WriteTable, writing && out != outcome.NoValidRows)
 	set(compile.WriteQuarant, writing && stats.invalid > 0 && quarantine)
 	set(compile.NeedValid, c&compile.WriteTable != 0 || (rowSample > 0 && stats.invalid < total))
+	set(compile.Writing, writing)
+	set(compile.DropQuarant, writing && c&compile.WriteQuarant == 0)
+	set(compile.PlainGroups, true) // until a RowGroupSize step sets a size
 	return c
 }
 
@@ -175,6 +179,10 @@ func (pl *pipeline) execute(ctx context.Context, rep *outcome.Report) error {
 	}()
 	pl.counted = len(pl.a.Plan.Rules) == 0
 	for _, s := range pl.prog.Steps() {
+		if s.Op.Writes() {
+			pl.writes = append(pl.writes, s) // the output runs them, and tests their conditions
+			continue
+		}
 		if s.When&pl.flags != s.When {
 			continue
 		}
@@ -247,7 +255,9 @@ func (pl *pipeline) step(ctx context.Context, rep *outcome.Report, s compile.Ste
 		}
 		rep.ValidSample = rows
 	case compile.RowGroupSize:
-		pl.rowGroup = r.validRowGroupSize(ctx, s.SQL)
+		if pl.rowGroup = r.validRowGroupSize(ctx, s.SQL); pl.rowGroup > 0 {
+			pl.flags = pl.flags&^compile.PlainGroups | compile.SizedGroups
+		}
 	case compile.ValidRows:
 		pl.valid = s.SQL
 	case compile.InvalidRows:
