@@ -514,6 +514,11 @@ func (e *Engine) Explain(ctx context.Context, p *compile.Plan, in Input) (string
 // and evaluates nothing. The writes are in it too: the COPY to the temporary file that is then
 // renamed into place, or the table output's transaction.
 func (e *Engine) ExplainAsset(ctx context.Context, a Asset, opts Options) (string, error) {
+	return e.explain(ctx, a, opts, policyOf(a))
+}
+
+// explain is the program of a run of the asset with the policy (Filter's is outcome.PolicyFilter).
+func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outcome.Policy) (string, error) {
 	if a.Input == nil {
 		return "", fmt.Errorf("explain needs an input: %w", ErrNoSourceData)
 	}
@@ -529,7 +534,7 @@ func (e *Engine) ExplainAsset(ctx context.Context, a Asset, opts Options) (strin
 	if err != nil {
 		return "", err
 	}
-	prog, _, err := e.program(ctx, r, a, rel, opts, policyOf(a))
+	prog, _, err := e.program(ctx, r, a, rel, opts, policy)
 	if err != nil {
 		return "", err
 	}
