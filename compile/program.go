@@ -21,6 +21,11 @@ type Facts struct {
 	// the bytes one structure of the run may take.
 	PerfectHashBits int
 	MemoryBudget    int64
+	// SessionPerfectHash is the threshold the run's connection has (0: left alone); a lower
+	// PerfectHashBits makes the program set it first. KeyThreads above Threads (DuckDB's thread
+	// count) makes the key aggregates run with KeyThreads.
+	SessionPerfectHash  int
+	Threads, KeyThreads int64
 }
 
 // Sink is where a program's valid and invalid rows go.
@@ -100,11 +105,20 @@ const (
 	Rollback
 	// AttachOutput attaches the output's database file, before its write begins.
 	AttachOutput
+	// ReadThreads reads DuckDB's thread count, for the RaiseThreads or RestoreThreads after it;
+	// the engine runs the two under its lock, as one.
+	ReadThreads
+	// RaiseThreads raises DuckDB's threads for the key aggregates, unless another run raised
+	// them or DuckDB has as many; RestoreThreads gives back the count read before ($1) once no
+	// run aggregates keys and no other is open, unless someone changed it meanwhile (then the
+	// run that closes last gives it back).
+	RaiseThreads
+	RestoreThreads
 )
 
 // Writes reports whether the engine runs the step as part of the output's write, after every
 // other step.
-func (o Op) Writes() bool { return o >= WriteValid }
+func (o Op) Writes() bool { return o >= WriteValid && o <= AttachOutput }
 
 var opNames = map[Op]string{
 	Exec: "run", KeyAggregate: "run (key aggregate)", Counts: "read the counts", SamplePicks: "read the sampled ordinals",
@@ -114,6 +128,7 @@ var opNames = map[Op]string{
 	ValidRows: "hand the valid rows to the caller", InvalidRows: "hand the invalid rows to the caller",
 	WriteValid: "write (the valid rows)", WriteInvalid: "write (the invalid rows)", Write: "write", FindQuarantine: "write (read the quarantine's count)",
 	Commit: "write (commit)", Rollback: "write (only when it fails)", AttachOutput: "write (attach)",
+	ReadThreads: "read the threads", RaiseThreads: "raise the threads, unless raised", RestoreThreads: "restore the threads, if the last run aggregating keys",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -240,6 +255,7 @@ func (p *Plan) Program(rel Relation, f Facts, o ProgramOptions) *Program {
 		b.report(p, failed, o)
 	}
 	b.sink(p, rel, f, failed, o)
+	b.tune(f)
 	return &b.prog
 }
 

@@ -78,7 +78,7 @@ func (e *Engine) program(ctx context.Context, r *run, a Asset, rel compile.Relat
 }
 
 // facts runs the count probe: the input's rows (which the run's perfect-hash threshold follows,
-// countedRows) and its ordinal range.
+// fitPerfectHash) and its ordinal range.
 func (r *run) facts(ctx context.Context, rel compile.Relation, in Input) (compile.Facts, error) {
 	var f compile.Facts
 	dest := []any{&f.Rows}
@@ -91,10 +91,9 @@ func (r *run) facts(ctx context.Context, rel compile.Relation, in Input) (compil
 	if rel.DenseRowIDs {
 		f.FirstRowID, f.LastRowID = 0, f.Rows-1
 	}
-	if err := r.countedRows(ctx, f.Rows); err != nil {
-		return f, err
-	}
-	f.PerfectHashBits, f.MemoryBudget = r.perfectHashBits, duckdbtune.MemoryBudget(r.memoryLimit)
+	f.SessionPerfectHash = r.perfectHashBits
+	f.PerfectHashBits, f.MemoryBudget = r.fitPerfectHash(f.Rows), duckdbtune.MemoryBudget(r.memoryLimit)
+	f.Threads, f.KeyThreads = r.threads, r.keyThreads
 	return f, nil
 }
 
@@ -171,7 +170,7 @@ func sampleTakes(groups []checkGroup, stats ruleStats, n int) map[int]int {
 
 // execute runs the program's steps whose conditions hold, in order.
 func (pl *pipeline) execute(ctx context.Context, rep *outcome.Report) error {
-	var release func() // gives back the threads raised for key aggregates
+	var release func() // gives back the threads raised for the key aggregates
 	defer func() {
 		if release != nil {
 			release()
@@ -185,10 +184,6 @@ func (pl *pipeline) execute(ctx context.Context, rep *outcome.Report) error {
 		}
 		if s.When&pl.flags != s.When {
 			continue
-		}
-		if s.Op != compile.KeyAggregate && release != nil {
-			release()
-			release = nil
 		}
 		if err := pl.step(ctx, rep, s, &release); err != nil {
 			if !pl.counted {
@@ -213,16 +208,24 @@ func (pl *pipeline) step(ctx context.Context, rep *outcome.Report, s compile.Ste
 	case compile.Exec:
 		return r.exec(ctx, s.SQL)
 	case compile.KeyAggregate:
-		// On a database the engine opened with DuckDB's default threads, and at most duckdbtune.GrowThreads
-		// of them, the aggregates run with one thread more, so that DuckDB partitions its hash
-		// tables (duckdbtune.GrowThreads). A speed setting: if DuckDB refuses it, the aggregates run with
-		// the threads there are.
-		if *release == nil && r.keyThreads > r.threads {
+		return r.exec(ctx, s.SQL)
+	case compile.ReadThreads:
+		// Run with the step after it, under the engine's lock (threadBoost).
+	case compile.RaiseThreads:
+		// On a database the engine opened with DuckDB's default threads, and at most
+		// duckdbtune.GrowThreads of them, the aggregates run with one thread more, so that DuckDB
+		// partitions its hash tables. A speed setting: if DuckDB refuses it, the aggregates run
+		// with the threads there are.
+		if *release == nil {
 			if rel, err := r.boost.raise(ctx, r, r.keyThreads); err == nil {
 				*release = rel
 			}
 		}
-		return r.exec(ctx, s.SQL)
+	case compile.RestoreThreads:
+		if *release != nil {
+			(*release)()
+			*release = nil
+		}
 	case compile.Counts:
 		dest := make([]any, 0, len(pl.stats.failed)+1)
 		dest = append(dest, &pl.stats.invalid)
