@@ -128,7 +128,7 @@ var opNames = map[Op]string{
 	ValidRows: "hand the valid rows to the caller", InvalidRows: "hand the invalid rows to the caller",
 	WriteValid: "write (the valid rows)", WriteInvalid: "write (the invalid rows)", Write: "write", FindQuarantine: "write (read the quarantine's count)",
 	Commit: "write (commit)", Rollback: "write (only when it fails)", AttachOutput: "write (attach)",
-	ReadThreads: "read the threads", RaiseThreads: "raise the threads, unless raised", RestoreThreads: "restore the threads, if the last run aggregating keys",
+	ReadThreads: "read the threads", RaiseThreads: "raise the threads, unless raised", RestoreThreads: "restore the threads ($1, the count read), if the last run aggregating keys",
 }
 
 func (o Op) String() string { return opNames[o] }

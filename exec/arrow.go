@@ -46,7 +46,7 @@ func (in ArrowInput) open(ctx context.Context, r *run, _ map[string]bool) (compi
 		return compile.Relation{}, fmt.Errorf("read Arrow records: %w", err)
 	}
 	defer release()
-	defer func() { _ = r.exec(context.Background(), "DROP VIEW IF EXISTS "+sql.Ident(view)) }()
+	defer func() { _ = r.exec(context.Background(), compile.DropView(view)) }()
 	rel, err := materialise(ctx, r, sql.Ident(view))
 	if err != nil {
 		return rel, fmt.Errorf("read Arrow records: %w", err)

@@ -387,14 +387,14 @@ func (r *run) close() {
 	r.closed = true
 	ctx := context.Background()
 	for _, t := range r.temps {
-		_, _ = r.conn.ExecContext(ctx, "DROP TABLE IF EXISTS temp.main."+sql.Ident(t))
+		_, _ = r.conn.ExecContext(ctx, compile.DropTemp(t))
 	}
 	r.restorePerfectHash(ctx)
 	for _, v := range r.variables {
-		_, _ = r.conn.ExecContext(ctx, "RESET VARIABLE "+v)
+		_, _ = r.conn.ExecContext(ctx, compile.ResetVariable(v))
 	}
 	for _, alias := range r.attached {
-		_, _ = r.conn.ExecContext(ctx, "DETACH DATABASE IF EXISTS "+sql.Ident(alias))
+		_, _ = r.conn.ExecContext(ctx, compile.DetachIfExists(alias))
 	}
 	if r.boost != nil {
 		r.boost.closed(r)

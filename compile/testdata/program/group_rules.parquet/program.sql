@@ -27,7 +27,7 @@ CREATE OR REPLACE TEMP TABLE temp.main."__tg_keys2_1" AS SELECT (NOT COALESCE((s
 -- 7. give the threads back: read the threads
 SELECT CAST(current_setting('threads') AS BIGINT);
 
--- 8. give the threads back: restore the threads, if the last run aggregating keys
+-- 8. give the threads back: restore the threads ($1, the count read), if the last run aggregating keys
 SET threads = $1;
 
 -- 9. find the rows that may fail a rule: run

@@ -16,7 +16,7 @@ CREATE OR REPLACE TEMP TABLE temp.main."__tg_keys0_1" AS SELECT "i64" AS __tg_k0
 -- 5. give the threads back: read the threads
 SELECT CAST(current_setting('threads') AS BIGINT);
 
--- 6. give the threads back: restore the threads, if the last run aggregating keys
+-- 6. give the threads back: restore the threads ($1, the count read), if the last run aggregating keys
 SET threads = $1;
 
 -- 7. find the rows that may fail a rule: run

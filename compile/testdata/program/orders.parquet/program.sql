@@ -22,7 +22,7 @@ CREATE OR REPLACE TEMP TABLE temp.main."__tg_keys1_1" AS SELECT "order_id" AS __
 -- 6. give the threads back: read the threads
 SELECT CAST(current_setting('threads') AS BIGINT);
 
--- 7. give the threads back: restore the threads, if the last run aggregating keys
+-- 7. give the threads back: restore the threads ($1, the count read), if the last run aggregating keys
 SET threads = $1;
 
 -- 8. find the rows that may fail a rule: run
