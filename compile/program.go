@@ -21,6 +21,11 @@ type Facts struct {
 	// the bytes one structure of the run may take.
 	PerfectHashBits int
 	MemoryBudget    int64
+	// SessionPerfectHash is the threshold the run's connection has (0: left alone); a lower
+	// PerfectHashBits makes the program set it first. KeyThreads above Threads (DuckDB's thread
+	// count) makes the key aggregates run with KeyThreads.
+	SessionPerfectHash  int
+	Threads, KeyThreads int64
 }
 
 // Sink is where a program's valid and invalid rows go.
@@ -51,6 +56,8 @@ type ProgramOptions struct {
 	// are counted together).
 	Checks [][]int
 	Sink   Sink
+	// Output is where ToOutput and ToParquet write.
+	Output Output
 }
 
 // Op is what the engine does with a step's statement.
@@ -80,18 +87,48 @@ const (
 	// RowGroupSize reads one row (size, batches, batches at the default): the row group size
 	// for the valid rows (0 keeps DuckDB's).
 	RowGroupSize
-	// ValidRows and InvalidRows hand the rows the statement selects to the sink: the table and
-	// the quarantine, or the caller.
+	// ValidRows and InvalidRows hand the rows the statement selects to the caller (Filter).
 	ValidRows
 	InvalidRows
+	// WriteValid and WriteInvalid write the valid and the invalid rows to the output (a COPY to
+	// a temporary file, which the engine flushes and swaps into place, or a CREATE TABLE); a
+	// COPY with a parameter takes the row group size as $1.
+	WriteValid
+	WriteInvalid
+	// Write runs the statement for its effect, as part of the output's write.
+	Write
+	// FindQuarantine reads one count: whether an earlier run's quarantine is at the output
+	// (QuarantFound).
+	FindQuarantine
+	// Commit ends the output's write; Rollback undoes it, and runs only when the write fails.
+	Commit
+	Rollback
+	// AttachOutput attaches the output's database file, before its write begins.
+	AttachOutput
+	// ReadThreads reads DuckDB's thread count, for the RaiseThreads or RestoreThreads after it;
+	// the engine runs the two under its lock, as one.
+	ReadThreads
+	// RaiseThreads raises DuckDB's threads for the key aggregates, unless another run raised
+	// them or DuckDB has as many; RestoreThreads gives back the count read before ($1) once no
+	// run aggregates keys and no other is open, unless someone changed it meanwhile (then the
+	// run that closes last gives it back).
+	RaiseThreads
+	RestoreThreads
 )
+
+// Writes reports whether the engine runs the step as part of the output's write, after every
+// other step.
+func (o Op) Writes() bool { return o >= WriteValid && o <= AttachOutput }
 
 var opNames = map[Op]string{
 	Exec: "run", KeyAggregate: "run (key aggregate)", Counts: "read the counts", SamplePicks: "read the sampled ordinals",
 	SampleRows: "read the sampled rows, per batch of ordinals", CheckCounts: "read the counts per check",
 	InvalidByRules: "read the invalid rows by rules", InvalidSample: "read the invalid rows' sample",
 	ValidSample: "read the valid rows' sample", RowGroupSize: "read the valid rows' row group size",
-	ValidRows: "hand the valid rows to the sink", InvalidRows: "hand the invalid rows to the sink",
+	ValidRows: "hand the valid rows to the caller", InvalidRows: "hand the invalid rows to the caller",
+	WriteValid: "write (the valid rows)", WriteInvalid: "write (the invalid rows)", Write: "write", FindQuarantine: "write (read the quarantine's count)",
+	Commit: "write (commit)", Rollback: "write (only when it fails)", AttachOutput: "write (attach)",
+	ReadThreads: "read the threads", RaiseThreads: "raise the threads, unless raised", RestoreThreads: "restore the threads ($1, the count read), if the last run aggregating keys",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -110,10 +147,16 @@ const (
 	WriteTable                    // the outcome writes the valid rows
 	WriteQuarant                  // the outcome writes the invalid rows
 	NeedValid                     // the valid rows are written or sampled
+	Writing                       // the outcome writes the outputs
+	DropQuarant                   // the outcome writes the outputs but no invalid rows
+	QuarantFound                  // an earlier run's quarantine is at the output
+	SizedGroups                   // the valid rows' row group size is set
+	PlainGroups                   // the valid rows' row groups keep DuckDB's size
 )
 
 var condNames = []string{"some row is invalid", "no row is invalid", "some row is valid", "some check shows failing rows",
-	"some rule fails", "the valid rows are written", "the invalid rows are written", "the valid rows are written or sampled"}
+	"some rule fails", "the valid rows are written", "the invalid rows are written", "the valid rows are written or sampled",
+	"the outputs are written", "no invalid rows are written", "an older quarantine is there", "a row group size is set", "no row group size is set"}
 
 func (c Cond) String() string {
 	var parts []string
@@ -212,6 +255,7 @@ func (p *Plan) Program(rel Relation, f Facts, o ProgramOptions) *Program {
 		b.report(p, failed, o)
 	}
 	b.sink(p, rel, f, failed, o)
+	b.tune(f)
 	return &b.prog
 }
 
@@ -498,7 +542,8 @@ func (b *builder) sink(p *Plan, rel Relation, f Facts, failed string, o ProgramO
 	if o.Sink == ToCaller {
 		tableWhen = 0
 	}
-	if o.Sink == ToParquet && failed != "" && len(rel.RowGroups) > 0 {
+	sized := o.Sink == ToParquet && failed != "" && len(rel.RowGroups) > 0
+	if sized {
 		b.add(RowGroupSize, WriteTable|AnyInvalid, "size the valid rows' row groups", ValidRowGroupSize(rel.RowGroups, invalidOrdinals(p, failed)))
 	}
 	// The caller reads the invalid rows first (the few, into memory), then streams the valid
@@ -509,14 +554,19 @@ func (b *builder) sink(p *Plan, rel Relation, f Facts, failed string, o ProgramO
 		} else {
 			b.add(InvalidRows, 0, "read the filtered rows", quarantineSQL(p, failed, false))
 		}
-	}
-	b.add(ValidRows, tableWhen|NoInvalid, "write the valid rows", plain)
-	if failed != "" {
-		b.add(ValidRows, tableWhen|AnyInvalid, "write the valid rows", filtered)
-		if writes {
-			b.add(InvalidRows, WriteQuarant, "write the invalid rows", quarantineSQL(p, failed, o.Sink == ToParquet))
+		b.add(ValidRows, NoInvalid, "read the filtered rows", plain)
+		if failed != "" {
+			b.add(ValidRows, AnyInvalid, "read the filtered rows", filtered)
 		}
+		return
 	}
+	valid := []validRows{{when: tableWhen | NoInvalid, query: plain}}
+	invalid := ""
+	if failed != "" {
+		valid = append(valid, validRows{when: tableWhen | AnyInvalid, query: filtered, sized: sized})
+		invalid = quarantineSQL(p, failed, o.Sink == ToParquet)
+	}
+	b.writes(o.Sink, o.Output, valid, invalid, true)
 }
 
 // blockBits is log2 of the row ordinals one bitmap block covers.

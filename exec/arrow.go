@@ -46,7 +46,7 @@ func (in ArrowInput) open(ctx context.Context, r *run, _ map[string]bool) (compi
 		return compile.Relation{}, fmt.Errorf("read Arrow records: %w", err)
 	}
 	defer release()
-	defer func() { _ = r.exec(context.Background(), "DROP VIEW IF EXISTS "+sql.Ident(view)) }()
+	defer func() { _ = r.exec(context.Background(), compile.DropView(view)) }()
 	rel, err := materialise(ctx, r, sql.Ident(view))
 	if err != nil {
 		return rel, fmt.Errorf("read Arrow records: %w", err)
@@ -121,7 +121,9 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 	err = r.arrow(func(a *duckdb.Arrow) error {
 		// A new query on a connection ends the previous result's stream, so the invalid rows
 		// (the few) are read into memory first and the valid rows (the many) stream last.
+		start := r.conn.trace.Begin()
 		invalid, err := a.QueryContext(ctx, invalidSQL)
+		r.conn.trace.Log(start, invalidSQL)
 		if err != nil {
 			return err
 		}
@@ -129,7 +131,10 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 		if err != nil {
 			return err
 		}
+		// The valid rows stream: their time in the trace is the query's start.
+		start = r.conn.trace.Begin()
 		f.Valid, err = a.QueryContext(ctx, validSQL)
+		r.conn.trace.Log(start, validSQL)
 		return err
 	})
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/duckdbtune"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/trace"
@@ -278,14 +279,14 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 	var limit string
 	// A memory limit too small for even this query fails the run later, where the error names
 	// the input being read; DuckDB's default threshold stays.
-	if err := r.conn.QueryRowContext(ctx, "SELECT current_setting('memory_limit'), CAST(current_setting('perfect_ht_threshold') AS BIGINT)").Scan(&limit, &r.callerPerfectHash); err == nil && terr == nil {
+	if err := r.conn.QueryRowContext(ctx, duckdbtune.ReadSettings).Scan(&limit, &r.callerPerfectHash); err == nil && terr == nil {
 		r.threads, r.keyThreads = threads, threads
 		if r.boost.allowed && r.threads <= duckdbtune.GrowThreads {
 			r.keyThreads = duckdbtune.GrowThreads + 1
 		}
 		r.memoryLimit = duckdbtune.ParseSize(limit)
 		bits := duckdbtune.PerfectHashBits(r.keyThreads, r.memoryLimit, 0)
-		if _, err := r.conn.ExecContext(ctx, fmt.Sprintf("SET SESSION perfect_ht_threshold = %d", bits)); err != nil {
+		if _, err := r.conn.ExecContext(ctx, duckdbtune.SetPerfectHash(bits)); err != nil {
 			r.boost.closed(r)
 			_ = c.Close()
 			return nil, fmt.Errorf("configure DuckDB: %w", err)
@@ -328,7 +329,7 @@ func (b *threadBoost) raise(ctx context.Context, r *run, n int64) (release func(
 		if now >= n {
 			return func() {}, nil
 		}
-		if _, err := r.conn.ExecContext(ctx, fmt.Sprintf("SET threads = %d", n)); err != nil {
+		if _, err := r.conn.ExecContext(ctx, duckdbtune.SetThreads(n)); err != nil {
 			return nil, fmt.Errorf("configure DuckDB: %w", err)
 		}
 		b.raised, b.restore = n, now
@@ -352,7 +353,7 @@ func (b *threadBoost) lower(r *run, open int) {
 	// Even when the run was cancelled: the setting is the engine's, not the run's.
 	ctx := context.Background()
 	if now, err := currentThreads(ctx, r); err != nil || now == b.raised {
-		if _, err := r.conn.ExecContext(ctx, fmt.Sprintf("SET threads = %d", b.restore)); err != nil {
+		if _, err := r.conn.ExecContext(ctx, duckdbtune.RestoreThreads, b.restore); err != nil {
 			return
 		}
 	}
@@ -361,26 +362,20 @@ func (b *threadBoost) lower(r *run, open int) {
 
 func currentThreads(ctx context.Context, r *run) (int64, error) {
 	var n int64
-	err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('threads') AS BIGINT)").Scan(&n)
+	err := r.conn.QueryRowContext(ctx, duckdbtune.ReadThreads).Scan(&n)
 	return n, err
 }
 
-// countedRows records the input's row count and lowers the run's perfect-hash threshold to what
-// pays for that many rows (duckdbtune.PerfectHashBits).
-func (r *run) countedRows(ctx context.Context, rows int64) error {
+// fitPerfectHash records the input's row count and returns the run's perfect-hash threshold for
+// that many rows (duckdbtune.PerfectHashBits), which only goes down; the program sets it
+// (compile.Facts.SessionPerfectHash).
+func (r *run) fitPerfectHash(rows int64) int {
 	r.inputRows = rows
 	if r.perfectHashBits == 0 {
-		return nil // the threshold was left alone
+		return 0 // the threshold was left alone
 	}
-	bits := min(r.perfectHashBits, duckdbtune.PerfectHashBits(r.keyThreads, r.memoryLimit, rows))
-	if bits == r.perfectHashBits {
-		return nil
-	}
-	if _, err := r.conn.ExecContext(ctx, fmt.Sprintf("SET SESSION perfect_ht_threshold = %d", bits)); err != nil {
-		return fmt.Errorf("configure DuckDB: %w", err)
-	}
-	r.perfectHashBits = bits
-	return nil
+	r.perfectHashBits = min(r.perfectHashBits, duckdbtune.PerfectHashBits(r.keyThreads, r.memoryLimit, rows))
+	return r.perfectHashBits
 }
 
 // close drops what the run created and detaches its databases; it runs even when ctx is done,
@@ -392,14 +387,14 @@ func (r *run) close() {
 	r.closed = true
 	ctx := context.Background()
 	for _, t := range r.temps {
-		_, _ = r.conn.ExecContext(ctx, "DROP TABLE IF EXISTS temp.main."+sql.Ident(t))
+		_, _ = r.conn.ExecContext(ctx, compile.DropTemp(t))
 	}
 	r.restorePerfectHash(ctx)
 	for _, v := range r.variables {
-		_, _ = r.conn.ExecContext(ctx, "RESET VARIABLE "+v)
+		_, _ = r.conn.ExecContext(ctx, compile.ResetVariable(v))
 	}
 	for _, alias := range r.attached {
-		_, _ = r.conn.ExecContext(ctx, "DETACH DATABASE IF EXISTS "+sql.Ident(alias))
+		_, _ = r.conn.ExecContext(ctx, compile.DetachIfExists(alias))
 	}
 	if r.boost != nil {
 		r.boost.closed(r)
@@ -413,10 +408,10 @@ func (r *run) restorePerfectHash(ctx context.Context) {
 	if r.callerPerfectHash == 0 {
 		return // never changed
 	}
-	_, _ = r.conn.ExecContext(ctx, "RESET SESSION perfect_ht_threshold")
+	_, _ = r.conn.ExecContext(ctx, duckdbtune.ResetPerfectHash)
 	var now int64
-	if err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('perfect_ht_threshold') AS BIGINT)").Scan(&now); err == nil && now != r.callerPerfectHash {
-		_, _ = r.conn.ExecContext(ctx, fmt.Sprintf("SET SESSION perfect_ht_threshold = %d", r.callerPerfectHash))
+	if err := r.conn.QueryRowContext(ctx, duckdbtune.ReadPerfectHash).Scan(&now); err == nil && now != r.callerPerfectHash {
+		_, _ = r.conn.ExecContext(ctx, duckdbtune.SetPerfectHash(int(r.callerPerfectHash)))
 	}
 }
 
@@ -441,16 +436,32 @@ func (r *run) attach(ctx context.Context, path string, write bool) (string, erro
 			return "", fmt.Errorf("database file: %w", err)
 		}
 	}
-	alias := fmt.Sprintf("__tg_db%d_%d", r.id, len(r.attached))
-	stmt := fmt.Sprintf("ATTACH %s AS %s", sql.String(abs), sql.Ident(alias))
-	if !write {
-		stmt += " (READ_ONLY)"
+	alias := r.alias(path)
+	if err := r.attachAs(ctx, path, abs, alias, compile.Attach(abs, alias, write)); err != nil {
+		return "", err
 	}
+	return alias, nil
+}
+
+// attachAs runs stmt, which attaches the file path (abs) as alias.
+func (r *run) attachAs(ctx context.Context, path, abs, alias, stmt string) error {
 	if _, err := r.conn.ExecContext(ctx, stmt); err != nil {
-		return "", openError(path, err)
+		return openError(path, err)
 	}
 	r.attached[abs] = alias
-	return alias, nil
+	return nil
+}
+
+// alias is the catalog name the database file has, or will have once attached: the run's
+// attachments are numbered in order.
+func (r *run) alias(path string) string {
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		if alias, ok := r.attached[abs]; ok {
+			return alias
+		}
+	}
+	return fmt.Sprintf("__tg_db%d_%d", r.id, len(r.attached))
 }
 
 func (r *run) exec(ctx context.Context, query string) error {

@@ -39,8 +39,12 @@ func TestCountedRowsLowersPerfectHash(t *testing.T) {
 		rows int64
 		want int
 	}{{10_000_000, 24}, {1_000, 12}, {100_000_000, 12}} {
-		if err := r.countedRows(ctx, c.rows); err != nil {
-			t.Fatal(err)
+		// As the program does (compile.Facts.SessionPerfectHash): set when it goes down.
+		was := r.perfectHashBits
+		if bits := r.fitPerfectHash(c.rows); bits < was {
+			if err := r.exec(ctx, duckdbtune.SetPerfectHash(bits)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		var now int
 		if err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('perfect_ht_threshold') AS INTEGER)").Scan(&now); err != nil {
@@ -254,13 +258,26 @@ func TestOpenSandbox(t *testing.T) {
 	}
 }
 
-// aggregateKey runs a key aggregate step, as a program does, storing query in table.
+// aggregateKey runs a key aggregate step between the steps that raise and restore the threads,
+// as a program does, storing query in table.
 func aggregateKey(ctx context.Context, r *run, table, query string) error {
 	pl := &pipeline{r: r}
 	var release func()
-	err := pl.step(ctx, nil, compile.Step{Op: compile.KeyAggregate, SQL: fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", table, query)}, &release)
-	if release != nil {
-		release()
+	defer func() {
+		if release != nil {
+			release()
+		}
+	}()
+	for _, s := range []compile.Step{
+		{Op: compile.ReadThreads, SQL: duckdbtune.ReadThreads},
+		{Op: compile.RaiseThreads, SQL: duckdbtune.SetThreads(r.keyThreads)},
+		{Op: compile.KeyAggregate, SQL: fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", table, query)},
+		{Op: compile.ReadThreads, SQL: duckdbtune.ReadThreads},
+		{Op: compile.RestoreThreads, SQL: duckdbtune.RestoreThreads},
+	} {
+		if err := pl.step(ctx, nil, s, &release); err != nil {
+			return err
+		}
 	}
-	return err
+	return nil
 }

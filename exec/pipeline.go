@@ -31,9 +31,11 @@ type pipeline struct {
 	take    map[int]int      // per rule, the failing rows its checks show
 	picks   map[int][]string // per rule, the ordinals of those rows
 	order   []string         // every picked ordinal, once, in the order first picked
-	// valid and invalid are the queries of the rows for the sink ("" for none); rowGroup the
-	// valid rows' row group size for a Parquet table (0: DuckDB's default).
+	// valid and invalid are the queries of the rows for the caller (Filter; "" for none);
+	// writes the steps that write the output, which the output runs (Output.write); rowGroup
+	// the valid rows' row group size for a Parquet table (0: DuckDB's default).
 	valid, invalid string
+	writes         []compile.Step
 	rowGroup       int64
 }
 
@@ -45,10 +47,7 @@ func sinkOf(a Asset, policy outcome.Policy) compile.Sink {
 	case a.Output == nil:
 		return compile.Nowhere
 	}
-	if _, ok := a.Output.(ParquetOutput); ok {
-		return compile.ToParquet
-	}
-	return compile.ToOutput
+	return a.Output.sink()
 }
 
 // program counts the input and builds the run's program from its facts.
@@ -68,16 +67,18 @@ func (e *Engine) program(ctx context.Context, r *run, a Asset, rel compile.Relat
 		}
 		checks = append(checks, idx)
 	}
-	prog := a.Plan.Program(rel, f, compile.ProgramOptions{
-		ID: r.id, Samples: opts.samples(), RowSample: opts.RowSample, Checks: checks, Sink: sinkOf(a, policy),
-	})
+	o := compile.ProgramOptions{ID: r.id, Samples: opts.samples(), RowSample: opts.RowSample, Checks: checks, Sink: sinkOf(a, policy)}
+	if a.Output != nil {
+		o.Output = a.Output.target(r, quarantineName(a, assetName(a)), readsOutput(a.Input, a.Output))
+	}
+	prog := a.Plan.Program(rel, f, o)
 	r.temps = append(r.temps, prog.Temps()...)
 	r.variables = append(r.variables, prog.Variables()...)
 	return prog, f.Rows, nil
 }
 
 // facts runs the count probe: the input's rows (which the run's perfect-hash threshold follows,
-// countedRows) and its ordinal range.
+// fitPerfectHash) and its ordinal range.
 func (r *run) facts(ctx context.Context, rel compile.Relation, in Input) (compile.Facts, error) {
 	var f compile.Facts
 	dest := []any{&f.Rows}
@@ -90,10 +91,9 @@ func (r *run) facts(ctx context.Context, rel compile.Relation, in Input) (compil
 	if rel.DenseRowIDs {
 		f.FirstRowID, f.LastRowID = 0, f.Rows-1
 	}
-	if err := r.countedRows(ctx, f.Rows); err != nil {
-		return f, err
-	}
-	f.PerfectHashBits, f.MemoryBudget = r.perfectHashBits, duckdbtune.MemoryBudget(r.memoryLimit)
+	f.SessionPerfectHash = r.perfectHashBits
+	f.PerfectHashBits, f.MemoryBudget = r.fitPerfectHash(f.Rows), duckdbtune.MemoryBudget(r.memoryLimit)
+	f.Threads, f.KeyThreads = r.threads, r.keyThreads
 	return f, nil
 }
 
@@ -144,6 +144,9 @@ func conditions(total int64, stats ruleStats, out outcome.Outcome, output, quara
 	set(compile.WriteTable, writing && out != outcome.NoValidRows)
 	set(compile.WriteQuarant, writing && stats.invalid > 0 && quarantine)
 	set(compile.NeedValid, c&compile.WriteTable != 0 || (rowSample > 0 && stats.invalid < total))
+	set(compile.Writing, writing)
+	set(compile.DropQuarant, writing && c&compile.WriteQuarant == 0)
+	set(compile.PlainGroups, true) // until a RowGroupSize step sets a size
 	return c
 }
 
@@ -167,7 +170,7 @@ func sampleTakes(groups []checkGroup, stats ruleStats, n int) map[int]int {
 
 // execute runs the program's steps whose conditions hold, in order.
 func (pl *pipeline) execute(ctx context.Context, rep *outcome.Report) error {
-	var release func() // gives back the threads raised for key aggregates
+	var release func() // gives back the threads raised for the key aggregates
 	defer func() {
 		if release != nil {
 			release()
@@ -175,12 +178,12 @@ func (pl *pipeline) execute(ctx context.Context, rep *outcome.Report) error {
 	}()
 	pl.counted = len(pl.a.Plan.Rules) == 0
 	for _, s := range pl.prog.Steps() {
-		if s.When&pl.flags != s.When {
+		if s.Op.Writes() {
+			pl.writes = append(pl.writes, s) // the output runs them, and tests their conditions
 			continue
 		}
-		if s.Op != compile.KeyAggregate && release != nil {
-			release()
-			release = nil
+		if s.When&pl.flags != s.When {
+			continue
 		}
 		if err := pl.step(ctx, rep, s, &release); err != nil {
 			if !pl.counted {
@@ -205,16 +208,24 @@ func (pl *pipeline) step(ctx context.Context, rep *outcome.Report, s compile.Ste
 	case compile.Exec:
 		return r.exec(ctx, s.SQL)
 	case compile.KeyAggregate:
-		// On a database the engine opened with DuckDB's default threads, and at most duckdbtune.GrowThreads
-		// of them, the aggregates run with one thread more, so that DuckDB partitions its hash
-		// tables (duckdbtune.GrowThreads). A speed setting: if DuckDB refuses it, the aggregates run with
-		// the threads there are.
-		if *release == nil && r.keyThreads > r.threads {
+		return r.exec(ctx, s.SQL)
+	case compile.ReadThreads:
+		// Run with the step after it, under the engine's lock (threadBoost).
+	case compile.RaiseThreads:
+		// On a database the engine opened with DuckDB's default threads, and at most
+		// duckdbtune.GrowThreads of them, the aggregates run with one thread more, so that DuckDB
+		// partitions its hash tables. A speed setting: if DuckDB refuses it, the aggregates run
+		// with the threads there are.
+		if *release == nil {
 			if rel, err := r.boost.raise(ctx, r, r.keyThreads); err == nil {
 				*release = rel
 			}
 		}
-		return r.exec(ctx, s.SQL)
+	case compile.RestoreThreads:
+		if *release != nil {
+			(*release)()
+			*release = nil
+		}
 	case compile.Counts:
 		dest := make([]any, 0, len(pl.stats.failed)+1)
 		dest = append(dest, &pl.stats.invalid)
@@ -247,7 +258,9 @@ func (pl *pipeline) step(ctx context.Context, rep *outcome.Report, s compile.Ste
 		}
 		rep.ValidSample = rows
 	case compile.RowGroupSize:
-		pl.rowGroup = r.validRowGroupSize(ctx, s.SQL)
+		if pl.rowGroup = r.validRowGroupSize(ctx, s.SQL); pl.rowGroup > 0 {
+			pl.flags = pl.flags&^compile.PlainGroups | compile.SizedGroups
+		}
 	case compile.ValidRows:
 		pl.valid = s.SQL
 	case compile.InvalidRows:

@@ -69,6 +69,9 @@ func TestConditions(t *testing.T) {
 		table = compile.WriteTable
 		quar  = compile.WriteQuarant
 		need  = compile.NeedValid
+		write = compile.Writing
+		drop  = compile.DropQuarant
+		plain = compile.PlainGroups
 	)
 	for _, c := range []struct {
 		name               string
@@ -80,15 +83,15 @@ func TestConditions(t *testing.T) {
 		sampled            bool
 		want               compile.Cond
 	}{
-		{"all valid, written", 10, 0, []int64{0}, outcome.PolicyQuarantine, true, true, 0, false, none | valid | table | need},
-		{"all valid, a warning fails", 10, 0, []int64{4}, outcome.PolicyAbort, true, false, 0, true, none | valid | samp | fail | table | need},
-		{"aborted: nothing written", 10, 3, []int64{3}, outcome.PolicyAbort, true, false, 0, true, inv | valid | samp | fail},
-		{"aborted, row sample: the valid rows are sampled", 10, 3, []int64{3}, outcome.PolicyAbort, true, false, 2, true, inv | valid | samp | fail | need},
-		{"quarantined", 10, 3, []int64{3}, outcome.PolicyQuarantine, true, true, 0, true, inv | valid | samp | fail | table | quar | need},
-		{"no valid rows: only the quarantine", 10, 10, []int64{10}, outcome.PolicyQuarantine, true, true, 0, true, inv | samp | fail | quar},
-		{"in place", 10, 3, []int64{3}, outcome.PolicyAbort, false, false, 0, false, inv | valid | fail},
-		{"empty input", 0, 0, []int64{0}, outcome.PolicyQuarantine, true, true, 0, false, none | table | need},
-		{"filter, every row invalid", 10, 10, []int64{10}, outcome.PolicyFilter, false, true, 0, true, inv | samp | fail},
+		{"all valid, written", 10, 0, []int64{0}, outcome.PolicyQuarantine, true, true, 0, false, none | valid | table | need | write | drop | plain},
+		{"all valid, a warning fails", 10, 0, []int64{4}, outcome.PolicyAbort, true, false, 0, true, none | valid | samp | fail | table | need | write | drop | plain},
+		{"aborted: nothing written", 10, 3, []int64{3}, outcome.PolicyAbort, true, false, 0, true, inv | valid | samp | fail | plain},
+		{"aborted, row sample: the valid rows are sampled", 10, 3, []int64{3}, outcome.PolicyAbort, true, false, 2, true, inv | valid | samp | fail | need | plain},
+		{"quarantined", 10, 3, []int64{3}, outcome.PolicyQuarantine, true, true, 0, true, inv | valid | samp | fail | table | quar | need | write | plain},
+		{"no valid rows: only the quarantine", 10, 10, []int64{10}, outcome.PolicyQuarantine, true, true, 0, true, inv | samp | fail | quar | write | plain},
+		{"in place", 10, 3, []int64{3}, outcome.PolicyAbort, false, false, 0, false, inv | valid | fail | plain},
+		{"empty input", 0, 0, []int64{0}, outcome.PolicyQuarantine, true, true, 0, false, none | table | need | write | drop | plain},
+		{"filter, every row invalid", 10, 10, []int64{10}, outcome.PolicyFilter, false, true, 0, true, inv | samp | fail | plain},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := outcome.Decide(c.total, c.invalid, c.policy)

@@ -168,27 +168,22 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 
 	if a.Output != nil && out != outcome.Aborted {
 		opts.progress("writing outputs", total)
-		w := writes{quarantineName: quarantineName(a, rep.Asset), keepPrevious: readsOutput(a.Input, a.Output)}
+		w := &writes{quarantineName: quarantineName(a, rep.Asset), keepPrevious: readsOutput(a.Input, a.Output),
+			steps: pl.writes, flags: pl.flags, rowGroup: pl.rowGroup}
 		w.kept = func(quarantine, prev string) {
 			why := "this run found no invalid rows"
-			if w.quarantine != "" {
+			if w.wantsQuarantine() {
 				why = "this run's input is its own table, so those rows exist nowhere else"
 			}
 			warn(rep, opts, fmt.Sprintf("the previous quarantine %s is kept as %s: %s", quarantine, prev, why))
-		}
-		w.table, w.tableRowGroup = pl.valid, pl.rowGroup
-		if pl.invalid != "" {
-			w.quarantine = pl.invalid
-		} else {
-			w.dropQuarantine = true
 		}
 		if err := a.Output.write(ctx, r, w); err != nil {
 			// The run did not reach its outcome: like every exit-2 error, it has none.
 			rep.Outcome = nil
 			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
 		}
-		rep.Table.Written = w.table != ""
-		rep.Quarantine.Written = w.quarantine != ""
+		rep.Table.Written = w.table
+		rep.Quarantine.Written = w.quarantine
 		if rep.Quarantine.Written {
 			rep.Quarantine.Rows = stats.invalid
 			outcome.MarkErrorRows(rep.Checks, rep.Quarantine.Address)
@@ -516,9 +511,14 @@ func (e *Engine) Explain(ctx context.Context, p *compile.Plan, in Input) (string
 // ExplainAsset returns the program a run of the asset with opts executes, the same statements
 // in the same order (compile.Program.String): it opens the input, checks its column types (a
 // mismatch is a *outcome.ColumnSchemaError) and counts its rows, which the program depends on,
-// and evaluates nothing. The output adapter's own statements around the rows it writes (COPY
-// to a temporary file, or CREATE TABLE in a transaction) are not in the program.
+// and evaluates nothing. The writes are in it too: the COPY to the temporary file that is then
+// renamed into place, or the table output's transaction.
 func (e *Engine) ExplainAsset(ctx context.Context, a Asset, opts Options) (string, error) {
+	return e.explain(ctx, a, opts, policyOf(a))
+}
+
+// explain is the program of a run of the asset with the policy (Filter's is outcome.PolicyFilter).
+func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outcome.Policy) (string, error) {
 	if a.Input == nil {
 		return "", fmt.Errorf("explain needs an input: %w", ErrNoSourceData)
 	}
@@ -534,7 +534,7 @@ func (e *Engine) ExplainAsset(ctx context.Context, a Asset, opts Options) (strin
 	if err != nil {
 		return "", err
 	}
-	prog, _, err := e.program(ctx, r, a, rel, opts, policyOf(a))
+	prog, _, err := e.program(ctx, r, a, rel, opts, policy)
 	if err != nil {
 		return "", err
 	}

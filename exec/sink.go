@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/trace"
 	"github.com/tablegate/tablegate/outcome"
-	"github.com/tablegate/tablegate/sql"
 )
 
 // Output is where an asset's table goes; its quarantine goes beside it.
@@ -23,22 +23,36 @@ type Output interface {
 	QuarantineAddress(name string) string
 	// DefaultAssetName is the asset name when none is given: the table's base name.
 	DefaultAssetName() string
-	write(ctx context.Context, r *run, w writes) error
+	// sink and target are what the program that writes the output takes: its kind, and the
+	// temporary files or the catalog the run writes to.
+	sink() compile.Sink
+	target(r *run, quarantineName string, keepPrevious bool) compile.Output
+	write(ctx context.Context, r *run, w *writes) error
 }
 
-// writes is what one run writes: each a SELECT, or "" for nothing.
+// writes is what one run writes: the program's write steps, run in order when their condition
+// holds.
 type writes struct {
 	quarantineName string // orders_quarantine: the quarantine's name beside the table
-	table          string
-	quarantine     string
-	dropQuarantine bool // remove an older quarantine: it belongs to an earlier run
+	steps          []compile.Step
+	flags          compile.Cond
 	// keepPrevious keeps an older quarantine that a new one replaces (the input is the table
 	// itself, so its rows exist nowhere else); a removed one is always kept.
 	keepPrevious bool
 	// kept, when set, is told where an older quarantine was kept, once the outputs are in place.
-	kept          func(quarantine, prev string)
-	tableRowGroup int64 // rows per row group of a Parquet table; 0 is DuckDB's default
+	kept     func(quarantine, prev string)
+	rowGroup int64 // rows per row group of a Parquet table ($1 of a sized COPY)
+	// table and quarantine tell, once written, that the valid and the invalid rows were.
+	table, quarantine bool
 }
+
+func (w *writes) holds(s compile.Step) bool { return s.When&w.flags == s.When }
+
+// dropQuarantine tells that the run writes no invalid rows, so an older quarantine, an earlier
+// run's, goes.
+func (w *writes) dropQuarantine() bool { return w.flags&compile.DropQuarant != 0 }
+
+func (w *writes) wantsQuarantine() bool { return w.flags&compile.WriteQuarant != 0 }
 
 // ParquetOutput writes the table to a Parquet file; the quarantine is <quarantine name>.parquet
 // in the same folder.
@@ -73,6 +87,25 @@ func (o TableOutput) schemaName() string {
 
 func (o TableOutput) String() string { return o.address(o.Table) }
 
+func (ParquetOutput) sink() compile.Sink { return compile.ToParquet }
+func (TableOutput) sink() compile.Sink   { return compile.ToOutput }
+
+func (o ParquetOutput) target(r *run, _ string, keepPrevious bool) compile.Output {
+	return compile.Output{TableFile: tempPath(o.Path, r.id, "table"), QuarantineFile: tempPath(o.Path, r.id, "quarantine"), KeepPrevious: keepPrevious}
+}
+
+// target names the catalog the output's file will be attached as when the run writes it.
+func (o TableOutput) target(r *run, quarantineName string, keepPrevious bool) compile.Output {
+	t := compile.Output{Schema: o.Schema, Table: o.Table, Quarantine: quarantineName, KeepPrevious: keepPrevious}
+	if o.File != "" {
+		t.Catalog = r.alias(o.File)
+		if abs, err := filepath.Abs(o.File); err == nil && r.attached[abs] == "" {
+			t.AttachFile = abs
+		}
+	}
+	return t
+}
+
 func (o TableOutput) address(table string) string {
 	name := table
 	if o.Schema != "" {
@@ -96,7 +129,7 @@ func (o TableOutput) DefaultAssetName() string { return o.Table }
 // quarantine, or the older quarantine kept as .prev), the renames are a journaled swap: once its
 // journal is written the new pair is decided, and a run killed between the renames leaves the
 // journal for the next run, which completes the swap before anything else (see swap).
-func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
+func (o ParquetOutput) write(ctx context.Context, r *run, w *writes) error {
 	dir := filepath.Dir(o.Path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -121,10 +154,14 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 	// table's flush, 0.1 s for 400 MB, overlaps the quarantine's COPY); both are flushed before
 	// anything is renamed.
 	var syncs []chan error
-	copyTo := func(query, role, options string) (string, error) {
-		tmp := tempPath(o.Path, r.id, role)
+	t := o.target(r, w.quarantineName, w.keepPrevious)
+	copyTo := func(s compile.Step, tmp string) (string, error) {
 		temps = append(temps, tmp)
-		if err := r.exec(ctx, fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet%s)", query, sql.String(tmp), options)); err != nil {
+		var args []any
+		if s.When&compile.SizedGroups != 0 {
+			args = append(args, w.rowGroup)
+		}
+		if _, err := r.conn.ExecContext(ctx, s.SQL, args...); err != nil {
 			return "", err
 		}
 		done := make(chan error, 1)
@@ -138,18 +175,22 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 	}
 	var tableTmp, quarTmp string
 	err = func() error {
-		if w.table != "" {
-			options := ""
-			if w.tableRowGroup > 0 {
-				options = fmt.Sprintf(", ROW_GROUP_SIZE %d", w.tableRowGroup)
+		for _, s := range w.steps {
+			if !w.holds(s) {
+				continue
 			}
-			if tableTmp, err = copyTo(w.table, "table", options); err != nil {
+			var err error
+			switch s.Op {
+			case compile.WriteValid:
+				tableTmp, err = copyTo(s, t.TableFile)
+			case compile.WriteInvalid:
+				quarTmp, err = copyTo(s, t.QuarantineFile)
+			default:
+				err = fmt.Errorf("a Parquet output runs no step %q", s.Op)
+			}
+			if err != nil {
 				return err
 			}
-		}
-		if w.quarantine != "" {
-			quarTmp, err = copyTo(w.quarantine, "quarantine", "")
-			return err
 		}
 		return nil
 	}()
@@ -168,7 +209,7 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 	// never puts a new table beside the older quarantine.
 	s := durable.Swap{Dir: dir}
 	var kept [2]string
-	if w.dropQuarantine || w.keepPrevious && w.quarantine != "" {
+	if w.dropQuarantine() || w.keepPrevious && quarTmp != "" {
 		if _, err := os.Lstat(qPath); err == nil {
 			kept = [2]string{qPath, prevParquet(qPath)}
 			s.Add(kept[0], kept[1])
@@ -196,6 +237,7 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w writes) error {
 		}
 		return err
 	}
+	w.table, w.quarantine = tableTmp != "", quarTmp != ""
 	if kept[0] != "" && w.kept != nil {
 		w.kept(kept[0], kept[1])
 	}
@@ -290,9 +332,10 @@ var syncFile = func(path string) error {
 // write replaces the table and the quarantine in one transaction: a failed or killed run leaves
 // the previous tables as they were. A write that fails before its commit gives back the space it
 // grew the database file by (a full disk would otherwise fail every later run on the WAL).
-func (o TableOutput) write(ctx context.Context, r *run, w writes) (err error) {
+func (o TableOutput) write(ctx context.Context, r *run, w *writes) (err error) {
 	catalog := ""
 	committing := false
+	rollback := ""
 	if o.File != "" {
 		// A new database file's folder is made, as a Parquet output's is.
 		if err := os.MkdirAll(filepath.Dir(o.File), 0o755); err != nil {
@@ -300,8 +343,20 @@ func (o TableOutput) write(ctx context.Context, r *run, w writes) (err error) {
 		}
 		_, statErr := os.Stat(o.File)
 		isNew := errors.Is(statErr, os.ErrNotExist)
-		if catalog, err = r.attach(ctx, o.File, true); err != nil {
-			return err
+		abs, aerr := filepath.Abs(o.File) // not err: the deferred shrink reads the write's
+		if aerr != nil {
+			return aerr
+		}
+		catalog = r.alias(o.File)
+		for _, s := range w.steps {
+			if s.Op == compile.AttachOutput && w.holds(s) {
+				if err := r.attachAs(ctx, o.File, abs, catalog, s.SQL); err != nil {
+					return err
+				}
+			}
+		}
+		if r.attached[abs] != catalog {
+			return fmt.Errorf("the program writes to %s, which the run has not attached", o.File)
 		}
 		size := int64(-1) // unknown: nothing is given back
 		if st, err := os.Stat(o.File); err == nil {
@@ -309,80 +364,68 @@ func (o TableOutput) write(ctx context.Context, r *run, w writes) (err error) {
 		}
 		defer func() {
 			if err != nil && !committing && (isNew || size >= 0) {
-				r.shrink(o.File, size, isNew)
+				r.shrink(o.File, size, isNew, rollback)
 			}
 		}()
 	}
-	if err := r.exec(ctx, "BEGIN TRANSACTION"); err != nil {
-		return err
+	for _, s := range w.steps {
+		if s.Op == compile.Rollback && w.holds(s) {
+			rollback = s.SQL // also for a write that fails before it begins
+		}
 	}
+	begun, kept, table, quarantine := false, false, false, false
 	defer func() {
-		if err != nil {
-			_ = r.exec(context.Background(), "ROLLBACK")
+		if err != nil && begun && rollback != "" {
+			_ = r.exec(context.Background(), rollback)
 		}
 	}()
-	if o.Schema != "" {
-		if err := r.exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+sql.QualifiedIdent(catalog, o.Schema)); err != nil {
-			return err
+	for _, s := range w.steps {
+		if !w.holds(s) {
+			continue
 		}
-	}
-	qName := sql.QualifiedIdent(catalog, o.schemaName(), w.quarantineName)
-	var kept bool
-	if w.dropQuarantine || w.keepPrevious && w.quarantine != "" {
-		if kept, err = r.tableExists(ctx, catalog, o.schemaName(), w.quarantineName); err != nil {
-			return err
-		}
-		if kept {
-			prev := w.quarantineName + "_prev"
-			if err := r.exec(ctx, "DROP TABLE IF EXISTS "+sql.QualifiedIdent(catalog, o.schemaName(), prev)); err != nil {
+		switch s.Op {
+		case compile.Rollback:
+			rollback = s.SQL
+			continue
+		case compile.FindQuarantine:
+			var n int64
+			if err := r.conn.QueryRowContext(ctx, s.SQL).Scan(&n); err != nil {
 				return err
 			}
-			if err := r.exec(ctx, fmt.Sprintf("ALTER TABLE %s RENAME TO %s", qName, sql.Ident(prev))); err != nil {
-				return err
+			if kept = n > 0; kept {
+				w.flags |= compile.QuarantFound
 			}
+			continue
+		case compile.Commit:
+			durable.Crash("tables written")
+			committing = true
+		case compile.WriteValid:
+			table = true
+		case compile.WriteInvalid:
+			quarantine = true
+		case compile.Write:
+		case compile.AttachOutput:
+			continue // attached above
+		default:
+			return fmt.Errorf("a DuckDB table output runs no step %q", s.Op)
 		}
-	}
-	if w.table != "" {
-		if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TABLE %s AS %s", sql.QualifiedIdent(catalog, o.schemaName(), o.Table), w.table)); err != nil {
+		if err := r.exec(ctx, s.SQL); err != nil {
 			return err
 		}
+		begun = true
 	}
-	if w.quarantine != "" {
-		if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TABLE %s AS %s", qName, w.quarantine)); err != nil {
-			return err
-		}
-	}
-	if w.dropQuarantine {
-		if err := r.exec(ctx, "DROP TABLE IF EXISTS "+qName); err != nil {
-			return err
-		}
-	}
-	durable.Crash("tables written")
-	committing = true
-	if err := r.exec(ctx, "COMMIT"); err != nil {
-		return err
-	}
+	w.table, w.quarantine = table, quarantine
 	if kept && w.kept != nil {
 		w.kept(o.QuarantineAddress(w.quarantineName), o.address(w.quarantineName+"_prev"))
 	}
 	return nil
 }
 
-// tableExists reports whether catalog ("" the current database) has the table in schemaName;
-// DuckDB matches names in any case.
-func (r *run) tableExists(ctx context.Context, catalog, schemaName, table string) (bool, error) {
-	var n int64
-	err := r.conn.QueryRowContext(ctx, `SELECT count(*) FROM duckdb_tables()
-WHERE database_name = coalesce(nullif(?, ''), current_database()) AND lower(schema_name) = lower(?) AND lower(table_name) = lower(?)`,
-		catalog, schemaName, table).Scan(&n)
-	return n > 0, err
-}
-
 // shrink gives back the space a failed, rolled-back write grew a database file by: it detaches
 // the file and truncates it to its size before the write, or removes it when the write made it. Rolled back, every block past that size is unused: DuckDB writes a
 // transaction's data to free or new blocks and changes the header only at a checkpoint. If the
 // file cannot be detached it is left as it is.
-func (r *run) shrink(file string, size int64, made bool) {
+func (r *run) shrink(file string, size int64, made bool, rollback string) {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return
@@ -391,8 +434,10 @@ func (r *run) shrink(file string, size int64, made bool) {
 	if !ok {
 		return
 	}
-	_ = r.exec(context.Background(), "ROLLBACK")
-	if err := r.exec(context.Background(), "DETACH DATABASE "+sql.Ident(alias)); err != nil {
+	if rollback != "" {
+		_ = r.exec(context.Background(), rollback)
+	}
+	if err := r.exec(context.Background(), compile.Detach(alias)); err != nil {
 		return
 	}
 	delete(r.attached, abs)
@@ -414,7 +459,9 @@ func (e *Engine) WriteQuery(ctx context.Context, query string, out Output) error
 		return err
 	}
 	defer r.close()
-	if err := out.write(ctx, r, writes{quarantineName: QuarantineName(out.DefaultAssetName()), table: query}); err != nil {
+	name := QuarantineName(out.DefaultAssetName())
+	prog := compile.WriteProgram(query, out.sink(), out.target(r, name, false))
+	if err := out.write(ctx, r, &writes{quarantineName: name, steps: prog.Steps()}); err != nil {
 		return &OutputError{Output: out.String(), Err: err}
 	}
 	return nil

@@ -107,12 +107,8 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 		}
 	}
 	// file_index and file_row_number give every row an input-ordered ordinal without a window.
-	// can_have_nan: polars, pyarrow and other writers leave NaN out of a float column's min/max
-	// statistics and write no NaN count; DuckDB would trust those statistics, skip row groups
-	// and pages, and fold comparisons (NaN <= 1000 read as TRUE), so that a NaN row passes a
-	// bound it fails.
 	rel := compile.Relation{
-		From:        fmt.Sprintf("read_parquet(%s, can_have_nan = true)", sql.String(in.Path)),
+		From:        compile.ParquetScan(in.Path),
 		RowID:       "file_row_number",
 		ScanFilters: true,
 	}
@@ -122,9 +118,9 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 		// 20k rows: 500 bitmap blocks and 1 s of SET VARIABLE, against 10 blocks).
 		// A column of the files named file_index hides DuckDB's and fails (or skews) the count;
 		// load then copies the rows with an ordinal of its own (shadowsOrdinal).
-		rel.RowID = "((file_index::BIGINT << 40) + file_row_number)"
+		rel.RowID = compile.FileIndexRowID
 		if offsets, err := fileOffsets(ctx, r, rel.From); err == nil {
-			rel.RowID = fmt.Sprintf("((%s)[file_index::BIGINT + 1] + file_row_number)", offsets)
+			rel.RowID = compile.FileOffsetRowID(offsets)
 			rel.DenseRowIDs = true
 		}
 	} else {
@@ -138,8 +134,7 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 	if len(matches) == 1 {
 		// The rows of each row group, in file order; on an error none, and the table keeps
 		// DuckDB's default row groups.
-		rel.RowGroups, _ = column[int64](ctx, r, fmt.Sprintf(
-			"SELECT row_group_num_rows FROM parquet_metadata(%s) GROUP BY row_group_id, row_group_num_rows ORDER BY row_group_id", sql.String(in.Path)))
+		rel.RowGroups, _ = column[int64](ctx, r, compile.ParquetRowGroups(in.Path))
 	}
 	return rel, nil
 }
@@ -152,11 +147,7 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 // find: when the footers cannot be read both are nil, every string rule filters in the scan and
 // no key column is copied.
 func footerFacts(ctx context.Context, r *run, path string) (plain map[string]bool, ranges map[string][2]int64) {
-	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(`SELECT path_in_schema,
-	NOT bool_or(dictionary_page_offset IS NOT NULL OR encodings LIKE '%%DICTIONARY%%'),
-	bool_and(coalesce(TRY_CAST(stats_min_value AS BIGINT) IS NOT NULL AND TRY_CAST(stats_max_value AS BIGINT) IS NOT NULL OR stats_null_count = num_values, false)),
-	min(TRY_CAST(stats_min_value AS BIGINT)), max(TRY_CAST(stats_max_value AS BIGINT))
-FROM parquet_metadata(%s) GROUP BY path_in_schema`, sql.String(path)))
+	rows, err := r.conn.QueryContext(ctx, compile.ParquetFooters(path))
 	if err != nil {
 		return nil, nil
 	}
@@ -184,7 +175,7 @@ FROM parquet_metadata(%s) GROUP BY path_in_schema`, sql.String(path)))
 
 // fileOffsets is a BIGINT list literal of the row each file of a multi-file scan starts at.
 func fileOffsets(ctx context.Context, r *run, from string) (string, error) {
-	rows, err := r.conn.QueryContext(ctx, "SELECT file_index, count(*) FROM "+from+" GROUP BY file_index ORDER BY file_index")
+	rows, err := r.conn.QueryContext(ctx, compile.FileRowCounts(from))
 	if err != nil {
 		return "", fmt.Errorf("count the rows of each file: %w", err)
 	}
@@ -216,7 +207,7 @@ func fileOffsets(ctx context.Context, r *run, from string) (string, error) {
 // subquery, and duckdb-go would run every statement of a string that smuggles in a second one.
 func oneSelect(ctx context.Context, r *run, query string) error {
 	var tree string
-	if err := r.conn.QueryRowContext(ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)", query).Scan(&tree); err != nil {
+	if err := r.conn.QueryRowContext(ctx, compile.ParseQuery, query).Scan(&tree); err != nil {
 		return fmt.Errorf("parse the query: %w", err)
 	}
 	var parsed struct {
@@ -270,7 +261,7 @@ func checkParquetMagic(path string) error {
 // or that must not be evaluated twice (CSV parsing, queries).
 func materialise(ctx context.Context, r *run, from string) (compile.Relation, error) {
 	name := r.tempName("input")
-	if err := r.exec(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * FROM %s", sql.Ident(name), from)); err != nil {
+	if err := r.exec(ctx, compile.Materialise(name, from)); err != nil {
 		return compile.Relation{}, err
 	}
 	return compile.Relation{From: "temp.main." + sql.Ident(name), RowID: "rowid"}, nil
@@ -280,8 +271,7 @@ func materialise(ctx context.Context, r *run, from string) (compile.Relation, er
 // inputs whose own columns hide DuckDB's rowid or Parquet row numbers.
 func materialiseOrdered(ctx context.Context, r *run, from string) (compile.Relation, error) {
 	name := r.tempName("input")
-	q := fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT *, row_number() OVER () AS __tg_ord FROM %s", sql.Ident(name), from)
-	if err := r.exec(ctx, q); err != nil {
+	if err := r.exec(ctx, compile.MaterialiseOrdered(name, from)); err != nil {
 		return compile.Relation{}, err
 	}
 	return compile.Relation{From: "temp.main." + sql.Ident(name), RowID: "__tg_ord"}, nil
@@ -323,11 +313,7 @@ func (in CSVInput) open(ctx context.Context, r *run, _ map[string]bool) (compile
 			return compile.Relation{}, err
 		}
 	}
-	opts := fmt.Sprintf("header = %t, delim = %s, quote = '\"', skip = 0, strict_mode = true", !in.NoHeader, sql.String(string(delim)))
-	if in.Null != nil {
-		opts += ", nullstr = " + sql.String(*in.Null)
-	}
-	rel, err := materialise(ctx, r, fmt.Sprintf("read_csv(%s, %s)", sql.String(in.Path), opts))
+	rel, err := materialise(ctx, r, compile.ReadCSV(in.Path, !in.NoHeader, string(delim), in.Null))
 	if err != nil {
 		if bad := unterminatedQuote(in.Path, byte(delim)); bad != nil {
 			return rel, bad
@@ -454,7 +440,7 @@ func (in NDJSONInput) open(ctx context.Context, r *run, _ map[string]bool) (comp
 	if err := statFile(in.Path); err != nil {
 		return compile.Relation{}, err
 	}
-	rel, err := materialise(ctx, r, fmt.Sprintf("read_json(%s, format = 'newline_delimited')", sql.String(in.Path)))
+	rel, err := materialise(ctx, r, compile.ReadNDJSON(in.Path))
 	if err != nil {
 		return rel, err
 	}
@@ -467,15 +453,11 @@ func (in NDJSONInput) open(ctx context.Context, r *run, _ map[string]bool) (comp
 // keys read again, to tell a rename from a real key.
 func caseDuplicateKeys(ctx context.Context, r *run, path, from string) error {
 	var suspect bool
-	q := fmt.Sprintf(`SELECT count(*) > 0 FROM (DESCRIBE SELECT * FROM %s) AS a, (DESCRIBE SELECT * FROM %s) AS b
-WHERE regexp_matches(lower(b.column_name), '^' || regexp_escape(lower(a.column_name)) || '_[0-9]+$')`, from, from)
-	if err := r.conn.QueryRowContext(ctx, q).Scan(&suspect); err != nil || !suspect {
+	if err := r.conn.QueryRowContext(ctx, compile.RenamedColumns(from)).Scan(&suspect); err != nil || !suspect {
 		return err
 	}
-	q = fmt.Sprintf(`SELECT list(k ORDER BY k) FROM (SELECT DISTINCT unnest(json_keys(json)) AS k FROM read_ndjson_objects(%s))
-GROUP BY lower(k) HAVING count(*) > 1 ORDER BY min(k) LIMIT 1`, sql.String(path))
 	var list []any
-	if err := r.conn.QueryRowContext(ctx, q).Scan(&list); err != nil {
+	if err := r.conn.QueryRowContext(ctx, compile.CaseDuplicateKeys(path)).Scan(&list); err != nil {
 		if errors.Is(err, gosql.ErrNoRows) {
 			return nil
 		}
@@ -503,13 +485,11 @@ func (in TableInput) open(ctx context.Context, r *run, writes map[string]bool) (
 		schemaName = "main"
 	}
 	var kind string
-	q := "SELECT table_type FROM information_schema.tables WHERE table_schema = ? AND table_name = ?"
 	args := []any{schemaName, in.Table}
 	if catalog != "" {
-		q += " AND table_catalog = ?"
 		args = append(args, catalog)
 	}
-	if err := r.conn.QueryRowContext(ctx, q, args...).Scan(&kind); err != nil {
+	if err := r.conn.QueryRowContext(ctx, compile.TableKind(catalog != ""), args...).Scan(&kind); err != nil {
 		tables := listTables(ctx, r, catalog)
 		return compile.Relation{}, fmt.Errorf("no table %s.%s in %s (tables there: %s)", schemaName, in.Table, orMemory(in.File), tables)
 	}
@@ -528,14 +508,12 @@ func orMemory(file string) string {
 }
 
 func listTables(ctx context.Context, r *run, catalog string) string {
-	q := "SELECT string_agg(table_schema || '.' || table_name, ', ' ORDER BY table_schema, table_name) FROM information_schema.tables WHERE table_schema NOT IN ('information_schema', 'pg_catalog')"
 	args := []any{}
 	if catalog != "" {
-		q += " AND table_catalog = ?"
 		args = append(args, catalog)
 	}
 	var list *string
-	if err := r.conn.QueryRowContext(ctx, q, args...).Scan(&list); err != nil || list == nil {
+	if err := r.conn.QueryRowContext(ctx, compile.TableList(catalog != ""), args...).Scan(&list); err != nil || list == nil {
 		return "none"
 	}
 	return *list
@@ -555,13 +533,13 @@ func (in QueryInput) open(ctx context.Context, r *run, writes map[string]bool) (
 			return compile.Relation{}, err
 		}
 		var current string
-		if err := r.conn.QueryRowContext(ctx, "SELECT current_database()").Scan(&current); err != nil {
+		if err := r.conn.QueryRowContext(ctx, compile.CurrentDatabase).Scan(&current); err != nil {
 			return compile.Relation{}, err
 		}
-		if err := r.exec(ctx, "USE "+sql.Ident(alias)); err != nil {
+		if err := r.exec(ctx, compile.Use(alias)); err != nil {
 			return compile.Relation{}, err
 		}
-		defer func() { _ = r.exec(context.Background(), "USE "+sql.Ident(current)) }()
+		defer func() { _ = r.exec(context.Background(), compile.Use(current)) }()
 	}
 	// The query runs once, into a temp table: a query may be non-deterministic or costly.
 	return materialise(ctx, r, "(\n"+in.SQL+"\n)")
@@ -572,9 +550,7 @@ func (in QueryInput) open(ctx context.Context, r *run, writes map[string]bool) (
 // DOUBLE 3750.6 to BIGINT 3751): each declared column a file lacks or stores as another type is a
 // mismatch naming the file. One query reads every footer's schema; no data is read.
 func (in ParquetInput) fileMismatches(ctx context.Context, r *run, cols []*schema.Column, actual []casting.ColumnType) ([]casting.Mismatch, error) {
-	rows, err := r.conn.QueryContext(ctx, fmt.Sprintf(
-		"SELECT file_name, name, coalesce(duckdb_type, ''), coalesce(num_children, 0) FROM parquet_schema(%s) ORDER BY file_name, column_id",
-		sql.String(in.Path)))
+	rows, err := r.conn.QueryContext(ctx, compile.ParquetFileSchemas(in.Path))
 	if err != nil {
 		return nil, fmt.Errorf("read the files' schemas: %w", err)
 	}

@@ -103,11 +103,11 @@ SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks
 -- 20. index the invalid rows: run; when some row is invalid
 SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
 
--- 21. read the filtered rows: hand the invalid rows to the sink
+-- 21. read the filtered rows: hand the invalid rows to the caller
 SELECT "order_id", "line_no", "sku", "ean", CASE WHEN "primary_key" THEN 'valid' ELSE 'invalid' END AS "dy_rule__primary_key", CASE WHEN "order_id|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__order_id__nullability", CASE WHEN "line_no|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__line_no__nullability", CASE WHEN "line_no|min" THEN 'valid' ELSE 'invalid' END AS "dy_rule__line_no__min", CASE WHEN "sku|unique" THEN 'valid' ELSE 'invalid' END AS "dy_rule__sku__unique", CASE WHEN "ean|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__ean__nullability", CASE WHEN "ean|unique" THEN 'valid' ELSE 'invalid' END AS "dy_rule__ean__unique" FROM "__tg_failed_1" WHERE NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique") ORDER BY __tg_rid;
 
--- 22. write the valid rows: hand the valid rows to the sink; when no row is invalid
+-- 22. read the filtered rows: hand the valid rows to the caller; when no row is invalid
 SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", (([0, 1000000]::BIGINT[])[file_index::BIGINT + 1] + file_row_number) AS __tg_rid FROM read_parquet('in/*.parquet', can_have_nan = true)) AS s;
 
--- 23. write the valid rows: hand the valid rows to the sink; when some row is invalid
+-- 23. read the filtered rows: hand the valid rows to the caller; when some row is invalid
 SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", (([0, 1000000]::BIGINT[])[file_index::BIGINT + 1] + file_row_number) AS __tg_rid FROM read_parquet('in/*.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);

@@ -92,3 +92,36 @@ SELECT CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" A
 
 -- 18. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END, "line_no" := "line_no", "sku" := CASE WHEN length(CAST("sku" AS VARCHAR)) > 1024 THEN left(CAST("sku" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("sku" AS VARCHAR)) || ' bytes)' ELSE CAST("sku" AS VARCHAR) END, "ean" := "ean")) AS VARCHAR) FROM (SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END) LIMIT 3);
+
+-- 19. begin the write: write; when the outputs are written
+BEGIN TRANSACTION;
+
+-- 20. create the output's schema: write; when the outputs are written
+CREATE SCHEMA IF NOT EXISTS "__tg_db1_0"."clean";
+
+-- 21. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
+SELECT count(*) FROM duckdb_tables() WHERE database_name = '__tg_db1_0' AND lower(schema_name) = lower('clean') AND lower(table_name) = lower('orders_quarantine');
+
+-- 22. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine_prev";
+
+-- 23. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+ALTER TABLE "__tg_db1_0"."clean"."orders_quarantine" RENAME TO "orders_quarantine_prev";
+
+-- 24. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", rowid AS __tg_rid FROM "main"."input") AS s;
+
+-- 25. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
+
+-- 26. write the invalid rows: write (the invalid rows); when the invalid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders_quarantine" AS SELECT "order_id", "line_no", "sku", "ean", CASE WHEN "primary_key" THEN 'valid' ELSE 'invalid' END AS "dy_rule__primary_key", CASE WHEN "order_id|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__order_id__nullability", CASE WHEN "line_no|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__line_no__nullability", CASE WHEN "line_no|min" THEN 'valid' ELSE 'invalid' END AS "dy_rule__line_no__min", CASE WHEN "sku|unique" THEN 'valid' ELSE 'invalid' END AS "dy_rule__sku__unique", CASE WHEN "ean|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__ean__nullability", CASE WHEN "ean|unique" THEN 'valid' ELSE 'invalid' END AS "dy_rule__ean__unique" FROM "__tg_failed_1" WHERE NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique") ORDER BY __tg_rid;
+
+-- 27. remove the older quarantine: write; when no invalid rows are written
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine";
+
+-- 28. commit the write: write (commit); when the outputs are written
+COMMIT;
+
+-- 29. undo the write: write (only when it fails); when the outputs are written
+ROLLBACK;

@@ -101,3 +101,36 @@ SELECT CAST(to_json(struct_pack("payment_id" := "payment_id", "customer_id" := "
 
 -- 18. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("payment_id" := "payment_id", "customer_id" := "customer_id", "amount" := "amount", "currency" := CASE WHEN length(CAST("currency" AS VARCHAR)) > 1024 THEN left(CAST("currency" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("currency" AS VARCHAR)) || ' bytes)' ELSE CAST("currency" AS VARCHAR) END)) AS VARCHAR) FROM (SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END) LIMIT 3);
+
+-- 19. begin the write: write; when the outputs are written
+BEGIN TRANSACTION;
+
+-- 20. create the output's schema: write; when the outputs are written
+CREATE SCHEMA IF NOT EXISTS "__tg_db1_0"."clean";
+
+-- 21. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
+SELECT count(*) FROM duckdb_tables() WHERE database_name = '__tg_db1_0' AND lower(schema_name) = lower('clean') AND lower(table_name) = lower('orders_quarantine');
+
+-- 22. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine_prev";
+
+-- 23. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+ALTER TABLE "__tg_db1_0"."clean"."orders_quarantine" RENAME TO "orders_quarantine_prev";
+
+-- 24. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM "main"."input") AS s;
+
+-- 25. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
+
+-- 26. write the invalid rows: write (the invalid rows); when the invalid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders_quarantine" AS SELECT "payment_id", "customer_id", "amount", "currency", CASE WHEN "customer_total_bounded" THEN 'valid' ELSE 'invalid' END AS "dy_rule__customer_total_bounded", CASE WHEN "customer_single_currency" THEN 'valid' ELSE 'invalid' END AS "dy_rule__customer_single_currency", CASE WHEN "few_payments_per_id" THEN 'valid' ELSE 'invalid' END AS "dy_rule__few_payments_per_id", CASE WHEN "table_not_empty_total" THEN 'valid' ELSE 'invalid' END AS "dy_rule__table_not_empty_total", CASE WHEN "amount_is_rounded" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount_is_rounded", CASE WHEN "primary_key" THEN 'valid' ELSE 'invalid' END AS "dy_rule__primary_key", CASE WHEN "payment_id|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__payment_id__nullability", CASE WHEN "amount|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__nullability", CASE WHEN "amount|check__total_positive" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__check__total_positive", CASE WHEN "amount|inf" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__inf", CASE WHEN "amount|nan" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__nan", CASE WHEN "currency|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__currency__nullability" FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability") ORDER BY __tg_rid;
+
+-- 27. remove the older quarantine: write; when no invalid rows are written
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine";
+
+-- 28. commit the write: write (commit); when the outputs are written
+COMMIT;
+
+-- 29. undo the write: write (only when it fails); when the outputs are written
+ROLLBACK;

@@ -95,3 +95,36 @@ SELECT CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" A
 
 -- 16. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END, "customer_id" := "customer_id", "amount" := "amount", "note" := CASE WHEN length(CAST("note" AS VARCHAR)) > 1024 THEN left(CAST("note" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("note" AS VARCHAR)) || ' bytes)' ELSE CAST("note" AS VARCHAR) END, "email" := CASE WHEN length(CAST("email" AS VARCHAR)) > 1024 THEN left(CAST("email" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("email" AS VARCHAR)) || ' bytes)' ELSE CAST("email" AS VARCHAR) END)) AS VARCHAR) FROM (SELECT s."order_id", s."customer_id", s."amount", s."note", s."email" FROM (SELECT "order_id", "customer_id", "amount", "note", "email", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END) LIMIT 3);
+
+-- 17. begin the write: write; when the outputs are written
+BEGIN TRANSACTION;
+
+-- 18. create the output's schema: write; when the outputs are written
+CREATE SCHEMA IF NOT EXISTS "__tg_db1_0"."clean";
+
+-- 19. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
+SELECT count(*) FROM duckdb_tables() WHERE database_name = '__tg_db1_0' AND lower(schema_name) = lower('clean') AND lower(table_name) = lower('orders_quarantine');
+
+-- 20. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine_prev";
+
+-- 21. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+ALTER TABLE "__tg_db1_0"."clean"."orders_quarantine" RENAME TO "orders_quarantine_prev";
+
+-- 22. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."order_id", s."customer_id", s."amount", s."note", s."email" FROM (SELECT "order_id", "customer_id", "amount", "note", "email", rowid AS __tg_rid FROM "main"."input") AS s;
+
+-- 23. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."order_id", s."customer_id", s."amount", s."note", s."email" FROM (SELECT "order_id", "customer_id", "amount", "note", "email", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
+
+-- 24. write the invalid rows: write (the invalid rows); when the invalid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders_quarantine" AS SELECT "order_id", "customer_id", "amount", "note", "email", CASE WHEN "order_id_not_blank" THEN 'valid' ELSE 'invalid' END AS "dy_rule__order_id_not_blank", CASE WHEN "amount_is_rounded" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount_is_rounded", CASE WHEN "customer_total_bounded" THEN 'valid' ELSE 'invalid' END AS "dy_rule__customer_total_bounded", CASE WHEN "paid_orders_have_amount" THEN 'valid' ELSE 'invalid' END AS "dy_rule__paid_orders_have_amount", CASE WHEN "primary_key" THEN 'valid' ELSE 'invalid' END AS "dy_rule__primary_key", CASE WHEN "order_id|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__order_id__nullability", CASE WHEN "order_id|regex" THEN 'valid' ELSE 'invalid' END AS "dy_rule__order_id__regex", CASE WHEN "customer_id|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__customer_id__nullability", CASE WHEN "amount|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__nullability", CASE WHEN "amount|min" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__min", CASE WHEN "amount|inf" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__inf", CASE WHEN "amount|nan" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__nan", CASE WHEN "note|max_length" THEN 'valid' ELSE 'invalid' END AS "dy_rule__note__max_length", CASE WHEN "email|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__email__nullability", CASE WHEN "email|check__lowercase" THEN 'valid' ELSE 'invalid' END AS "dy_rule__email__check__lowercase" FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "paid_orders_have_amount" AND "primary_key" AND "order_id|nullability" AND "customer_id|nullability" AND "amount|nullability" AND "amount|min" AND "amount|inf" AND "amount|nan" AND "email|nullability" AND "email|check__lowercase") ORDER BY __tg_rid;
+
+-- 25. remove the older quarantine: write; when no invalid rows are written
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine";
+
+-- 26. commit the write: write (commit); when the outputs are written
+COMMIT;
+
+-- 27. undo the write: write (only when it fails); when the outputs are written
+ROLLBACK;

@@ -57,3 +57,36 @@ SELECT CAST(to_json(struct_pack("name" := CASE WHEN length(CAST("name" AS VARCHA
 
 -- 12. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("name" := CASE WHEN length(CAST("name" AS VARCHAR)) > 1024 THEN left(CAST("name" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("name" AS VARCHAR)) || ' bytes)' ELSE CAST("name" AS VARCHAR) END, "path" := CASE WHEN length(CAST("path" AS VARCHAR)) > 1024 THEN left(CAST("path" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("path" AS VARCHAR)) || ' bytes)' ELSE CAST("path" AS VARCHAR) END, "label" := CASE WHEN length(CAST("label" AS VARCHAR)) > 1024 THEN left(CAST("label" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("label" AS VARCHAR)) || ' bytes)' ELSE CAST("label" AS VARCHAR) END, "mood" := CASE WHEN length(CAST("mood" AS VARCHAR)) > 1024 THEN left(CAST("mood" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("mood" AS VARCHAR)) || ' bytes)' ELSE CAST("mood" AS VARCHAR) END, "memo" := CASE WHEN length(CAST("memo" AS VARCHAR)) > 1024 THEN left(CAST("memo" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("memo" AS VARCHAR)) || ' bytes)' ELSE CAST("memo" AS VARCHAR) END)) AS VARCHAR) FROM (SELECT s."name", s."path", s."label", s."mood", s."memo" FROM (SELECT "name", "path", "label", "mood", "memo", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END) LIMIT 3);
+
+-- 13. begin the write: write; when the outputs are written
+BEGIN TRANSACTION;
+
+-- 14. create the output's schema: write; when the outputs are written
+CREATE SCHEMA IF NOT EXISTS "__tg_db1_0"."clean";
+
+-- 15. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
+SELECT count(*) FROM duckdb_tables() WHERE database_name = '__tg_db1_0' AND lower(schema_name) = lower('clean') AND lower(table_name) = lower('orders_quarantine');
+
+-- 16. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine_prev";
+
+-- 17. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+ALTER TABLE "__tg_db1_0"."clean"."orders_quarantine" RENAME TO "orders_quarantine_prev";
+
+-- 18. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."name", s."path", s."label", s."mood", s."memo" FROM (SELECT "name", "path", "label", "mood", "memo", rowid AS __tg_rid FROM "main"."input") AS s;
+
+-- 19. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."name", s."path", s."label", s."mood", s."memo" FROM (SELECT "name", "path", "label", "mood", "memo", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
+
+-- 20. write the invalid rows: write (the invalid rows); when the invalid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders_quarantine" AS SELECT "name", "path", "label", "mood", "memo", CASE WHEN "name|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__name__nullability", CASE WHEN "name|regex" THEN 'valid' ELSE 'invalid' END AS "dy_rule__name__regex", CASE WHEN "path|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__path__nullability", CASE WHEN "path|max_length" THEN 'valid' ELSE 'invalid' END AS "dy_rule__path__max_length", CASE WHEN "path|regex" THEN 'valid' ELSE 'invalid' END AS "dy_rule__path__regex", CASE WHEN "label|is_in" THEN 'valid' ELSE 'invalid' END AS "dy_rule__label__is_in", CASE WHEN "mood|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__mood__nullability", CASE WHEN "memo|check__no_quote" THEN 'valid' ELSE 'invalid' END AS "dy_rule__memo__check__no_quote", CASE WHEN "memo|check__not_underscore" THEN 'valid' ELSE 'invalid' END AS "dy_rule__memo__check__not_underscore" FROM "__tg_failed_1" WHERE NOT ("name|nullability" AND "name|regex" AND "path|nullability" AND "path|max_length" AND "path|regex" AND "label|is_in" AND "mood|nullability" AND "memo|check__no_quote" AND "memo|check__not_underscore") ORDER BY __tg_rid;
+
+-- 21. remove the older quarantine: write; when no invalid rows are written
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine";
+
+-- 22. commit the write: write (commit); when the outputs are written
+COMMIT;
+
+-- 23. undo the write: write (only when it fails); when the outputs are written
+ROLLBACK;

@@ -1,22 +1,37 @@
--- 1. evaluate the key rules: run (key aggregate)
+-- 1. fit the perfect hash to the rows: run
+SET SESSION perfect_ht_threshold = 20;
+
+-- 2. give the key aggregates their threads: read the threads
+SELECT CAST(current_setting('threads') AS BIGINT);
+
+-- 3. give the key aggregates their threads: raise the threads, unless raised
+SET threads = 3;
+
+-- 4. evaluate the key rules: run (key aggregate)
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_keys0_1" AS SELECT "CustomerID" AS __tg_k0_0, "group" AS __tg_k0_1, (NOT COALESCE((count_star() < 10), TRUE)) AS __tg_m0
   FROM read_parquet('in.parquet', can_have_nan = true) AS __tg_src
   GROUP BY "CustomerID", "group"
   HAVING (NOT COALESCE((count_star() < 10), TRUE));
 
--- 2. evaluate the key rules: run (key aggregate)
+-- 5. evaluate the key rules: run (key aggregate)
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_keys1_1" AS SELECT "select" AS __tg_k1_0, (count(*) > 1) AS __tg_m0
   FROM read_parquet('in.parquet', can_have_nan = true) AS __tg_src
   GROUP BY "select"
   HAVING (count(*) > 1);
 
--- 3. evaluate the key rules: run (key aggregate)
+-- 6. evaluate the key rules: run (key aggregate)
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_keys2_1" AS SELECT "group" AS __tg_k2_0, (count(*) > 1) AS __tg_m0
   FROM read_parquet('in.parquet', can_have_nan = true) AS __tg_src
   GROUP BY "group"
   HAVING (count(*) > 1);
 
--- 4. find the rows that may fail a rule: run
+-- 7. give the threads back: read the threads
+SELECT CAST(current_setting('threads') AS BIGINT);
+
+-- 8. give the threads back: restore the threads ($1, the count read), if the last run aggregating keys
+SET threads = $1;
+
+-- 9. find the rows that may fail a rule: run
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_suspects_1" AS SELECT file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true) WHERE (NOT (regexp_matches("order", '^o')))
 UNION ALL
 SELECT file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true) SEMI JOIN temp.main."__tg_keys0_1" AS __tg_k0 ON "CustomerID" IS NOT DISTINCT FROM __tg_k0.__tg_k0_0 AND "group" IS NOT DISTINCT FROM __tg_k0.__tg_k0_1
@@ -25,19 +40,19 @@ SELECT file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan 
 UNION ALL
 SELECT file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true) SEMI JOIN temp.main."__tg_keys2_1" AS __tg_k2 ON "group" IS NOT DISTINCT FROM __tg_k2.__tg_k2_0;
 
--- 5. index the failing rows: run
+-- 10. index the failing rows: run
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_suspect_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM temp.main."__tg_suspects_1") GROUP BY block;
 
--- 6. index the failing rows: run
+-- 11. index the failing rows: run
 SET VARIABLE __tg_suspect_1_0 = (SELECT bits FROM temp.main."__tg_suspect_blocks_1" WHERE block = 0);
 
--- 7. index the failing rows: run
+-- 12. index the failing rows: run
 SET VARIABLE __tg_suspect_1_1 = (SELECT bits FROM temp.main."__tg_suspect_blocks_1" WHERE block = 1);
 
--- 8. index the failing rows: run
+-- 13. index the failing rows: run
 SET VARIABLE __tg_suspect_1_2 = (SELECT bits FROM temp.main."__tg_suspect_blocks_1" WHERE block = 2);
 
--- 9. evaluate the rules: run
+-- 14. evaluate the rules: run
 CREATE OR REPLACE TEMP TABLE "__tg_failed_1" AS
 WITH __tg_src AS NOT MATERIALIZED (
   SELECT * FROM (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS __tg_s WHERE CASE WHEN __tg_rid < 1048576 THEN CASE WHEN __tg_rid >= 0 AND __tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_suspect_1_0'), CAST(__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN __tg_rid < 2097152 THEN CASE WHEN __tg_rid >= 1048576 AND __tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_suspect_1_1'), CAST(__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN __tg_rid >= 2097152 AND __tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_suspect_1_2'), CAST(__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END OR ((NOT ((("order" IS NOT NULL) AND ("select" > 0)))) OR (NOT ("select" IS NOT NULL)) OR (NOT ("order" IS NOT NULL)) OR (NOT ("from" IS NOT NULL)) OR (NOT ("from" >= DATE '2000-01-01')) OR (NOT ("group" IS NOT NULL)) OR (NOT ((CustomerID > 0))) OR (NOT ("user" IS NOT NULL)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."where" IS NOT NULL END)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."Table" IS NOT NULL END)) OR (NOT (CASE WHEN "user" IS NULL THEN TRUE ELSE "user"."Table" >= 0 END)) OR (NOT ("limit" IS NOT NULL)) OR (NOT (list_bool_and(list_transform("limit", lambda __tg_x0: __tg_x0 IS NOT NULL)))) OR (NOT (list_bool_and(list_transform("limit", lambda __tg_x0: __tg_x0 <= 10)))))
@@ -94,40 +109,40 @@ WHERE (NOT ((("order" IS NOT NULL) AND ("select" > 0))))
    OR (NOT (list_bool_and(list_transform("limit", lambda __tg_x0: __tg_x0 IS NOT NULL))))
    OR (NOT (list_bool_and(list_transform("limit", lambda __tg_x0: __tg_x0 <= 10))));
 
--- 10. free the failing keys: run
+-- 15. free the failing keys: run
 DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
 
--- 11. free the failing keys: run
+-- 16. free the failing keys: run
 DROP TABLE IF EXISTS temp.main."__tg_keys1_1";
 
--- 12. free the failing keys: run
+-- 17. free the failing keys: run
 DROP TABLE IF EXISTS temp.main."__tg_keys2_1";
 
--- 13. count failures: read the counts
+-- 18. count failures: read the counts
 SELECT coalesce(count_if(NOT ("order_has_select" AND "per_customer" AND "primary_key" AND "select|nullability" AND "order|nullability" AND "order|regex" AND "from|nullability" AND "from|min" AND "group|nullability" AND "group|unique" AND "CustomerID|check" AND "user|nullability" AND "user|inner_where_nullability" AND "user|inner_Table_nullability" AND "user|inner_Table_min" AND "limit|nullability" AND "limit|inner_nullability" AND "limit|inner_max")), 0), coalesce(count_if(NOT "order_has_select"), 0), coalesce(count_if(NOT "per_customer"), 0), coalesce(count_if(NOT "primary_key"), 0), coalesce(count_if(NOT "select|nullability"), 0), coalesce(count_if(NOT "order|nullability"), 0), coalesce(count_if(NOT "order|regex"), 0), coalesce(count_if(NOT "from|nullability"), 0), coalesce(count_if(NOT "from|min"), 0), coalesce(count_if(NOT "group|nullability"), 0), coalesce(count_if(NOT "group|unique"), 0), coalesce(count_if(NOT "CustomerID|check"), 0), coalesce(count_if(NOT "user|nullability"), 0), coalesce(count_if(NOT "user|inner_where_nullability"), 0), coalesce(count_if(NOT "user|inner_Table_nullability"), 0), coalesce(count_if(NOT "user|inner_Table_min"), 0), coalesce(count_if(NOT "limit|nullability"), 0), coalesce(count_if(NOT "limit|inner_nullability"), 0), coalesce(count_if(NOT "limit|inner_max"), 0) FROM "__tg_failed_1";
 
--- 14. sample failing rows: read the sampled ordinals; when some check shows failing rows
+-- 19. sample failing rows: read the sampled ordinals; when some check shows failing rows
 SELECT k, CAST(__tg_rid AS VARCHAR) FROM (SELECT __tg_rid, unnest(list_filter([CASE WHEN NOT "order_has_select" THEN 1 END, CASE WHEN NOT "per_customer" THEN 2 END, CASE WHEN NOT "primary_key" THEN 3 END, CASE WHEN NOT "select|nullability" THEN 4 END, CASE WHEN NOT "order|nullability" THEN 5 END, CASE WHEN NOT "order|regex" THEN 6 END, CASE WHEN NOT "from|nullability" THEN 7 END, CASE WHEN NOT "from|min" THEN 8 END, CASE WHEN NOT "group|nullability" THEN 9 END, CASE WHEN NOT "group|unique" THEN 10 END, CASE WHEN NOT "CustomerID|check" THEN 11 END, CASE WHEN NOT "user|nullability" THEN 12 END, CASE WHEN NOT "user|inner_where_nullability" THEN 13 END, CASE WHEN NOT "user|inner_Table_nullability" THEN 14 END, CASE WHEN NOT "user|inner_Table_min" THEN 15 END, CASE WHEN NOT "limit|nullability" THEN 16 END, CASE WHEN NOT "limit|inner_nullability" THEN 17 END, CASE WHEN NOT "limit|inner_max" THEN 18 END], lambda x: x IS NOT NULL AND ($1::BIGINT[])[x] > 0)) AS k FROM "__tg_failed_1") QUALIFY row_number() OVER (PARTITION BY k ORDER BY __tg_rid) <= ($1::BIGINT[])[k] ORDER BY k, __tg_rid;
 
--- 15. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
+-- 20. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
 SELECT CAST(__tg_rid AS VARCHAR), CAST(to_json(struct_pack("select" := "select", "order" := CASE WHEN length(CAST("order" AS VARCHAR)) > 1024 THEN left(CAST("order" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order" AS VARCHAR)) || ' bytes)' ELSE CAST("order" AS VARCHAR) END, "from" := "from", "group" := "group", "CustomerID" := "CustomerID", "user" := CASE WHEN strlen(CAST(to_json("user") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("user") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("user") AS VARCHAR)) || ' bytes)') ELSE to_json("user") END, "limit" := CASE WHEN strlen(CAST(to_json("limit") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("limit") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("limit") AS VARCHAR)) || ' bytes)') ELSE to_json("limit") END)) AS VARCHAR) FROM "__tg_failed_1" WHERE __tg_rid IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT));
 
--- 16. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
+-- 21. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
 SELECT concat_ws(', ', CASE WHEN NOT "CustomerID|check" THEN 'dy_rule__CustomerID__check' END, CASE WHEN NOT "from|min" THEN 'dy_rule__from__min' END, CASE WHEN NOT "from|nullability" THEN 'dy_rule__from__nullability' END, CASE WHEN NOT "group|nullability" THEN 'dy_rule__group__nullability' END, CASE WHEN NOT "group|unique" THEN 'dy_rule__group__unique' END, CASE WHEN NOT "limit|inner_max" THEN 'dy_rule__limit__inner_max' END, CASE WHEN NOT "limit|inner_nullability" THEN 'dy_rule__limit__inner_nullability' END, CASE WHEN NOT "limit|nullability" THEN 'dy_rule__limit__nullability' END, CASE WHEN NOT "order|nullability" THEN 'dy_rule__order__nullability' END, CASE WHEN NOT "order|regex" THEN 'dy_rule__order__regex' END, CASE WHEN NOT "order_has_select" THEN 'dy_rule__order_has_select' END, CASE WHEN NOT "per_customer" THEN 'dy_rule__per_customer' END, CASE WHEN NOT "primary_key" THEN 'dy_rule__primary_key' END, CASE WHEN NOT "select|nullability" THEN 'dy_rule__select__nullability' END, CASE WHEN NOT "user|inner_Table_min" THEN 'dy_rule__user__inner_Table_min' END, CASE WHEN NOT "user|inner_Table_nullability" THEN 'dy_rule__user__inner_Table_nullability' END, CASE WHEN NOT "user|inner_where_nullability" THEN 'dy_rule__user__inner_where_nullability' END, CASE WHEN NOT "user|nullability" THEN 'dy_rule__user__nullability' END) AS rules, count(*) AS n FROM "__tg_failed_1" WHERE NOT ("order_has_select" AND "per_customer" AND "primary_key" AND "select|nullability" AND "order|nullability" AND "order|regex" AND "from|nullability" AND "from|min" AND "group|nullability" AND "group|unique" AND "CustomerID|check" AND "user|nullability" AND "user|inner_where_nullability" AND "user|inner_Table_nullability" AND "user|inner_Table_min" AND "limit|nullability" AND "limit|inner_nullability" AND "limit|inner_max") GROUP BY ALL ORDER BY n DESC, rules;
 
--- 17. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 22. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM "__tg_failed_1" WHERE NOT ("order_has_select" AND "per_customer" AND "primary_key" AND "select|nullability" AND "order|nullability" AND "order|regex" AND "from|nullability" AND "from|min" AND "group|nullability" AND "group|unique" AND "CustomerID|check" AND "user|nullability" AND "user|inner_where_nullability" AND "user|inner_Table_nullability" AND "user|inner_Table_min" AND "limit|nullability" AND "limit|inner_nullability" AND "limit|inner_max")) GROUP BY block;
 
--- 18. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 23. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 0);
 
--- 19. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 24. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 1);
 
--- 20. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 25. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
 
--- 21. size the valid rows' row groups: read the valid rows' row group size; when some row is invalid, the valid rows are written
+-- 26. size the valid rows' row groups: read the valid rows' row group size; when some row is invalid, the valid rows are written
 WITH g(start, n) AS (VALUES (0, 1000000), (1000000, 1000000), (2000000, 500000)),
 valid AS (
 	SELECT g.n - coalesce(c.bad, 0) AS rows FROM g LEFT JOIN (
@@ -138,11 +153,14 @@ taken AS (
 	JOIN valid AS b ON abs(a.rows - b.rows) < 2048 GROUP BY a.rows)
 SELECT rows, batches, (SELECT count(*) FROM valid WHERE abs(rows - 122880) < 2048) FROM taken ORDER BY batches DESC, rows DESC LIMIT 1;
 
--- 22. write the valid rows: hand the valid rows to the sink; when no row is invalid, the valid rows are written
-SELECT s."select", s."order", s."from", s."group", s."CustomerID", s."user", s."limit" FROM (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s;
+-- 27. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+COPY (SELECT s."select", s."order", s."from", s."group", s."CustomerID", s."user", s."limit" FROM (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet);
 
--- 23. write the valid rows: hand the valid rows to the sink; when some row is invalid, the valid rows are written
-SELECT s."select", s."order", s."from", s."group", s."CustomerID", s."user", s."limit" FROM (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
+-- 28. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, a row group size is set
+COPY (SELECT s."select", s."order", s."from", s."group", s."CustomerID", s."user", s."limit" FROM (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END)) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet, ROW_GROUP_SIZE $1);
 
--- 24. write the invalid rows: hand the invalid rows to the sink; when the invalid rows are written
-SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", CASE WHEN "order_has_select" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__order_has_select", CASE WHEN "per_customer" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__per_customer", CASE WHEN "primary_key" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__primary_key", CASE WHEN "select|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__select__nullability", CASE WHEN "order|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__order__nullability", CASE WHEN "order|regex" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__order__regex", CASE WHEN "from|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__from__nullability", CASE WHEN "from|min" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__from__min", CASE WHEN "group|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__group__nullability", CASE WHEN "group|unique" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__group__unique", CASE WHEN "CustomerID|check" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__CustomerID__check", CASE WHEN "user|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__user__nullability", CASE WHEN "user|inner_where_nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__user__inner_where_nullability", CASE WHEN "user|inner_Table_nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__user__inner_Table_nullability", CASE WHEN "user|inner_Table_min" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__user__inner_Table_min", CASE WHEN "limit|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__limit__nullability", CASE WHEN "limit|inner_nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__limit__inner_nullability", CASE WHEN "limit|inner_max" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__limit__inner_max" FROM "__tg_failed_1" WHERE NOT ("order_has_select" AND "per_customer" AND "primary_key" AND "select|nullability" AND "order|nullability" AND "order|regex" AND "from|nullability" AND "from|min" AND "group|nullability" AND "group|unique" AND "CustomerID|check" AND "user|nullability" AND "user|inner_where_nullability" AND "user|inner_Table_nullability" AND "user|inner_Table_min" AND "limit|nullability" AND "limit|inner_nullability" AND "limit|inner_max") ORDER BY __tg_rid;
+-- 29. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, no row group size is set
+COPY (SELECT s."select", s."order", s."from", s."group", s."CustomerID", s."user", s."limit" FROM (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END)) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet);
+
+-- 30. write the invalid rows: write (the invalid rows); when the invalid rows are written
+COPY (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", CASE WHEN "order_has_select" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__order_has_select", CASE WHEN "per_customer" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__per_customer", CASE WHEN "primary_key" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__primary_key", CASE WHEN "select|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__select__nullability", CASE WHEN "order|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__order__nullability", CASE WHEN "order|regex" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__order__regex", CASE WHEN "from|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__from__nullability", CASE WHEN "from|min" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__from__min", CASE WHEN "group|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__group__nullability", CASE WHEN "group|unique" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__group__unique", CASE WHEN "CustomerID|check" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__CustomerID__check", CASE WHEN "user|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__user__nullability", CASE WHEN "user|inner_where_nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__user__inner_where_nullability", CASE WHEN "user|inner_Table_nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__user__inner_Table_nullability", CASE WHEN "user|inner_Table_min" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__user__inner_Table_min", CASE WHEN "limit|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__limit__nullability", CASE WHEN "limit|inner_nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__limit__inner_nullability", CASE WHEN "limit|inner_max" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__limit__inner_max" FROM "__tg_failed_1" WHERE NOT ("order_has_select" AND "per_customer" AND "primary_key" AND "select|nullability" AND "order|nullability" AND "order|regex" AND "from|nullability" AND "from|min" AND "group|nullability" AND "group|unique" AND "CustomerID|check" AND "user|nullability" AND "user|inner_where_nullability" AND "user|inner_Table_nullability" AND "user|inner_Table_min" AND "limit|nullability" AND "limit|inner_nullability" AND "limit|inner_max") ORDER BY __tg_rid) TO 'out/.orders.parquet.tablegate-1-quarantine.tmp' (FORMAT parquet);

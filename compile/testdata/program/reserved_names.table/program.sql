@@ -114,3 +114,36 @@ SELECT CAST(to_json(struct_pack("select" := "select", "order" := CASE WHEN lengt
 
 -- 18. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("select" := "select", "order" := CASE WHEN length(CAST("order" AS VARCHAR)) > 1024 THEN left(CAST("order" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order" AS VARCHAR)) || ' bytes)' ELSE CAST("order" AS VARCHAR) END, "from" := "from", "group" := "group", "CustomerID" := "CustomerID", "user" := CASE WHEN strlen(CAST(to_json("user") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("user") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("user") AS VARCHAR)) || ' bytes)') ELSE to_json("user") END, "limit" := CASE WHEN strlen(CAST(to_json("limit") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("limit") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("limit") AS VARCHAR)) || ' bytes)') ELSE to_json("limit") END)) AS VARCHAR) FROM (SELECT s."select", s."order", s."from", s."group", s."CustomerID", s."user", s."limit" FROM (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END) LIMIT 3);
+
+-- 19. begin the write: write; when the outputs are written
+BEGIN TRANSACTION;
+
+-- 20. create the output's schema: write; when the outputs are written
+CREATE SCHEMA IF NOT EXISTS "__tg_db1_0"."clean";
+
+-- 21. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
+SELECT count(*) FROM duckdb_tables() WHERE database_name = '__tg_db1_0' AND lower(schema_name) = lower('clean') AND lower(table_name) = lower('orders_quarantine');
+
+-- 22. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine_prev";
+
+-- 23. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+ALTER TABLE "__tg_db1_0"."clean"."orders_quarantine" RENAME TO "orders_quarantine_prev";
+
+-- 24. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."select", s."order", s."from", s."group", s."CustomerID", s."user", s."limit" FROM (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", rowid AS __tg_rid FROM "main"."input") AS s;
+
+-- 25. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."select", s."order", s."from", s."group", s."CustomerID", s."user", s."limit" FROM (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
+
+-- 26. write the invalid rows: write (the invalid rows); when the invalid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders_quarantine" AS SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", CASE WHEN "order_has_select" THEN 'valid' ELSE 'invalid' END AS "dy_rule__order_has_select", CASE WHEN "per_customer" THEN 'valid' ELSE 'invalid' END AS "dy_rule__per_customer", CASE WHEN "primary_key" THEN 'valid' ELSE 'invalid' END AS "dy_rule__primary_key", CASE WHEN "select|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__select__nullability", CASE WHEN "order|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__order__nullability", CASE WHEN "order|regex" THEN 'valid' ELSE 'invalid' END AS "dy_rule__order__regex", CASE WHEN "from|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__from__nullability", CASE WHEN "from|min" THEN 'valid' ELSE 'invalid' END AS "dy_rule__from__min", CASE WHEN "group|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__group__nullability", CASE WHEN "group|unique" THEN 'valid' ELSE 'invalid' END AS "dy_rule__group__unique", CASE WHEN "CustomerID|check" THEN 'valid' ELSE 'invalid' END AS "dy_rule__CustomerID__check", CASE WHEN "user|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__user__nullability", CASE WHEN "user|inner_where_nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__user__inner_where_nullability", CASE WHEN "user|inner_Table_nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__user__inner_Table_nullability", CASE WHEN "user|inner_Table_min" THEN 'valid' ELSE 'invalid' END AS "dy_rule__user__inner_Table_min", CASE WHEN "limit|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__limit__nullability", CASE WHEN "limit|inner_nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__limit__inner_nullability", CASE WHEN "limit|inner_max" THEN 'valid' ELSE 'invalid' END AS "dy_rule__limit__inner_max" FROM "__tg_failed_1" WHERE NOT ("order_has_select" AND "per_customer" AND "primary_key" AND "select|nullability" AND "order|nullability" AND "order|regex" AND "from|nullability" AND "from|min" AND "group|nullability" AND "group|unique" AND "CustomerID|check" AND "user|nullability" AND "user|inner_where_nullability" AND "user|inner_Table_nullability" AND "user|inner_Table_min" AND "limit|nullability" AND "limit|inner_nullability" AND "limit|inner_max") ORDER BY __tg_rid;
+
+-- 27. remove the older quarantine: write; when no invalid rows are written
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine";
+
+-- 28. commit the write: write (commit); when the outputs are written
+COMMIT;
+
+-- 29. undo the write: write (only when it fails); when the outputs are written
+ROLLBACK;

@@ -86,3 +86,36 @@ SELECT CAST(to_json(struct_pack("id" := "id", "amount" := "amount", "note" := CA
 
 -- 14. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("id" := "id", "amount" := "amount", "note" := CASE WHEN length(CAST("note" AS VARCHAR)) > 1024 THEN left(CAST("note" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("note" AS VARCHAR)) || ' bytes)' ELSE CAST("note" AS VARCHAR) END, "email" := CASE WHEN length(CAST("email" AS VARCHAR)) > 1024 THEN left(CAST("email" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("email" AS VARCHAR)) || ' bytes)' ELSE CAST("email" AS VARCHAR) END, "ratio" := "ratio")) AS VARCHAR) FROM (SELECT s."id", s."amount", s."note", s."email", s."ratio" FROM (SELECT "id", "amount", "note", "email", "ratio", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END) LIMIT 3);
+
+-- 15. begin the write: write; when the outputs are written
+BEGIN TRANSACTION;
+
+-- 16. create the output's schema: write; when the outputs are written
+CREATE SCHEMA IF NOT EXISTS "__tg_db1_0"."clean";
+
+-- 17. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
+SELECT count(*) FROM duckdb_tables() WHERE database_name = '__tg_db1_0' AND lower(schema_name) = lower('clean') AND lower(table_name) = lower('orders_quarantine');
+
+-- 18. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine_prev";
+
+-- 19. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+ALTER TABLE "__tg_db1_0"."clean"."orders_quarantine" RENAME TO "orders_quarantine_prev";
+
+-- 20. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."id", s."amount", s."note", s."email", s."ratio" FROM (SELECT "id", "amount", "note", "email", "ratio", rowid AS __tg_rid FROM "main"."input") AS s;
+
+-- 21. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."id", s."amount", s."note", s."email", s."ratio" FROM (SELECT "id", "amount", "note", "email", "ratio", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
+
+-- 22. write the invalid rows: write (the invalid rows); when the invalid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders_quarantine" AS SELECT "id", "amount", "note", "email", "ratio", CASE WHEN "amount_is_rounded" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount_is_rounded", CASE WHEN "note_needs_amount" THEN 'valid' ELSE 'invalid' END AS "dy_rule__note_needs_amount", CASE WHEN "primary_key" THEN 'valid' ELSE 'invalid' END AS "dy_rule__primary_key", CASE WHEN "id|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__id__nullability", CASE WHEN "amount|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__nullability", CASE WHEN "amount|min" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__min", CASE WHEN "amount|inf" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__inf", CASE WHEN "amount|nan" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__nan", CASE WHEN "note|max_length" THEN 'valid' ELSE 'invalid' END AS "dy_rule__note__max_length", CASE WHEN "email|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__email__nullability", CASE WHEN "email|check__lowercase" THEN 'valid' ELSE 'invalid' END AS "dy_rule__email__check__lowercase", CASE WHEN "email|check__has_at" THEN 'valid' ELSE 'invalid' END AS "dy_rule__email__check__has_at", CASE WHEN "ratio|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__ratio__nullability", CASE WHEN "ratio|check__0" THEN 'valid' ELSE 'invalid' END AS "dy_rule__ratio__check__0", CASE WHEN "ratio|check__1" THEN 'valid' ELSE 'invalid' END AS "dy_rule__ratio__check__1", CASE WHEN "ratio|max" THEN 'valid' ELSE 'invalid' END AS "dy_rule__ratio__max", CASE WHEN "ratio|nan" THEN 'valid' ELSE 'invalid' END AS "dy_rule__ratio__nan" FROM "__tg_failed_1" WHERE NOT ("note_needs_amount" AND "id|nullability" AND "amount|nullability" AND "amount|inf" AND "email|nullability" AND "ratio|nullability" AND "ratio|check__0" AND "ratio|max" AND "ratio|nan") ORDER BY __tg_rid;
+
+-- 23. remove the older quarantine: write; when no invalid rows are written
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine";
+
+-- 24. commit the write: write (commit); when the outputs are written
+COMMIT;
+
+-- 25. undo the write: write (only when it fails); when the outputs are written
+ROLLBACK;

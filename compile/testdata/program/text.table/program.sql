@@ -72,3 +72,36 @@ SELECT CAST(to_json(struct_pack("code" := CASE WHEN length(CAST("code" AS VARCHA
 
 -- 14. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("code" := CASE WHEN length(CAST("code" AS VARCHAR)) > 1024 THEN left(CAST("code" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("code" AS VARCHAR)) || ' bytes)' ELSE CAST("code" AS VARCHAR) END, "country" := CASE WHEN length(CAST("country" AS VARCHAR)) > 1024 THEN left(CAST("country" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("country" AS VARCHAR)) || ' bytes)' ELSE CAST("country" AS VARCHAR) END, "payload" := CASE WHEN strlen(CAST(to_json("payload") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("payload") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("payload") AS VARCHAR)) || ' bytes)') ELSE to_json("payload") END, "status" := CASE WHEN length(CAST("status" AS VARCHAR)) > 1024 THEN left(CAST("status" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("status" AS VARCHAR)) || ' bytes)' ELSE CAST("status" AS VARCHAR) END, "blob" := CASE WHEN strlen(CAST(to_json("blob") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("blob") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("blob") AS VARCHAR)) || ' bytes)') ELSE to_json("blob") END, "extra" := CASE WHEN strlen(CAST(to_json("extra") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("extra") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("extra") AS VARCHAR)) || ' bytes)') ELSE to_json("extra") END)) AS VARCHAR) FROM (SELECT s."code", s."country", s."payload", s."status", s."blob", s."extra" FROM (SELECT "code", "country", "payload", "status", "blob", "extra", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END) LIMIT 3);
+
+-- 15. begin the write: write; when the outputs are written
+BEGIN TRANSACTION;
+
+-- 16. create the output's schema: write; when the outputs are written
+CREATE SCHEMA IF NOT EXISTS "__tg_db1_0"."clean";
+
+-- 17. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
+SELECT count(*) FROM duckdb_tables() WHERE database_name = '__tg_db1_0' AND lower(schema_name) = lower('clean') AND lower(table_name) = lower('orders_quarantine');
+
+-- 18. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine_prev";
+
+-- 19. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+ALTER TABLE "__tg_db1_0"."clean"."orders_quarantine" RENAME TO "orders_quarantine_prev";
+
+-- 20. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."code", s."country", s."payload", s."status", s."blob", s."extra" FROM (SELECT "code", "country", "payload", "status", "blob", "extra", rowid AS __tg_rid FROM "main"."input") AS s;
+
+-- 21. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."code", s."country", s."payload", s."status", s."blob", s."extra" FROM (SELECT "code", "country", "payload", "status", "blob", "extra", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
+
+-- 22. write the invalid rows: write (the invalid rows); when the invalid rows are written
+CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders_quarantine" AS SELECT "code", "country", "payload", "status", "blob", "extra", CASE WHEN "code|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__code__nullability", CASE WHEN "code|min_length" THEN 'valid' ELSE 'invalid' END AS "dy_rule__code__min_length", CASE WHEN "code|max_length" THEN 'valid' ELSE 'invalid' END AS "dy_rule__code__max_length", CASE WHEN "code|regex" THEN 'valid' ELSE 'invalid' END AS "dy_rule__code__regex", CASE WHEN "country|is_in" THEN 'valid' ELSE 'invalid' END AS "dy_rule__country__is_in", CASE WHEN "payload|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__payload__nullability", CASE WHEN "payload|check" THEN 'valid' ELSE 'invalid' END AS "dy_rule__payload__check", CASE WHEN "status|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__status__nullability", CASE WHEN "status|unique" THEN 'valid' ELSE 'invalid' END AS "dy_rule__status__unique", CASE WHEN "extra|check" THEN 'valid' ELSE 'invalid' END AS "dy_rule__extra__check" FROM "__tg_failed_1" WHERE NOT ("code|nullability" AND "code|min_length" AND "code|max_length" AND "code|regex" AND "country|is_in" AND "payload|nullability" AND "payload|check" AND "status|nullability" AND "status|unique" AND "extra|check") ORDER BY __tg_rid;
+
+-- 23. remove the older quarantine: write; when no invalid rows are written
+DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine";
+
+-- 24. commit the write: write (commit); when the outputs are written
+COMMIT;
+
+-- 25. undo the write: write (only when it fails); when the outputs are written
+ROLLBACK;

@@ -1,0 +1,149 @@
+package compile
+
+import (
+	"fmt"
+
+	"github.com/tablegate/tablegate/sql"
+)
+
+// Attach is the statement that attaches the database file path (absolute) as alias, for reading
+// only unless write.
+func Attach(path, alias string, write bool) string {
+	stmt := "ATTACH " + sql.String(path) + " AS " + sql.Ident(alias)
+	if !write {
+		stmt += " (READ_ONLY)"
+	}
+	return stmt
+}
+
+// Detach is the statement that detaches the database attached as alias.
+func Detach(alias string) string { return "DETACH DATABASE " + sql.Ident(alias) }
+
+// The statements that open an input, for the engine's input adapters: each the text the engine
+// runs, with the caller's paths and names as literals or quoted identifiers.
+
+// ParquetScan is the relation of the Parquet files path matches. can_have_nan: polars, pyarrow
+// and other writers leave NaN out of a float column's min/max statistics and write no NaN count;
+// DuckDB would trust those statistics, skip row groups and pages, and fold comparisons (NaN <=
+// 1000 read as TRUE), so that a NaN row passes a bound it fails.
+func ParquetScan(path string) string {
+	return fmt.Sprintf("read_parquet(%s, can_have_nan = true)", sql.String(path))
+}
+
+// FileIndexRowID is the ordinal of a multi-file scan's row when the files' row counts are
+// unknown: unique, not dense.
+const FileIndexRowID = "((file_index::BIGINT << 40) + file_row_number)"
+
+// FileOffsetRowID is the dense ordinal of a multi-file scan's row, from offsets, a BIGINT list
+// literal of the row each file starts at.
+func FileOffsetRowID(offsets string) string {
+	return fmt.Sprintf("((%s)[file_index::BIGINT + 1] + file_row_number)", offsets)
+}
+
+// FileRowCounts reads (file_index, rows) of each file of a multi-file scan.
+func FileRowCounts(from string) string {
+	return "SELECT file_index, count(*) FROM " + from + " GROUP BY file_index ORDER BY file_index"
+}
+
+// ParquetRowGroups reads the rows of each row group of a Parquet file, in file order.
+func ParquetRowGroups(path string) string {
+	return fmt.Sprintf("SELECT row_group_num_rows FROM parquet_metadata(%s) GROUP BY row_group_id, row_group_num_rows ORDER BY row_group_id", sql.String(path))
+}
+
+// ParquetFooters reads, per top-level column of the footers: whether no column chunk has a
+// dictionary, whether every chunk has integer statistics (or only NULLs), and the smallest and
+// largest value.
+func ParquetFooters(path string) string {
+	return fmt.Sprintf(`SELECT path_in_schema,
+	NOT bool_or(dictionary_page_offset IS NOT NULL OR encodings LIKE '%%DICTIONARY%%'),
+	bool_and(coalesce(TRY_CAST(stats_min_value AS BIGINT) IS NOT NULL AND TRY_CAST(stats_max_value AS BIGINT) IS NOT NULL OR stats_null_count = num_values, false)),
+	min(TRY_CAST(stats_min_value AS BIGINT)), max(TRY_CAST(stats_max_value AS BIGINT))
+FROM parquet_metadata(%s) GROUP BY path_in_schema`, sql.String(path))
+}
+
+// ParquetFileSchemas reads (file, column, type, children) of every footer's schema, in order.
+func ParquetFileSchemas(path string) string {
+	return fmt.Sprintf("SELECT file_name, name, coalesce(duckdb_type, ''), coalesce(num_children, 0) FROM parquet_schema(%s) ORDER BY file_name, column_id", sql.String(path))
+}
+
+// ParseQuery reads the parse tree of the query bound as its one parameter, as JSON.
+const ParseQuery = "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)"
+
+// Materialise copies the relation from into the temp table name.
+func Materialise(name, from string) string {
+	return fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * FROM %s", sql.Ident(name), from)
+}
+
+// MaterialiseOrdered copies the relation from into the temp table name with an ordinal column,
+// __tg_ord.
+func MaterialiseOrdered(name, from string) string {
+	return fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT *, row_number() OVER () AS __tg_ord FROM %s", sql.Ident(name), from)
+}
+
+// ReadCSV is the relation of a CSV file, strict, with the given header, delimiter and NULL text
+// (nil: DuckDB's).
+func ReadCSV(path string, header bool, delim string, null *string) string {
+	opts := fmt.Sprintf("header = %t, delim = %s, quote = '\"', skip = 0, strict_mode = true", header, sql.String(delim))
+	if null != nil {
+		opts += ", nullstr = " + sql.String(*null)
+	}
+	return fmt.Sprintf("read_csv(%s, %s)", sql.String(path), opts)
+}
+
+// ReadNDJSON is the relation of a newline-delimited JSON file.
+func ReadNDJSON(path string) string {
+	return fmt.Sprintf("read_json(%s, format = 'newline_delimited')", sql.String(path))
+}
+
+// RenamedColumns reads whether the relation has a column and the same name plus _<n>, as DuckDB
+// renames keys equal in any case.
+func RenamedColumns(from string) string {
+	return fmt.Sprintf(`SELECT count(*) > 0 FROM (DESCRIBE SELECT * FROM %s) AS a, (DESCRIBE SELECT * FROM %s) AS b
+WHERE regexp_matches(lower(b.column_name), '^' || regexp_escape(lower(a.column_name)) || '_[0-9]+$')`, from, from)
+}
+
+// CaseDuplicateKeys reads the first list of an NDJSON file's object keys equal in any case.
+func CaseDuplicateKeys(path string) string {
+	return fmt.Sprintf(`SELECT list(k ORDER BY k) FROM (SELECT DISTINCT unnest(json_keys(json)) AS k FROM read_ndjson_objects(%s))
+GROUP BY lower(k) HAVING count(*) > 1 ORDER BY min(k) LIMIT 1`, sql.String(path))
+}
+
+// TableKind reads a table's type; its parameters are the schema, the table and, when catalog
+// is true, the catalog.
+func TableKind(catalog bool) string {
+	q := "SELECT table_type FROM information_schema.tables WHERE table_schema = ? AND table_name = ?"
+	if catalog {
+		q += " AND table_catalog = ?"
+	}
+	return q
+}
+
+// TableList reads the tables there are, as one text; its parameter, when catalog is true, is
+// the catalog.
+func TableList(catalog bool) string {
+	q := "SELECT string_agg(table_schema || '.' || table_name, ', ' ORDER BY table_schema, table_name) FROM information_schema.tables WHERE table_schema NOT IN ('information_schema', 'pg_catalog')"
+	if catalog {
+		q += " AND table_catalog = ?"
+	}
+	return q
+}
+
+// CurrentDatabase reads the current database's name.
+const CurrentDatabase = "SELECT current_database()"
+
+// Use makes db the current database.
+func Use(db string) string { return "USE " + sql.Ident(db) }
+
+// The statements that clean up after a run.
+
+// DropTemp drops the run's temp table name.
+func DropTemp(name string) string { return "DROP TABLE IF EXISTS temp.main." + sql.Ident(name) }
+
+// DropView drops the run's view name.
+func DropView(name string) string { return "DROP VIEW IF EXISTS " + sql.Ident(name) }
+
+// ResetVariable resets the session variable name (a name the program chose, not quoted).
+func ResetVariable(name string) string { return "RESET VARIABLE " + name }
+
+// DetachIfExists detaches the database attached as alias, if it is.
+func DetachIfExists(alias string) string { return "DETACH DATABASE IF EXISTS " + sql.Ident(alias) }

@@ -1,0 +1,33 @@
+package compile
+
+import (
+	"slices"
+
+	"github.com/tablegate/tablegate/internal/duckdbtune"
+)
+
+// tune adds the run's DuckDB settings to the program: the perfect-hash threshold for the rows
+// counted, first, and the threads of the key aggregates around them.
+func (b *builder) tune(f Facts) {
+	var head []Step
+	if f.SessionPerfectHash > 0 && f.PerfectHashBits > 0 && f.PerfectHashBits < f.SessionPerfectHash {
+		// The threshold set when the run opened pays for a large input; fewer rows need a smaller one.
+		head = append(head, Step{Op: Exec, What: "fit the perfect hash to the rows", SQL: duckdbtune.SetPerfectHash(f.PerfectHashBits)})
+	}
+	steps := b.prog.steps
+	first := slices.IndexFunc(steps, func(s Step) bool { return s.Op == KeyAggregate })
+	if first >= 0 && f.KeyThreads > f.Threads {
+		last := first
+		for i, s := range steps {
+			if s.Op == KeyAggregate {
+				last = i
+			}
+		}
+		what := "give the key aggregates their threads"
+		raise := []Step{{Op: ReadThreads, What: what, SQL: duckdbtune.ReadThreads}, {Op: RaiseThreads, What: what, SQL: duckdbtune.SetThreads(f.KeyThreads)}}
+		what = "give the threads back"
+		restore := []Step{{Op: ReadThreads, What: what, SQL: duckdbtune.ReadThreads}, {Op: RestoreThreads, What: what, SQL: duckdbtune.RestoreThreads}}
+		steps = slices.Concat(steps[:first], raise, steps[first:last+1], restore, steps[last+1:])
+	}
+	b.prog.steps = slices.Concat(head, steps)
+}

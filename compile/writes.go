@@ -1,0 +1,118 @@
+package compile
+
+import (
+	"fmt"
+
+	"github.com/tablegate/tablegate/sql"
+)
+
+// Output is what a program knows of the output it writes: a Parquet file, whose rows go to
+// temporary files the engine then swaps into place, or a DuckDB table, written in one
+// transaction.
+type Output struct {
+	// TableFile and QuarantineFile, for a Parquet output, are the temporary files the valid and
+	// the invalid rows are written to; the engine names them, flushes them and renames them
+	// into place.
+	TableFile, QuarantineFile string
+	// Catalog ("" the engine's database), Schema ("" main, and no CREATE SCHEMA) and Table, for
+	// a DuckDB table output; Quarantine is the quarantine table's name beside it.
+	Catalog, Schema, Table string
+	Quarantine             string
+	// AttachFile is the database file (absolute) the write attaches as Catalog; "" when the
+	// run has it attached already, or writes to the engine's database.
+	AttachFile string
+	// KeepPrevious keeps an older quarantine that a new one replaces (the input is the table
+	// itself, so its rows exist nowhere else); one a run without invalid rows removes is always
+	// kept.
+	KeepPrevious bool
+}
+
+func (o Output) schemaName() string {
+	if o.Schema == "" {
+		return "main"
+	}
+	return o.Schema
+}
+
+// validRows is one variant of the valid rows' query and when it is the one that runs.
+type validRows struct {
+	when  Cond
+	query string
+	sized bool // a Parquet table whose row group size a RowGroupSize step may set
+}
+
+// WriteProgram is the program that writes a query's rows to an output as a run writes its valid
+// rows, without a quarantine (`tablegate sample`); every step runs (Rollback only on failure).
+func WriteProgram(query string, sink Sink, out Output) *Program {
+	b := &builder{}
+	b.writes(sink, out, []validRows{{query: query}}, "", false)
+	return &b.prog
+}
+
+// writes adds the statements that write the valid rows (the variant whose condition holds) and
+// the invalid ones ("" none) to the output. manage adds what a run does to the quarantine an
+// earlier run left: remove it when there are no invalid rows, keep it as <name>_prev when asked.
+func (b *builder) writes(sink Sink, out Output, valid []validRows, invalid string, manage bool) {
+	if sink == ToParquet {
+		for _, v := range valid {
+			copyTo := func(when Cond, options string) {
+				b.add(WriteValid, v.when|when, "write the valid rows",
+					fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet%s)", v.query, sql.String(out.TableFile), options))
+			}
+			if v.sized {
+				copyTo(SizedGroups, ", ROW_GROUP_SIZE $1")
+				copyTo(PlainGroups, "")
+			} else {
+				copyTo(0, "")
+			}
+		}
+		if invalid != "" {
+			b.add(WriteInvalid, WriteQuarant, "write the invalid rows",
+				fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet)", invalid, sql.String(out.QuarantineFile)))
+		}
+		return
+	}
+	writing := Cond(0)
+	if manage {
+		writing = Writing
+	}
+	if out.AttachFile != "" {
+		b.add(AttachOutput, writing, "attach the output's database", Attach(out.AttachFile, out.Catalog, true))
+	}
+	b.add(Write, writing, "begin the write", "BEGIN TRANSACTION")
+	if out.Schema != "" {
+		b.add(Write, writing, "create the output's schema", "CREATE SCHEMA IF NOT EXISTS "+sql.QualifiedIdent(out.Catalog, out.Schema))
+	}
+	qName := sql.QualifiedIdent(out.Catalog, out.schemaName(), out.Quarantine)
+	if manage {
+		// An older quarantine is an earlier run's: removed when this run has no invalid rows,
+		// kept as <name>_prev when the input is the table itself.
+		find := Writing | DropQuarant
+		if out.KeepPrevious {
+			find = Writing
+		}
+		catalog := "current_database()"
+		if out.Catalog != "" {
+			catalog = sql.String(out.Catalog)
+		}
+		// DuckDB matches names in any case.
+		b.add(FindQuarantine, find, "find the older quarantine", fmt.Sprintf(
+			"SELECT count(*) FROM duckdb_tables() WHERE database_name = %s AND lower(schema_name) = lower(%s) AND lower(table_name) = lower(%s)",
+			catalog, sql.String(out.schemaName()), sql.String(out.Quarantine)))
+		prev := out.Quarantine + "_prev"
+		b.add(Write, find|QuarantFound, "drop the quarantine kept before", "DROP TABLE IF EXISTS "+sql.QualifiedIdent(out.Catalog, out.schemaName(), prev))
+		b.add(Write, find|QuarantFound, "keep the older quarantine", fmt.Sprintf("ALTER TABLE %s RENAME TO %s", qName, sql.Ident(prev)))
+	}
+	for _, v := range valid {
+		b.add(WriteValid, v.when, "write the valid rows",
+			fmt.Sprintf("CREATE OR REPLACE TABLE %s AS %s", sql.QualifiedIdent(out.Catalog, out.schemaName(), out.Table), v.query))
+	}
+	if invalid != "" {
+		b.add(WriteInvalid, WriteQuarant, "write the invalid rows", fmt.Sprintf("CREATE OR REPLACE TABLE %s AS %s", qName, invalid))
+	}
+	if manage {
+		b.add(Write, DropQuarant, "remove the older quarantine", "DROP TABLE IF EXISTS "+qName)
+	}
+	b.add(Commit, writing, "commit the write", "COMMIT")
+	b.add(Rollback, writing, "undo the write", "ROLLBACK")
+}
