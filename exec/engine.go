@@ -25,7 +25,6 @@ import (
 	"github.com/tablegate/tablegate/internal/duckdbtune"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/trace"
-	"github.com/tablegate/tablegate/sql"
 )
 
 // Engine runs assets on one DuckDB database. It is safe for concurrent runs of different assets.
@@ -122,7 +121,7 @@ func Open(cfg Config) (*Engine, error) {
 	}
 	db := gosql.OpenDB(connector)
 	for _, name := range sandbox {
-		if _, err := db.Exec("SET " + name + " = false"); err != nil {
+		if _, err := db.Exec(duckdbtune.Disable(name)); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("configure DuckDB: %w", err)
 		}
@@ -152,7 +151,7 @@ func Open(cfg Config) (*Engine, error) {
 		settings = append(settings, setting{"threads", strconv.Itoa(cfg.Threads), "Threads", "a number of threads, or 0 for every core"})
 	}
 	for _, s := range settings {
-		if _, err := db.Exec("SET " + s.name + " = " + sql.String(s.value)); err != nil {
+		if _, err := db.Exec(duckdbtune.Set(s.name, s.value)); err != nil {
 			db.Close()
 			spill.Release()
 			return nil, &SettingError{Setting: s.name, Value: s.value, Source: "argument Config." + s.field, Allowed: s.allowed, Err: err}
@@ -185,12 +184,12 @@ func confine(db *gosql.DB, dirs []string, spill *durable.SpillDir) error {
 		if err != nil {
 			return fmt.Errorf("allowed directory %q: %w", d, err)
 		}
-		list = append(list, sql.String(strings.TrimSuffix(abs, string(filepath.Separator))+string(filepath.Separator)))
+		list = append(list, strings.TrimSuffix(abs, string(filepath.Separator))+string(filepath.Separator))
 	}
 	if spill != nil {
-		list = append(list, sql.String(spill.Path()+string(filepath.Separator)))
+		list = append(list, spill.Path()+string(filepath.Separator))
 	}
-	for _, stmt := range []string{"SET allowed_directories = [" + strings.Join(list, ", ") + "]", "SET enable_external_access = false"} {
+	for _, stmt := range duckdbtune.Confine(list) {
 		if _, err := db.Exec(stmt); err != nil {
 			return fmt.Errorf("configure DuckDB: %w", err)
 		}

@@ -1,6 +1,11 @@
 package duckdbtune
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tablegate/tablegate/sql"
+)
 
 // The statements that read and set DuckDB's tuning, for the engine and the programs it runs.
 const (
@@ -22,4 +27,22 @@ func SetThreads(n int64) string { return fmt.Sprintf("SET threads = %d", n) }
 // SetPerfectHash sets the connection's perfect-hash threshold to bits.
 func SetPerfectHash(bits int) string {
 	return fmt.Sprintf("SET SESSION perfect_ht_threshold = %d", bits)
+}
+
+// The engine's own settings, applied when it opens a database: not a run's, so in no program.
+
+// Disable turns a boolean setting off (the sandbox: extension installs and loads).
+func Disable(setting string) string { return "SET " + setting + " = false" }
+
+// Set gives a setting a value, rendered as a string literal (DuckDB checks it as it is set).
+func Set(setting, value string) string { return "SET " + setting + " = " + sql.String(value) }
+
+// Confine limits DuckDB's file access to the given directories (absolute, each ending in the
+// path separator) and then turns external access off, which freezes the list.
+func Confine(dirs []string) []string {
+	list := make([]string, len(dirs))
+	for i, d := range dirs {
+		list[i] = sql.String(d)
+	}
+	return []string{"SET allowed_directories = [" + strings.Join(list, ", ") + "]", "SET enable_external_access = false"}
 }
