@@ -77,6 +77,9 @@ func run(ctx context.Context, outDir string, asJSON bool) error {
 		status := "pass"
 		if !c.Passed {
 			status = fmt.Sprintf("FAIL %d rows", c.Failed)
+			if c.Failed == 1 {
+				status = "FAIL 1 row"
+			}
 		}
 		fmt.Printf("  %-5s %-38s %-14s %s\n", c.Severity, c.Name, status, c.Description)
 	}
