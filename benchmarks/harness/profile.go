@@ -71,7 +71,7 @@ func phaseOf(stmt string) string {
 }
 
 // profileRun is one traced run of full validation: seconds per phase and the process's wall
-// time, with the CPU time of each (absent from results.json files written before session 11).
+// time, with the CPU time of each (absent from older results.json files, which had no CPU times).
 type profileRun struct {
 	Rows      int64              `json:"rows"`
 	Rules     int                `json:"rules"`
@@ -202,7 +202,7 @@ type traceLine struct {
 }
 
 // traceFormat is a line of TABLEGATE_TRACE: the wall time, the process's CPU time over the
-// statement (absent on a background fsync, and in traces from before session 11), the statement.
+// statement (absent on a background fsync, and in traces of older tablegates), the statement.
 var traceFormat = regexp.MustCompile(`^tablegate trace: +([0-9.]+)s(?: +([0-9.]+)s cpu)?  (.*)$`)
 
 // parseTrace reads "tablegate trace:   0.123s   0.240s cpu  STATEMENT".

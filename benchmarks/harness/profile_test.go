@@ -39,7 +39,7 @@ func TestPhaseOf(t *testing.T) {
 }
 
 // TestParseTrace: a trace line gives its wall time, the CPU time when the line has one (not a
-// background fsync, nor a trace from before session 11), and the whole statement, whose own
+// background fsync, nor a trace from an older tablegate that printed no CPU time), and the whole statement, whose own
 // text may hold anything.
 func TestParseTrace(t *testing.T) {
 	for _, c := range []struct {
