@@ -57,10 +57,7 @@ func (e *Engine) program(ctx context.Context, r *run, a Asset, rel compile.Relat
 		return nil, 0, err
 	}
 	var checks [][]int
-	for _, g := range checkGroups(a.Plan, opts) {
-		if len(g.members) == 1 && !g.collapsed {
-			continue
-		}
+	for _, g := range countedGroups(checkGroups(a.Plan, opts)) {
 		idx := make([]int, len(g.members))
 		for i, m := range g.members {
 			idx[i] = m.index
@@ -205,9 +202,7 @@ func (pl *pipeline) execute(ctx context.Context, rep *outcome.Report) error {
 func (pl *pipeline) step(ctx context.Context, rep *outcome.Report, s compile.Step, release *func()) error {
 	r := pl.r
 	switch s.Op {
-	case compile.Exec:
-		return r.exec(ctx, s.SQL)
-	case compile.KeyAggregate:
+	case compile.Exec, compile.KeyAggregate:
 		return r.exec(ctx, s.SQL)
 	case compile.ReadThreads:
 		// Run with the step after it, under the engine's lock (threadBoost).
@@ -245,18 +240,16 @@ func (pl *pipeline) step(ctx context.Context, rep *outcome.Report, s compile.Ste
 			return err
 		}
 		rep.InvalidByRules = sets
-	case compile.InvalidSample:
+	case compile.InvalidSample, compile.ValidSample:
 		rows, err := rowsJSON(ctx, r, s.SQL)
 		if err != nil {
 			return err
 		}
-		rep.InvalidSample = rows
-	case compile.ValidSample:
-		rows, err := rowsJSON(ctx, r, s.SQL)
-		if err != nil {
-			return err
+		if s.Op == compile.InvalidSample {
+			rep.InvalidSample = rows
+		} else {
+			rep.ValidSample = rows
 		}
-		rep.ValidSample = rows
 	case compile.RowGroupSize:
 		if pl.rowGroup = r.validRowGroupSize(ctx, s.SQL); pl.rowGroup > 0 {
 			pl.flags = pl.flags&^compile.PlainGroups | compile.SizedGroups
@@ -327,13 +320,22 @@ func (pl *pipeline) readSampleRows(ctx context.Context, query string) error {
 	return nil
 }
 
+// countedGroups are the checks whose failed rows the program counts itself: the collapsed ones
+// (a rule's own check takes the rule's count).
+func countedGroups(groups []checkGroup) []checkGroup {
+	var out []checkGroup
+	for _, g := range groups {
+		if len(g.members) > 1 || g.collapsed {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
 // readCheckCounts reads the rows failing some member of each collapsed check.
 func (pl *pipeline) readCheckCounts(ctx context.Context, query string) error {
 	var names []string
-	for _, g := range pl.groups {
-		if len(g.members) == 1 && !g.collapsed {
-			continue
-		}
+	for _, g := range countedGroups(pl.groups) {
 		names = append(names, g.name)
 	}
 	vals := make([]int64, len(names))
