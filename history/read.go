@@ -17,13 +17,13 @@ import (
 // Filter narrows what the readers return; zero fields do not narrow.
 type Filter struct {
 	Asset, Check string
-	// Last is how many of each asset's newest runs to read (0: 30).
+	// Last is how many of each asset's newest runs to read (0: TrendRuns).
 	Last int
 }
 
 func (f Filter) last() int {
 	if f.Last <= 0 {
-		return 30
+		return TrendRuns
 	}
 	return f.Last
 }

@@ -15,11 +15,17 @@ import (
 	"github.com/tablegate/tablegate/report/htmlreport"
 )
 
-// historyPath is --history, or TABLEGATE_HISTORY when the flag is not given.
-func historyPath(cmd *cobra.Command, flag string) (string, error) {
+// historyFile is --history, or TABLEGATE_HISTORY when the flag is not given; "" for neither.
+func historyFile(cmd *cobra.Command, flag string) string {
 	if flag == "" && !cmd.Flags().Changed("history") {
-		flag = os.Getenv(historyEnv)
+		return os.Getenv(historyEnv)
 	}
+	return flag
+}
+
+// historyPath is historyFile, required.
+func historyPath(cmd *cobra.Command, flag string) (string, error) {
+	flag = historyFile(cmd, flag)
 	if flag == "" {
 		return "", usagef("--history is required (or set %s): the DuckDB file validate --history appends to", historyEnv)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -20,10 +19,7 @@ const historyEnv = "TABLEGATE_HISTORY"
 // settle runs once the run's outputs are settled: it appends the run to the history and keeps
 // the page's data for --html. Neither changes the run: a history that fails is a warning.
 func settle(cmd *cobra.Command, f *validateFlags, plan *compile.Plan, rep *outcome.Report, stderr io.Writer) {
-	path := f.history
-	if path == "" && !cmd.Flags().Changed("history") {
-		path = os.Getenv(historyEnv)
-	}
+	path := historyFile(cmd, f.history)
 	if rep == nil || (path == "" && f.html == "") {
 		return
 	}

@@ -31,23 +31,8 @@ func (m Metadata) wire() any {
 // Text is a text value.
 func Text(s string) Value { return Value{"text", s} }
 
-// Path is a file path value.
-func Path(s string) Value { return Value{"path", s} }
-
 // Int is an integer value.
 func Int(n int64) Value { return Value{"int", n} }
-
-// Bool is a boolean value.
-func Bool(b bool) Value { return Value{"bool", b} }
-
-// Float is a float value. JSON has no NaN or infinities, and one unencodable value would lose the
-// whole message, so those go as text ("NaN", "+Inf", "-Inf").
-func Float(f float64) Value {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return Text(strconv.FormatFloat(f, 'g', -1, 64))
-	}
-	return Value{"float", f}
-}
 
 // JSON is a JSON value (an object or an array).
 func JSON(v any) Value { return Value{"json", v} }

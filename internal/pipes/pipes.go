@@ -220,11 +220,6 @@ func (s *Session) ReportCustomMessage(payload any) error {
 	return s.send("report_custom_message", map[string]any{"payload": payload})
 }
 
-// Log sends a log line at a Python logging level (DEBUG, INFO, WARNING, ERROR, CRITICAL).
-func (s *Session) Log(level, message string) error {
-	return s.send("log", map[string]any{"message": message, "level": level})
-}
-
 // Exception is the error a closed message carries. Name is the error's type (ValidationAbortError).
 type Exception struct {
 	Name, Message string

@@ -28,7 +28,7 @@ func Nearest(word string, candidates []string) string {
 	return best
 }
 
-// Hint is Nearest as the end of a message: ` (did you mean "X"?)`, or "".
+// Hint is Nearest as the end of a message: ` (did you mean 'X'?)`, or "".
 func Hint(word string, candidates []string) string {
 	if n := Nearest(word, candidates); n != "" {
 		return " (did you mean '" + n + "'?)"
