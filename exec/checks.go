@@ -76,8 +76,8 @@ func readRuleSets(ctx context.Context, r *run, query string) ([]outcome.RuleSet,
 	return out, rows.Err()
 }
 
-// wholeNumber reports whether s is the decimal text of an integer, which an ordinal pasted into
-// SQL must be.
+// wholeNumber reports whether s is the decimal text of an integer: a sanity check on the picked
+// ordinals before the sample-rows step casts them back (they reach it as a bound parameter).
 func wholeNumber(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	return s != "" && strings.Trim(s, "0123456789") == ""

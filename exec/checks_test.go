@@ -446,3 +446,20 @@ func TestSamplesReadNoMoreThanNeeded(t *testing.T) {
 	assert.False(t, picked)
 	assert.Equal(t, 1000.0, metadata(t, rep, "dy_rule__a__min")["dataframely/failed_row_count"])
 }
+
+// TestFileSchemasReadOnlyForSeveralFiles: the per-file type check reads every file's schema,
+// which a single file does not need (its one schema is the relation's).
+func TestFileSchemasReadOnlyForSeveralFiles(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.parquet("parts/a.parquet", "SELECT i::BIGINT AS ok, i::BIGINT AS a, NULL::VARCHAR AS w, 5::BIGINT AS m, NULL::VARCHAR AS free FROM range(1, 11) t(i)")
+	e.parquet("parts/b.parquet", "SELECT i::BIGINT AS ok, i::BIGINT AS a, NULL::VARCHAR AS w, 5::BIGINT AS m, NULL::VARCHAR AS free FROM range(11, 21) t(i)")
+	for _, c := range []struct {
+		path  string
+		reads bool
+	}{{e.path("parts", "a.parquet"), false}, {e.path("parts", "*.parquet"), true}} {
+		_, trace, err := runTraced(t, gateSchema(), exec.Asset{Input: exec.ParquetInput{Path: c.path}}, exec.Options{})
+		require.NoError(t, err)
+		assert.Equal(t, c.reads, strings.Contains(trace, "FROM parquet_schema("), c.path)
+	}
+}

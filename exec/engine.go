@@ -257,8 +257,6 @@ type run struct {
 	threads, keyThreads int64
 	boost               *threadBoost
 	closed              bool
-	// inputRows is the input's row count once the run has counted it (0 before).
-	inputRows int64
 }
 
 func (e *Engine) newRun(ctx context.Context) (*run, error) {
@@ -365,11 +363,10 @@ func currentThreads(ctx context.Context, r *run) (int64, error) {
 	return n, err
 }
 
-// fitPerfectHash records the input's row count and returns the run's perfect-hash threshold for
-// that many rows (duckdbtune.PerfectHashBits), which only goes down; the program sets it
+// fitPerfectHash returns the run's perfect-hash threshold for that many input rows
+// (duckdbtune.PerfectHashBits), which only goes down; the program sets it
 // (compile.Facts.SessionPerfectHash).
 func (r *run) fitPerfectHash(rows int64) int {
-	r.inputRows = rows
 	if r.perfectHashBits == 0 {
 		return 0 // the threshold was left alone
 	}

@@ -216,8 +216,9 @@ func (e *Engine) load(ctx context.Context, r *run, rep *outcome.Report, a Asset,
 		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
 	}
 	var files []casting.Mismatch
-	if in, ok := a.Input.(ParquetInput); ok {
-		// A multi-file scan: DuckDB casts every file to one file's types without a word.
+	if in, ok := a.Input.(ParquetInput); ok && rel.NoStatistics {
+		// A multi-file scan (one file has nothing to compare): DuckDB casts every file to one
+		// file's types without a word.
 		if files, err = in.fileMismatches(ctx, r, p.Schema().Columns, actual); err != nil {
 			return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
 		}

@@ -385,8 +385,7 @@ func (o TableOutput) write(ctx context.Context, r *run, w *writes) (err error) {
 		}
 		switch s.Op {
 		case compile.Rollback:
-			rollback = s.SQL
-			continue
+			continue // taken above
 		case compile.FindQuarantine:
 			var n int64
 			if err := r.conn.QueryRowContext(ctx, s.SQL).Scan(&n); err != nil {
