@@ -103,8 +103,8 @@ func TestConditions(t *testing.T) {
 	}
 }
 
-// TestBuildChecks: the report's checks from the counts, samples and outcome alone, at each
-// granularity: who passed, the counts a check shows, the severity an abort gives error rules.
+// TestBuildChecks: the report's checks from the counts and samples alone, at each
+// granularity: who passed, the counts a check shows, each check's severity from its rules.
 // Pure: no database.
 func TestBuildChecks(t *testing.T) {
 	p, err := compile.Compile(schema.New("Gate",

@@ -1,10 +1,15 @@
 package spark
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/schema"
 )
 
 // TestRecoverSwap puts back an output that a run killed between its renames left aside, and
@@ -54,5 +59,30 @@ func TestRecoverSwap(t *testing.T) {
 		if strings.HasPrefix(e.Name(), "other.parquet.") || e.Name() == "new" {
 			t.Errorf("left behind: %s", e.Name())
 		}
+	}
+}
+
+// TestAssetNameRefused: the asset name makes the quarantine's path, so one that would leave the
+// output's folder is refused before anything connects or moves.
+func TestAssetNameRefused(t *testing.T) {
+	p, err := compile.Compile(schema.New("S", schema.Int64("id")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	connected := false
+	eng := NewWith(func(context.Context) (Session, error) {
+		connected = true
+		return nil, errors.New("no server in this test")
+	})
+	dir := t.TempDir()
+	for _, name := range []string{"../x", "a/b", `a\b`} {
+		_, err := eng.Run(context.Background(), Asset{Name: name, Plan: p, Input: filepath.Join(dir, "in.parquet"),
+			Output: filepath.Join(dir, "out.parquet"), Quarantine: true}, Options{})
+		if err == nil || !strings.Contains(err.Error(), "name") {
+			t.Errorf("name %q: %v", name, err)
+		}
+	}
+	if connected {
+		t.Error("a refused name still connected to Spark")
 	}
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	dialect "github.com/tablegate/tablegate/compile/spark"
+	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
 )
 
@@ -65,6 +66,9 @@ var sessionConf = [][2]string{
 	{"spark.sql.ansi.enabled", "true"},
 	{"spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS"},
 	{"spark.sql.caseSensitive", "true"},
+	// The dialect escapes backslashes in string literals (regexes, is_in values) as Spark's
+	// default parser reads them; the legacy setting would read them as written.
+	{"spark.sql.parser.escapedStringLiterals", "false"},
 }
 
 // Engine runs assets on one Spark Connect server.
@@ -96,6 +100,12 @@ type run struct {
 func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
 	p := a.Plan
 	rep := newReport(assetName(a), p.Name)
+	if a.Name != "" {
+		// The name makes the quarantine's path: no separators, no "..".
+		if err := exec.CheckAssetName(a.Name); err != nil {
+			return rep, fail(rep, err)
+		}
+	}
 	if a.Output != "" {
 		rep.Table.Address = a.Output
 		if a.Quarantine {
@@ -383,11 +393,7 @@ func (r *run) failureSamples(ctx context.Context, failed []int64, n int) (map[in
 	if n <= 0 {
 		return out, nil
 	}
-	fields := make([]string, len(r.prog.Plan.Columns))
-	for i, c := range r.prog.Plan.Columns {
-		fields[i] = dialect.Ident(c.Name)
-	}
-	// to_json drops NULL fields; DuckDB's keeps them, so they are put back in Go.
+	// to_json drops NULL fields unless told not to; DuckDB's keeps them.
 	row := fmt.Sprintf("to_json(named_struct(%s), map('ignoreNullFields', 'false'))", namedFields(r.prog.Plan.Columns))
 	for i, rule := range r.prog.Rules {
 		if failed[i] == 0 {

@@ -22,7 +22,6 @@ type sparkType struct {
 	Params []int
 	Elem   *sparkType // array element
 	Fields []sparkField
-	Raw    string
 }
 
 type sparkField struct {
@@ -91,7 +90,6 @@ func (p *typeParser) name(stop string) (string, error) {
 }
 
 func (p *typeParser) typ() (*sparkType, error) {
-	start := p.i
 	n, err := p.name("<(,>: ")
 	if err != nil {
 		return nil, err
@@ -141,7 +139,6 @@ func (p *typeParser) typ() (*sparkType, error) {
 				}
 				t.Fields = append(t.Fields, sparkField{Name: fn, Type: ft})
 			}
-			t.Raw = p.s[start:p.i]
 			return t, nil
 		default: // map<k,v> and anything else: kept whole, matched by nothing but Any
 			depth := 1
@@ -154,14 +151,12 @@ func (p *typeParser) typ() (*sparkType, error) {
 				}
 				p.i++
 			}
-			t.Raw = p.s[start:p.i]
 			return t, nil
 		}
 		if !p.eat('>') {
 			return nil, fmt.Errorf("type %q: expected > at %d", p.s, p.i)
 		}
 	}
-	t.Raw = strings.TrimSpace(p.s[start:p.i])
 	return t, nil
 }
 
