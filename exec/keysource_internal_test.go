@@ -152,7 +152,7 @@ func TestRowCountSteersKeyCopy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := e.program(ctx, r, Asset{Plan: p, Input: in}, rel, Options{}, outcome.PolicyAbort); err != nil {
+		if _, _, err := e.program(ctx, r, Asset{Plan: p, Input: in}, rel, Options{}, outcome.PolicyAbort, checkGroups(p, Options{})); err != nil {
 			t.Fatal(err)
 		}
 		copied := slices.ContainsFunc(r.temps, func(name string) bool { return strings.Contains(name, "keysource") })

@@ -51,13 +51,13 @@ func sinkOf(a Asset, policy outcome.Policy) compile.Sink {
 }
 
 // program counts the input and builds the run's program from its facts.
-func (e *Engine) program(ctx context.Context, r *run, a Asset, rel compile.Relation, opts Options, policy outcome.Policy) (*compile.Program, int64, error) {
+func (e *Engine) program(ctx context.Context, r *run, a Asset, rel compile.Relation, opts Options, policy outcome.Policy, groups []checkGroup) (*compile.Program, int64, error) {
 	f, err := r.facts(ctx, rel, a.Input)
 	if err != nil {
 		return nil, 0, err
 	}
 	var checks [][]int
-	for _, g := range countedGroups(checkGroups(a.Plan, opts)) {
+	for _, g := range countedGroups(groups) {
 		idx := make([]int, len(g.members))
 		for i, m := range g.members {
 			idx[i] = m.index
@@ -96,13 +96,14 @@ func (r *run) facts(ctx context.Context, rel compile.Relation, in Input) (compil
 
 // evaluate builds the program, runs it and fills the report's rows, outcome and checks.
 func (e *Engine) evaluate(ctx context.Context, r *run, rep *outcome.Report, a Asset, rel compile.Relation, opts Options, policy outcome.Policy) (*pipeline, error) {
-	prog, total, err := e.program(ctx, r, a, rel, opts, policy)
+	groups := checkGroups(a.Plan, opts)
+	prog, total, err := e.program(ctx, r, a, rel, opts, policy, groups)
 	if err != nil {
 		return nil, err
 	}
 	opts.progress("evaluating rules", total)
 	pl := &pipeline{r: r, a: a, opts: opts, policy: policy, prog: prog, rel: rel, total: total,
-		stats: ruleStats{failed: make([]int64, len(a.Plan.Rules))}, groups: checkGroups(a.Plan, opts),
+		stats: ruleStats{failed: make([]int64, len(a.Plan.Rules))}, groups: groups,
 		detail: failureDetail{samples: map[int][]any{}, groupFailed: map[string]int64{}}}
 	pl.decide()
 	if err := pl.execute(ctx, rep); err != nil {

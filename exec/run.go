@@ -535,7 +535,7 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 	if err != nil {
 		return "", err
 	}
-	prog, _, err := e.program(ctx, r, a, rel, opts, policy)
+	prog, _, err := e.program(ctx, r, a, rel, opts, policy, checkGroups(a.Plan, opts))
 	if err != nil {
 		return "", err
 	}
