@@ -68,6 +68,11 @@ columns:
 	if len(mm) != 2 || mm[0].String() != "'i8' (expected Int8, got smallint)" || mm[1].Actual != "<missing>" {
 		t.Errorf("mismatches %v", mm)
 	}
+	// An Any column takes any type, even one the parser cannot read.
+	anything := schema.New("A", schema.Any("x"))
+	if mm := checkColumns(anything.Columns, [][2]string{{"x", "struct<a int>"}}); len(mm) != 0 {
+		t.Errorf("Any against an unreadable type: %v", mm)
+	}
 }
 
 // TestStoredTypes reads real Parquet footers (written by DuckDB) and names every column stored in
