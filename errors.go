@@ -25,6 +25,10 @@ type (
 	OutputError = outcome.OutputError
 	// SettingError is an Options or Config value that cannot be used.
 	SettingError = exec.SettingError
+	// ReportFileError is an Options.HTML or Options.History path the run refused before it read
+	// anything: the same file as its input, database, table or quarantine, or as the other one, or
+	// not a regular file. Neither is written.
+	ReportFileError = exec.ReportFileError
 	// StorageVersionError is a database file in a storage format the embedded DuckDB cannot open.
 	StorageVersionError = exec.StorageVersionError
 	// RuleCount is how many invalid rows failed one rule, in ValidationAbortError and

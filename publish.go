@@ -2,18 +2,22 @@ package tablegate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/report/htmlreport"
 )
 
-// publish appends the settled run to o.History and writes its page to o.HTML. A history that
+// publish appends the settled run to o.History and writes its page to o.HTML, unless the run
+// refused them (runErr is a *exec.ReportFileError: one would overwrite data). A history that
 // fails is a warning in rep; the error is the page's, which the caller asked for.
-func (o Options) publish(ctx context.Context, p *Plan, in Input, rep *outcome.Report) error {
-	if rep == nil || (o.HTML == "" && o.History == "") {
+func (o Options) publish(ctx context.Context, p *Plan, in Input, rep *outcome.Report, runErr error) error {
+	var refused *exec.ReportFileError
+	if rep == nil || (o.HTML == "" && o.History == "") || errors.As(runErr, &refused) {
 		return nil
 	}
 	run := report.New(rep, p, report.Facts{Input: inputText(in), Flags: o.flags()})

@@ -164,6 +164,7 @@ func (o Options) exec() exec.Options {
 		Granularity:        o.Granularity,
 		SchemaRulesPerRule: o.SchemaRulesPerRule,
 		Progress:           o.Progress,
+		ReportFiles:        []exec.ReportFile{{Role: "Options.HTML", Path: o.HTML}, {Role: "Options.History", Path: o.History}},
 	}
 }
 
@@ -177,7 +178,7 @@ func (o Options) exec() exec.Options {
 // setting (*SettingError); a failing run leaves the previous table as it was.
 func (e *Engine) Validate(ctx context.Context, p *Plan, in Input, out Output, opts Options) (*Result, error) {
 	rep, err := e.e.Run(ctx, exec.Asset{Name: opts.Name, QuarantineName: opts.QuarantineName, Plan: p, Input: in, Output: out, Quarantine: opts.Quarantine}, opts.exec())
-	if perr := opts.publish(ctx, p, in, rep); perr != nil {
+	if perr := opts.publish(ctx, p, in, rep, err); perr != nil {
 		err = errors.Join(err, perr)
 	}
 	return newResult(rep), err

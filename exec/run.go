@@ -71,6 +71,10 @@ type Options struct {
 	// RunID names the run in its report and history; "" draws one (its start time and a random
 	// suffix).
 	RunID string
+	// ReportFiles are the files the caller writes the run's report to. The run refuses them
+	// (*ReportFileError) before it reads or writes anything when one would overwrite data (see
+	// CheckReportFiles); the caller then writes none of them.
+	ReportFiles []ReportFile
 }
 
 // Progress reports a run's phase; Total is 0 when unknown.
@@ -114,6 +118,9 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	if err := opts.validate(); err != nil {
 		return rep, fail(rep, err)
 	}
+	if err := CheckReportFiles(a, opts.ReportFiles...); err != nil {
+		return rep, fail(rep, err)
+	}
 	if a.Name != "" {
 		if err := CheckAssetName(a.Name); err != nil {
 			return rep, fail(rep, err)
@@ -133,8 +140,15 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		return rep, fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
 	}
 	if a.Output != nil {
-		if err := RecoverOutput(ctx, a.Output); err != nil {
+		if err := a.Output.check(quarantineName(a, rep.Asset)); err != nil {
 			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
+		rolledBack, err := recoverOutput(ctx, a.Output)
+		if err != nil {
+			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
+		if rolledBack != nil {
+			warn(rep, opts, rolledBack.Error())
 		}
 	}
 	if a.Input == nil {

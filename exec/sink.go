@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/internal/trace"
 	"github.com/tablegate/tablegate/outcome"
 )
@@ -26,6 +28,9 @@ type Output interface {
 	// sink and target are what the program that writes the output takes: its kind, and the
 	// temporary files or the catalog the run writes to.
 	sink() compile.Sink
+	// check refuses, before the run reads anything, an output it could not put in place: a
+	// target that is not a regular file (a folder, a named pipe), a name too long.
+	check(quarantineName string) error
 	target(r *run, quarantineName string, keepPrevious bool) compile.Output
 	write(ctx context.Context, r *run, w *writes) error
 }
@@ -88,6 +93,38 @@ func (o TableOutput) schemaName() string {
 func (o TableOutput) String() string { return o.address(o.Table) }
 
 func (ParquetOutput) sink() compile.Sink { return compile.ToParquet }
+
+// check refuses a folder that is not one, a table, quarantine or kept previous quarantine that
+// is not a regular file, and a name of the swap (the files, their temporaries, the journal, the
+// lock) longer than the folder's file system allows, which would fail a rename halfway.
+func (o ParquetOutput) check(quarantineName string) error {
+	dir := filepath.Dir(o.Path)
+	if err := filekind.Directory(dir); err != nil {
+		return err
+	}
+	q := o.QuarantineAddress(quarantineName)
+	for _, p := range []string{o.Path, q, prevParquet(q)} {
+		if err := filekind.Regular(p); err != nil {
+			return err
+		}
+	}
+	limit := durable.NameMax(dir)
+	longest := tempPath(o.Path, math.MaxInt64, "quarantine")
+	for _, p := range []string{o.Path, longest, durable.JournalPath(o.Path) + fmt.Sprintf("-%d.tmp", math.MaxInt32)} {
+		if n := filepath.Base(p); len(n) > limit {
+			return fmt.Errorf("%w: use a shorter table name (its temporaries and journal are named after it)", &durable.NameTooLongError{Dir: dir, Name: n, Max: limit})
+		}
+	}
+	for _, p := range []string{q, prevParquet(q)} {
+		if n := filepath.Base(p); len(n) > limit {
+			return fmt.Errorf("%w: use a shorter quarantine name", &durable.NameTooLongError{Dir: dir, Name: n, Max: limit})
+		}
+	}
+	return nil
+}
+
+// check refuses a database file that is not a regular file.
+func (o TableOutput) check(string) error { return filekind.Regular(o.File) }
 func (TableOutput) sink() compile.Sink   { return compile.ToOutput }
 
 func (o ParquetOutput) target(r *run, _ string, keepPrevious bool) compile.Output {
@@ -134,7 +171,7 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w *writes) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	unlock, err := o.lockRecovered(ctx)
+	unlock, _, err := o.lockRecovered(ctx) // a swap rolled back here is the recovery's, before the run
 	if err != nil {
 		return err
 	}
@@ -225,15 +262,18 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w *writes) error {
 	journal := ""
 	if len(s.Steps) > 1 {
 		journal = durable.JournalPath(o.Path)
-		if err := s.Commit(journal); err != nil {
+		keep := func(step int) string { return tempPath(o.Path, r.id, fmt.Sprintf("keep%d", step)) }
+		if err := s.Commit(journal, keep); err != nil {
 			return err
 		}
 		journaled = true
+	} else if err := s.Check(); err != nil {
+		return err
 	}
 	durable.Crash("journal written")
 	if err := s.Apply(0, journal); err != nil {
-		if journaled {
-			return fmt.Errorf("%w; the swap is recorded in %s and the next run writing %s completes it", err, journal, o.Path)
+		if rb := (*durable.RolledBackError)(nil); errors.As(err, &rb) {
+			journaled = false // the temporaries are back under their names: remove them
 		}
 		return err
 	}
@@ -245,37 +285,48 @@ func (o ParquetOutput) write(ctx context.Context, r *run, w *writes) error {
 }
 
 // RecoverOutput completes what a killed run left unfinished at the output: for a Parquet output,
-// the recorded swap of the table and its quarantine (so that the pair is one run's), and the
-// table's temporaries. A run does it before reading anything; a reader of the files may call it
-// too. A DuckDB table needs nothing: DuckDB replays or discards its log when it opens the file.
+// the recorded swap of the table and its quarantine (so that the pair is one run's; one that
+// cannot complete is rolled back to the previous pair), and the table's temporaries. A run does
+// it before reading anything; a reader of the files may call it too. A DuckDB table needs
+// nothing: DuckDB replays or discards its log when it opens the file.
 func RecoverOutput(ctx context.Context, out Output) error {
+	_, err := recoverOutput(ctx, out)
+	return err
+}
+
+// recoverOutput is RecoverOutput, which also returns what it rolled back (nil for nothing).
+func recoverOutput(ctx context.Context, out Output) (rolledBack, err error) {
 	o, ok := out.(ParquetOutput)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	if _, err := os.Stat(filepath.Dir(o.Path)); errors.Is(err, os.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
-	unlock, err := o.lockRecovered(ctx)
+	unlock, rolledBack, err := o.lockRecovered(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	unlock()
-	return nil
+	return rolledBack, nil
 }
 
 // lockRecovered takes the table's lock, then completes a killed run's recorded swap (before the
-// temporaries it names are cleaned) and removes the table's stale temporaries.
-func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), err error) {
+// temporaries it names are cleaned) and removes the table's stale temporaries. A recorded swap
+// that could not complete is rolled back: rolledBack says so, and the output may be written.
+func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), rolledBack, err error) {
 	if unlock, err = durable.LockPath(ctx, lockFile(o.Path)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := durable.RecoverSwap(o.Path); err != nil {
-		unlock()
-		return nil, err
+		if rb := (*durable.RolledBackError)(nil); !errors.As(err, &rb) {
+			unlock()
+			return nil, nil, err
+		}
+		rolledBack = err
 	}
 	removeStale(o.Path)
-	return unlock, nil
+	return unlock, rolledBack, nil
 }
 
 // prevParquet is where a quarantine the run would lose is kept: orders_quarantine.parquet ->
@@ -459,6 +510,9 @@ func (e *Engine) WriteQuery(ctx context.Context, query string, out Output) error
 	}
 	defer r.close()
 	name := QuarantineName(out.DefaultAssetName())
+	if err := out.check(name); err != nil {
+		return &OutputError{Output: out.String(), Err: err}
+	}
 	prog := compile.WriteProgram(query, out.sink(), out.target(r, name, false))
 	if err := out.write(ctx, r, &writes{quarantineName: name, steps: prog.Steps()}); err != nil {
 		return &OutputError{Output: out.String(), Err: err}

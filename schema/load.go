@@ -18,6 +18,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/internal/suggest"
 )
 
@@ -146,7 +147,7 @@ func readBounded(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", path, fileKind(info.Mode()))
+		return nil, &filekind.Error{Path: path, Kind: filekind.Describe(info.Mode()), Want: "a regular file"}
 	}
 	if info.Size() > MaxFileSize {
 		return nil, fmt.Errorf("%s is %d bytes; a schema file may have at most %d MiB", path, info.Size(), MaxFileSize>>20)
@@ -159,20 +160,6 @@ func readBounded(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s grew past %d MiB while read", path, MaxFileSize>>20)
 	}
 	return data, nil
-}
-
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return m.Type().String()
 }
 
 // resolve finds the file an `extends` names, relative to the extending file's folder (path, for

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
 )
@@ -65,6 +66,9 @@ func Write(w io.Writer, run *report.Run) error {
 // WriteFile renders the run's page to the file path, replacing it whole: it is written beside
 // and renamed into place, so a reader never sees half a page.
 func WriteFile(path string, run *report.Run) error {
+	if err := filekind.Regular(path); err != nil {
+		return fmt.Errorf("write the HTML report: %w", err)
+	}
 	if err := writeFile(path, run); err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
