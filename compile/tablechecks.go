@@ -17,9 +17,9 @@ type TableCheck struct {
 	// Severity is error (a failure fails the run) or warn.
 	Severity    schema.Severity
 	Description string
-	// Expr is the checked SQL as DuckDB prints it, for reports; it may call invalid_rows() and
-	// failed_rows('rule').
-	Expr string
+	// Text is the SQL as written, for messages; Expr the checked SQL as DuckDB prints it. Both
+	// may call invalid_rows() and failed_rows('rule').
+	Text, Expr string
 	// Metric tells a numeric value with bounds or a band from one that passes when true.
 	Metric   bool
 	Min, Max *float64
@@ -65,7 +65,7 @@ func (c *compiler) tableChecks() {
 			c.fail(t.Pos(), "", "table_checks."+key, "table check '%s': %v", t.Name, err)
 			continue
 		}
-		tc.Expr = expr
+		tc.Text, tc.Expr = strings.TrimSpace(text), expr
 		c.plan.tableCounts = c.plan.tableCounts || counts
 		if tc.Metric {
 			tc.value = fmt.Sprintf("CAST((%s) AS DOUBLE)", value)
@@ -82,7 +82,7 @@ func (c *compiler) tableChecks() {
 // describeTableCheck is a check's description for people: its SQL, a metric with its bounds.
 func describeTableCheck(t TableCheck) string {
 	if !t.Metric {
-		return t.Expr
+		return t.Text
 	}
 	var parts []string
 	if t.Min != nil {
@@ -95,9 +95,9 @@ func describeTableCheck(t TableCheck) string {
 		parts = append(parts, fmt.Sprintf("within %v scaled MADs of its median in the last %d runs (%s)", t.Anomaly.Threshold, t.Anomaly.Lookback, t.Anomaly.Direction))
 	}
 	if len(parts) == 0 {
-		return t.Expr + " (recorded)"
+		return t.Text + " (recorded)"
 	}
-	return t.Expr + " " + strings.Join(parts, ", ")
+	return t.Text + " " + strings.Join(parts, ", ")
 }
 
 // metricTypes are the DuckDB types a metric may have: numbers, read as DOUBLE.

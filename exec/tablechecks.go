@@ -114,22 +114,22 @@ func judgeTableCheck(c compile.TableCheck, v any, baselines map[string][]float64
 		ok, isBool := v.(bool)
 		switch {
 		case !isBool:
-			t.passed, t.why = false, c.Expr+" is NULL (no rows, or only NULLs)"
+			t.passed, t.why = false, c.Text+" is NULL (no rows, or only NULLs)"
 		case !ok:
-			t.value, t.passed, t.why = false, false, c.Expr+" is false"
+			t.value, t.passed, t.why = false, false, c.Text+" is false"
 		default:
-			t.value, t.why = true, c.Expr+" is true"
+			t.value, t.why = true, c.Text+" is true"
 		}
 		return t
 	}
 	f, isNum := v.(float64)
 	if !isNum {
-		t.why = c.Expr + " is NULL (no rows, or only NULLs)"
+		t.why = c.Text + " is NULL (no rows, or only NULLs)"
 		t.passed = c.Min == nil && c.Max == nil
 		return t
 	}
 	t.value = f
-	shown := fmt.Sprintf("%s is %s", c.Expr, formatValue(f))
+	shown := fmt.Sprintf("%s is %s", c.Text, formatValue(f))
 	switch {
 	case math.IsNaN(f):
 		t.passed, t.why = c.Min == nil && c.Max == nil && c.Anomaly == nil, shown
