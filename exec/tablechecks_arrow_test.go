@@ -27,4 +27,3 @@ func TestFilterRefusesFailingTableCheck(t *testing.T) {
 	var tce *outcome.TableCheckError
 	require.ErrorAs(t, err, &tce)
 }
-
