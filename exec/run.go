@@ -210,7 +210,7 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 // mismatch is reported (rep gets the column_schema_mismatch outcome) and returned as the error.
 func (e *Engine) load(ctx context.Context, r *run, rep *outcome.Report, a Asset, opts Options, written map[string]bool) (compile.Relation, error) {
 	p := a.Plan
-	rel, err := a.Input.open(ctx, r, written)
+	rel, err := readAs(a.Input, reading{declared: p.Schema().Columns}).open(ctx, r, written)
 	if err != nil {
 		if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
 			return rel, err
