@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tablegate/tablegate/internal/pipes"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden outputs in testdata/golden")
+
+// goldenRows fail every kind of check the orders schema has, with a sample that needs escaping
+// in JSON (<, &, a quote) and a non-ASCII one.
+const goldenRows = `('a', 1.0, NULL), ('b', -1.0, 'hi'), ('c', 2.0, 'toolong'), ('g', -2.0, 'x<&"'), ` +
+	`('e', 5000.0, NULL), ('g', 3.0, NULL), ('f', 4.0, 'né'), ('h', -5.0, NULL)`
+
+// volatile are the fields that differ between two runs of the same command.
+var volatile = regexp.MustCompile(`"(run_id|started_at|duration_s|tablegate_version|duckdb_version)": ?("[^"]*"|[0-9.e-]+)`)
+
+// TestOutputsGolden pins the JSON report, the text output and the Dagster Pipes messages of
+// runs that exercise every check field (a rule's SQL and samples, a collapsed check's members,
+// column mismatches, the quarantine's address): they are rendered from the typed checks and
+// must not change by a byte. go test ./cmd/tablegate -run TestOutputsGolden -update rewrites them.
+func TestOutputsGolden(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	in := f.parquet("in.parquet", ordersSelect(goldenRows))
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"rule_quarantined", []string{"--input", in, "--out", f.path("q", "orders.parquet"), "--quarantine", "--row-sample", "2"}},
+		{"rule_aborted", []string{"--input", in, "--out", f.path("a", "orders.parquet")}},
+		{"column", []string{"--input", in, "--out", f.path("c", "orders.parquet"), "--granularity", "column", "--quarantine"}},
+		{"column_per_rule", []string{"--input", in, "--out", f.path("p", "orders.parquet"), "--granularity", "column", "--schema-rules", "per_rule", "--samples", "1"}},
+		{"schema", []string{"--input", in, "--out", f.path("s", "orders.parquet"), "--granularity", "schema"}},
+		{"mismatch", []string{"--query", "SELECT 1 AS id, 'x' AS note"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			base := append([]string{"validate", "--schema", f.schema}, tt.args...)
+			_, js, stderr := cli(t, append(base, "--format", "json")...)
+			require.NotEmpty(t, js, stderr)
+			_, text, _ := cli(t, append(base, "--format", "text")...)
+			msgs := pipesMessages(t, base...)
+			clean := func(s string) string {
+				return volatile.ReplaceAllString(strings.ReplaceAll(s, f.dir, "$DIR"), `"$1":"…"`)
+			}
+			got := "== json\n" + clean(js) + "== text\n" + clean(text) + "== pipes\n" + clean(msgs)
+			golden := filepath.Join("testdata", "golden", tt.name+".txt")
+			if *update {
+				require.NoError(t, os.MkdirAll(filepath.Dir(golden), 0o755))
+				require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "go test ./cmd/tablegate -run TestOutputsGolden -update writes the goldens")
+			assert.Equal(t, string(want), got)
+		})
+	}
+}
+
+// pipesMessages runs a command line under Dagster Pipes and returns the messages file as written.
+func pipesMessages(t *testing.T, args ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	ctxFile, msgFile := filepath.Join(dir, "context"), filepath.Join(dir, "messages")
+	require.NoError(t, os.WriteFile(ctxFile, []byte(`{"asset_keys": ["orders"], "run_id": "r", "job_name": null, "retry_number": 0, "extras": {}}`), 0o600))
+	ctxParam, err := pipes.EncodeParam(map[string]any{"path": ctxFile})
+	require.NoError(t, err)
+	msgParam, err := pipes.EncodeParam(map[string]any{"path": msgFile, "include_stdio_in_messages": false})
+	require.NoError(t, err)
+	vars := map[string]string{pipes.ContextVar: ctxParam, pipes.MessagesVar: msgParam}
+	var out, errOut strings.Builder
+	runIn(context.Background(), console{lookupEnv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok }}, args, &out, &errOut)
+	data, err := os.ReadFile(msgFile)
+	require.NoError(t, err, errOut.String())
+	return string(data)
+}
