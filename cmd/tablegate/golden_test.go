@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/tablegate/tablegate/internal/pipes"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden outputs in testdata/golden")
@@ -71,17 +68,7 @@ func TestOutputsGolden(t *testing.T) {
 // pipesMessages runs a command line under Dagster Pipes and returns the messages file as written.
 func pipesMessages(t *testing.T, args ...string) string {
 	t.Helper()
-	dir := t.TempDir()
-	ctxFile, msgFile := filepath.Join(dir, "context"), filepath.Join(dir, "messages")
-	require.NoError(t, os.WriteFile(ctxFile, []byte(`{"asset_keys": ["orders"], "run_id": "r", "job_name": null, "retry_number": 0, "extras": {}}`), 0o600))
-	ctxParam, err := pipes.EncodeParam(map[string]any{"path": ctxFile})
-	require.NoError(t, err)
-	msgParam, err := pipes.EncodeParam(map[string]any{"path": msgFile, "include_stdio_in_messages": false})
-	require.NoError(t, err)
-	vars := map[string]string{pipes.ContextVar: ctxParam, pipes.MessagesVar: msgParam}
-	var out, errOut strings.Builder
-	runIn(context.Background(), console{lookupEnv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok }}, args, &out, &errOut)
-	data, err := os.ReadFile(msgFile)
-	require.NoError(t, err, errOut.String())
+	_, data, stderr := underDagsterRaw(t, args...)
+	require.NotNil(t, data, stderr)
 	return string(data)
 }
