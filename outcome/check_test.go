@@ -35,6 +35,11 @@ func TestCheckJSON(t *testing.T) {
 			`{"name":"dy_rule__a__min","passed":false,"severity":"","blocking":false,"description":"","result_description":"","metadata":{"dataframely/error_rows_address":"out/q.parquet","dataframely/failed_examples":[{"a":-1,"n":"\u003cé\u003e"},{"a":-2.50,"n":null}],"dataframely/failed_row_count":2,"dataframely/rule":"a|min","dataframely/rule_expr":""}}`},
 		{"collapsed", outcome.Check{Name: "dy_col__a", Failed: 3, Rules: []outcome.RuleResult{{Rule: "a|min", Failed: 3, Expr: "a >= 0"}, {Rule: "a|max", Expr: "a <= 9"}}},
 			`{"name":"dy_col__a","passed":false,"severity":"","blocking":false,"description":"","result_description":"","metadata":{"dataframely/failed_row_count":3,"dataframely/rules":[{"expr":"a \u003e= 0","failed":3,"rule":"a|min"},{"expr":"a \u003c= 9","failed":0,"rule":"a|max"}]}}`},
+		{"table check, NULL", outcome.Check{Name: "dy_table__mean", Passed: true, Expr: "avg(a)", Table: &outcome.TableResult{Max: ptr(10)}},
+			`{"name":"dy_table__mean","passed":true,"severity":"","blocking":false,"description":"","result_description":"","metadata":{"dataframely/rule_expr":"avg(a)","tablegate/max":10,"tablegate/value":null}}`},
+		{"table check, band", outcome.Check{Name: "dy_table__volume", Expr: "count_star()", Table: &outcome.TableResult{Value: "NaN",
+			Baseline: &outcome.Baseline{Median: ptr(8), MAD: ptr(0), Low: ptr(7.5), Runs: 3}}},
+			`{"name":"dy_table__volume","passed":false,"severity":"","blocking":false,"description":"","result_description":"","metadata":{"dataframely/rule_expr":"count_star()","tablegate/baseline":{"low":7.5,"mad":0,"median":8,"runs":3},"tablegate/value":"NaN"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -64,6 +69,9 @@ func TestCheckJSON(t *testing.T) {
 			assert.Equal(t, want.Mismatches, back.Mismatches)
 			assert.Equal(t, want.ErrorRowsAddress, back.ErrorRowsAddress)
 			assert.Len(t, back.Samples, len(want.Samples))
+			assert.Equal(t, want.Table != nil, back.Table != nil)
 		})
 	}
 }
+
+func ptr(f float64) *float64 { return &f }

@@ -1,18 +1,20 @@
-// Package outcome holds what a run reports: the six outcomes of the failure policy, check
+// Package outcome holds what a run reports: the outcomes of the failure policy, check
 // results with severity and blocking, the typed errors of failing outcomes, and the JSON report.
 package outcome
 
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/tablegate/tablegate/casting"
 )
 
-// Outcome is one of the six results a run can have.
+// Outcome is one of the results a run can have (TableCheckFailed is declared with the table
+// checks).
 type Outcome string
 
-// The six outcomes of a run.
+// The outcomes of a run.
 const (
 	ColumnSchemaMismatch Outcome = "column_schema_mismatch"
 	AllValid             Outcome = "all_valid"
@@ -57,7 +59,8 @@ type Check struct {
 	Description string // the check's fixed text
 	// ResultDescription says what this evaluation found: "2 rows failed.", "No rule failed.".
 	ResultDescription string
-	// Rule and Expr are the rule and its SQL, on a check of one rule.
+	// Rule and Expr are the rule and its SQL, on a check of one rule; Expr is also a table
+	// check's SQL.
 	Rule, Expr string
 	// Failed is how many rows failed the check (on a collapsed check, rows failing any member).
 	Failed int64
@@ -70,6 +73,8 @@ type Check struct {
 	Mismatches []casting.Mismatch
 	// ErrorRowsAddress is the quarantine's address, on every check of a run that wrote it.
 	ErrorRowsAddress string
+	// Table is a table check's result (dy_table__<name>); nil on the other checks.
+	Table *TableResult
 }
 
 // RuleResult is one member rule of a collapsed check. Its fields are in the order of their JSON
@@ -101,25 +106,43 @@ type metadata struct {
 	Rule               *string            `json:"dataframely/rule,omitempty"`
 	RuleExpr           *string            `json:"dataframely/rule_expr,omitempty"`
 	Rules              []RuleResult       `json:"dataframely/rules,omitempty"`
+	Baseline           *Baseline          `json:"tablegate/baseline,omitempty"`
+	Max                *float64           `json:"tablegate/max,omitempty"`
+	Min                *float64           `json:"tablegate/min,omitempty"`
+	Value              json.RawMessage    `json:"tablegate/value,omitempty"` // null when NULL
 }
 
-func (c Check) metadata() metadata {
+func (c Check) metadata() (metadata, error) {
 	m := metadata{ColumnSchemaErrors: c.Mismatches, ErrorRowsAddress: c.ErrorRowsAddress, FailedExamples: c.Samples,
 		FailedRowCount: max(c.Failed, 0), Rules: c.Rules}
 	if c.Rule != "" {
-		m.Rule, m.RuleExpr = &c.Rule, &c.Expr
+		m.Rule = &c.Rule
 	}
-	return m
+	if c.Rule != "" || c.Table != nil {
+		m.RuleExpr = &c.Expr
+	}
+	if t := c.Table; t != nil {
+		value, err := json.Marshal(t.Value)
+		if err != nil {
+			return m, fmt.Errorf("check %s: its value: %w", c.Name, err)
+		}
+		m.Value, m.Min, m.Max, m.Baseline = value, t.Min, t.Max, t.Baseline
+	}
+	return m, nil
 }
 
 // MarshalJSON renders the check as the JSON report has it. HTML escaping is left to the
 // encoder the report is written with.
 func (c Check) MarshalJSON() ([]byte, error) {
+	meta, err := c.metadata()
+	if err != nil {
+		return nil, err
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	err := enc.Encode(checkJSON{Name: c.Name, Passed: c.Passed, Severity: c.Severity, Blocking: c.Blocking,
-		Description: c.Description, ResultDescription: c.ResultDescription, Metadata: c.metadata()})
+	err = enc.Encode(checkJSON{Name: c.Name, Passed: c.Passed, Severity: c.Severity, Blocking: c.Blocking,
+		Description: c.Description, ResultDescription: c.ResultDescription, Metadata: meta})
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
 }
 
@@ -137,6 +160,14 @@ func (c *Check) UnmarshalJSON(data []byte) error {
 	}
 	if w.Metadata.RuleExpr != nil {
 		c.Expr = *w.Metadata.RuleExpr
+	}
+	if w.Metadata.Value != nil {
+		c.Table = &TableResult{Min: w.Metadata.Min, Max: w.Metadata.Max, Baseline: w.Metadata.Baseline}
+		dec := json.NewDecoder(bytes.NewReader(w.Metadata.Value))
+		dec.UseNumber() // a metric keeps its digits
+		if err := dec.Decode(&c.Table.Value); err != nil {
+			return fmt.Errorf("check %s: its value: %w", c.Name, err)
+		}
 	}
 	return nil
 }

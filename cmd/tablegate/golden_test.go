@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,6 +20,28 @@ var update = flag.Bool("update", false, "rewrite the golden outputs in testdata/
 const goldenRows = `('a', 1.0, NULL), ('b', -1.0, 'hi'), ('c', 2.0, 'toolong'), ('g', -2.0, 'x<&"'), ` +
 	`('e', 5000.0, NULL), ('g', 3.0, NULL), ('f', 4.0, 'né'), ('h', -5.0, NULL)`
 
+// goldenTableChecks are table checks of every kind on the orders schema: a failing condition, a
+// metric within bounds, a NULL metric and one with an anomaly band from the run history (each
+// command of a case records one more run).
+const goldenTableChecks = `
+table_checks:
+  - name: enough_rows
+    sql: count(*) >= 1000
+    severity: warn
+  - name: mean_amount
+    metric: avg(amount)
+    min: -10
+    max: 10000
+  - name: huge_mean
+    metric: avg(amount) FILTER (WHERE amount > 1e9)
+    severity: warn
+  - name: volume
+    metric: count(*)
+    severity: warn
+    anomaly:
+      min_history: 2
+`
+
 // volatile are the fields that differ between two runs of the same command.
 var volatile = regexp.MustCompile(`"(run_id|started_at|duration_s|tablegate_version|duckdb_version)": ?("[^"]*"|[0-9.e-]+)`)
 
@@ -30,6 +53,7 @@ func TestOutputsGolden(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	in := f.parquet("in.parquet", ordersSelect(goldenRows))
+	tableChecks := f.write("orders_table.yaml", ordersYAML+goldenTableChecks)
 	tests := []struct {
 		name string
 		args []string
@@ -40,11 +64,15 @@ func TestOutputsGolden(t *testing.T) {
 		{"column_per_rule", []string{"--input", in, "--out", f.path("p", "orders.parquet"), "--granularity", "column", "--schema-rules", "per_rule", "--samples", "1"}},
 		{"schema", []string{"--input", in, "--out", f.path("s", "orders.parquet"), "--granularity", "schema"}},
 		{"mismatch", []string{"--query", "SELECT 1 AS id, 'x' AS note"}},
+		{"table_checks", []string{"--schema", tableChecks, "--input", in, "--out", f.path("t", "orders.parquet"), "--quarantine", "--history", f.path("t", "history.duckdb")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			base := append([]string{"validate", "--schema", f.schema}, tt.args...)
+			base := append([]string{"validate"}, tt.args...)
+			if !slices.Contains(tt.args, "--schema") {
+				base = append(base, "--schema", f.schema)
+			}
 			_, js, stderr := cli(t, append(base, "--format", "json")...)
 			require.NotEmpty(t, js, stderr)
 			_, text, _ := cli(t, append(base, "--format", "text")...)

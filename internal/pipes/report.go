@@ -56,9 +56,9 @@ func MaterializationMetadata(rep *outcome.Report) Metadata {
 	return m
 }
 
-// CheckMetadata types a check's results for Dagster under the dataframely/* keys: counts as
-// int, the rule, its SQL and the quarantine's address as text, samples and column errors as
-// tables, the members of a collapsed check as JSON.
+// CheckMetadata types a check's results for Dagster under the keys of the JSON report: counts
+// as int, the rule, its SQL and the quarantine's address as text, samples and column errors as
+// tables, the members of a collapsed check and a table check's value, bounds and band as JSON.
 func CheckMetadata(c outcome.Check) (Metadata, error) {
 	m := Metadata{}
 	if len(c.Mismatches) > 0 {
@@ -87,10 +87,28 @@ func CheckMetadata(c outcome.Check) (Metadata, error) {
 	}
 	if c.Rule != "" {
 		m[outcome.MetaRule] = Text(c.Rule)
+	}
+	if c.Rule != "" || c.Table != nil {
 		m[outcome.MetaRuleExpr] = Text(c.Expr)
 	}
 	if len(c.Rules) > 0 {
 		m[outcome.MetaRules] = JSON(c.Rules)
+	}
+	if t := c.Table; t != nil {
+		if text, ok := t.Value.(string); ok {
+			m[outcome.MetaValue] = Text(text)
+		} else {
+			m[outcome.MetaValue] = JSON(t.Value)
+		}
+		if t.Min != nil {
+			m[outcome.MetaMin] = JSON(*t.Min)
+		}
+		if t.Max != nil {
+			m[outcome.MetaMax] = JSON(*t.Max)
+		}
+		if t.Baseline != nil {
+			m[outcome.MetaBaseline] = JSON(t.Baseline)
+		}
 	}
 	return m, nil
 }
