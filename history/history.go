@@ -248,7 +248,7 @@ func appendRun(ctx context.Context, path string, run *report.Run) error {
 			}
 			rows = append(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 			args = append(args, rep.RunID, i, c.Name, rules, c.Passed, string(c.Severity), nullable(string(facts.Declared)),
-				c.Blocking, report.FailedCount(c), checkValue(c))
+				c.Blocking, c.Failed, checkValue(c))
 		}
 		if _, err := tx.ExecContext(ctx, "INSERT INTO tablegate_check_results (run_id, position, check_name, rules, passed, severity, "+
 			"declared_severity, blocking, failed_count, value) VALUES "+strings.Join(rows, ", "), args...); err != nil {

@@ -14,8 +14,11 @@ import (
 // checkValue is what the history stores as a check's value: a table check's metric; NULL for a
 // condition (its passed says it), a rule check, or a value JSON cannot carry (NaN, infinity).
 func checkValue(c outcome.Check) any {
+	if c.Table == nil {
+		return nil
+	}
 	var f float64
-	switch v := c.Metadata[outcome.MetaValue].(type) {
+	switch v := c.Table.Value.(type) {
 	case float64:
 		f = v
 	case json.Number: // a report read back from JSON

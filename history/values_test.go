@@ -72,7 +72,8 @@ func TestAnomalyFromHistory(t *testing.T) {
 	rep = volumeRun(t, eng, path, 1020, at(31))
 	c = volumeCheck(t, rep)
 	assert.True(t, c.Passed, c.ResultDescription)
-	assert.Equal(t, 30, c.Metadata[outcome.MetaBaseline].(map[string]any)["runs"])
+	require.NotNil(t, c.Table.Baseline)
+	assert.Equal(t, 30, c.Table.Baseline.Runs)
 	assert.Equal(t, outcome.AllValid, *rep.Outcome)
 
 	rep = volumeRun(t, eng, path, 10200, at(32))
