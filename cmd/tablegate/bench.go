@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	gosql "database/sql"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -109,7 +108,7 @@ each adds. Outputs go to a scratch folder that is removed; the JSON goes to --ou
 				if err := os.MkdirAll(outDir, 0o755); err != nil {
 					return fmt.Errorf("--out-dir: %w", err)
 				}
-				data, _ := json.MarshalIndent(res, "", "  ")
+				data, _ := indentJSON(res)
 				path := filepath.Join(outDir, "bench.json")
 				if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
 					return fmt.Errorf("write %s: %w", path, err)
