@@ -43,8 +43,7 @@ func historyCmd(stdout io.Writer) *cobra.Command {
 		Use:   "history --history DB.duckdb [--asset A] [--check C] [--last N] [--failing] [--format text|json]",
 		Short: "List recent runs from the run history, and each check's trend",
 		Example: `  tablegate history --history runs.duckdb
-  tablegate history --history runs.duckdb --asset orders --last 30
-  tablegate history --history runs.duckdb --failing
+  tablegate history --history runs.duckdb --asset orders --last 30 --failing
   tablegate history --history runs.duckdb --check dy_rule__amount__min --format json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
