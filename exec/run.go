@@ -439,12 +439,12 @@ func errorCounts(p *compile.Plan, stats ruleStats) []outcome.RuleCount {
 const MaxSampleValue = compile.MaxSampleValue
 
 // rowsJSON runs a query whose single column is a JSON text per row.
-func rowsJSON(ctx context.Context, r *run, query string) ([]any, error) {
+func rowsJSON(ctx context.Context, r *run, query string) ([]json.RawMessage, error) {
 	texts, err := column[string](ctx, r, query)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]any, len(texts))
+	out := make([]json.RawMessage, len(texts))
 	for i, text := range texts {
 		out[i] = json.RawMessage(sanitizeJSON(text))
 	}
