@@ -1,9 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -76,20 +77,14 @@ func checksCmd(stdout io.Writer) *cobra.Command {
 				Checks: exec.CheckSpecs(plan, f.quarantine, settings),
 			}
 			if f.format == "json" {
-				data, err := json.MarshalIndent(list, "", "  ")
+				data, err := indentJSON(list)
 				if err != nil {
 					return err
 				}
 				fmt.Fprintln(stdout, string(data))
 				return nil
 			}
-			for _, c := range list.Checks {
-				block := ""
-				if c.Blocking {
-					block = "blocking"
-				}
-				fmt.Fprintf(stdout, "%-40s %-8s %s\n", c.Name, block, c.Description)
-			}
+			printCheckSpecs(stdout, list.Checks)
 			return nil
 		},
 	}
@@ -100,4 +95,24 @@ func checksCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.schemaRules, "schema-rules", "", "at column granularity: collapsed or per_rule (env TABLEGATE_SCHEMA_RULES; default collapsed)")
 	fl.StringVar(&f.format, "format", "text", "output: text or json")
 	return cmd
+}
+
+// printCheckSpecs lists the checks in aligned columns: name, declared severity (ERROR when one of
+// the check's rules is an error; the column check always is), whether a failure blocks, and
+// the description.
+func printCheckSpecs(w io.Writer, checks []outcome.CheckSpec) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "CHECK\tSEVERITY\tBLOCKING\tDESCRIPTION")
+	for _, c := range checks {
+		sev := "WARN"
+		if len(c.Rules) == 0 || slices.ContainsFunc(c.Rules, func(r outcome.SpecRule) bool { return r.Severity != "warn" }) {
+			sev = "ERROR"
+		}
+		block := "no"
+		if c.Blocking {
+			block = "blocking"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Name, sev, block, c.Description)
+	}
+	_ = tw.Flush()
 }

@@ -68,10 +68,19 @@ func TestChecksCommand(t *testing.T) {
 		})
 	}
 
-	code, stdout, _ := cli(t, "checks", "--schema", f.schema)
+	// Text: aligned columns (a long name pushes the others, not into them), with the severity.
+	long := f.write("long.yaml", strings.Replace(ordersYAML, "name: note", "name: a_note_column_with_a_name_well_past_forty_characters", 1))
+	code, stdout, _ := cli(t, "checks", "--schema", long)
 	require.Equal(t, 0, code)
-	assert.Contains(t, stdout, "dy_rule__amount__min")
-	assert.Contains(t, stdout, "blocking")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	require.Regexp(t, `^CHECK +SEVERITY +BLOCKING +DESCRIPTION$`, lines[0])
+	col := strings.Index(lines[0], "SEVERITY")
+	for _, l := range lines[1:] {
+		assert.Regexp(t, `^(ERROR|WARN) `, l[col:], l)
+		assert.Equal(t, " ", l[col-1:col], l)
+	}
+	assert.Regexp(t, `(?m)^dy_rule__amount__min +ERROR +blocking +amount >= 0$`, stdout)
+	assert.Regexp(t, `(?m)^dy_rule__a_note_column_with_a_name_well_past_forty_characters__max_length +WARN +no +`, stdout)
 	code, _, stderr := cli(t, "checks", "--schema", f.schema, "--format", "yaml")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "use text or json")
