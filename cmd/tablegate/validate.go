@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -135,7 +134,7 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 				if err != nil && rep.Error == nil {
 					rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
 				}
-				data, jerr := json.MarshalIndent(rep, "", "  ")
+				data, jerr := indentJSON(rep)
 				if jerr != nil {
 					return jerr
 				}
@@ -219,7 +218,7 @@ func writeEarlyReport(args []string, stdout io.Writer, err error) {
 	}
 	rep := exec.NewReport("", "")
 	rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
-	data, jerr := json.MarshalIndent(rep, "", "  ")
+	data, jerr := indentJSON(rep)
 	if jerr != nil {
 		return
 	}
