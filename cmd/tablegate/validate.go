@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/internal/pipes"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
@@ -44,15 +44,18 @@ func parseInput(in string) (exec.Input, error) {
 	if file, s, t, ok := splitTable(in); ok {
 		return exec.TableInput{File: file, Schema: s, Table: t}, nil
 	}
-	switch strings.ToLower(filepath.Ext(in)) {
+	switch exec.DataExt(in) {
 	case ".parquet":
+		if !strings.EqualFold(filepath.Ext(in), ".parquet") {
+			break // a compressed Parquet file: its pages are compressed already
+		}
 		return exec.ParquetInput{Path: in}, nil
 	case ".csv", ".tsv":
 		return exec.CSVInput{Path: in}, nil
 	case ".ndjson", ".jsonl", ".json":
 		return exec.NDJSONInput{Path: in}, nil
 	}
-	return nil, usagef("--input %q: use a Parquet file or glob (.parquet), a CSV (.csv), NDJSON (.ndjson, .jsonl) or DBFILE.duckdb:[schema.]table", in)
+	return nil, usagef("--input %q: use a Parquet file or glob (.parquet), a CSV (.csv, .tsv), NDJSON (.ndjson, .jsonl), either compressed (.gz, .zst), or DBFILE.duckdb:[schema.]table", in)
 }
 
 func parseOutput(out string) (exec.Output, error) {
@@ -141,7 +144,7 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 				if err != nil && rep.Error == nil {
 					rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
 				}
-				data, jerr := json.MarshalIndent(rep, "", "  ")
+				data, jerr := indentJSON(rep)
 				if jerr != nil {
 					return jerr
 				}
@@ -224,7 +227,7 @@ func writeEarlyReport(args []string, stdout io.Writer, err error) {
 	}
 	rep := exec.NewReport("", "")
 	rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
-	data, jerr := json.MarshalIndent(rep, "", "  ")
+	data, jerr := indentJSON(rep)
 	if jerr != nil {
 		return
 	}
@@ -350,6 +353,9 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	opts := settings
 	opts.Cast, opts.SkipMissing, opts.Progress, opts.Warnings = f.cast, f.skipMissing, prog.update, stderr
 	opts.ReportFiles = f.paths(cmd).reportFiles()
+	if path := historyFile(cmd, f.history); path != "" {
+		opts.Baselines = history.BaselinesOf(path)
+	}
 	rep, err := eng.Run(ctx, exec.Asset{Name: f.name, QuarantineName: f.quarantineName, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
 	if de := (*duckdb.Error)(nil); errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {
 		err = outOfMemory(err, f)
