@@ -30,7 +30,7 @@ type (
 	SettingError = exec.SettingError
 	// ReportFileError is an Options.HTML or Options.History path the run refused before it read
 	// anything: the same file as its input, database, table or quarantine, or as the other one, or
-	// not a regular file. Neither is written.
+	// a named pipe or a device. Neither is written.
 	ReportFileError = exec.ReportFileError
 	// StorageVersionError is a database file in a storage format the embedded DuckDB cannot open.
 	StorageVersionError = exec.StorageVersionError

@@ -14,8 +14,8 @@ type ReportFile struct {
 	Role, Path string
 }
 
-// ReportFileError is a report file a run refuses before it reads or writes anything: it is not
-// a regular file, or it is the same file as the run's data (its input, a database file, the
+// ReportFileError is a report file a run refuses before it reads or writes anything: it is a
+// named pipe, a device or a socket, or it is the same file as the run's data (its input, a database file, the
 // table, the quarantine) or as another report file, which writing it would overwrite. The caller
 // writes none of the run's report files.
 type ReportFileError struct {
@@ -38,8 +38,8 @@ func (e *ReportFileError) Unwrap() error { return e.Err }
 // TypeName names the error in the JSON report.
 func (e *ReportFileError) TypeName() string { return "ReportFileError" }
 
-// CheckReportFiles refuses, as a *ReportFileError, a report file that is not a regular file or
-// that names the same file as the asset's input (every file of a glob), its database files, its
+// CheckReportFiles refuses, as a *ReportFileError, a report file that is a named pipe, a device
+// or a socket, or that names the same file as the asset's input (every file of a glob), its database files, its
 // table or quarantine (and the kept previous quarantine), or another report file: after
 // resolving symbolic links, also for paths that do not exist yet, and for hard links. Run does it
 // first when Options.ReportFiles is set.
@@ -79,7 +79,9 @@ func CheckReportFiles(a Asset, files ...ReportFile) error {
 		if f.Path == "" {
 			continue
 		}
-		if err := filekind.Regular(f.Path); err != nil {
+		// A folder fails (or, for a history, warns) where the file is written, as it did; a
+		// special file would block that write, so it is refused here.
+		if err := filekind.NotSpecial(f.Path); err != nil {
 			return &ReportFileError{ReportFile: f, Err: err}
 		}
 		for _, d := range data {

@@ -123,9 +123,10 @@ func (o ParquetOutput) check(quarantineName string) error {
 	return nil
 }
 
+func (TableOutput) sink() compile.Sink { return compile.ToOutput }
+
 // check refuses a database file that is not a regular file.
 func (o TableOutput) check(string) error { return filekind.Regular(o.File) }
-func (TableOutput) sink() compile.Sink   { return compile.ToOutput }
 
 func (o ParquetOutput) target(r *run, _ string, keepPrevious bool) compile.Output {
 	return compile.Output{TableFile: tempPath(o.Path, r.id, "table"), QuarantineFile: tempPath(o.Path, r.id, "quarantine"), KeepPrevious: keepPrevious}

@@ -137,6 +137,9 @@ func (ld *load) file(path, read string, chain []string) (*Schema, error) {
 // that a FIFO is refused rather than waited on, and reads through a limit, so that a file that
 // grows while read (or a device) costs at most the limit.
 func readBounded(path string) ([]byte, error) {
+	if err := filekind.Regular(path); err != nil {
+		return nil, err // a socket cannot be opened at all: say what it is
+	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report/htmlreport"
@@ -188,6 +189,9 @@ func reportCmd() *cobra.Command {
 			}
 			if runID == "" || html == "" {
 				return usagef("report needs --run ID (tablegate history lists them) and --html FILE")
+			}
+			if err := exec.CheckReportFiles(exec.Asset{}, exec.ReportFile{Role: "--history", Path: p}, exec.ReportFile{Role: "--html", Path: html}); err != nil {
+				return err
 			}
 			run, err := history.Load(cmd.Context(), p, runID)
 			if err != nil {

@@ -190,6 +190,16 @@ func TestReportPathsThatWouldOverwriteData(t *testing.T) {
 	assert.Contains(t, msg, "--html "+out+" is the same file as the table")
 	assert.Empty(t, treeDiff(before, treeState(t, f.dir)))
 
+	// tablegate report: --html the history file itself.
+	hist := f.path("runs.duckdb")
+	code, _, stderr := cli(t, "validate", "--schema", f.schema, "--input", mixed, "--history", hist)
+	require.Equal(t, 1, code, stderr)
+	before = treeState(t, f.dir)
+	code, _, stderr = cli(t, "report", "--history", hist, "--run", "any", "--html", hist)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--html "+hist+" is the same file as --history "+hist)
+	assert.Empty(t, treeDiff(before, treeState(t, f.dir)))
+
 	// The previous outputs hold the first run's rows.
 	assert.Equal(t, mixedValid, f.parquetRows(out))
 	rows, ok := f.tableRows(wh, "main", "orders")

@@ -53,6 +53,12 @@ func Regular(path string) error { return check(path, "a regular file", fs.FileMo
 // missing path passes.
 func Directory(path string) error { return check(path, "a directory", fs.FileMode.IsDir) }
 
+// NotSpecial refuses a named pipe, a device, a socket (links followed): a path whose open or
+// read could block or never end. A regular file, a directory or a missing path passes.
+func NotSpecial(path string) error {
+	return check(path, "a regular file", func(m fs.FileMode) bool { return m.IsRegular() || m.IsDir() })
+}
+
 func check(path, want string, ok func(fs.FileMode) bool) error {
 	st, err := os.Stat(path)
 	if err != nil || ok(st.Mode()) {
