@@ -21,6 +21,11 @@ type Asset struct {
 	Output  bool
 	// Quarantine declares a quarantine (the invalid rows are written beside the output).
 	Quarantine bool
+	// Groups are the rule indexes of every check the report shows, in rule order (a rule's own
+	// check is its one index): each shows at most Program.Samples failing rows.
+	Groups [][]int
+	// Progress, when set, is told when the run begins writing its outputs.
+	Progress func(phase string, rows int64)
 }
 
 // Result is what a run found: the counts, the outcome, what the report's checks are built from,
@@ -45,4 +50,6 @@ type Result struct {
 	ValidRows, InvalidRows string
 	// Written is what the Writer put in place.
 	Written Written
+	// Conds are the program's conditions as the run ended.
+	Conds compile.Cond
 }
