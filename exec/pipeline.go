@@ -34,8 +34,9 @@ func newBackend(r *run, a Asset, written map[string]bool) *backend {
 	return b
 }
 
+// Open opens the input, CSV and NDJSON read as the schema declares their columns.
 func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
-	return b.a.Input.open(ctx, b.r, b.written)
+	return readAs(b.a.Input, reading{declared: b.a.Plan.Schema().Columns}).open(ctx, b.r, b.written)
 }
 
 func (b *backend) Describe(ctx context.Context, rel compile.Relation) ([]casting.ColumnType, error) {
@@ -152,6 +153,8 @@ type evaluation struct {
 	stats  ruleStats
 	out    outcome.Outcome
 	groups []checkGroup
+	// tables are the table checks judged (nil until their step ran).
+	tables []tableResult
 }
 
 // evaluate runs the program (its writes included) and fills the report's checks; the returned
@@ -161,6 +164,11 @@ func (e *Engine) evaluate(ctx context.Context, b *backend, rep *outcome.Report, 
 	a, r := b.a, b.r
 	groups := checkGroups(a.Plan, opts)
 	ra := runAsset(r, a, opts, policy, groups)
+	var tables []tableResult
+	ra.JudgeTables = func(vals []any) bool {
+		tables = judgeTableChecks(a.Plan, vals, opts.Baselines)
+		return tableFailed(tables)
+	}
 	p, err := prepare(ctx, b, ra, rel)
 	if err != nil {
 		return nil, err
@@ -170,7 +178,7 @@ func (e *Engine) evaluate(ctx context.Context, b *backend, rep *outcome.Report, 
 	if res == nil {
 		return nil, err
 	}
-	ev := &evaluation{res: res, total: p.Facts.Rows, stats: ruleStats{invalid: res.Invalid, failed: res.Failed}, out: res.Outcome, groups: groups}
+	ev := &evaluation{res: res, total: p.Facts.Rows, stats: ruleStats{invalid: res.Invalid, failed: res.Failed}, out: res.Outcome, groups: groups, tables: tables}
 	var step *runner.StepError
 	if err != nil && errors.As(err, &step) && !res.Counted {
 		// Until the rules are counted, a failure is the input's (or the run's end), or a custom
@@ -188,7 +196,7 @@ func (e *Engine) evaluate(ctx context.Context, b *backend, rep *outcome.Report, 
 			detail.groupFailed[g.name] = res.CheckFailed[i]
 		}
 	}
-	rep.Checks = buildChecks(a.Plan, a, opts, ev.stats, &detail, groups)
+	rep.Checks = append(buildChecks(a.Plan, a, opts, ev.stats, &detail, groups), tableChecks(a.Plan, tables)...)
 	rep.Health = outcome.HealthOf(rep.Checks)
 	return ev, err
 }

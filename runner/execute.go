@@ -139,7 +139,7 @@ func Execute(ctx context.Context, b Backend, a Asset, p *Prepared) (*Result, err
 		if err := x.step(ctx, s); err != nil {
 			return x.res, &StepError{What: s.What, Op: s.Op, Err: err}
 		}
-		if s.Op == compile.Counts {
+		if s.Op == compile.Counts || s.Op == compile.TableChecks {
 			x.res.Counted = true
 			x.decide()
 		}
@@ -176,6 +176,8 @@ type interpreter struct {
 	order []string         // every picked ordinal, once, in the order first picked
 	// rowGroup is the valid rows' row group size for a Parquet table (0: the engine's default).
 	rowGroup int64
+	// tablesFail tells that a table check fails the run.
+	tablesFail bool
 }
 
 func (x *interpreter) holds(s compile.Step) bool { return s.When&x.flags == s.When }
@@ -184,6 +186,10 @@ func (x *interpreter) holds(s compile.Step) bool { return s.When&x.flags == s.Wh
 func (x *interpreter) decide() {
 	r := x.res
 	r.Outcome = outcome.Decide(r.Facts.Rows, r.Invalid, x.a.Policy)
+	if x.tablesFail {
+		// Before aborted and no_valid_rows: the batch as a whole is wrong.
+		r.Outcome = outcome.TableCheckFailed
+	}
 	x.take = sampleTakes(x.a.Groups, r.Failed, x.a.Program.Samples)
 	x.flags = conditions(r.Facts.Rows, r.Invalid, r.Failed, r.Outcome, x.a.Output, x.a.Quarantine, x.a.Program.RowSample, len(x.take) > 0)
 	r.Conds = x.flags
@@ -201,7 +207,7 @@ func conditions(total, invalid int64, failed []int64, out outcome.Outcome, outpu
 	for _, n := range failed {
 		anyFailure = anyFailure || n > 0
 	}
-	writing := output && out != outcome.Aborted
+	writing := output && writes(out)
 	set(compile.AnyInvalid, invalid > 0)
 	set(compile.NoInvalid, invalid == 0)
 	set(compile.AnyValid, invalid < total)
@@ -214,6 +220,11 @@ func conditions(total, invalid int64, failed []int64, out outcome.Outcome, outpu
 	set(compile.DropQuarant, writing && c&compile.WriteQuarant == 0)
 	set(compile.PlainGroups, true) // until a RowGroupSize step sets a size
 	return c
+}
+
+// writes reports whether a run with the outcome writes its outputs.
+func writes(out outcome.Outcome) bool {
+	return out != outcome.Aborted && out != outcome.TableCheckFailed
 }
 
 // sampleTakes is, per rule, how many of its first failing rows the checks show: each check
@@ -265,6 +276,8 @@ func (x *interpreter) step(ctx context.Context, s compile.Step) error {
 			dest[i] = &r.CheckFailed[i]
 		}
 		return queryRow(ctx, b, s.SQL, nil, dest...)
+	case compile.TableChecks:
+		return x.readTableChecks(ctx, s.SQL)
 	case compile.InvalidByRules:
 		sets, err := readRuleSets(ctx, b, s.SQL)
 		if err != nil {
@@ -315,7 +328,7 @@ func (x *interpreter) giveBackThreads(steps []compile.Step) {
 // outputs.
 func (x *interpreter) write(ctx context.Context, steps []compile.Step) error {
 	w := x.b.Writer()
-	if !x.a.Output || x.res.Outcome == outcome.Aborted || w == nil {
+	if !x.a.Output || !writes(x.res.Outcome) || w == nil {
 		return nil
 	}
 	if x.a.Progress != nil {
@@ -380,6 +393,29 @@ func (x *interpreter) ifBegun(begun bool, rollback string) string {
 		return rollback
 	}
 	return ""
+}
+
+// readTableChecks reads the table checks' values, with the rule counts as its parameter when
+// the checks read them, and has them judged.
+func (x *interpreter) readTableChecks(ctx context.Context, query string) error {
+	p := x.a.Plan
+	vals := make([]any, len(p.TableChecks))
+	dest := make([]any, len(vals))
+	for i := range vals {
+		dest[i] = &vals[i]
+	}
+	var args []any
+	if p.TableChecksReadCounts() {
+		args = append(args, append([]int64{x.res.Invalid}, x.res.Failed...))
+	}
+	if err := queryRow(ctx, x.b, query, args, dest...); err != nil {
+		return err
+	}
+	if x.a.JudgeTables == nil {
+		return fmt.Errorf("the run has table checks and nothing to judge them")
+	}
+	x.tablesFail = x.a.JudgeTables(vals)
+	return nil
 }
 
 // readPicks reads the ordinals of the failing rows each rule's checks show.

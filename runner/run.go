@@ -26,6 +26,10 @@ type Asset struct {
 	Groups [][]int
 	// Progress, when set, is told when the run begins writing its outputs.
 	Progress func(phase string, rows int64)
+	// JudgeTables judges the values the TableChecks step read (one per table check of the plan,
+	// nil for NULL) and tells whether they fail the run: the table_check_failed outcome, which
+	// writes nothing. Needed when the plan has table checks.
+	JudgeTables func(values []any) (fails bool)
 }
 
 // Result is what a run found: the counts, the outcome, what the report's checks are built from,
