@@ -195,34 +195,21 @@ func tableChecks(p *compile.Plan, results []tableResult) []outcome.Check {
 
 func tableCheck(t tableResult) outcome.Check {
 	c := t.check
-	check := outcome.Check{
-		Name: c.Check, Passed: t.passed, Severity: outcome.FailedSeverity(t.failsRun()), Blocking: c.Severity == schema.Error,
-		Description: c.Description, ResultDescription: sentence(t.why), Metadata: map[string]any{outcome.MetaValue: t.value},
-	}
+	res := &outcome.TableResult{Value: t.value, Min: c.Min, Max: c.Max}
 	if f, ok := t.value.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-		check.Metadata[outcome.MetaValue] = formatValue(f) // JSON has no NaN or infinity
-	}
-	check.Metadata[outcome.MetaRuleExpr] = c.Expr
-	if c.Min != nil {
-		check.Metadata[outcome.MetaMin] = *c.Min
-	}
-	if c.Max != nil {
-		check.Metadata[outcome.MetaMax] = *c.Max
+		res.Value = formatValue(f) // JSON has no NaN or infinity
 	}
 	if b := t.band; b != nil {
-		baseline := map[string]any{"runs": b.Runs}
+		res.Baseline = &outcome.Baseline{Runs: b.Runs}
 		if b.Ready {
-			baseline["median"], baseline["mad"] = b.Median, b.MAD
-			if b.Low != nil {
-				baseline["low"] = *b.Low
-			}
-			if b.High != nil {
-				baseline["high"] = *b.High
-			}
+			median, mad := b.Median, b.MAD
+			res.Baseline.Median, res.Baseline.MAD, res.Baseline.Low, res.Baseline.High = &median, &mad, b.Low, b.High
 		}
-		check.Metadata[outcome.MetaBaseline] = baseline
 	}
-	return check
+	return outcome.Check{
+		Name: c.Check, Passed: t.passed, Severity: outcome.FailedSeverity(t.failsRun()), Blocking: c.Severity == schema.Error,
+		Description: c.Description, ResultDescription: sentence(t.why), Expr: c.Expr, Table: res,
+	}
 }
 
 // sentence capitalises nothing and ends the text with a full stop.

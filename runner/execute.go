@@ -125,7 +125,7 @@ func Execute(ctx context.Context, b Backend, a Asset, p *Prepared) (*Result, err
 	if err := Refused(b, steps); err != nil {
 		return nil, err
 	}
-	x := &interpreter{b: b, a: a, res: &Result{Facts: f, Failed: make([]int64, len(a.Plan.Rules)), Samples: map[int][]any{}}}
+	x := &interpreter{b: b, a: a, res: &Result{Facts: f, Failed: make([]int64, len(a.Plan.Rules)), Samples: map[int][]json.RawMessage{}}}
 	x.res.Counted = len(a.Plan.Rules) == 0
 	x.decide()
 	defer x.giveBackThreads(steps)
@@ -457,7 +457,7 @@ const sampleCells = 1 << 20
 // result is built whole before it is read, and 2,000 rows of 5,000 columns as JSON needed more
 // than a 1 GB limit.
 func (x *interpreter) readSampleRows(ctx context.Context, query string) error {
-	rows := map[string]any{}
+	rows := map[string]json.RawMessage{}
 	all := x.order
 	batch := max(1, sampleCells/max(1, len(x.a.Plan.Columns)))
 	for len(all) > 0 {
@@ -468,7 +468,7 @@ func (x *interpreter) readSampleRows(ctx context.Context, query string) error {
 		all = all[n:]
 	}
 	for i, rids := range x.picks {
-		sample := make([]any, len(rids))
+		sample := make([]json.RawMessage, len(rids))
 		for j, rid := range rids {
 			sample[j] = rows[rid]
 		}
@@ -479,7 +479,7 @@ func (x *interpreter) readSampleRows(ctx context.Context, query string) error {
 
 // sampleRows renders the rows with the ordinals rids as JSON into rows (query: the program's
 // SampleRows step).
-func sampleRows(ctx context.Context, b Backend, query string, rids []string, rows map[string]any) error {
+func sampleRows(ctx context.Context, b Backend, query string, rids []string, rows map[string]json.RawMessage) error {
 	res, err := b.Query(ctx, query, rids)
 	if err != nil {
 		return err
@@ -535,12 +535,12 @@ func rowGroupSize(ctx context.Context, b Backend, query string) int64 {
 }
 
 // rowsJSON runs a query whose single column is a JSON text per row.
-func rowsJSON(ctx context.Context, b Backend, query string) ([]any, error) {
+func rowsJSON(ctx context.Context, b Backend, query string) ([]json.RawMessage, error) {
 	texts, err := column[string](ctx, b, query)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]any, len(texts))
+	out := make([]json.RawMessage, len(texts))
 	for i, text := range texts {
 		out[i] = json.RawMessage(sanitizeJSON(text))
 	}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"encoding/json"
 	"errors"
 
 	"github.com/tablegate/tablegate/compile"
@@ -45,11 +46,11 @@ type Result struct {
 	// failing some member.
 	CheckFailed []int64
 	// Samples is, per rule, its failing rows the checks show (JSON objects).
-	Samples map[int][]any
+	Samples map[int][]json.RawMessage
 	// InvalidByRules, InvalidSample and ValidSample are the report's.
 	InvalidByRules []outcome.RuleSet
-	InvalidSample  []any
-	ValidSample    []any
+	InvalidSample  []json.RawMessage
+	ValidSample    []json.RawMessage
 	// ValidRows and InvalidRows are the statements whose rows go to the caller (compile.ToCaller).
 	ValidRows, InvalidRows string
 	// Written is what the Writer put in place.
