@@ -8,14 +8,47 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/report"
 )
 
-// checksList is the JSON of `tablegate checks`.
+// checksList is the JSON of `tablegate checks`: the checks, and what an orchestrator shows of
+// the schema without a run (Dagster's code version and Columns tab).
 type checksList struct {
-	Schema string              `json:"schema"`
-	Checks []outcome.CheckSpec `json:"checks"`
+	Schema      string              `json:"schema"`
+	Fingerprint string              `json:"schema_fingerprint"`
+	Columns     []checksColumn      `json:"columns"`
+	Checks      []outcome.CheckSpec `json:"checks"`
+}
+
+// checksColumn is a schema column: its dtype as the schema writes it, whether it may be null,
+// whether it is part of the primary key, its description, and its rules' descriptions.
+type checksColumn struct {
+	Name        string   `json:"name"`
+	DType       string   `json:"dtype"`
+	Nullable    bool     `json:"nullable"`
+	PrimaryKey  bool     `json:"primary_key"`
+	Description string   `json:"description"`
+	Rules       []string `json:"rules"`
+}
+
+func listColumns(plan *compile.Plan) []checksColumn {
+	rules := map[string][]string{}
+	for _, r := range plan.Rules {
+		if r.Column != "" {
+			rules[r.Column] = append(rules[r.Column], r.Description)
+		}
+	}
+	cols := make([]checksColumn, 0, len(plan.Schema().Columns))
+	for _, c := range plan.Schema().Columns {
+		cols = append(cols, checksColumn{
+			Name: c.Name, DType: c.DType.String(), Nullable: c.Args.Nullable, PrimaryKey: c.Args.PrimaryKey,
+			Description: c.Args.Description, Rules: append([]string{}, rules[c.Name]...),
+		})
+	}
+	return cols
 }
 
 func checksCmd(stdout io.Writer) *cobra.Command {
@@ -39,7 +72,10 @@ func checksCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			list := checksList{Schema: plan.Name, Checks: exec.CheckSpecs(plan, f.quarantine, settings)}
+			list := checksList{
+				Schema: plan.Name, Fingerprint: report.Fingerprint(plan), Columns: listColumns(plan),
+				Checks: exec.CheckSpecs(plan, f.quarantine, settings),
+			}
 			if f.format == "json" {
 				data, err := indentJSON(list)
 				if err != nil {

@@ -112,3 +112,37 @@ func TestQuarantineNameFlag(t *testing.T) {
 	assert.Contains(t, stderr, "the table's own name")
 	assert.Len(t, f.parquetRows(out), 3, "the table of the first run is unchanged")
 }
+
+// TestChecksSchemaFacts: `checks --format json` carries the schema's fingerprint (the Dagster code
+// version; it changes when a rule changes) and its columns (Dagster's Columns tab).
+func TestChecksSchemaFacts(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	type column struct {
+		Name, DType, Description string
+		Nullable                 bool
+		PrimaryKey               bool `json:"primary_key"`
+		Rules                    []string
+	}
+	list := func(schema string) (string, []column) {
+		code, stdout, stderr := cli(t, "checks", "--schema", schema, "--format", "json")
+		require.Equal(t, 0, code, stderr)
+		var l struct {
+			Fingerprint string `json:"schema_fingerprint"`
+			Columns     []column
+		}
+		require.NoError(t, json.Unmarshal([]byte(stdout), &l))
+		return l.Fingerprint, l.Columns
+	}
+	fp, cols := list(f.schema)
+	assert.Regexp(t, `^[0-9a-f]{16}$`, fp)
+	assert.Equal(t, []column{
+		{Name: "id", DType: "String", PrimaryKey: true, Rules: []string{"id not null"}},
+		{Name: "amount", DType: "Float64", Rules: []string{"amount not null", "amount >= 0", "amount not infinite", "amount not NaN"}},
+		{Name: "note", DType: "String", Nullable: true, Rules: []string{"note length <= 5 bytes"}},
+	}, cols)
+	again, _ := list(f.write("same.yaml", ordersYAML))
+	assert.Equal(t, fp, again, "the same schema, the same fingerprint")
+	changed, _ := list(f.write("changed.yaml", strings.Replace(ordersYAML, "min: 0", "min: 1", 1)))
+	assert.NotEqual(t, fp, changed, "a changed rule changes the fingerprint")
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/internal/pipes"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
@@ -305,6 +306,9 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	defer prog.finish()
 	opts := settings
 	opts.Cast, opts.SkipMissing, opts.Progress, opts.Warnings = f.cast, f.skipMissing, prog.update, stderr
+	if path := historyFile(cmd, f.history); path != "" {
+		opts.Baselines = history.BaselinesOf(path)
+	}
 	rep, err := eng.Run(ctx, exec.Asset{Name: f.name, QuarantineName: f.quarantineName, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
 	if de := (*duckdb.Error)(nil); errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {
 		err = outOfMemory(err, f)
