@@ -478,21 +478,3 @@ func (r *run) exec(ctx context.Context, query string) error {
 	_, err := r.conn.ExecContext(ctx, query)
 	return err
 }
-
-// column reads the single column of a query's rows.
-func column[T any](ctx context.Context, r *run, query string) ([]T, error) {
-	rows, err := r.conn.QueryContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		var v T
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}

@@ -164,16 +164,17 @@ func (e *Engine) evaluate(ctx context.Context, b *backend, rep *outcome.Report, 
 	a, r := b.a, b.r
 	groups := checkGroups(a.Plan, opts)
 	ra := runAsset(r, a, opts, policy, groups)
-	var tables []tableResult
-	ra.JudgeTables = func(vals []any) bool {
-		tables = judgeTableChecks(a.Plan, vals, opts.Baselines)
-		return tableFailed(tables)
-	}
 	p, err := prepare(ctx, b, ra, rel)
 	if err != nil {
 		return nil, err
 	}
 	opts.progress("evaluating rules", p.Facts.Rows)
+	var tables []tableResult
+	baselines := readBaselines(ctx, rep, a.Plan, opts)
+	ra.JudgeTables = func(vals []any) bool {
+		tables = judgeTableChecks(a.Plan, vals, baselines)
+		return tableFailed(tables)
+	}
 	res, err := runner.Execute(ctx, b, ra, p)
 	if res == nil {
 		return nil, err

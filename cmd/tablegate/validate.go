@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/internal/pipes"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
@@ -134,7 +134,7 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 				if err != nil && rep.Error == nil {
 					rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
 				}
-				data, jerr := json.MarshalIndent(rep, "", "  ")
+				data, jerr := indentJSON(rep)
 				if jerr != nil {
 					return jerr
 				}
@@ -218,7 +218,7 @@ func writeEarlyReport(args []string, stdout io.Writer, err error) {
 	}
 	rep := exec.NewReport("", "")
 	rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
-	data, jerr := json.MarshalIndent(rep, "", "  ")
+	data, jerr := indentJSON(rep)
 	if jerr != nil {
 		return
 	}
@@ -306,6 +306,9 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	defer prog.finish()
 	opts := settings
 	opts.Cast, opts.SkipMissing, opts.Progress, opts.Warnings = f.cast, f.skipMissing, prog.update, stderr
+	if path := historyFile(cmd, f.history); path != "" {
+		opts.Baselines = history.BaselinesOf(path)
+	}
 	rep, err := eng.Run(ctx, exec.Asset{Name: f.name, QuarantineName: f.quarantineName, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
 	if de := (*duckdb.Error)(nil); errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {
 		err = outOfMemory(err, f)
