@@ -96,14 +96,14 @@ func writeFile(path string, run *report.Run) error {
 }
 
 type page struct {
-	Run          *report.Run
-	Report       *outcome.Report
-	OutcomeText  string
-	Tone         string // ok, warn or bad: the banner's colour
-	Failing      int
-	Checks       []checkRow
+	Run         *report.Run
+	Report      *outcome.Report
+	OutcomeText string
+	Tone        string // ok, warn or bad: the banner's colour
+	Failing     int
+	Checks      []checkRow
 	// TableChecks are shown first, in a section of their own.
-	TableChecks []tableRow
+	TableChecks  []tableRow
 	Failures     []failure
 	HasTrends    bool
 	TrendRuns    int
