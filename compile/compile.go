@@ -42,6 +42,11 @@ type Plan struct {
 	Name    string // the schema's name
 	Columns []Column
 	Rules   []Rule
+	// TableChecks judge the whole input, once per run, after the rules are counted.
+	TableChecks []TableCheck
+
+	// tableCounts tells that a table check reads the rule counts (TableChecksReadCounts).
+	tableCounts bool
 
 	schema *schema.Schema
 	keyed  []keyGroup
@@ -91,6 +96,7 @@ func CompileWith(ctx context.Context, s *schema.Schema, parser *Parser) (*Plan, 
 		}
 		c.columnRules(col)
 	}
+	c.tableChecks()
 	if err := ctx.Err(); err != nil {
 		// A cancelled parser call reads as a problem of the rule it checked: report the cause.
 		return nil, err

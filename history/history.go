@@ -244,7 +244,7 @@ func appendRun(ctx context.Context, path string, run *report.Run) error {
 			}
 			rows = append(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")
 			args = append(args, rep.RunID, i, c.Name, rules, c.Passed, string(c.Severity), nullable(string(facts.Declared)),
-				c.Blocking, report.FailedCount(c))
+				c.Blocking, c.Failed)
 		}
 		if _, err := tx.ExecContext(ctx, "INSERT INTO tablegate_check_results VALUES "+strings.Join(rows, ", "), args...); err != nil {
 			return fmt.Errorf("record the checks: %w", err)

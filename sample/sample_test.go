@@ -61,9 +61,8 @@ func TestSampleFitsSchema(t *testing.T) {
 			}
 			generated := func(rep *outcome.Report) (failed int64, which []string) {
 				for _, c := range rep.Checks {
-					if rule, _ := c.Metadata["dataframely/rule"].(string); rule != "" && !custom[c.Name] {
-						n, _ := c.Metadata["dataframely/failed_row_count"].(int64) // absent when the check passed
-						if n > 0 {
+					if c.Rule != "" && !custom[c.Name] {
+						if n := c.Failed; n > 0 {
 							failed += n
 							which = append(which, c.Name)
 						}
@@ -90,8 +89,7 @@ func TestSampleFitsSchema(t *testing.T) {
 			rep = validate(t, eng, p, all)
 			failing := map[string]int64{}
 			for _, c := range rep.Checks {
-				n, _ := c.Metadata["dataframely/failed_row_count"].(int64)
-				failing[c.Name] = n
+				failing[c.Name] = c.Failed
 			}
 			for _, rule := range rules {
 				check := "dy_rule__" + strings.ReplaceAll(rule, "|", "__")

@@ -46,6 +46,7 @@ func (s *Schema) Validate() error {
 		v.column(c, c.Name, true)
 	}
 	v.schemaRules()
+	v.tableChecks()
 	if !tooDeep {
 		v.checkNameCollisions()
 	}

@@ -44,13 +44,16 @@ type keyGroup struct {
 
 // Compile renders the plan for Spark. It refuses, all at once in a *schema.Errors, what a Spark
 // run cannot do exactly: dtypes Spark cannot read or tell apart, custom rules without a Spark
-// form, regexes that Java cannot match the same way.
+// form, regexes that Java cannot match the same way, table checks (the DuckDB engine's alone).
 func Compile(p *compile.Plan) (*Program, error) {
 	c := &compiler{s: p.Schema(), prog: &Program{Plan: p}}
 	for _, col := range c.s.Columns {
 		if why := unsupported(col.DType); why != "" {
 			c.fail(col.Name, "type", "column '%s' cannot be validated on Spark: %s", col.Name, why)
 		}
+	}
+	for _, t := range p.TableChecks {
+		c.fail("", "table_checks", "table check '%s' cannot run on Spark yet: table checks run on the DuckDB engine (validate without --engine spark), or leave them out of the schema for Spark", t.Name)
 	}
 	if len(c.problems) > 0 {
 		return nil, &schema.Errors{Schema: c.s.Name, Problems: c.problems}

@@ -56,57 +56,66 @@ func MaterializationMetadata(rep *outcome.Report) Metadata {
 	return m
 }
 
-// CheckMetadata types a check's metadata for Dagster, from its JSON form (the report's
-// contract): counts as int, the rule and its SQL as text, samples and column errors as tables,
-// the members of a collapsed check as JSON.
+// CheckMetadata types a check's results for Dagster under the keys of the JSON report: counts
+// as int, the rule, its SQL and the quarantine's address as text, samples and column errors as
+// tables, the members of a collapsed check and a table check's value, bounds and band as JSON.
 func CheckMetadata(c outcome.Check) (Metadata, error) {
-	data, err := json.Marshal(c.Metadata)
-	if err != nil {
-		return nil, fmt.Errorf("dagster pipes: check %s: %w", c.Name, err)
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, err
-	}
 	m := Metadata{}
-	for k, v := range raw {
-		switch k {
-		case outcome.MetaFailedRowCount:
-			var n int64
-			if err := json.Unmarshal(v, &n); err != nil {
-				return nil, fmt.Errorf("dagster pipes: check %s: %s: %w", c.Name, k, err)
-			}
-			m[k] = Int(n)
-		case outcome.MetaFailedExamples, outcome.MetaColumnSchemaErrors:
-			cols, rows, err := tableOf(v)
-			if err != nil {
-				return nil, fmt.Errorf("dagster pipes: check %s: %s: %w", c.Name, k, err)
-			}
-			m[k] = Table(cols, rows)
-		default:
-			var x any
-			dec := json.NewDecoder(bytes.NewReader(v))
-			dec.UseNumber()
-			if err := dec.Decode(&x); err != nil {
-				return nil, err
-			}
-			if str, ok := x.(string); ok {
-				m[k] = Text(str)
-			} else {
-				m[k] = JSON(x)
-			}
+	if len(c.Mismatches) > 0 {
+		items := make([]json.RawMessage, len(c.Mismatches))
+		for i, mm := range c.Mismatches {
+			items[i], _ = json.Marshal(mm) // strings only: it cannot fail
+		}
+		cols, rows, err := tableOf(items)
+		if err != nil {
+			return nil, fmt.Errorf("dagster pipes: check %s: %s: %w", c.Name, outcome.MetaColumnSchemaErrors, err)
+		}
+		m[outcome.MetaColumnSchemaErrors] = Table(cols, rows)
+	}
+	if c.ErrorRowsAddress != "" {
+		m[outcome.MetaErrorRowsAddress] = Text(c.ErrorRowsAddress)
+	}
+	if len(c.Samples) > 0 {
+		cols, rows, err := tableOf(c.Samples)
+		if err != nil {
+			return nil, fmt.Errorf("dagster pipes: check %s: %s: %w", c.Name, outcome.MetaFailedExamples, err)
+		}
+		m[outcome.MetaFailedExamples] = Table(cols, rows)
+	}
+	if c.Failed > 0 {
+		m[outcome.MetaFailedRowCount] = Int(c.Failed)
+	}
+	if c.Rule != "" {
+		m[outcome.MetaRule] = Text(c.Rule)
+	}
+	if c.Rule != "" || c.Table != nil {
+		m[outcome.MetaRuleExpr] = Text(c.Expr)
+	}
+	if len(c.Rules) > 0 {
+		m[outcome.MetaRules] = JSON(c.Rules)
+	}
+	if t := c.Table; t != nil {
+		if text, ok := t.Value.(string); ok {
+			m[outcome.MetaValue] = Text(text)
+		} else {
+			m[outcome.MetaValue] = JSON(t.Value)
+		}
+		if t.Min != nil {
+			m[outcome.MetaMin] = JSON(*t.Min)
+		}
+		if t.Max != nil {
+			m[outcome.MetaMax] = JSON(*t.Max)
+		}
+		if t.Baseline != nil {
+			m[outcome.MetaBaseline] = JSON(t.Baseline)
 		}
 	}
 	return m, nil
 }
 
-// tableOf reads a JSON array of objects into a table: the columns in the order of their first
-// appearance, each typed by its first non-null value.
-func tableOf(data json.RawMessage) ([]Column, []map[string]any, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(data, &items); err != nil {
-		return nil, nil, err
-	}
+// tableOf reads JSON objects into a table: the columns in the order of their first appearance,
+// each typed by its first non-null value.
+func tableOf(items []json.RawMessage) ([]Column, []map[string]any, error) {
 	var cols []Column
 	index := map[string]int{}
 	rows := make([]map[string]any, 0, len(items))

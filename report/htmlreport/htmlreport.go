@@ -153,7 +153,7 @@ func newPage(run *report.Run) page {
 	for _, c := range rep.Checks {
 		facts, _ := run.Check(c.Name)
 		row := checkRow{Name: c.Name, Description: c.Description, Passed: c.Passed, Blocking: c.Blocking, Severity: c.Severity,
-			Declared: facts.Declared, Failed: report.FailedCount(c), Rules: facts.Rules}
+			Declared: facts.Declared, Failed: c.Failed, Rules: facts.Rules}
 		if row.Declared == "" {
 			row.Declared = outcome.SeverityWarn
 		}

@@ -1,0 +1,73 @@
+package outcome
+
+import (
+	"fmt"
+	"strings"
+)
+
+// TableCheckFailed is the outcome of a run whose error table check failed: nothing was written.
+const TableCheckFailed Outcome = "table_check_failed"
+
+// TableResult is a table check's result: what it found, against what it requires.
+type TableResult struct {
+	// Value is the metric (a number: float64 in a run, json.Number read back from a report), the
+	// condition's truth (bool), or nil when NULL or not evaluated; NaN and infinities are their
+	// text ("NaN", "+Inf"), which JSON has no number for.
+	Value any
+	// Min and Max are a metric's declared bounds.
+	Min, Max *float64
+	// Baseline is a metric's anomaly band from the run history; nil without one.
+	Baseline *Baseline
+}
+
+// Baseline is a metric's anomaly band: median ± a threshold of MADs, drawn from the values of
+// Runs earlier runs. Median and MAD are nil when there were too few runs; Low or High is nil on
+// the side a one-sided band leaves open. The fields are in their JSON keys' order.
+type Baseline struct {
+	High   *float64 `json:"high,omitempty"`
+	Low    *float64 `json:"low,omitempty"`
+	MAD    *float64 `json:"mad,omitempty"`
+	Median *float64 `json:"median,omitempty"`
+	Runs   int      `json:"runs"`
+}
+
+// Metadata keys of a table check's result (dy_table__<name>).
+const (
+	// MetaValue is the check's value: its metric, or its condition's truth (null when NULL).
+	MetaValue = "tablegate/value"
+	// MetaMin and MetaMax are a metric's bounds, when declared.
+	MetaMin = "tablegate/min"
+	MetaMax = "tablegate/max"
+	// MetaBaseline is a metric's anomaly band: median, mad, low, high (absent on the side a
+	// one-sided band leaves open) and runs, the earlier values it was drawn from.
+	MetaBaseline = "tablegate/baseline"
+)
+
+// TableCheckFailure is one failing error table check, for the error.
+type TableCheckFailure struct {
+	Check string // dy_table__enough_rows
+	// Why says what it found against what it required: "count(*) >= 1000 is false",
+	// "avg(amount) is 7.5, below the minimum 10".
+	Why string
+}
+
+// TableCheckError means an error table check failed: the table and the quarantine were not
+// written (the last-known-good table is unchanged); the rule checks still report their counts.
+type TableCheckError struct {
+	Schema   string
+	Failures []TableCheckFailure
+}
+
+func (e *TableCheckError) Error() string {
+	parts := make([]string, len(e.Failures))
+	for i, f := range e.Failures {
+		parts[i] = fmt.Sprintf("%s (%s)", f.Check, f.Why)
+	}
+	noun := "table check"
+	if len(parts) > 1 {
+		noun = "table checks"
+	}
+	return fmt.Sprintf("%s of %s failed: %s. Nothing was written (neither the table nor the quarantine), so the last-known-good table is unchanged. "+
+		"Fix the input, or the check's bounds; a check declared severity: warn reports without stopping the run.",
+		strings.ToUpper(noun[:1])+noun[1:], e.Schema, strings.Join(parts, "; "))
+}
