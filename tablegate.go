@@ -20,6 +20,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -160,7 +161,12 @@ type Options struct {
 }
 
 func (o Options) exec() exec.Options {
+	var baselines func(context.Context, string, map[string]int) (map[string][]float64, error)
+	if o.History != "" {
+		baselines = history.BaselinesOf(o.History)
+	}
 	return exec.Options{
+		Baselines:          baselines,
 		MaxFailureSamples:  o.MaxFailureSamples,
 		RowSample:          o.RowSample,
 		Cast:               o.Cast,

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/internal/pipes"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
@@ -157,7 +157,7 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 				if err != nil && rep.Error == nil {
 					rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
 				}
-				data, jerr := json.MarshalIndent(rep, "", "  ")
+				data, jerr := indentJSON(rep)
 				if jerr != nil {
 					return jerr
 				}
@@ -248,7 +248,7 @@ func writeErrorReport(format, report string, stdout io.Writer, err error) {
 	}
 	rep := exec.NewReport("", "")
 	rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
-	data, jerr := json.MarshalIndent(rep, "", "  ")
+	data, jerr := indentJSON(rep)
 	if jerr != nil {
 		return
 	}
@@ -336,6 +336,9 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	defer prog.finish()
 	opts := settings
 	opts.Cast, opts.SkipMissing, opts.Progress, opts.Warnings = f.cast, f.skipMissing, prog.update, stderr
+	if path := historyFile(cmd, f.history); path != "" {
+		opts.Baselines = history.BaselinesOf(path)
+	}
 	rep, err := eng.Run(ctx, exec.Asset{Name: f.name, QuarantineName: f.quarantineName, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
 	if de := (*duckdb.Error)(nil); errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {
 		err = outOfMemory(err, f)
