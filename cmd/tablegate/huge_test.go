@@ -19,7 +19,7 @@ import (
 var hugeChecks = []string{
 	"length(printf('%1500000000d', 1)) > 0",
 	"length(format('{:>1500000000}', 'x')) > 0",
-	"length(repeat(_, 1000*1000*1500)) > 0",
+	"length(repeat('x', 1000*1000*1500)) > 0",
 	"len(range(TIMESTAMP '1900-01-01', TIMESTAMP '2100-01-01', INTERVAL 1 SECOND)) > 0",
 	"length(array_to_string(range(200000000), ',')) > 0",
 }
