@@ -1,15 +1,3 @@
-// Package tablegate validates tables with DuckDB, with one import for the common path: load or
-// build a schema, compile it, open an engine, validate an input to an output and read a typed
-// result.
-//
-//	orders, err := tablegate.LoadSchema("orders.yaml")
-//	plan, err := tablegate.Compile(ctx, orders)
-//	eng, err := tablegate.Open(tablegate.Config{})
-//	res, err := eng.Validate(ctx, plan, tablegate.FromParquet("raw.parquet"),
-//		tablegate.ToParquet("out/orders.parquet"), tablegate.Options{Quarantine: true})
-//
-// The package delegates to schema (the schema model and builder), compile (the plan), exec (the
-// runs) and outcome (reports and errors); those stay available for what this one does not cover.
 package tablegate
 
 import (
