@@ -8,8 +8,10 @@ severity and metadata tablegate sends, a materialization only when the table was
 
 import json
 import os
+import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import dagster as dg
@@ -21,6 +23,7 @@ __all__ = [
     "tablegate_asset",
     "check_specs",
     "list_checks",
+    "find_tablegate",
     "column_schema",
     "TablegateIOManager",
     "IO_MANAGER_KEY",
@@ -92,18 +95,35 @@ def _validate_args(
     return args + list(extra_args)
 
 
+def find_tablegate() -> str:
+    """The tablegate binary: the one this package's platform wheel carries, else ``tablegate`` on
+    ``PATH``."""
+    bundled = Path(__file__).with_name("bin") / "tablegate"
+    if bundled.is_file():
+        return str(bundled)
+    on_path = shutil.which("tablegate")
+    if on_path:
+        return on_path
+    raise TablegateError(
+        "tablegate_dagster: no tablegate binary: this is not the platform wheel (linux x86_64) that "
+        "carries one, and tablegate is not on PATH. Install tablegate "
+        "(go install github.com/tablegate/tablegate/cmd/tablegate@latest) or pass executable="
+    )
+
+
 def list_checks(
     *,
     schema: str,
     quarantine: bool = False,
     granularity: str | None = None,
     schema_rules: str | None = None,
-    executable: str = "tablegate",
+    executable: str | None = None,
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
 ) -> dict[str, Any]:
     """``tablegate checks --format json``: the checks a run reports, the schema's fingerprint and
     its columns. Nothing is read."""
+    executable = executable or find_tablegate()
     cmd = [executable, "checks", "--schema", schema, "--format", "json"]
     if quarantine:
         cmd.append("--quarantine")
@@ -117,8 +137,9 @@ def list_checks(
         )
     except FileNotFoundError as e:
         raise TablegateError(
-            f"tablegate_asset: cannot run {executable!r}: install tablegate "
-            "(go install github.com/tablegate/tablegate/cmd/tablegate@latest) or pass executable="
+            f"tablegate_asset: cannot run {executable!r}: install the tablegate-dagster wheel that carries "
+            "tablegate, put tablegate on PATH (go install github.com/tablegate/tablegate/cmd/tablegate@latest), "
+            "or pass executable="
         ) from e
     if proc.returncode != 0:
         raise TablegateError(f"`{' '.join(cmd)}` failed (exit {proc.returncode}): {proc.stderr.strip()}")
@@ -182,7 +203,7 @@ def tablegate_asset(
     row_sample: int | None = 5,
     skip_missing: bool = False,
     extra_args: Sequence[str] = (),
-    executable: str = "tablegate",
+    executable: str | None = None,
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
     key_prefix: str | Sequence[str] | None = None,
@@ -195,7 +216,7 @@ def tablegate_asset(
     ``granularity``, ``schema_rules``, ``samples``, ``row_sample`` — the valid rows the
     materialization previews, 5 as dagster-dataframely, ``None`` for tablegate's setting —,
     ``skip_missing``; anything else in
-    ``extra_args``). ``executable`` is the tablegate binary; ``env`` and ``cwd`` are its
+    ``extra_args``). ``executable`` is the tablegate binary (default: ``find_tablegate()``); ``env`` and ``cwd`` are its
     environment (added to this process's) and folder. The remaining keyword arguments go to
     ``dagster.asset`` (``deps``, ``group_name``, ``description``, ...).
 
@@ -204,6 +225,7 @@ def tablegate_asset(
     its checks and no materialization; a failing run records its checks, then raises
     ``dagster.Failure`` with tablegate's error type and message.
     """
+    executable = executable or find_tablegate()
     key = dg.AssetKey([*([key_prefix] if isinstance(key_prefix, str) else (key_prefix or [])), name])
     listed = list_checks(
         schema=schema,
