@@ -16,7 +16,7 @@ from typing import Any
 
 import dagster as dg
 
-from ._io import TablegateIOManager, load_table, table_address
+from ._io import TABLE_ADDRESS_KEY, TablegateIOManager, load_table, table_address
 from ._pipes import CompleteLinesMessageReader, run_in_pipes_session
 
 __all__ = [
@@ -207,6 +207,7 @@ def tablegate_asset(
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
     key_prefix: str | Sequence[str] | None = None,
+    quarantine_asset: bool = False,
     **asset_kwargs: Any,
 ) -> dg.AssetsDefinition:
     """An asset that ``tablegate validate`` materializes.
@@ -220,13 +221,23 @@ def tablegate_asset(
     environment (added to this process's) and folder. The remaining keyword arguments go to
     ``dagster.asset`` (``deps``, ``group_name``, ``description``, ...).
 
+    ``quarantine_asset=True`` (with ``quarantine=True``) makes the quarantine an asset of its own,
+    ``<quarantine_name or name_quarantine>``, materialized whenever a run wrote it (its address and
+    row count), and loadable downstream like the table.
+
     Every check ``tablegate validate`` reports is declared, so Dagster shows each as it is
     evaluated; the asset is ``output_required=False``, so a skipped run (no source data) records
     its checks and no materialization; a failing run records its checks, then raises
     ``dagster.Failure`` with tablegate's error type and message.
     """
     executable = executable or find_tablegate()
-    key = dg.AssetKey([*([key_prefix] if isinstance(key_prefix, str) else (key_prefix or [])), name])
+    prefix = [key_prefix] if isinstance(key_prefix, str) else list(key_prefix or [])
+    key = dg.AssetKey([*prefix, name])
+    quarantine_key = None
+    if quarantine_asset:
+        if not quarantine:
+            raise TablegateError(f"tablegate_asset {name!r}: quarantine_asset=True needs quarantine=True")
+        quarantine_key = dg.AssetKey([*prefix, (quarantine_name or f"{name}_quarantine").replace(PARTITION_KEY, "")])
     listed = list_checks(
         schema=schema,
         quarantine=quarantine,
@@ -283,22 +294,61 @@ def tablegate_asset(
         # One instance for every tablegate asset: Dagster requires the same object under one key.
         asset_kwargs["resource_defs"] = {IO_MANAGER_KEY: _IO_MANAGER, **(asset_kwargs.get("resource_defs") or {})}
 
-    @dg.asset(
-        name=name,
-        key_prefix=key_prefix,
-        check_specs=_specs(key, listed, partitions_def),
-        output_required=False,
-        kinds=kinds,
-        metadata=metadata,
-        **asset_kwargs,
-    )
-    def _asset(context: dg.AssetExecutionContext):
+    check_specs = _specs(key, listed, partitions_def)
+
+    def body(context: dg.AssetExecutionContext):
         run_cmd = cmd
         if context.has_partition_key:
             run_cmd = _for_partition(cmd, context.partition_key, query_at=query_at)
-        yield from run_validate(context, run_cmd, env=env, cwd=cwd)
+        yield from run_validate(context, run_cmd, env=env, cwd=cwd, quarantine_key=quarantine_key)
 
-    return _asset
+    if quarantine_key is None:
+
+        @dg.asset(
+            name=name,
+            key_prefix=key_prefix,
+            check_specs=check_specs,
+            output_required=False,
+            kinds=kinds,
+            metadata=metadata,
+            **asset_kwargs,
+        )
+        def _asset(context: dg.AssetExecutionContext):
+            yield from body(context)
+
+        return _asset
+
+    # The quarantine as an asset of its own: one op, two outputs, either may be absent.
+    per_output = {k: asset_kwargs.pop(k) for k in _PER_OUTPUT if k in asset_kwargs}
+    common = {
+        "is_required": False,
+        "io_manager_key": asset_kwargs.pop("io_manager_key"),
+        "code_version": asset_kwargs.pop("code_version"),
+        "kinds": kinds,
+        "group_name": asset_kwargs.pop("group_name", None),
+    }
+
+    @dg.multi_asset(
+        name=name,
+        outs={
+            "table": dg.AssetOut(key=key, metadata=metadata, **common, **per_output),
+            "quarantine": dg.AssetOut(
+                key=quarantine_key,
+                description=f"The rows of {name} that failed an error rule, as tablegate quarantined them.",
+                **common,
+            ),
+        },
+        check_specs=check_specs,
+        **asset_kwargs,
+    )
+    def _assets(context: dg.AssetExecutionContext):
+        yield from body(context)
+
+    return _assets
+
+
+#: dagster.asset arguments that belong to the table's output when the quarantine is an asset too.
+_PER_OUTPUT = ("description", "owners", "tags", "automation_condition", "freshness_policy")
 
 
 def run_validate(
@@ -308,6 +358,7 @@ def run_validate(
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
     message_reader: dg.PipesMessageReader | None = None,
+    quarantine_key: dg.AssetKey | None = None,
 ):
     """Run a ``tablegate validate`` command line as a Pipes process and yield what it reported.
 
@@ -326,6 +377,12 @@ def run_validate(
         if isinstance(r, dg.AssetCheckResult) and descriptions.get(r.check_name):
             r = r._replace(description=descriptions[r.check_name])
         yield r
+    written = (report or {}).get("quarantine") or {}
+    if quarantine_key is not None and written.get("written"):
+        yield dg.MaterializeResult(
+            asset_key=quarantine_key,
+            metadata={TABLE_ADDRESS_KEY: written["address"], "dagster/row_count": dg.MetadataValue.int(written["rows"])},
+        )
     if done.returncode != 0:
         error = (report or {}).get("error") or {}
         raise dg.Failure(
