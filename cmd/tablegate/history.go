@@ -129,14 +129,37 @@ func printHistory(w io.Writer, runs []history.Run, checks []history.CheckTrend, 
 	if len(checks) == 0 {
 		return
 	}
+	var rules, tables []history.CheckTrend
+	for _, c := range checks {
+		if c.Values != nil {
+			tables = append(tables, c)
+		} else {
+			rules = append(rules, c)
+		}
+	}
+	printTrends(w, "FAILED ROWS, OLDEST FIRST", rules, func(c history.CheckTrend, i int) string { return strconv.FormatInt(c.Failed[i], 10) })
+	printTrends(w, "VALUES, OLDEST FIRST", tables, func(c history.CheckTrend, i int) string {
+		if c.Values[i] == nil {
+			return "-"
+		}
+		return strconv.FormatFloat(*c.Values[i], 'g', -1, 64)
+	})
+}
+
+// printTrends prints the checks' series, one line each: its points, oldest first, as point
+// prints them, and how often it passed.
+func printTrends(w io.Writer, series string, checks []history.CheckTrend, point func(c history.CheckTrend, i int) string) {
+	if len(checks) == 0 {
+		return
+	}
 	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ASSET\tCHECK\tFAILED ROWS, OLDEST FIRST\tPASSED\tLAST PASSED")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ASSET\tCHECK\t"+series+"\tPASSED\tLAST PASSED")
 	for _, c := range checks {
 		counts := make([]string, len(c.Failed))
 		passed := 0
-		for i, n := range c.Failed {
-			counts[i] = strconv.FormatInt(n, 10)
+		for i := range c.Failed {
+			counts[i] = point(c, i)
 			if c.Passed[i] {
 				passed++
 			}
