@@ -1,21 +1,10 @@
-// Package tablegate validates tables with DuckDB, with one import for the common path: load or
-// build a schema, compile it, open an engine, validate an input to an output and read a typed
-// result.
-//
-//	orders, err := tablegate.LoadSchema("orders.yaml")
-//	plan, err := tablegate.Compile(ctx, orders)
-//	eng, err := tablegate.Open(tablegate.Config{})
-//	res, err := eng.Validate(ctx, plan, tablegate.FromParquet("raw.parquet"),
-//		tablegate.ToParquet("out/orders.parquet"), tablegate.Options{Quarantine: true})
-//
-// The package delegates to schema (the schema model and builder), compile (the plan), exec (the
-// runs) and outcome (reports and errors); those stay available for what this one does not cover.
 package tablegate
 
 import (
 	"context"
 	gosql "database/sql"
 	"errors"
+	"time"
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
@@ -154,6 +143,9 @@ type Options struct {
 	// History, when set, is the DuckDB file the run is appended to (tables tablegate_runs and
 	// tablegate_check_results); a history that cannot be written is a warning in the result.
 	History string
+	// Timeout, when positive, bounds the whole run: past it the running statement is interrupted
+	// and Validate returns *TimeoutError.
+	Timeout time.Duration
 }
 
 func (o Options) exec() exec.Options {
@@ -171,6 +163,7 @@ func (o Options) exec() exec.Options {
 		SchemaRulesPerRule: o.SchemaRulesPerRule,
 		Progress:           o.Progress,
 		ReportFiles:        []exec.ReportFile{{Role: "Options.HTML", Path: o.HTML}, {Role: "Options.History", Path: o.History}},
+		Timeout:            o.Timeout,
 	}
 }
 
