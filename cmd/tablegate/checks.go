@@ -7,14 +7,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tablegate/tablegate/exec"
-	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate"
 )
 
 // checksList is the JSON of `tablegate checks`.
 type checksList struct {
-	Schema string              `json:"schema"`
-	Checks []outcome.CheckSpec `json:"checks"`
+	Schema string                `json:"schema"`
+	Checks []tablegate.CheckSpec `json:"checks"`
 }
 
 func checksCmd(stdout io.Writer) *cobra.Command {
@@ -38,7 +37,8 @@ func checksCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			list := checksList{Schema: plan.Name, Checks: exec.CheckSpecs(plan, f.quarantine, settings)}
+			settings.Quarantine = f.quarantine
+			list := checksList{Schema: plan.Name, Checks: tablegate.Checks(plan, settings)}
 			if f.format == "json" {
 				data, err := json.MarshalIndent(list, "", "  ")
 				if err != nil {

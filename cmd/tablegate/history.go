@@ -11,9 +11,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/history"
-	"github.com/tablegate/tablegate/report/htmlreport"
 )
+
+// historyEnv names the run history file when --history is not given.
+const historyEnv = "TABLEGATE_HISTORY"
 
 // historyFile is --history, or TABLEGATE_HISTORY when the flag is not given; "" for neither.
 func historyFile(cmd *cobra.Command, flag string) string {
@@ -146,11 +149,7 @@ func reportCmd() *cobra.Command {
 			if runID == "" || html == "" {
 				return usagef("report needs --run ID (tablegate history lists them) and --html FILE")
 			}
-			run, err := history.Load(cmd.Context(), p, runID)
-			if err != nil {
-				return err
-			}
-			return htmlreport.WriteFile(html, run)
+			return tablegate.WriteRunPage(cmd.Context(), p, runID, html)
 		},
 	}
 	fl := cmd.Flags()
