@@ -20,6 +20,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/schema"
@@ -191,7 +192,12 @@ func (o *Options) ApplySetting(setting, value, source string) error {
 }
 
 func (o Options) exec() exec.Options {
+	var baselines func(context.Context, string, map[string]int) (map[string][]float64, error)
+	if o.History != "" {
+		baselines = history.BaselinesOf(o.History)
+	}
 	return exec.Options{
+		Baselines:          baselines,
 		MaxFailureSamples:  o.MaxFailureSamples,
 		RowSample:          o.RowSample,
 		Cast:               o.Cast,
@@ -244,3 +250,8 @@ type CheckSpec = outcome.CheckSpec
 func Checks(p *Plan, opts Options) []CheckSpec {
 	return exec.CheckSpecs(p, opts.Quarantine, opts.exec())
 }
+
+// Fingerprint is a short hash of what the plan checks: its columns and dtypes, and each rule's
+// name, severity and SQL. It changes when the schema's contract does (an orchestrator's code
+// version), not when a description does.
+func Fingerprint(p *Plan) string { return report.Fingerprint(p) }

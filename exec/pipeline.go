@@ -38,8 +38,10 @@ type pipeline struct {
 	valid, invalid string
 	writes         []compile.Step
 	rowGroup       int64
-	// tables are the table checks judged (nil until their step ran).
-	tables []tableResult
+	// tables are the table checks judged (nil until their step ran); baselines the earlier values
+	// their anomaly bands are drawn from (nil: no history).
+	tables    []tableResult
+	baselines map[string][]float64
 }
 
 // sinkOf is the program's sink for an asset.
@@ -108,6 +110,7 @@ func (e *Engine) evaluate(ctx context.Context, r *run, rep *outcome.Report, a As
 	pl := &pipeline{r: r, a: a, opts: opts, policy: policy, prog: prog, rel: rel, total: total,
 		stats: ruleStats{failed: make([]int64, len(a.Plan.Rules))}, groups: groups,
 		detail: failureDetail{samples: map[int][]json.RawMessage{}, groupFailed: map[string]int64{}}}
+	pl.baselines = readBaselines(ctx, rep, a.Plan, opts)
 	pl.decide()
 	if err := pl.execute(ctx, rep); err != nil {
 		return pl, err

@@ -71,10 +71,11 @@ type Options struct {
 	// RunID names the run in its report and history; "" draws one (its start time and a random
 	// suffix).
 	RunID string
-	// Baselines are, per table check (dy_table__<name>), its values in the asset's earlier runs,
-	// newest first: the anomaly bands are drawn from them. nil means the run has no history, and
-	// every band passes saying so.
-	Baselines map[string][]float64
+	// Baselines, when set, reads the earlier values of the asset's table checks that have an
+	// anomaly band (checks: check name → its lookback), newest first; the bands are drawn from
+	// them. nil means the run has no history, and every band passes saying so; an error is a
+	// warning of the run, whose bands then pass.
+	Baselines func(ctx context.Context, asset string, checks map[string]int) (map[string][]float64, error)
 }
 
 // Progress reports a run's phase; Total is 0 when unknown.

@@ -101,9 +101,35 @@ func (pl *pipeline) readTableChecks(ctx context.Context, query string) error {
 	}
 	pl.tables = make([]tableResult, len(checks))
 	for i, c := range checks {
-		pl.tables[i] = judgeTableCheck(c, vals[i], pl.opts.Baselines)
+		pl.tables[i] = judgeTableCheck(c, vals[i], pl.baselines)
 	}
 	return nil
+}
+
+// readBaselines reads the earlier values of the plan's anomaly checks from the run history;
+// nil when the run has none, or it cannot be read (a warning: the bands then pass).
+func readBaselines(ctx context.Context, rep *outcome.Report, p *compile.Plan, opts Options) map[string][]float64 {
+	if opts.Baselines == nil {
+		return nil
+	}
+	checks := map[string]int{}
+	for _, t := range p.TableChecks {
+		if t.Anomaly != nil {
+			checks[t.Check] = t.Anomaly.Lookback
+		}
+	}
+	if len(checks) == 0 {
+		return nil
+	}
+	vals, err := opts.Baselines(ctx, rep.Asset, checks)
+	if err != nil {
+		warn(rep, opts, fmt.Sprintf("the anomaly bands have no baseline: %v", err))
+		return nil
+	}
+	if vals == nil {
+		vals = map[string][]float64{}
+	}
+	return vals
 }
 
 // judgeTableCheck judges one check's value; baselines are the earlier values of each check (nil:

@@ -14,6 +14,9 @@ type Trend struct {
 	// LastPassed is the start (RFC 3339) of the newest run in which the check passed; "" when
 	// none did.
 	LastPassed string `json:"last_passed"`
+	// Values are a table check's metric per run, null where a run has none; absent for checks
+	// without values.
+	Values []*float64 `json:"values,omitempty"`
 }
 
 // Samples are the check's failing rows, each a JSON object whose numbers stay json.Number, so

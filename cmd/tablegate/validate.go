@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -125,7 +124,7 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 			}
 			if f.format == "json" || f.report != "" {
 				rep = tablegate.WithError(rep, err)
-				data, jerr := json.MarshalIndent(rep, "", "  ")
+				data, jerr := indentJSON(rep)
 				if jerr != nil {
 					return jerr
 				}
@@ -208,7 +207,7 @@ func writeEarlyReport(args []string, stdout io.Writer, err error) {
 		return
 	}
 	rep := tablegate.WithError(nil, err)
-	data, jerr := json.MarshalIndent(rep, "", "  ")
+	data, jerr := indentJSON(rep)
 	if jerr != nil {
 		return
 	}

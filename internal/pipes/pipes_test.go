@@ -286,7 +286,8 @@ func TestSendReport(t *testing.T) {
 			Quarantine: outcome.Quarantine{Address: "out/orders_quarantine.parquet", Written: tt.written, Rows: 1},
 			Checks: []outcome.Check{{Name: "dy_schema__columns", Passed: true, Severity: outcome.SeverityError},
 				{Name: "dy_rule__a__min", Severity: outcome.SeverityError, Failed: 1}},
-			InvalidByRules: []outcome.RuleSet{{Rules: "dy_rule__a__min", Count: 1}}}
+			InvalidByRules: []outcome.RuleSet{{Rules: "dy_rule__a__min", Count: 1}},
+			ValidSample:    []json.RawMessage{json.RawMessage(`{"a": 2, "tags": ["x"]}`)}}
 		require.NoError(t, s.SendReport("orders", rep), tt.name)
 		require.NoError(t, s.Close(nil))
 		msgs := readMessages(t, path)
@@ -303,6 +304,10 @@ func TestSendReport(t *testing.T) {
 			assert.Equal(t, map[string]any{"raw_value": 2.0, "type": "int"}, meta["dagster/row_count"])
 			assert.Equal(t, "out/orders_quarantine.parquet", meta["dataframely/error_rows_address"]["raw_value"])
 			assert.Equal(t, "table", meta["tablegate/invalid_by_rules"]["type"])
+			assert.Equal(t, map[string]any{"type": "table", "raw_value": map[string]any{
+				"schema":  []any{map[string]any{"name": "a", "type": "int"}, map[string]any{"name": "tags", "type": "json"}},
+				"records": []any{map[string]any{"a": 2.0, "tags": `["x"]`}},
+			}}, meta[pipes.MetaPreview], "the valid rows' sample, nested values as JSON text")
 		}
 		var payload map[string]map[string]any
 		require.NoError(t, json.Unmarshal(msgs[len(msgs)-2].Params["payload"], &payload))

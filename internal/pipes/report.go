@@ -28,15 +28,18 @@ func (s *Session) SendReport(assetKey string, rep *outcome.Report) error {
 		keep(s.ReportAssetCheck(assetKey, c.Name, c.Passed, Severity(c.Severity), meta))
 	}
 	if rep.Table.Written {
-		keep(s.ReportAssetMaterialization(assetKey, MaterializationMetadata(rep), ""))
+		meta, err := MaterializationMetadata(rep)
+		keep(err)
+		keep(s.ReportAssetMaterialization(assetKey, meta, ""))
 	}
 	keep(s.ReportCustomMessage(map[string]any{ReportPayloadKey: rep}))
 	return first
 }
 
 // MaterializationMetadata is the metadata of a written table: its rows (dagster/row_count), where
-// it and the quarantine went, and the invalid rows by the rules they failed.
-func MaterializationMetadata(rep *outcome.Report) Metadata {
+// it and the quarantine went, the invalid rows by the rules they failed, and with --row-sample a
+// preview of the valid rows.
+func MaterializationMetadata(rep *outcome.Report) (Metadata, error) {
 	m := Metadata{
 		"dagster/row_count":         Int(rep.Rows.Valid),
 		"tablegate/table_address":   Text(rep.Table.Address),
@@ -53,8 +56,18 @@ func MaterializationMetadata(rep *outcome.Report) Metadata {
 		m[outcome.MetaErrorRowsAddress] = Text(rep.Quarantine.Address)
 		m["tablegate/error_row_count"] = Int(rep.Quarantine.Rows)
 	}
-	return m
+	if len(rep.ValidSample) > 0 {
+		cols, rows, err := tableOf(rep.ValidSample)
+		if err != nil {
+			return m, fmt.Errorf("dagster pipes: the valid rows' sample: %w", err)
+		}
+		m[MetaPreview] = Table(cols, rows)
+	}
+	return m, nil
 }
+
+// MetaPreview is the materialization metadata key of the valid rows' sample.
+const MetaPreview = "tablegate/preview"
 
 // CheckMetadata types a check's results for Dagster under the keys of the JSON report: counts
 // as int, the rule, its SQL and the quarantine's address as text, samples and column errors as
