@@ -60,12 +60,15 @@ type Mismatch = casting.Mismatch
 
 // Result is what a run reports, typed.
 type Result struct {
-	Asset  string
-	Schema string
+	// Asset is the run's name (Options.Name, or the output's base name); Schema the schema's.
+	Asset, Schema string
 	// Outcome is "" when the run failed before deciding one (an input, output or setting error).
-	Outcome    Outcome
-	Rows       Rows
-	Table      Table
+	Outcome Outcome
+	// Rows counts the input's rows and how many were valid and invalid.
+	Rows Rows
+	// Table says where the valid rows go and whether they were written.
+	Table Table
+	// Quarantine says where the invalid rows go, whether they were written, and how many.
 	Quarantine Quarantine
 	// Checks are dy_schema__columns, then the rule checks at the run's granularity, in rule
 	// order; they are the report's.
@@ -75,7 +78,8 @@ type Result struct {
 	// ValidSample and InvalidSample are the first Options.RowSample valid and invalid rows, each
 	// a JSON object.
 	ValidSample, InvalidSample []json.RawMessage
-	Health                     Health
+	// Health is Healthy, Warning (only warn rules failed) or Degraded (an error rule failed).
+	Health Health
 	// Warnings are what to know about a run that did what was asked (an older quarantine kept
 	// under another name).
 	Warnings []string

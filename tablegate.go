@@ -1,15 +1,3 @@
-// Package tablegate validates tables with DuckDB, with one import for the common path: load or
-// build a schema, compile it, open an engine, validate an input to an output and read a typed
-// result.
-//
-//	orders, err := tablegate.LoadSchema("orders.yaml")
-//	plan, err := tablegate.Compile(ctx, orders)
-//	eng, err := tablegate.Open(tablegate.Config{})
-//	res, err := eng.Validate(ctx, plan, tablegate.FromParquet("raw.parquet"),
-//		tablegate.ToParquet("out/orders.parquet"), tablegate.Options{Quarantine: true})
-//
-// The package delegates to schema (the schema model and builder), compile (the plan), exec (the
-// runs) and outcome (reports and errors); those stay available for what this one does not cover.
 package tablegate
 
 import (
@@ -17,6 +5,7 @@ import (
 	gosql "database/sql"
 	"errors"
 	"io"
+	"time"
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
@@ -166,6 +155,9 @@ type Options struct {
 	// AnnotateError, when set, rewrites a failing run's error (with the caller's own advice, say)
 	// before the result, the page and the history record its message.
 	AnnotateError func(error) error
+	// Timeout, when positive, bounds the whole run: past it the running statement is interrupted
+	// and Validate returns *TimeoutError.
+	Timeout time.Duration
 }
 
 // RunFacts are how a run was asked for: its input and settings as the caller names them.
@@ -206,6 +198,7 @@ func (o Options) exec() exec.Options {
 		SchemaRulesPerRule: o.SchemaRulesPerRule,
 		Progress:           o.Progress,
 		Warnings:           o.Warnings,
+		Timeout:            o.Timeout,
 	}
 }
 

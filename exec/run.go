@@ -71,6 +71,9 @@ type Options struct {
 	// RunID names the run in its report and history; "" draws one (its start time and a random
 	// suffix).
 	RunID string
+	// Timeout, when positive, bounds the whole run: past it the running statement is interrupted
+	// and the run ends with *outcome.TimeoutError.
+	Timeout time.Duration
 	// Baselines, when set, reads the earlier values of the asset's table checks that have an
 	// anomaly band (checks: check name → its lookback), newest first; the bands are drawn from
 	// them. nil means the run has no history, and every band passes saying so; an error is a
@@ -111,6 +114,21 @@ type ruleStats struct {
 // (*outcome.ColumnSchemaError, *outcome.TableCheckError, *outcome.ValidationAbortError,
 // *outcome.NoValidRowsError, *outcome.CastError) or is an input/output problem.
 func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
+	if opts.Timeout <= 0 {
+		return e.run(ctx, a, opts)
+	}
+	timeout := &outcome.TimeoutError{Limit: opts.Timeout}
+	ctx, cancel := context.WithTimeoutCause(ctx, opts.Timeout, timeout)
+	defer cancel()
+	rep, err := e.run(ctx, a, opts)
+	if err != nil && errors.Is(context.Cause(ctx), timeout) {
+		// Whatever the interrupted statement said, the run ended because its time was up.
+		err = fail(rep, timeout)
+	}
+	return rep, err
+}
+
+func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
 	p := a.Plan
 	rep := NewReport(assetName(a), p.Name)
 	start := opts.now()
