@@ -41,11 +41,14 @@ func (o Options) publish(ctx context.Context, p *Plan, in Input, rep *outcome.Re
 // PageError means the run's HTML page (Options.HTML) could not be written; the run itself went
 // as its result says.
 type PageError struct {
-	Path string
-	Err  error
+	Path string // the page's file (Options.HTML)
+	Err  error  // why it could not be written
 }
 
+// Error says which page could not be written and why.
 func (e *PageError) Error() string { return e.Err.Error() }
+
+// Unwrap is the cause, for errors.Is and errors.As.
 func (e *PageError) Unwrap() error { return e.Err }
 
 // annotate gives a failing run's error to o.AnnotateError, and its message to the report.
