@@ -16,6 +16,7 @@ from typing import Any
 
 import dagster as dg
 
+from ._component import TablegateAssetsComponent
 from ._io import TABLE_ADDRESS_KEY, TablegateIOManager, load_table, table_address
 from ._pipes import CompleteLinesMessageReader, run_in_pipes_session
 
@@ -23,6 +24,7 @@ __all__ = [
     "tablegate_asset",
     "check_specs",
     "list_checks",
+    "TablegateAssetsComponent",
     "find_tablegate",
     "column_schema",
     "TablegateIOManager",
@@ -107,7 +109,7 @@ def find_tablegate() -> str:
     raise TablegateError(
         "tablegate_dagster: no tablegate binary: this is not the platform wheel (linux x86_64) that "
         "carries one, and tablegate is not on PATH. Install tablegate "
-        "(go install github.com/tablegate/tablegate/cmd/tablegate@latest) or pass executable="
+        "(go install ./cmd/tablegate in a tablegate clone) or pass executable="
     )
 
 
@@ -138,7 +140,7 @@ def list_checks(
     except FileNotFoundError as e:
         raise TablegateError(
             f"tablegate_asset: cannot run {executable!r}: install the tablegate-dagster wheel that carries "
-            "tablegate, put tablegate on PATH (go install github.com/tablegate/tablegate/cmd/tablegate@latest), "
+            "tablegate, put tablegate on PATH (go install ./cmd/tablegate in a tablegate clone), "
             "or pass executable="
         ) from e
     if proc.returncode != 0:
