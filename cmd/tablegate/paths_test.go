@@ -197,7 +197,7 @@ func TestReportPathsThatWouldOverwriteData(t *testing.T) {
 	before = treeState(t, f.dir)
 	code, _, stderr = cli(t, "report", "--history", hist, "--run", "any", "--html", hist)
 	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, "--html "+hist+" is the same file as --history "+hist)
+	assert.Contains(t, stderr, "the page "+hist+" is the same file as the history "+hist)
 	assert.Empty(t, treeDiff(before, treeState(t, f.dir)))
 
 	// The previous outputs hold the first run's rows.
