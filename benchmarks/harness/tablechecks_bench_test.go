@@ -18,7 +18,7 @@ func fiveTableChecks() []*schema.TableCheck {
 	return []*schema.TableCheck{
 		schema.Condition("enough_rows", "count(*) >= 1000"),
 		schema.Condition("fresh", "max(created_at) >= TIMESTAMP '2020-01-01'"),
-		schema.Metric("amount_mean", "avg(amount)").Min(0).Max(1e6),
+		schema.Metric("amount_mean", "avg(amount) FILTER (WHERE isfinite(amount))").Min(-1e9).Max(1e9),
 		schema.Metric("volume", "count(*)").Anomaly(schema.Anomaly{}),
 		schema.Condition("few_invalid", "invalid_rows() <= 0.5 * count(*)"),
 	}

@@ -325,7 +325,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 		return nil, usagef("--threads %d: give a number of threads, or 0 for every core", f.threads)
 	}
 	cfg := exec.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads, StorageVersion: f.storageVersion,
-		Confined: true, AllowedDirectories: allowedDirs(in, out, f.allowDirs)}
+		Confined: true, AllowedDirectories: allowedDirs(in, out, append(referenceDirs(plan), f.allowDirs...))}
 	traced(&cfg, stderr)
 	eng, err := exec.Open(cfg)
 	if err != nil {
