@@ -314,7 +314,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 		return nil, usagef("--threads %d: give a number of threads, or 0 for every core", f.threads)
 	}
 	cfg := tablegate.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads, StorageVersion: f.storageVersion,
-		Confined: true, AllowedDirectories: allowedDirs(in, out, f.allowDirs)}
+		Confined: true, AllowedDirectories: allowedDirs(in, out, append(referenceDirs(plan), f.allowDirs...))}
 	traced(&cfg, stderr)
 	eng, err := tablegate.Open(cfg)
 	if err != nil {
