@@ -346,7 +346,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 	if err != nil {
 		return nil, err
 	}
-	if _, env := os.LookupEnv(envName(exec.SettingMaxFailureSamples)); env || cmd.Flags().Changed("samples") {
+	if _, env := os.LookupEnv(envName(tablegate.SettingMaxFailureSamples)); env || cmd.Flags().Changed("samples") {
 		f.textSamples = max(settings.MaxFailureSamples, 0)
 		if settings.MaxFailureSamples == 0 {
 			f.textSamples = 5
@@ -360,7 +360,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 		return nil, usagef("--threads %d: give a number of threads, or 0 for every core", f.threads)
 	}
 	cfg := tablegate.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads, StorageVersion: f.storageVersion,
-		Confined: true, AllowedDirectories: allowedDirs(in, out, f.allowDirs)}
+		Confined: true, AllowedDirectories: allowedDirs(in, out, append(referenceDirs(plan), f.allowDirs...))}
 	traced(&cfg, stderr)
 	eng, err := tablegate.Open(cfg)
 	if err != nil {
