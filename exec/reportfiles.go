@@ -39,10 +39,10 @@ func (e *ReportFileError) Unwrap() error { return e.Err }
 func (e *ReportFileError) TypeName() string { return "ReportFileError" }
 
 // CheckReportFiles refuses, as a *ReportFileError, a report file that is a named pipe, a device
-// or a socket, or that names the same file as the asset's input (every file of a glob), its database files, its
-// table or quarantine (and the kept previous quarantine), or another report file: after
-// resolving symbolic links, also for paths that do not exist yet, and for hard links. Run does it
-// first when Options.ReportFiles is set.
+// or a socket, or that names the same file as the asset's input (every file of a glob), its
+// database files, its foreign-key rules' reference data, its table or quarantine (and the kept
+// previous quarantine), or another report file: after resolving symbolic links, also for paths
+// that do not exist yet, and for hard links. Run does it first when Options.ReportFiles is set.
 func CheckReportFiles(a Asset, files ...ReportFile) error {
 	type named struct{ what, path string }
 	var data []named
@@ -65,6 +65,14 @@ func CheckReportFiles(a Asset, files ...ReportFile) error {
 		add("the input's database", in.File)
 	case QueryInput:
 		add("the query's database", in.File)
+	}
+	if a.Plan != nil {
+		for _, ref := range a.Plan.References() {
+			matches, _ := filepath.Glob(ref.Input)
+			for _, m := range matches {
+				add("the reference data of rule "+ref.Rule, m)
+			}
+		}
 	}
 	switch out := a.Output.(type) {
 	case ParquetOutput:
