@@ -361,8 +361,12 @@ func (p *Program) ValidExpr(errorsOnly bool) string {
 		}
 		parts = append(parts, Ident(r.Name))
 	}
-	if len(parts) == 0 {
+	switch len(parts) {
+	case 0:
 		return "TRUE"
+	case 1:
+		// Bare: Spark reads `FROM t WHERE (x)` as the alias WHERE with a column list.
+		return parts[0]
 	}
 	return "(" + strings.Join(parts, " AND ") + ")"
 }

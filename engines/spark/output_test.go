@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -84,5 +85,43 @@ func TestAssetNameRefused(t *testing.T) {
 	}
 	if connected {
 		t.Error("a refused name still connected to Spark")
+	}
+}
+
+// TestOutputCheckedFirst: a relative output is made absolute (Spark would read "file://dir/…" as
+// a host), and one that cannot be written is refused before anything connects to Spark.
+func TestOutputCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	got, err := outputDir(filepath.Join("rel", "t.parquet"))
+	if err != nil || got != filepath.Join(dir, "rel", "t.parquet") {
+		t.Errorf("relative output: %q, %v", got, err)
+	}
+	if got, err := outputDir("file://" + filepath.Join(dir, "u.parquet")); err != nil || got != filepath.Join(dir, "u.parquet") {
+		t.Errorf("file URL: %q, %v", got, err)
+	}
+	if _, err := outputDir("s3a://bucket/t.parquet"); err == nil || !strings.Contains(err.Error(), "s3a://bucket/t.parquet") {
+		t.Errorf("object store output: %v", err)
+	}
+	p, err := compile.Compile(schema.New("S", schema.Int64("id")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	connected := false
+	eng := NewWith(func(context.Context) (Session, error) {
+		connected = true
+		return nil, errors.New("no server in this test")
+	})
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := eng.Run(context.Background(), Asset{Plan: p, Input: filepath.Join(dir, "in.parquet"),
+		Output: filepath.Join("file", "t.parquet")}, Options{})
+	var oe *outcome.OutputError
+	if !errors.As(err, &oe) || rep.Error == nil {
+		t.Errorf("an output under a file: %v", err)
+	}
+	if connected {
+		t.Error("an output that cannot be written still connected to Spark")
 	}
 }

@@ -15,11 +15,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
 	dialect "github.com/tablegate/tablegate/compile/spark"
 	"github.com/tablegate/tablegate/exec"
@@ -107,6 +109,13 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		}
 	}
 	if a.Output != "" {
+		// Absolute as the input is: Spark would read a relative path against its own working
+		// directory, or a "file://dir/…" URL as a host. Checked writable before any work.
+		out, err := outputDir(a.Output)
+		if err != nil {
+			return rep, fail(rep, &outcome.OutputError{Output: a.Output, Err: err})
+		}
+		a.Output = out
 		rep.Table.Address = a.Output
 		if a.Quarantine {
 			rep.Quarantine.Address = quarantinePath(a.Output, rep.Asset)
@@ -199,16 +208,16 @@ func (r *run) validate(ctx context.Context, a Asset, opts Options, rep *outcome.
 	if err != nil {
 		return rep, fail(rep, &outcome.InputError{Input: a.Input, Err: err})
 	}
-	var actual [][2]string
+	var actual []casting.ColumnType
 	for _, row := range types {
 		name, _ := row[0].(string)
 		typ, _ := row[1].(string)
 		if name == compile.RowIDColumn {
 			return rep, fail(rep, &outcome.InputError{Input: a.Input, Err: fmt.Errorf("the input has a column %s, the name tablegate gives the row ordinal", name)})
 		}
-		actual = append(actual, [2]string{name, typ})
+		actual = append(actual, casting.ColumnType{Name: name, Type: typ})
 	}
-	if mm := checkColumns(p.Schema().Columns, actual); len(mm) > 0 {
+	if mm := casting.CheckColumnsWith(p.Schema().Columns, actual, casting.ParseSparkType); len(mm) > 0 {
 		out := outcome.ColumnSchemaMismatch
 		rep.Outcome = &out
 		cols := make([]string, len(mm))
@@ -519,6 +528,33 @@ func fileURL(in string) (string, string, error) {
 	}
 	// Unescaped: Spark reads the path as Hadoop's Path does, which does not decode %XX.
 	return "file://" + abs, abs, nil
+}
+
+// outputDir is the absolute local path of an output (a path or a file:// URL), after checking
+// that its folder can be made and written to: a run that cannot write finds it out before it
+// validates anything.
+func outputDir(out string) (string, error) {
+	path := out
+	if u, err := url.Parse(out); err == nil && len(u.Scheme) > 1 {
+		if u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") {
+			return "", fmt.Errorf("the Spark engine writes only to paths this process and the Spark driver share, not to %s", out)
+		}
+		path = u.Path
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	parent := filepath.Dir(abs)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", fmt.Errorf("make the output's folder: %w", err)
+	}
+	probe, err := os.CreateTemp(parent, ".tg-probe-*")
+	if err != nil {
+		return "", fmt.Errorf("the output's folder cannot be written: %w", err)
+	}
+	probe.Close()
+	return abs, os.Remove(probe.Name())
 }
 
 // ColumnsCheckName is the name of the column-schema check.
