@@ -685,7 +685,7 @@ func TestRefusesIncompatibleSchema(t *testing.T) {
 	p := plan(t, outcomeSchema+"rules:\n  - name: duck_only\n    sql: amount >= 0\n")
 	rep, err := spark.New("sc://127.0.0.1:1").Run(context.Background(), spark.Asset{Plan: p, Input: "nowhere.parquet"}, spark.Options{})
 	var errs *schema.Errors
-	if !errors.As(err, &errs) || !strings.Contains(err.Error(), "rule 'duck_only' has no Spark SQL") || rep.Error == nil {
+	if !errors.As(err, &errs) || !strings.Contains(err.Error(), "rule 'duck_only': it has no Spark SQL") || rep.Error == nil {
 		t.Fatalf("error %v, want a refusal naming duck_only", err)
 	}
 
