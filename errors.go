@@ -17,6 +17,9 @@ type (
 	// NoValidRowsError means every row failed: they are in the quarantine, and the table was not
 	// written.
 	NoValidRowsError = outcome.NoValidRowsError
+	// TableCheckError means an error table check failed (volume, freshness, a metric out of its
+	// bounds or band): nothing was written, and the rule checks still report their counts.
+	TableCheckError = outcome.TableCheckError
 	// CastError means Options.Cast met a value that does not convert.
 	CastError = outcome.CastError
 	// InputError means the input cannot be read.

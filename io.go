@@ -11,11 +11,13 @@ type Output = exec.Output
 // FromParquet reads a Parquet file or glob (data/*.parquet) in place.
 func FromParquet(path string) Input { return exec.ParquetInput{Path: path} }
 
-// FromCSV reads a CSV file with a header row (.tsv: tab-separated); a row with the wrong number
-// of fields is an input error naming its line.
+// FromCSV reads a CSV file with a header row (.tsv: tab-separated; .gz or .zst: compressed),
+// each declared column as its dtype; a row with the wrong number of fields, or a value that does
+// not read as its column's dtype (exec.UnreadableValueError), is an input error naming its line.
 func FromCSV(path string) Input { return exec.CSVInput{Path: path} }
 
-// FromNDJSON reads a newline-delimited JSON file.
+// FromNDJSON reads a newline-delimited JSON file (.gz or .zst: compressed), each declared key as
+// its column's dtype.
 func FromNDJSON(path string) Input { return exec.NDJSONInput{Path: path} }
 
 // FromTable reads a table of the DuckDB database file (file "" is the engine's own database).

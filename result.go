@@ -7,10 +7,10 @@ import (
 	"github.com/tablegate/tablegate/outcome"
 )
 
-// Outcome is one of the six results a run can have.
+// Outcome is one of the results a run can have.
 type Outcome = outcome.Outcome
 
-// The six outcomes.
+// The outcomes.
 const (
 	ColumnSchemaMismatch = outcome.ColumnSchemaMismatch
 	AllValid             = outcome.AllValid
@@ -18,6 +18,7 @@ const (
 	Quarantined          = outcome.Quarantined
 	NoValidRows          = outcome.NoValidRows
 	Skipped              = outcome.Skipped
+	TableCheckFailed     = outcome.TableCheckFailed
 )
 
 // CheckSeverity is the severity a check reports in a run: CheckError or CheckWarn.

@@ -42,6 +42,11 @@ type Plan struct {
 	Name    string // the schema's name
 	Columns []Column
 	Rules   []Rule
+	// TableChecks judge the whole input, once per run, after the rules are counted.
+	TableChecks []TableCheck
+
+	// tableCounts tells that a table check reads the rule counts (TableChecksReadCounts).
+	tableCounts bool
 
 	schema *schema.Schema
 	// dialect renders the plan's SQL: DuckDB's (nil) unless the plan came from In.
@@ -108,6 +113,9 @@ func (c *compiler) compile() (*Plan, error) {
 			return nil, err
 		}
 		c.columnRules(col)
+	}
+	if c.from == nil {
+		c.tableChecks() // DuckDB's alone: another dialect's renderer refuses them
 	}
 	if err := ctx.Err(); err != nil {
 		// A cancelled parser call reads as a problem of the rule it checked: report the cause.

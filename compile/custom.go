@@ -36,8 +36,9 @@ var parserSettings = []string{
 type Parser struct {
 	db         *gosql.DB
 	aggregates map[string]bool
-	refused    map[string]string // function name -> why a rule may not call it
-	template   map[string]any    // the parse tree of SELECT NULL, to render one expression
+	refused    map[string]string       // function name -> why a rule may not call it
+	lambdas    map[string]map[int]bool // lambda function name -> the argument positions that take a lambda
+	template   map[string]any          // the parse tree of SELECT NULL, to render one expression
 }
 
 // refusedFunctions are DuckDB functions a rule may not call, whatever it passes them: they read
@@ -70,7 +71,7 @@ func NewParser() (*Parser, error) {
 		db.Close()
 		return nil, catalog.err
 	}
-	return &Parser{db: db, aggregates: catalog.aggregates, refused: catalog.refused, template: catalog.template}, nil
+	return &Parser{db: db, aggregates: catalog.aggregates, refused: catalog.refused, lambdas: catalog.lambdas, template: catalog.template}, nil
 }
 
 // catalog is what a parser needs of DuckDB's built-in functions and parse trees. It is the same
@@ -80,6 +81,7 @@ var catalog struct {
 	once       sync.Once
 	aggregates map[string]bool
 	refused    map[string]string
+	lambdas    map[string]map[int]bool
 	template   map[string]any
 	err        error
 }
@@ -93,12 +95,41 @@ func readCatalog(db *gosql.DB) error {
 	if err != nil {
 		return err
 	}
+	lambdas, err := lambdaPositions(db)
+	if err != nil {
+		return err
+	}
 	tree, err := parseTrees(context.Background(), db, "SELECT NULL")
 	if err != nil {
 		return err
 	}
-	catalog.aggregates, catalog.refused, catalog.template = agg, refused, tree[0]
+	catalog.aggregates, catalog.refused, catalog.lambdas, catalog.template = agg, refused, lambdas, tree[0]
 	return nil
+}
+
+// lambdaPositions lists DuckDB's lambda functions (list_transform, list_filter, list_reduce, …,
+// and those list comprehensions are written with) and which of their arguments take a lambda.
+// Only there does `x -> …` or `lambda x: …` bind x; anywhere else `a -> b` is JSON's arrow.
+func lambdaPositions(db *gosql.DB) (map[string]map[int]bool, error) {
+	rows, err := db.Query("SELECT DISTINCT lower(function_name), i - 1 FROM (SELECT function_name, unnest(parameter_types) AS t, " +
+		"generate_subscripts(parameter_types, 1) AS i FROM duckdb_functions() WHERE list_contains(parameter_types, 'LAMBDA')) WHERE t = 'LAMBDA'")
+	if err != nil {
+		return nil, fmt.Errorf("list DuckDB lambda functions: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]map[int]bool{}
+	for rows.Next() {
+		var name string
+		var pos int
+		if err := rows.Scan(&name, &pos); err != nil {
+			return nil, err
+		}
+		if out[name] == nil {
+			out[name] = map[int]bool{}
+		}
+		out[name][pos] = true
+	}
+	return out, rows.Err()
 }
 
 // Close closes the parser's database.
@@ -250,7 +281,7 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 	// Bind: the value is a column of the probe relation.
 	probe := node
 	if value != nil {
-		if probe, err = substitute(node, map[string]any{"class": "COLUMN_REF", "type": "COLUMN_REF", "alias": "", "column_names": []any{probeValue}}, stmt); err != nil {
+		if probe, err = substitute(node, map[string]any{"class": "COLUMN_REF", "type": "COLUMN_REF", "alias": "", "column_names": []any{probeValue}}, stmt, ps.lambdas); err != nil {
 			return info, err
 		}
 	}
@@ -297,7 +328,7 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 			return info, fmt.Errorf("parse %s: %w", ref, err)
 		}
 		refNode, _ := asList(refTrees[0]["select_list"])[0].(map[string]any)
-		if run, err = substitute(node, refNode, stmt); err != nil {
+		if run, err = substitute(node, refNode, stmt, ps.lambdas); err != nil {
 			return info, err
 		}
 	}
@@ -438,36 +469,84 @@ func placeholder(n map[string]any, stmt string) bool {
 }
 
 // substitute returns a copy of the tree with the checked value replaced by ref, a column
-// reference: `_` becomes ref and `_.city` ref's field city. stmt is the text the tree was parsed
-// from.
-func substitute(node map[string]any, ref map[string]any, stmt string) (map[string]any, error) {
+// reference: `_` becomes ref and `_.city` ref's field city. Only a free `_` is the value: in the
+// body of a lambda that names a parameter `_` (`lambda _: …`, `_ -> …`, `[_ FOR _ IN …]`), `_`
+// is that parameter, as DuckDB binds it. lambdas are the lambda functions' lambda arguments
+// (Parser.lambdas); stmt is the text the tree was parsed from.
+func substitute(node map[string]any, ref map[string]any, stmt string, lambdas map[string]map[int]bool) (map[string]any, error) {
 	if ref["class"] != "COLUMN_REF" {
 		return nil, fmt.Errorf("the checked value is not a column reference")
 	}
-	var rec func(v any) any
-	rec = func(v any) any {
+	var rec func(v any, bound bool) any
+	rec = func(v any, bound bool) any {
 		switch t := v.(type) {
 		case map[string]any:
-			if t["class"] == "COLUMN_REF" && placeholder(t, stmt) {
+			if t["class"] == "COLUMN_REF" && !bound && placeholder(t, stmt) {
 				out := shallowCopy(ref)
 				out["column_names"] = append(append([]any{}, asList(ref["column_names"])...), asList(t["column_names"])[1:]...)
 				return out
 			}
+			var at map[int]bool
+			if t["class"] == "FUNCTION" {
+				name, _ := t["function_name"].(string)
+				at = lambdas[strings.ToLower(name)]
+			}
 			out := make(map[string]any, len(t))
 			for k, c := range t {
-				out[k] = rec(c)
+				if k == "arguments" && at != nil {
+					out[k] = lambdaArguments(asList(c), at, bound, rec)
+				} else {
+					out[k] = rec(c, bound)
+				}
 			}
 			return out
 		case []any:
 			out := make([]any, len(t))
 			for i, c := range t {
-				out[i] = rec(c)
+				out[i] = rec(c, bound)
 			}
 			return out
 		}
 		return v
 	}
-	return rec(node).(map[string]any), nil
+	return rec(node, false).(map[string]any), nil
+}
+
+// lambdaArguments substitutes in a lambda function's arguments: a lambda at a position that
+// takes one keeps its parameters as written, and its body sees `_` bound when a parameter is `_`.
+func lambdaArguments(args []any, at map[int]bool, bound bool, rec func(any, bool) any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		arg, _ := a.(map[string]any)
+		lambda, _ := arg["expression"].(map[string]any)
+		if !at[i] || lambda == nil || lambda["class"] != "LAMBDA" {
+			out[i] = rec(a, bound)
+			continue
+		}
+		l := shallowCopy(lambda)
+		l["expr"] = rec(lambda["expr"], bound || bindsValue(lambda["lhs"]))
+		a2 := shallowCopy(arg)
+		a2["expression"] = l
+		out[i] = a2
+	}
+	return out
+}
+
+// bindsValue tells whether a lambda's parameters (one name, or row(a, b) for several) include `_`.
+func bindsValue(lhs any) bool {
+	n, _ := lhs.(map[string]any)
+	params := []any{n}
+	if n["class"] == "FUNCTION" {
+		params = functionArgs(n)
+	}
+	for _, p := range params {
+		if m, _ := p.(map[string]any); m["class"] == "COLUMN_REF" {
+			if names := asList(m["column_names"]); len(names) == 1 && names[0] == "_" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // render prints an expression's parse tree as SQL with DuckDB's own printer, and checks that

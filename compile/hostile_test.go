@@ -128,7 +128,7 @@ func hostileExpected(t *testing.T, db *gosql.DB, expr string, place hostilePlace
 	checked := items[0]
 	if place.value != "" {
 		ref := statementList(t, hostileTreeText(t, db, "SELECT "+place.value))[0]["select_list"].([]any)[0].(map[string]any)
-		checked = replaceNodes(checked, func(n map[string]any) any {
+		checked = replaceFree(checked, hostileLambdas(t, db), func(n map[string]any) any {
 			names, _ := n["column_names"].([]any)
 			loc, _ := strconv.Atoi(fmt.Sprint(n["query_location"]))
 			if n["class"] != "COLUMN_REF" || len(names) == 0 || names[0] != "_" || loc >= len(stmt) || stmt[loc] != '_' {
@@ -212,6 +212,75 @@ func replaceNodes(v any, f func(map[string]any) any) any {
 		return out
 	}
 	return v
+}
+
+// hostileLambdas are DuckDB's functions that take a lambda.
+func hostileLambdas(t *testing.T, db *gosql.DB) map[string]bool {
+	t.Helper()
+	rows, err := db.Query("SELECT DISTINCT lower(function_name) FROM duckdb_functions() WHERE list_contains(parameter_types, 'LAMBDA')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		out[name] = true
+	}
+	return out
+}
+
+// replaceFree is replaceNodes outside the bodies of lambdas, passed to a lambda function, whose
+// parameters include `_`: there `_` is the parameter, not the checked value. Elsewhere a LAMBDA
+// node is JSON's arrow, both sides expressions.
+func replaceFree(v any, lambdas map[string]bool, f func(map[string]any) any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		if r := f(t); r != nil {
+			return r
+		}
+		fn, _ := t["function_name"].(string)
+		binder := t["class"] == "FUNCTION" && lambdas[strings.ToLower(fn)]
+		out := make(map[string]any, len(t))
+		for k, c := range t {
+			if !binder || k != "arguments" {
+				out[k] = replaceFree(c, lambdas, f)
+				continue
+			}
+			var args []any
+			for _, a := range c.([]any) {
+				arg := a.(map[string]any)
+				if e, _ := arg["expression"].(map[string]any); e["class"] == "LAMBDA" && bindsUnderscore(e["lhs"]) {
+					args = append(args, arg)
+				} else {
+					args = append(args, replaceFree(arg, lambdas, f))
+				}
+			}
+			out[k] = args
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, c := range t {
+			out[i] = replaceFree(c, lambdas, f)
+		}
+		return out
+	}
+	return v
+}
+
+func bindsUnderscore(lhs any) bool {
+	found := false
+	replaceNodes(lhs, func(n map[string]any) any {
+		if names, _ := n["column_names"].([]any); n["class"] == "COLUMN_REF" && len(names) == 1 && names[0] == "_" {
+			found = true
+		}
+		return nil
+	})
+	return found
 }
 
 // findAlias finds the expression named alias anywhere in a tree (select items and CTEs).

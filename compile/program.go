@@ -114,6 +114,9 @@ const (
 	// run that closes last gives it back).
 	RaiseThreads
 	RestoreThreads
+	// TableChecks reads one row, a value per table check of the plan; it takes the rule counts
+	// as $1 when Plan.TableChecksReadCounts says so.
+	TableChecks
 )
 
 // Writes reports whether the engine runs the step as part of the output's write, after every
@@ -129,6 +132,7 @@ var opNames = map[Op]string{
 	WriteValid: "write (the valid rows)", WriteInvalid: "write (the invalid rows)", Write: "write", FindQuarantine: "write (read the quarantine's count)",
 	Commit: "write (commit)", Rollback: "write (only when it fails)", AttachOutput: "write (attach)",
 	ReadThreads: "read the threads", RaiseThreads: "raise the threads, unless raised", RestoreThreads: "restore the threads ($1, the count read), if the last run aggregating keys",
+	TableChecks: "read the table checks' values",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -252,6 +256,9 @@ func (p *Plan) Program(rel Relation, f Facts, o ProgramOptions) *Program {
 	failed := ""
 	if len(p.Rules) > 0 {
 		failed = b.evaluate(p, rel, f)
+	}
+	b.tableChecks(p, rel)
+	if len(p.Rules) > 0 {
 		b.report(p, failed, o)
 	}
 	b.sink(p, rel, f, failed, o)

@@ -217,6 +217,8 @@ func (p *Plan) keyMatch(g int, qualify string) string {
 func (p *Plan) Subset(rules ...int) *Plan {
 	sub := *p
 	sub.Rules = nil
+	// Table checks read every rule's count by its index: a subset has none.
+	sub.TableChecks, sub.tableCounts = nil, false
 	used := map[int]bool{}
 	for _, i := range rules {
 		sub.Rules = append(sub.Rules, p.Rules[i])

@@ -2,7 +2,9 @@ package compile
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
 
@@ -80,19 +82,121 @@ func MaterialiseOrdered(name, from string) string {
 	return fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT *, row_number() OVER () AS __tg_ord FROM %s", sql.Ident(name), from)
 }
 
-// ReadCSV is the relation of a CSV file, strict, with the given header, delimiter and NULL text
-// (nil: DuckDB's).
-func ReadCSV(path string, header bool, delim string, null *string) string {
-	opts := fmt.Sprintf("header = %t, delim = %s, quote = '\"', skip = 0, strict_mode = true", header, sql.String(delim))
-	if null != nil {
-		opts += ", nullstr = " + sql.String(*null)
+// NamedType is a column and the DuckDB type to read it as.
+type NamedType struct{ Name, Type string }
+
+// structOf renders columns as the struct literal read_csv's types and read_json's columns take.
+func structOf(cols []NamedType) string {
+	parts := make([]string, len(cols))
+	for i, c := range cols {
+		parts[i] = sql.String(c.Name) + ": " + sql.String(c.Type)
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// CSVRead is how a CSV file is read.
+type CSVRead struct {
+	Header bool
+	Delim  string
+	// Null is the text that reads as NULL (nil: DuckDB's, the empty field).
+	Null *string
+	// Types are the columns read as the given types; the others' types are detected.
+	Types []NamedType
+	// SampleAll detects types from every row rather than a sample.
+	SampleAll bool
+}
+
+// ReadCSV is the relation of a CSV file (compressed or not, as its extension says), strict,
+// with quotes and without skipped lines.
+func ReadCSV(path string, o CSVRead) string {
+	opts := fmt.Sprintf("header = %t, delim = %s, quote = '\"', skip = 0, strict_mode = true", o.Header, sql.String(o.Delim))
+	if o.Null != nil {
+		opts += ", nullstr = " + sql.String(*o.Null)
+	}
+	if len(o.Types) > 0 {
+		opts += ", types = " + structOf(o.Types)
+	}
+	if o.SampleAll {
+		opts += ", sample_size = -1"
 	}
 	return fmt.Sprintf("read_csv(%s, %s)", sql.String(path), opts)
 }
 
-// ReadNDJSON is the relation of a newline-delimited JSON file.
-func ReadNDJSON(path string) string {
-	return fmt.Sprintf("read_json(%s, format = 'newline_delimited')", sql.String(path))
+// ReadNDJSON is the relation of a newline-delimited JSON file (compressed or not, as its
+// extension says). columns, when given, are every column to read, each as its type; otherwise
+// the keys and types are detected, from every object when sampleAll.
+func ReadNDJSON(path string, columns []NamedType, sampleAll bool) string {
+	opts := "format = 'newline_delimited'"
+	switch {
+	case len(columns) > 0:
+		opts += ", columns = " + structOf(columns)
+	case sampleAll:
+		opts += ", sample_size = -1"
+	}
+	return fmt.Sprintf("read_json(%s, %s)", sql.String(path), opts)
+}
+
+// TextCast is a column read as text and cast to its declared type, strictly: a text that the
+// cast would round (3.7 to an integer, 1.234 to two decimals) does not read.
+type TextCast struct {
+	Name, Type string
+	// pattern, when set, is what the whole text must match besides casting.
+	pattern string
+}
+
+// TextCastOf is how a column of a text file (CSV, NDJSON) is read as its dtype; false for the
+// dtypes read as the file gives them (Any, and nested types, which a text cell does not spell).
+func TextCastOf(col *schema.Column) (TextCast, bool) {
+	d := col.DType
+	tc := TextCast{Name: col.Name, Type: d.DuckDBType()}
+	switch d.Kind {
+	case schema.KindAny, schema.KindList, schema.KindArray, schema.KindStruct:
+		return tc, false
+	case schema.KindInteger:
+		// The family takes any integer type; HUGEINT holds what NDJSON's detection would read.
+		tc.Type, tc.pattern = "HUGEINT", `\s*[+-]?[0-9]+\s*`
+	case schema.KindInt8, schema.KindInt16, schema.KindInt32, schema.KindInt64,
+		schema.KindUInt8, schema.KindUInt16, schema.KindUInt32, schema.KindUInt64:
+		tc.pattern = `\s*[+-]?[0-9]+\s*`
+	case schema.KindDecimal:
+		tc.pattern = fmt.Sprintf(`\s*[+-]?([0-9]+(\.[0-9]{0,%d})?|\.[0-9]{1,%d})\s*`, d.Scale, max(d.Scale, 1))
+	}
+	return tc, true
+}
+
+// unreadable is the condition that a column's text is there and does not read as its type.
+func (tc TextCast) unreadable() string {
+	id := sql.Ident(tc.Name)
+	cond := fmt.Sprintf("TRY_CAST(%s AS %s) IS NULL", id, tc.Type)
+	if tc.pattern != "" {
+		cond += fmt.Sprintf(" OR NOT regexp_full_match(%s, %s)", id, sql.String(tc.pattern))
+	}
+	return fmt.Sprintf("(%s IS NOT NULL AND (%s))", id, cond)
+}
+
+// FirstUnreadable finds the first row of the temp table text (its rowid, from 0) where a column
+// does not read as its type: (rowid, index in casts, text).
+func FirstUnreadable(text string, casts []TextCast) string {
+	conds, which, texts := make([]string, len(casts)), make([]string, len(casts)), make([]string, len(casts))
+	for i, tc := range casts {
+		conds[i] = tc.unreadable()
+		which[i] = fmt.Sprintf("WHEN %s THEN %d", conds[i], i)
+		texts[i] = fmt.Sprintf("WHEN %d THEN %s", i, sql.Ident(tc.Name))
+	}
+	return fmt.Sprintf(`SELECT rowid, __tg_col, CASE __tg_col %s END FROM (
+	SELECT rowid, *, CASE %s END AS __tg_col FROM temp.main.%s WHERE %s ORDER BY rowid LIMIT 1)`,
+		strings.Join(texts, " "), strings.Join(which, " "), sql.Ident(text), strings.Join(conds, " OR "))
+}
+
+// CastText copies the temp table text into the temp table name, each of casts cast to its type
+// (FirstUnreadable found none that does not read), in the same row order.
+func CastText(name, text string, casts []TextCast) string {
+	repl := make([]string, len(casts))
+	for i, tc := range casts {
+		repl[i] = fmt.Sprintf("CAST(%s AS %s) AS %s", sql.Ident(tc.Name), tc.Type, sql.Ident(tc.Name))
+	}
+	return fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * REPLACE (%s) FROM temp.main.%s ORDER BY rowid",
+		sql.Ident(name), strings.Join(repl, ", "), sql.Ident(text))
 }
 
 // RenamedColumns reads whether the relation has a column and the same name plus _<n>, as DuckDB

@@ -81,7 +81,8 @@ func (f *Filtered) Close() {
 
 // Filter validates the input without writing anything and returns the valid rows and the
 // failure info, for callers who drop invalid rows themselves. A column-schema mismatch is still
-// an error (*outcome.ColumnSchemaError); failing rows are not. Available with the build tag
+// an error (*outcome.ColumnSchemaError), and so is a failing error table check
+// (*outcome.TableCheckError); failing rows are not. Available with the build tag
 // duckdb_arrow.
 func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Options) (*Filtered, error) {
 	if in == nil {
@@ -110,6 +111,10 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 		return abort(err)
 	}
 	total, stats, out := pl.total, pl.stats, pl.out
+	if out == outcome.TableCheckFailed {
+		// The batch as a whole is wrong: no row of it is handed on.
+		return abort(tableCheckError(p, pl.tables))
+	}
 	rep.Rows = outcome.Rows{Input: total, Invalid: stats.invalid, Valid: total - stats.invalid}
 	rep.Outcome = &out
 	for i, rule := range p.Rules {

@@ -37,6 +37,8 @@ type pipeline struct {
 	valid, invalid string
 	writes         []compile.Step
 	rowGroup       int64
+	// tables are the table checks judged (nil until their step ran).
+	tables []tableResult
 }
 
 // sinkOf is the program's sink for an asset.
@@ -109,7 +111,7 @@ func (e *Engine) evaluate(ctx context.Context, r *run, rep *outcome.Report, a As
 	if err := pl.execute(ctx, rep); err != nil {
 		return pl, err
 	}
-	rep.Checks = buildChecks(a.Plan, a, opts, pl.stats, &pl.detail, pl.groups)
+	rep.Checks = append(buildChecks(a.Plan, a, opts, pl.stats, &pl.detail, pl.groups), tableChecks(a.Plan, pl.tables)...)
 	rep.Health = outcome.HealthOf(rep.Checks)
 	return pl, nil
 }
@@ -117,6 +119,10 @@ func (e *Engine) evaluate(ctx context.Context, r *run, rep *outcome.Report, a As
 // decide takes the outcome and the steps' conditions from the counts read so far.
 func (pl *pipeline) decide() {
 	pl.out = outcome.Decide(pl.total, pl.stats.invalid, pl.policy)
+	if tableFailed(pl.tables) {
+		// Before aborted and no_valid_rows: the batch as a whole is wrong.
+		pl.out = outcome.TableCheckFailed
+	}
 	pl.take = sampleTakes(pl.groups, pl.stats, pl.opts.samples())
 	pl.flags = conditions(pl.total, pl.stats, pl.out, pl.a.Output != nil, pl.a.Quarantine, pl.opts.RowSample, len(pl.take) > 0)
 }
@@ -133,7 +139,7 @@ func conditions(total int64, stats ruleStats, out outcome.Outcome, output, quara
 	for _, n := range stats.failed {
 		anyFailure = anyFailure || n > 0
 	}
-	writing := output && out != outcome.Aborted
+	writing := output && out != outcome.Aborted && out != outcome.TableCheckFailed
 	set(compile.AnyInvalid, stats.invalid > 0)
 	set(compile.NoInvalid, stats.invalid == 0)
 	set(compile.AnyValid, stats.invalid < total)
@@ -191,7 +197,7 @@ func (pl *pipeline) execute(ctx context.Context, rep *outcome.Report) error {
 			}
 			return fmt.Errorf("%s: %w", s.What, err)
 		}
-		if s.Op == compile.Counts {
+		if s.Op == compile.Counts || s.Op == compile.TableChecks {
 			pl.counted = true
 			pl.decide()
 		}
@@ -235,6 +241,8 @@ func (pl *pipeline) step(ctx context.Context, rep *outcome.Report, s compile.Ste
 		return pl.readSampleRows(ctx, s.SQL)
 	case compile.CheckCounts:
 		return pl.readCheckCounts(ctx, s.SQL)
+	case compile.TableChecks:
+		return pl.readTableChecks(ctx, s.SQL)
 	case compile.InvalidByRules:
 		sets, err := readRuleSets(ctx, r, s.SQL)
 		if err != nil {

@@ -71,6 +71,10 @@ type Options struct {
 	// RunID names the run in its report and history; "" draws one (its start time and a random
 	// suffix).
 	RunID string
+	// Baselines are, per table check (dy_table__<name>), its values in the asset's earlier runs,
+	// newest first: the anomaly bands are drawn from them. nil means the run has no history, and
+	// every band passes saying so.
+	Baselines map[string][]float64
 }
 
 // Progress reports a run's phase; Total is 0 when unknown.
@@ -103,8 +107,8 @@ type ruleStats struct {
 
 // Run validates the asset and applies the failure policy. The report is always returned (with
 // the outcome when the run got that far); the error is typed for the failing outcomes
-// (*outcome.ColumnSchemaError, *outcome.ValidationAbortError, *outcome.NoValidRowsError,
-// *outcome.CastError) or is an input/output problem.
+// (*outcome.ColumnSchemaError, *outcome.TableCheckError, *outcome.ValidationAbortError,
+// *outcome.NoValidRowsError, *outcome.CastError) or is an input/output problem.
 func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
 	p := a.Plan
 	rep := NewReport(assetName(a), p.Name)
@@ -166,7 +170,7 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	}
 	total, stats, out := pl.total, pl.stats, pl.out
 
-	if a.Output != nil && out != outcome.Aborted {
+	if a.Output != nil && out != outcome.Aborted && out != outcome.TableCheckFailed {
 		opts.progress("writing outputs", total)
 		w := &writes{quarantineName: quarantineName(a, rep.Asset), keepPrevious: readsOutput(a.Input, a.Output),
 			steps: pl.writes, flags: pl.flags, rowGroup: pl.rowGroup}
@@ -192,6 +196,8 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 
 	counts := errorCounts(p, stats)
 	switch out {
+	case outcome.TableCheckFailed:
+		return rep, fail(rep, tableCheckError(p, pl.tables))
 	case outcome.Aborted:
 		return rep, fail(rep, &outcome.ValidationAbortError{Schema: p.Name, Invalid: stats.invalid, Counts: counts})
 	case outcome.NoValidRows:
@@ -204,7 +210,7 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 // mismatch is reported (rep gets the column_schema_mismatch outcome) and returned as the error.
 func (e *Engine) load(ctx context.Context, r *run, rep *outcome.Report, a Asset, opts Options, written map[string]bool) (compile.Relation, error) {
 	p := a.Plan
-	rel, err := a.Input.open(ctx, r, written)
+	rel, err := readAs(a.Input, reading{declared: p.Schema().Columns}).open(ctx, r, written)
 	if err != nil {
 		if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
 			return rel, err
@@ -368,7 +374,7 @@ func inputOrRun(in Input, err error) error {
 func (e *Engine) skipped(rep *outcome.Report, a Asset, opts Options) *outcome.Report {
 	out := outcome.Skipped
 	rep.Outcome = &out
-	rep.Checks = buildChecks(a.Plan, a, opts, ruleStats{failed: make([]int64, len(a.Plan.Rules))}, nil, nil)
+	rep.Checks = append(buildChecks(a.Plan, a, opts, ruleStats{failed: make([]int64, len(a.Plan.Rules))}, nil, nil), tableChecks(a.Plan, nil)...)
 	rep.Health = outcome.HealthOf(rep.Checks)
 	return rep
 }

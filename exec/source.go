@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tablegate/tablegate/casting"
@@ -35,8 +36,10 @@ type Input interface {
 // ParquetInput reads a Parquet file or glob in place.
 type ParquetInput struct{ Path string }
 
-// CSVInput reads a CSV file (types detected by DuckDB). The zero options read a header row,
-// fields separated by commas (tabs for .tsv) and DuckDB's NULL spelling, the empty field.
+// CSVInput reads a CSV file, gzip- or zstd-compressed when its name ends in .gz or .zst. A run
+// reads each column the schema declares as its dtype (see UnreadableValueError); other
+// columns' types are detected. The zero options read a header row, fields separated by commas
+// (tabs for .tsv) and DuckDB's NULL spelling, the empty field.
 type CSVInput struct {
 	Path string
 	// Delimiter separates fields; 0 is by extension.
@@ -45,10 +48,37 @@ type CSVInput struct {
 	NoHeader bool
 	// Null, when set, is the text that reads as NULL (instead of the empty field).
 	Null *string
+
+	reading
 }
 
-// NDJSONInput reads a newline-delimited JSON file.
-type NDJSONInput struct{ Path string }
+// NDJSONInput reads a newline-delimited JSON file, gzip- or zstd-compressed when its name ends
+// in .gz or .zst. A run reads each key the schema declares as a column of its dtype.
+type NDJSONInput struct {
+	Path string
+
+	reading
+}
+
+// reading is how a run reads a text file: declared are the schema's columns (nil: none, every
+// type detected); sampleAll detects types from every row rather than a sample.
+type reading struct {
+	declared  []*schema.Column
+	sampleAll bool
+}
+
+// readAs sets how a text input (CSV, NDJSON) is read; other inputs are returned as they are.
+func readAs(in Input, how reading) Input {
+	switch v := in.(type) {
+	case CSVInput:
+		v.reading = how
+		return v
+	case NDJSONInput:
+		v.reading = how
+		return v
+	}
+	return in
+}
 
 // TableInput reads a table of a DuckDB database file ("" File: the engine's own database).
 type TableInput struct {
@@ -304,7 +334,7 @@ func (in CSVInput) open(ctx context.Context, r *run, _ map[string]bool) (compile
 	delim := in.Delimiter
 	if delim == 0 {
 		delim = ','
-		if strings.EqualFold(filepath.Ext(in.Path), ".tsv") {
+		if DataExt(in.Path) == ".tsv" {
 			delim = '\t'
 		}
 	}
@@ -313,16 +343,50 @@ func (in CSVInput) open(ctx context.Context, r *run, _ map[string]bool) (compile
 			return compile.Relation{}, err
 		}
 	}
-	rel, err := materialise(ctx, r, compile.ReadCSV(in.Path, !in.NoHeader, string(delim), in.Null))
+	read := compile.CSVRead{Header: !in.NoHeader, Delim: string(delim), Null: in.Null, SampleAll: in.sampleAll}
+	_, names, err := columnNames(ctx, r, compile.ReadCSV(in.Path, read))
 	if err != nil {
-		if bad := unterminatedQuote(in.Path, byte(delim)); bad != nil {
-			return rel, bad
-		}
-		if ragged := raggedRow(in.Path, delim); ragged != nil {
-			return rel, ragged
+		return compile.Relation{}, in.diagnose(delim, err)
+	}
+	if in.Delimiter == 0 && !in.NoHeader {
+		if err := oneColumnDelimiter(in.Path, names); err != nil {
+			return compile.Relation{}, err
 		}
 	}
-	return rel, err
+	casts, cols := textCasts(in.declared, names)
+	if in.declared != nil {
+		// Every column is read as text, the declared ones to be cast strictly (DuckDB's own
+		// reading rounds 3.7 into an integer column), the others because a run does not write
+		// them: a type detected from a sample cannot fail on a later row.
+		for _, n := range names {
+			read.Types = append(read.Types, compile.NamedType{Name: n, Type: "VARCHAR"})
+		}
+		for _, col := range in.declared {
+			if _, ok := compile.TextCastOf(col); !ok {
+				read.Types = slices.DeleteFunc(read.Types, func(t compile.NamedType) bool { return t.Name == col.Name })
+			}
+		}
+	}
+	text, err := materialiseText(ctx, r, compile.ReadCSV(in.Path, read))
+	if err != nil {
+		return compile.Relation{}, in.diagnose(delim, err)
+	}
+	return castText(ctx, r, text, casts, cols, func(row int64, col *schema.Column, value string) error {
+		return &UnreadableValueError{File: in.Path, Line: csvLine(in.Path, delim, !in.NoHeader, row), Row: row,
+			Column: col.Name, Value: value, DType: col.DType.String(), csv: true}
+	})
+}
+
+// diagnose names the line of an unterminated quote or a ragged row that made DuckDB's reading
+// fail, or returns its error.
+func (in CSVInput) diagnose(delim rune, err error) error {
+	if bad := unterminatedQuote(in.Path, byte(delim)); bad != nil {
+		return bad
+	}
+	if ragged := raggedRow(in.Path, delim); ragged != nil {
+		return ragged
+	}
+	return err
 }
 
 // maxHeader bounds what duplicateHeader reads looking for the header's end.
@@ -331,7 +395,7 @@ const maxHeader = 16 << 20
 // duplicateHeader refuses a header that names a column twice, in any case: DuckDB matches column
 // names in any case and renames the second one (a_1, A_1), so a rule would check only one copy.
 func duplicateHeader(path string, delim rune) error {
-	f, err := os.Open(path)
+	f, err := openText(path)
 	if err != nil {
 		return err
 	}
@@ -359,7 +423,7 @@ func duplicateHeader(path string, delim rune) error {
 // on to the end of the file or to a later line's quote. DuckDB refuses such a file but, when the
 // line is among those its sniffer samples, says only that it could not detect the dialect.
 func unterminatedQuote(path string, delim byte) error {
-	f, err := os.Open(path)
+	f, err := openText(path)
 	if err != nil {
 		return nil
 	}
@@ -412,7 +476,7 @@ func unterminated(path string, line int) error {
 // such a file, but when the row is among the lines its sniffer samples it only says that it
 // could not detect the dialect.
 func raggedRow(path string, delim rune) error {
-	f, err := os.Open(path)
+	f, err := openText(path)
 	if err != nil {
 		return nil
 	}
@@ -440,11 +504,49 @@ func (in NDJSONInput) open(ctx context.Context, r *run, _ map[string]bool) (comp
 	if err := statFile(in.Path); err != nil {
 		return compile.Relation{}, err
 	}
-	rel, err := materialise(ctx, r, compile.ReadNDJSON(in.Path))
+	detected := compile.ReadNDJSON(in.Path, nil, in.sampleAll)
+	var casts []compile.TextCast
+	var cols []*schema.Column
+	var columns []compile.NamedType
+	if in.declared != nil {
+		// The declared keys are read as text and cast strictly; the others as JSON, which a
+		// later row cannot fail. Nested and Any columns keep the types detected.
+		found, names, err := columnNames(ctx, r, detected)
+		if err != nil {
+			return compile.Relation{}, err
+		}
+		casts, cols = textCasts(in.declared, names)
+		cast := map[string]bool{}
+		for _, tc := range casts {
+			cast[tc.Name] = true
+		}
+		declared := map[string]bool{}
+		for _, col := range in.declared {
+			declared[col.Name] = true
+		}
+		for _, c := range found {
+			t := c.Type
+			switch {
+			case cast[c.Name]:
+				t = "VARCHAR"
+			case !declared[c.Name] || t == `"NULL"` || t == "NULL":
+				t = "JSON"
+			}
+			columns = append(columns, compile.NamedType{Name: c.Name, Type: t})
+		}
+	}
+	text, err := materialiseText(ctx, r, compile.ReadNDJSON(in.Path, columns, in.sampleAll))
 	if err != nil {
+		return compile.Relation{}, err
+	}
+	rel := compile.Relation{From: "temp.main." + sql.Ident(text), RowID: "rowid"}
+	if err := caseDuplicateKeys(ctx, r, in.Path, rel.From); err != nil {
 		return rel, err
 	}
-	return rel, caseDuplicateKeys(ctx, r, in.Path, rel.From)
+	return castText(ctx, r, text, casts, cols, func(row int64, col *schema.Column, value string) error {
+		return &UnreadableValueError{File: in.Path, Line: ndjsonLine(in.Path, row), Row: row,
+			Column: col.Name, Value: value, DType: col.DType.String()}
+	})
 }
 
 // caseDuplicateKeys refuses keys equal in any case ({"a": 1, "A": 2}): DuckDB matches column

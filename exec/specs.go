@@ -3,16 +3,22 @@ package exec
 import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/schema"
 )
 
 // CheckSpecs lists every check a run of the plan reports with these options, in report order,
-// without reading any data: dy_schema__columns, then the rule checks at the granularity. An
+// without reading any data: dy_schema__columns, the rule checks at the granularity, then the
+// table checks. An
 // orchestrator declares its checks from it (Dagster needs them before the run).
 func CheckSpecs(p *compile.Plan, quarantine bool, opts Options) []outcome.CheckSpec {
 	a := Asset{Plan: p, Quarantine: quarantine}
 	checks := buildChecks(p, a, opts, ruleStats{failed: make([]int64, len(p.Rules))}, nil, nil)
 	groups := checkGroups(p, opts)
-	specs := make([]outcome.CheckSpec, len(checks))
+	specs := make([]outcome.CheckSpec, len(checks), len(checks)+len(p.TableChecks))
+	for _, t := range p.TableChecks {
+		specs = append(specs, outcome.CheckSpec{Name: t.Check, Blocking: t.Severity == schema.Error, Description: t.Description,
+			Rules: []outcome.SpecRule{{Rule: t.Name, Severity: string(t.Severity), Expr: t.Expr}}})
+	}
 	for i, c := range checks {
 		specs[i] = outcome.CheckSpec{Name: c.Name, Blocking: c.Blocking, Description: c.Description, Rules: []outcome.SpecRule{}}
 		if i == 0 {

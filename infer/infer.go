@@ -244,7 +244,8 @@ func render(cols []*column, rows int64, opts Options) ([]byte, error) {
 				add(n, "is_in", vals)
 				notes = append(notes, fmt.Sprintf("%d distinct values", len(c.values)))
 			}
-			if c.distinct {
+			// unique takes two NULLs for duplicates: a column with more is not unique.
+			if c.distinct && rows-c.nonNull <= 1 {
 				switch {
 				case rows < opts.SmallTable:
 					notes = append(notes, fmt.Sprintf("all %d values distinct: unique (or primary_key) if that is meant, not chance", c.nonNull))

@@ -1,11 +1,12 @@
-// Package outcome holds what a run reports: the six outcomes of the failure policy, check
+// Package outcome holds what a run reports: the outcomes of the failure policy, check
 // results with severity and blocking, the typed errors of failing outcomes, and the JSON report.
 package outcome
 
-// Outcome is one of the six results a run can have.
+// Outcome is one of the results a run can have (TableCheckFailed is declared with the table
+// checks).
 type Outcome string
 
-// The six outcomes of a run.
+// The outcomes of a run.
 const (
 	ColumnSchemaMismatch Outcome = "column_schema_mismatch"
 	AllValid             Outcome = "all_valid"

@@ -17,6 +17,7 @@ func (s *Schema) Clone() *Schema {
 		c.Rules[i] = &rc
 	}
 	c.Severity = s.Severity.clone()
+	c.TableChecks = cloneTableChecks(s.TableChecks)
 	c.problems = slices.Clone(s.problems)
 	return &c
 }

@@ -410,7 +410,7 @@ func pairs(n *yaml.Node) [][2]*yaml.Node {
 	return out
 }
 
-var schemaKeys = []string{"schema", "description", "extends", "columns", "rules", "severity"}
+var schemaKeys = []string{"schema", "description", "extends", "columns", "rules", "severity", "table_checks"}
 
 func (l *loader) schema(doc *yaml.Node) *Schema {
 	root := doc
@@ -455,6 +455,8 @@ func (l *loader) schema(doc *yaml.Node) *Schema {
 			s.Rules = l.rules(val)
 		case "severity":
 			s.Severity = l.severity(val, "")
+		case "table_checks":
+			s.TableChecks = l.tableChecks(val)
 		default:
 			l.bad(key, "", excerpt(key.Value), "unknown key '%s'%s; a schema has %s", excerpt(key.Value), suggest.Hint(key.Value, schemaKeys), strings.Join(schemaKeys, ", "))
 		}
@@ -463,6 +465,7 @@ func (l *loader) schema(doc *yaml.Node) *Schema {
 		child := Extends(parent, s.Name, own...)
 		child.File, child.Description = s.File, firstNonEmpty(s.Description, parent.Description)
 		child.Rules = append(child.Rules, s.Rules...)
+		child.TableChecks = append(child.TableChecks, s.TableChecks...)
 		child.Severity = mergeSeverity(parent.Severity, s.Severity)
 		child.problems = append(child.problems, l.problems...)
 		return child

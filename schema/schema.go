@@ -12,6 +12,8 @@ type Schema struct {
 	Columns     []*Column
 	Rules       []*Rule
 	Severity    SeveritySpec
+	// TableChecks judge the whole input (volume, freshness, metrics), once per run.
+	TableChecks []*TableCheck
 
 	// File is the schema file the schema was loaded from ("" for builder schemas).
 	File string
@@ -61,6 +63,7 @@ func Extends(parent *Schema, name string, columns ...*Column) *Schema {
 		Description: parent.Description,
 		Rules:       append([]*Rule(nil), parent.Rules...),
 		Severity:    copySeverity(parent.Severity),
+		TableChecks: append([]*TableCheck(nil), parent.TableChecks...),
 		problems:    append([]error(nil), parent.problems...),
 	}
 	child.Columns = mergeColumns(parent.Columns, columns)

@@ -46,6 +46,7 @@ func (s *Schema) Validate() error {
 		v.column(c, c.Name, true)
 	}
 	v.schemaRules()
+	v.tableChecks()
 	if !tooDeep {
 		v.checkNameCollisions()
 	}
@@ -148,6 +149,9 @@ func (v *validator) column(c *Column, path string, top bool) {
 		}
 		seen := map[string]bool{}
 		for _, cat := range d.Categories {
+			if strings.ContainsRune(cat, 0) {
+				bad("categories", "category %q contains a NUL byte, which DuckDB cannot hold in an ENUM", cat)
+			}
 			if seen[cat] {
 				bad("categories", "category %q is listed twice", cat)
 			}
@@ -226,6 +230,11 @@ func (v *validator) applicable(c *Column, path string) {
 	}
 	if a.HasIsIn && !k.IsInteger() && k != KindString {
 		bad("is_in")
+	}
+	for _, val := range a.IsIn {
+		if strings.ContainsRune(val.Text, 0) {
+			v.add(c.pos, path, "is_in", "the value %q contains a NUL byte, which no value of the column can hold", val.Text)
+		}
 	}
 	if a.Regex != nil && k != KindString {
 		bad("regex")

@@ -158,6 +158,9 @@ func TestConstructionErrors(t *testing.T) {
 		{"bad time zone", schema.Datetime("x", "us", "Mars/Olympus"), "time_zone", "IANA"},
 		{"enum without categories", schema.Enum("x"), "categories", "at least one"},
 		{"enum with a duplicate category", schema.Enum("x", "a", "b", "a"), "categories", "twice"},
+		{"enum category with a NUL byte", schema.Enum("x", "a", "b\x00c"), "categories", "NUL byte"},
+		{"is_in value with a NUL byte", schema.String("x").IsIn("a", "b\x00c"), "is_in", "NUL byte"},
+
 		{"list without inner", schema.List("x", nil), "inner", "inner column"},
 		{"array without shape", schema.Array("x", schema.Int64("")), "shape", "shape"},
 		{"array with a zero size", schema.Array("x", schema.Int64(""), 0), "shape", "positive"},
@@ -193,6 +196,7 @@ func TestNestedConstructionErrors(t *testing.T) {
 		{"array inner regex", schema.Array("codes", schema.Int64("").Regex("a"), 2), "codes[]", "regex"},
 		{"struct field bound", schema.Struct("address", schema.String("city").MinLength(3).MaxLength(1)), "address.city", "max_length"},
 		{"struct in list", schema.List("items", schema.Struct("", schema.UInt8("qty").Min(-1))), "items[].qty", "min"},
+		{"list inner is_in value with a NUL byte", schema.List("tags", schema.String("").IsIn("\x00")), "tags[]", "is_in"},
 		{"struct field bad name", schema.Struct("address", schema.String("the city")), "address", "fields"},
 		{"struct fields differing in case", schema.Struct("address", schema.String("city"), schema.String("City")), "address", "fields"},
 		{"severity on an inner column", schema.List("tags", schema.String("").Severity(schema.Warn)), "tags[]", "severity"},

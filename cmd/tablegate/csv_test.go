@@ -26,8 +26,8 @@ func TestCSVOptions(t *testing.T) {
 		err     string
 	}{
 		{"delimiter and null", []string{"--schema", f.schema, "--input", semi, "--csv-delimiter", ";", "--csv-null", "NA"}, 1, 1, 2, ""},
-		// Without --csv-null, "NA" is a string: amount reads as VARCHAR and does not match.
-		{"NA without --csv-null", []string{"--schema", f.schema, "--input", semi, "--csv-delimiter", ";"}, 3, 0, 0, "'amount' (expected Float64, got VARCHAR)"},
+		// Without --csv-null, "NA" is a value, and not a Float64: the file, line and column are named.
+		{"NA without --csv-null", []string{"--schema", f.schema, "--input", semi, "--csv-delimiter", ";"}, 2, 0, 0, `semi.csv line 3, column "amount": "NA" does not read as Float64`},
 		{"no header", []string{"--schema", noHeader, "--input", plain, "--no-csv-header"}, 0, 0, 1, ""},
 		{"header false", []string{"--schema", noHeader, "--input", plain, "--csv-header=false"}, 0, 0, 1, ""},
 		{"tab spelt out", []string{"--schema", f.schema, "--input", semi, "--csv-delimiter", `\t`}, 3, 0, 0, "The input has the columns id;amount;note."},
@@ -66,9 +66,9 @@ func TestIntegerMatchesHugeint(t *testing.T) {
 	rep := oneJSON(t, stdout)
 	assert.Equal(t, "aborted", rep["outcome"])
 	assert.Equal(t, float64(1), rep["rows"].(map[string]any)["invalid"])
-	// Int64 does not: the message says what does.
+	// Int64 does not: the message names the line and the value.
 	s = f.write("big64.yaml", "schema: Big\ncolumns:\n  - {name: n, type: Int64}\n")
 	code, _, stderr = cli(t, "validate", "--schema", s, "--input", in)
-	require.Equal(t, 3, code)
-	assert.Contains(t, stderr, "'n' got HUGEINT: declare Integer.")
+	require.Equal(t, 2, code)
+	assert.Contains(t, stderr, `big.ndjson line 2, column "n": "9223372036854775808" does not read as Int64`)
 }

@@ -112,7 +112,9 @@ func defaultName(in exec.Input) string {
 		return t.Table
 	}
 	base := filepath.Base(in.String())
-	base = strings.TrimSuffix(base, filepath.Ext(base))
+	if ext := exec.DataExt(base); ext != "" {
+		base = base[:strings.LastIndex(strings.ToLower(base), ext)]
+	}
 	if base == "" || strings.ContainsAny(base, "*?[") {
 		return "inferred"
 	}

@@ -107,13 +107,14 @@ func exitCode(err error) int {
 		abortErr *outcome.ValidationAbortError
 		noValid  *outcome.NoValidRowsError
 		castErr  *outcome.CastError
+		tableErr *outcome.TableCheckError
 	)
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &colErr):
 		return exitColumnCheck
-	case errors.As(err, &abortErr), errors.As(err, &noValid), errors.As(err, &castErr):
+	case errors.As(err, &abortErr), errors.As(err, &noValid), errors.As(err, &castErr), errors.As(err, &tableErr):
 		return exitDataFailed
 	}
 	return exitUsage

@@ -122,6 +122,10 @@ func printChecks(w io.Writer, checks []outcome.Check, st textStyle) {
 			failed = strings.Repeat(" ", countW+len(" failed"))
 		}
 		fmt.Fprintf(w, "    %s %s%-*s  %s  %s\n", st.paint(sevColour, fmt.Sprintf("%-5s", c.Severity)), blocked, nameW, c.Name, failed, c.Description)
+		if _, table := c.Metadata[outcome.MetaValue]; table {
+			// A table check: what it found against what it requires.
+			fmt.Fprintf(w, "          %s\n", c.ResultDescription)
+		}
 		if errs, ok := c.Metadata[outcome.MetaColumnSchemaErrors]; ok {
 			data := jsonText(errs)
 			fmt.Fprintf(w, "          %s\n", data)

@@ -44,15 +44,18 @@ func parseInput(in string) (exec.Input, error) {
 	if file, s, t, ok := splitTable(in); ok {
 		return exec.TableInput{File: file, Schema: s, Table: t}, nil
 	}
-	switch strings.ToLower(filepath.Ext(in)) {
+	switch exec.DataExt(in) {
 	case ".parquet":
+		if !strings.EqualFold(filepath.Ext(in), ".parquet") {
+			break // a compressed Parquet file: its pages are compressed already
+		}
 		return exec.ParquetInput{Path: in}, nil
 	case ".csv", ".tsv":
 		return exec.CSVInput{Path: in}, nil
 	case ".ndjson", ".jsonl", ".json":
 		return exec.NDJSONInput{Path: in}, nil
 	}
-	return nil, usagef("--input %q: use a Parquet file or glob (.parquet), a CSV (.csv), NDJSON (.ndjson, .jsonl) or DBFILE.duckdb:[schema.]table", in)
+	return nil, usagef("--input %q: use a Parquet file or glob (.parquet), a CSV (.csv, .tsv), NDJSON (.ndjson, .jsonl), either compressed (.gz, .zst), or DBFILE.duckdb:[schema.]table", in)
 }
 
 func parseOutput(out string) (exec.Output, error) {

@@ -38,7 +38,7 @@ type Rule struct {
 
 // Compile renders the plan for Spark. It refuses, all at once in a *schema.Errors, what a Spark
 // run cannot do exactly: dtypes Spark cannot read or tell apart, custom rules without a Spark
-// form, regexes that Java cannot match the same way.
+// form, regexes that Java cannot match the same way, table checks (the DuckDB engine's alone).
 func Compile(p *compile.Plan) (*Program, error) {
 	s := p.Schema()
 	var problems []error
@@ -47,6 +47,10 @@ func Compile(p *compile.Plan) (*Program, error) {
 			problems = append(problems, &schema.DeclarationError{Schema: s.Name, Pos: schema.Pos{File: s.File}, Column: col.Name, Key: "type",
 				Msg: fmt.Sprintf("column '%s' cannot be validated on Spark: %s", col.Name, why)})
 		}
+	}
+	for _, t := range p.TableChecks {
+		problems = append(problems, &schema.DeclarationError{Schema: s.Name, Pos: schema.Pos{File: s.File}, Key: "table_checks",
+			Msg: fmt.Sprintf("table check '%s' cannot run on Spark yet: table checks run on the DuckDB engine (validate without --engine spark), or leave them out of the schema for Spark", t.Name)})
 	}
 	if len(problems) > 0 {
 		return nil, &schema.Errors{Schema: s.Name, Problems: problems}

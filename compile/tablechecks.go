@@ -1,0 +1,362 @@
+package compile
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tablegate/tablegate/internal/suggest"
+	"github.com/tablegate/tablegate/schema"
+	"github.com/tablegate/tablegate/sql"
+)
+
+// TableCheck is one compiled table check: an aggregate over every input row, evaluated once per
+// run in one statement after the rules are counted.
+type TableCheck struct {
+	Name  string // enough_rows
+	Check string // dy_table__enough_rows
+	// Severity is error (a failure fails the run) or warn.
+	Severity    schema.Severity
+	Description string
+	// Text is the SQL as written, for messages; Expr the checked SQL as DuckDB prints it. Both
+	// may call invalid_rows() and failed_rows('rule').
+	Text, Expr string
+	// Metric tells a numeric value with bounds or a band from one that passes when true.
+	Metric   bool
+	Min, Max *float64
+	// Anomaly is the metric's band from the run history, with its defaults filled; nil for none.
+	Anomaly *schema.Anomaly
+
+	value string // the SQL of the check's value in the statement that evaluates them
+}
+
+// Names of the rule-result functions a table check may call.
+const (
+	invalidRowsFunc = "invalid_rows"
+	failedRowsFunc  = "failed_rows"
+)
+
+// TableChecksReadCounts reports whether the table checks' statement takes the rule counts as
+// its one parameter ($1, a BIGINT list: the rows failing an error rule, then the rows failing
+// each rule in plan order).
+func (p *Plan) TableChecksReadCounts() bool { return p.tableCounts }
+
+// tableChecks compiles the schema's table checks, after the rules (failed_rows names them).
+func (c *compiler) tableChecks() {
+	for _, t := range c.s.TableChecks {
+		if err := c.ctx.Err(); err != nil {
+			return
+		}
+		tc := TableCheck{Name: t.Name, Check: schema.TableCheckName(t.Name), Severity: t.Severity(), Description: t.Description,
+			Metric: t.Metric != "", Min: t.MinValue, Max: t.MaxValue}
+		text := t.SQL
+		if tc.Metric {
+			text = t.Metric
+		}
+		if t.Band != nil {
+			a := t.Band.WithDefaults()
+			tc.Anomaly = &a
+		}
+		expr, value, counts, err := c.checkTableSQL(text, tc.Metric)
+		if err != nil {
+			key := "sql"
+			if tc.Metric {
+				key = "metric"
+			}
+			c.fail(t.Pos(), "", "table_checks."+key, "table check '%s': %v", t.Name, err)
+			continue
+		}
+		tc.Text, tc.Expr = strings.TrimSpace(text), expr
+		c.plan.tableCounts = c.plan.tableCounts || counts
+		if tc.Metric {
+			tc.value = fmt.Sprintf("CAST((%s) AS DOUBLE)", value)
+		} else {
+			tc.value = "(" + value + ")"
+		}
+		if tc.Description == "" {
+			tc.Description = describeTableCheck(tc)
+		}
+		c.plan.TableChecks = append(c.plan.TableChecks, tc)
+	}
+}
+
+// describeTableCheck is a check's description for people: its SQL, a metric with its bounds.
+func describeTableCheck(t TableCheck) string {
+	if !t.Metric {
+		return t.Text
+	}
+	var parts []string
+	if t.Min != nil {
+		parts = append(parts, fmt.Sprintf(">= %v", *t.Min))
+	}
+	if t.Max != nil {
+		parts = append(parts, fmt.Sprintf("<= %v", *t.Max))
+	}
+	if t.Anomaly != nil {
+		parts = append(parts, fmt.Sprintf("within %v scaled MADs of its median in the last %d runs (%s)", t.Anomaly.Threshold, t.Anomaly.Lookback, t.Anomaly.Direction))
+	}
+	if len(parts) == 0 {
+		return t.Text + " (recorded)"
+	}
+	return t.Text + " " + strings.Join(parts, ", ")
+}
+
+// metricTypes are the DuckDB types a metric may have: numbers, read as DOUBLE.
+var metricTypes = []string{"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
+	"UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE"}
+
+// checkTableSQL checks a table check's SQL as checkSQL checks a rule's (one expression, no
+// subquery, window, parameter or refused function, bound by DuckDB's binder) and that it is one
+// value for the whole input: an aggregate, or the rule results alone. It returns the checked
+// SQL as DuckDB prints it, the SQL that runs (invalid_rows() and failed_rows('rule') replaced
+// in the parse tree by the counts parameter), and whether it reads the counts.
+func (c *compiler) checkTableSQL(expr string, metric bool) (shown, run string, counts bool, err error) {
+	expr = strings.TrimSpace(expr)
+	if strings.ContainsRune(expr, 0) {
+		return "", "", false, fmt.Errorf("the SQL contains a NUL byte")
+	}
+	if strings.Contains(strings.ToLower(expr), "__tg_") {
+		return "", "", false, fmt.Errorf("the prefix __tg_ is reserved for tablegate's generated names")
+	}
+	ps, err := c.useParser()
+	if err != nil {
+		return "", "", false, err
+	}
+	db := ps.db
+	var probe, bracketed string
+	stmt := "SELECT (\n" + expr + "\n) AS __tg_r FROM " + probeTable
+	if err := db.QueryRowContext(c.ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR), CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)",
+		stmt, "SELECT [\n"+expr+"\n] AS __tg_r FROM "+probeTable).Scan(&probe, &bracketed); err != nil {
+		return "", "", false, fmt.Errorf("parse: %w", err)
+	}
+	node, err := probeNode(probe)
+	if err != nil {
+		return "", "", false, err
+	}
+	if err := sameAsBracketed(node, bracketed); err != nil {
+		return "", "", false, err
+	}
+	aggregate := false
+	if err := walkTree(node, ps.refused, ps.aggregates, &aggregate); err != nil {
+		return "", "", false, err
+	}
+	if err := checkBuilds(probe); err != nil {
+		return "", "", false, err
+	}
+	bindTree, runTree, counts, err := c.ruleResults(node)
+	if err != nil {
+		return "", "", false, err
+	}
+	if !aggregate && readsColumn(node) {
+		return "", "", false, fmt.Errorf("%q is not an aggregate: a table check is one value for the whole input (count(*), avg(amount), max(placed_at)); for a condition on each row, write a rule", expr)
+	}
+	bindExpr, err := render(c, db, bindTree)
+	if err != nil {
+		return "", "", false, err
+	}
+	var cols []string
+	for _, col := range c.s.Columns {
+		if sqlMentions(expr, col.Name) {
+			cols = append(cols, typedNull(col.DType)+" AS "+sql.Ident(col.Name))
+		}
+	}
+	if len(cols) == 0 {
+		cols = append(cols, "NULL AS __tg_none")
+	}
+	typ, err := describeType(c, db, "DESCRIBE SELECT "+bindExpr+" AS __tg_r FROM (SELECT "+strings.Join(cols, ", ")+") AS "+probeTable)
+	if err != nil {
+		msg := firstLine(err.Error())
+		if strings.Contains(msg, "GROUP BY") {
+			msg += " (a table check is one value for the whole input: read every column through an aggregate)"
+		}
+		return "", "", false, fmt.Errorf("DuckDB cannot bind %q: %s", expr, msg)
+	}
+	switch {
+	case !metric && typ != "BOOLEAN":
+		return "", "", false, fmt.Errorf("%q is %s, not a boolean expression; for a number with bounds, write it as metric with min, max or anomaly", expr, typ)
+	case metric && !isMetricType(typ):
+		return "", "", false, fmt.Errorf("metric %q is %s, not a number", expr, typ)
+	}
+	if shown, err = render(c, db, node); err != nil {
+		return "", "", false, err
+	}
+	if run, err = render(c, db, runTree); err != nil {
+		return "", "", false, err
+	}
+	return shown, run, counts, nil
+}
+
+func isMetricType(typ string) bool {
+	if strings.HasPrefix(typ, "DECIMAL(") {
+		return true
+	}
+	for _, t := range metricTypes {
+		if typ == t {
+			return true
+		}
+	}
+	return false
+}
+
+// readsColumn reports whether the tree names a column.
+func readsColumn(node any) bool {
+	switch t := node.(type) {
+	case map[string]any:
+		if t["class"] == "COLUMN_REF" {
+			return true
+		}
+		for _, v := range t {
+			if readsColumn(v) {
+				return true
+			}
+		}
+	case []any:
+		for _, v := range t {
+			if readsColumn(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ruleResults replaces the calls of invalid_rows() and failed_rows('rule') in the tree: by a
+// BIGINT constant in the tree the binder checks, by an element of the counts parameter in the
+// tree that runs. It reports whether the tree had any.
+func (c *compiler) ruleResults(node map[string]any) (bind, run map[string]any, counts bool, err error) {
+	zero, err := c.exprNode("CAST(0 AS BIGINT)")
+	if err != nil {
+		return nil, nil, false, err
+	}
+	names := make([]string, len(c.plan.Rules))
+	for i, r := range c.plan.Rules {
+		names[i] = r.Name
+	}
+	var rec func(v any, forRun bool) (any, error)
+	rec = func(v any, forRun bool) (any, error) {
+		switch t := v.(type) {
+		case map[string]any:
+			if t["class"] == "FUNCTION" {
+				name := strings.ToLower(fmt.Sprint(t["function_name"]))
+				if name == invalidRowsFunc || name == failedRowsFunc {
+					k, err := c.countIndex(t, name, names)
+					if err != nil {
+						return nil, err
+					}
+					counts = true
+					if !forRun {
+						return zero, nil
+					}
+					// The parameter's first element is the invalid rows, then each rule's failures.
+					return c.exprNode(fmt.Sprintf("CAST($1 AS BIGINT[])[%d]", k+1))
+				}
+			}
+			out := make(map[string]any, len(t))
+			for key, child := range t {
+				r, err := rec(child, forRun)
+				if err != nil {
+					return nil, err
+				}
+				out[key] = r
+			}
+			return out, nil
+		case []any:
+			out := make([]any, len(t))
+			for i, child := range t {
+				r, err := rec(child, forRun)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = r
+			}
+			return out, nil
+		}
+		return v, nil
+	}
+	b, err := rec(node, false)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	r, err := rec(node, true)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return b.(map[string]any), r.(map[string]any), counts, nil
+}
+
+// countIndex is the position of a rule-result call in the counts: 0 for invalid_rows(), 1 + the
+// rule's index for failed_rows('rule').
+func (c *compiler) countIndex(call map[string]any, name string, rules []string) (int, error) {
+	args := asList(call["arguments"])
+	if s, _ := call["schema"].(string); s != "" {
+		return 0, fmt.Errorf("%s.%s() is not tablegate's %s()", s, name, name)
+	}
+	if call["distinct"] == true || call["filter"] != nil || len(asList(mapOf(call["order_bys"])["orders"])) > 0 {
+		return 0, fmt.Errorf("%s() takes no DISTINCT, FILTER or ORDER BY", name)
+	}
+	if name == invalidRowsFunc {
+		if len(args) != 0 {
+			return 0, fmt.Errorf("invalid_rows() takes no argument: it counts the rows failing an error rule")
+		}
+		return 0, nil
+	}
+	if len(args) != 1 {
+		return 0, fmt.Errorf("failed_rows() takes one argument, a rule's name as a string: failed_rows('amount|min')")
+	}
+	arg := mapOf(mapOf(args[0])["expression"])
+	if arg["class"] != "CONSTANT" {
+		return 0, fmt.Errorf("failed_rows() takes a rule's name as a string literal: failed_rows('amount|min')")
+	}
+	lit, err := render(c, c.parser.db, arg)
+	if err != nil {
+		return 0, err
+	}
+	var typ, rule string
+	// A checked constant: evaluating it reads nothing.
+	if err := c.parser.db.QueryRowContext(c.ctx, "SELECT typeof(v), CAST(v AS VARCHAR) FROM (SELECT "+lit+" AS v)").Scan(&typ, &rule); err != nil {
+		return 0, fmt.Errorf("failed_rows(%s): %s", lit, firstLine(err.Error()))
+	}
+	if typ != "VARCHAR" {
+		return 0, fmt.Errorf("failed_rows() takes a rule's name as a string literal: failed_rows('amount|min')")
+	}
+	for i, r := range rules {
+		if r == rule {
+			return i + 1, nil
+		}
+	}
+	list := "it has none"
+	if len(rules) > 0 {
+		list = "its rules are " + strings.Join(rules, ", ")
+	}
+	return 0, fmt.Errorf("failed_rows('%s') names no rule of %s%s; %s", rule, c.s.Name, suggest.Hint(rule, rules), list)
+}
+
+// exprNode is the parse tree of one SQL expression tablegate writes.
+func (c *compiler) exprNode(expr string) (map[string]any, error) {
+	trees, err := parseTrees(c.ctx, c.parser.db, "SELECT "+expr)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", expr, err)
+	}
+	node, _ := asList(trees[0]["select_list"])[0].(map[string]any)
+	if node == nil {
+		return nil, fmt.Errorf("parse %s: no expression", expr)
+	}
+	return node, nil
+}
+
+func mapOf(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+// tableChecks adds the statement that evaluates every table check over the input, once, after
+// the rules are counted: one row, a value per check (a metric as DOUBLE, a condition as BOOLEAN).
+func (b *builder) tableChecks(p *Plan, rel Relation) {
+	if len(p.TableChecks) == 0 {
+		return
+	}
+	parts := make([]string, len(p.TableChecks))
+	for i, t := range p.TableChecks {
+		parts[i] = t.value + " AS " + sql.Ident(t.Name)
+	}
+	b.add(TableChecks, 0, "evaluate the table checks", fmt.Sprintf("SELECT %s\nFROM (%s) AS %s", strings.Join(parts, ",\n  "), p.SourceSQL(rel), srcName))
+}

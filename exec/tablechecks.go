@@ -1,0 +1,248 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/schema"
+)
+
+// tableResult is one table check judged in a run.
+type tableResult struct {
+	check  compile.TableCheck
+	value  any // float64 for a metric, bool for a condition, nil for NULL (or not evaluated)
+	passed bool
+	band   *Band
+	why    string // what it found, for the check's result description and the error
+}
+
+// failsRun reports whether the result fails the run: an error check that failed.
+func (t tableResult) failsRun() bool { return !t.passed && t.check.Severity == schema.Error }
+
+// Band is a metric's anomaly band from its earlier values: median ± threshold × 1.4826 × MAD
+// (Low or High nil on the side a one-sided band leaves open). Runs is how many earlier values it
+// was drawn from; with fewer than the check's min_history there is no band (Ready false).
+type Band struct {
+	Median, MAD float64
+	Low, High   *float64
+	Runs        int
+	Ready       bool
+}
+
+// madScale makes the median absolute deviation estimate a normal distribution's standard
+// deviation.
+const madScale = 1.4826
+
+// AnomalyBand draws the band of an anomaly check from the metric's earlier values, newest first:
+// the last a.Lookback of them that are numbers.
+func AnomalyBand(a schema.Anomaly, earlier []float64) Band {
+	var vals []float64
+	for _, v := range earlier {
+		if len(vals) == a.Lookback {
+			break
+		}
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			vals = append(vals, v)
+		}
+	}
+	b := Band{Runs: len(vals)}
+	if len(vals) < a.MinHistory || len(vals) == 0 {
+		return b
+	}
+	b.Ready = true
+	b.Median = median(vals)
+	dev := make([]float64, len(vals))
+	for i, v := range vals {
+		dev[i] = math.Abs(v - b.Median)
+	}
+	b.MAD = median(dev)
+	width := a.Threshold * madScale * b.MAD
+	if a.Direction != schema.DirectionUp {
+		low := b.Median - width
+		b.Low = &low
+	}
+	if a.Direction != schema.DirectionDown {
+		high := b.Median + width
+		b.High = &high
+	}
+	return b
+}
+
+func median(vals []float64) float64 {
+	s := slices.Clone(vals)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// readTableChecks reads the table checks' values and judges them; the rule counts are its
+// parameter when the checks read them.
+func (pl *pipeline) readTableChecks(ctx context.Context, query string) error {
+	checks := pl.a.Plan.TableChecks
+	vals := make([]any, len(checks))
+	dest := make([]any, len(checks))
+	for i := range vals {
+		dest[i] = &vals[i]
+	}
+	var args []any
+	if pl.a.Plan.TableChecksReadCounts() {
+		args = append(args, append([]int64{pl.stats.invalid}, pl.stats.failed...))
+	}
+	if err := pl.r.conn.QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
+		return err
+	}
+	pl.tables = make([]tableResult, len(checks))
+	for i, c := range checks {
+		pl.tables[i] = judgeTableCheck(c, vals[i], pl.opts.Baselines)
+	}
+	return nil
+}
+
+// judgeTableCheck judges one check's value; baselines are the earlier values of each check (nil:
+// no history was given).
+func judgeTableCheck(c compile.TableCheck, v any, baselines map[string][]float64) tableResult {
+	t := tableResult{check: c, passed: true}
+	if !c.Metric {
+		ok, isBool := v.(bool)
+		switch {
+		case !isBool:
+			t.passed, t.why = false, c.Text+" is NULL (no rows, or only NULLs)"
+		case !ok:
+			t.value, t.passed, t.why = false, false, c.Text+" is false"
+		default:
+			t.value, t.why = true, c.Text+" is true"
+		}
+		return t
+	}
+	f, isNum := v.(float64)
+	if !isNum {
+		t.why = c.Text + " is NULL (no rows, or only NULLs)"
+		t.passed = c.Min == nil && c.Max == nil
+		return t
+	}
+	t.value = f
+	shown := fmt.Sprintf("%s is %s", c.Text, formatValue(f))
+	switch {
+	case math.IsNaN(f):
+		t.passed, t.why = c.Min == nil && c.Max == nil && c.Anomaly == nil, shown
+		return t
+	case c.Min != nil && f < *c.Min:
+		t.passed, t.why = false, fmt.Sprintf("%s, below the minimum %s", shown, formatValue(*c.Min))
+		return t
+	case c.Max != nil && f > *c.Max:
+		t.passed, t.why = false, fmt.Sprintf("%s, above the maximum %s", shown, formatValue(*c.Max))
+		return t
+	}
+	t.why = shown
+	if c.Min != nil || c.Max != nil {
+		t.why += ", within its bounds"
+	}
+	if c.Anomaly == nil {
+		return t
+	}
+	if baselines == nil {
+		t.why += "; no anomaly band: the run has no history (--history) to draw it from"
+		return t
+	}
+	b := AnomalyBand(*c.Anomaly, baselines[c.Check])
+	t.band = &b
+	switch {
+	case !b.Ready:
+		t.why += fmt.Sprintf("; no anomaly band yet: %s recorded, the band needs %d", runsPhrase(b.Runs), c.Anomaly.MinHistory)
+	case b.Low != nil && f < *b.Low:
+		t.passed, t.why = false, fmt.Sprintf("%s, below the band's low %s (median %s of %s)", shown, formatValue(*b.Low), formatValue(b.Median), runsPhrase(b.Runs))
+	case b.High != nil && f > *b.High:
+		t.passed, t.why = false, fmt.Sprintf("%s, above the band's high %s (median %s of %s)", shown, formatValue(*b.High), formatValue(b.Median), runsPhrase(b.Runs))
+	default:
+		t.why += fmt.Sprintf(", within the band (median %s of %s)", formatValue(b.Median), runsPhrase(b.Runs))
+	}
+	return t
+}
+
+func runsPhrase(n int) string {
+	if n == 1 {
+		return "1 earlier run"
+	}
+	return fmt.Sprintf("%d earlier runs", n)
+}
+
+// formatValue prints a number as briefly as it reads exactly.
+func formatValue(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// tableFailed reports whether an error table check failed.
+func tableFailed(results []tableResult) bool {
+	return slices.ContainsFunc(results, tableResult.failsRun)
+}
+
+// tableCheckError is the error of a run whose error table checks failed.
+func tableCheckError(p *compile.Plan, results []tableResult) *outcome.TableCheckError {
+	e := &outcome.TableCheckError{Schema: p.Name}
+	for _, t := range results {
+		if t.failsRun() {
+			e.Failures = append(e.Failures, outcome.TableCheckFailure{Check: t.check.Check, Why: t.why})
+		}
+	}
+	return e
+}
+
+// tableChecks reports the table checks, after the rule checks. results is nil when they were not
+// evaluated (no source data): each then passes, like every check.
+func tableChecks(p *compile.Plan, results []tableResult) []outcome.Check {
+	out := make([]outcome.Check, len(p.TableChecks))
+	for i, c := range p.TableChecks {
+		t := tableResult{check: c, passed: true, why: "Not evaluated: no source data."}
+		if results != nil {
+			t = results[i]
+		}
+		out[i] = tableCheck(t)
+	}
+	return out
+}
+
+func tableCheck(t tableResult) outcome.Check {
+	c := t.check
+	check := outcome.Check{
+		Name: c.Check, Passed: t.passed, Severity: outcome.FailedSeverity(t.failsRun()), Blocking: c.Severity == schema.Error,
+		Description: c.Description, ResultDescription: sentence(t.why), Metadata: map[string]any{outcome.MetaValue: t.value},
+	}
+	if f, ok := t.value.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+		check.Metadata[outcome.MetaValue] = formatValue(f) // JSON has no NaN or infinity
+	}
+	check.Metadata[outcome.MetaRuleExpr] = c.Expr
+	if c.Min != nil {
+		check.Metadata[outcome.MetaMin] = *c.Min
+	}
+	if c.Max != nil {
+		check.Metadata[outcome.MetaMax] = *c.Max
+	}
+	if b := t.band; b != nil {
+		baseline := map[string]any{"runs": b.Runs}
+		if b.Ready {
+			baseline["median"], baseline["mad"] = b.Median, b.MAD
+			if b.Low != nil {
+				baseline["low"] = *b.Low
+			}
+			if b.High != nil {
+				baseline["high"] = *b.High
+			}
+		}
+		check.Metadata[outcome.MetaBaseline] = baseline
+	}
+	return check
+}
+
+// sentence capitalises nothing and ends the text with a full stop.
+func sentence(s string) string {
+	if s == "" || s[len(s)-1] == '.' {
+		return s
+	}
+	return s + "."
+}

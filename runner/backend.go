@@ -1,0 +1,109 @@
+// Package runner is the engine-neutral run: it takes an input's facts from a Backend, builds
+// the program (compile), executes its steps through the Backend, decides the outcome, and hands
+// the write steps to the Backend's Writer. The steps say what to do with each statement
+// (compile.Op) and when (compile.Cond); this package is their one interpreter. A Backend is an
+// engine's session (DuckDB in package exec, Spark in engines/spark): it runs statements and
+// reads rows, like a database/sql driver, and holds no SQL of the run's own.
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tablegate/tablegate/casting"
+	"github.com/tablegate/tablegate/compile"
+)
+
+// Backend is one run's session on an engine. The run calls its methods from one goroutine, in
+// order; every method honours ctx, and a cancelled ctx interrupts the statement that runs (the
+// backend's Cancel, as database/sql drivers do it).
+type Backend interface {
+	// Open makes the input readable and returns the relation the program reads: its From and
+	// RowID, and what the backend knows of the source without a statement (ScanFilters,
+	// ParquetPath, the file count). Statements that read the input's footers or count it are
+	// not Open's: they are the probe steps (compile.Plan.Probes) the run executes after it. An
+	// input that matches no data returns an error wrapping ErrNoSourceData.
+	Open(ctx context.Context) (compile.Relation, error)
+	// Describe reads the relation's columns and their types, in the backend's type syntax
+	// (casting parses them), without reading rows.
+	Describe(ctx context.Context, rel compile.Relation) ([]casting.ColumnType, error)
+	// Exec runs one statement for its effect; args are bound to its parameters.
+	Exec(ctx context.Context, stmt string, args ...any) error
+	// Query runs one query and returns its rows; the run reads them into *int64, *string,
+	// *bool, *float64 and *any, and database/sql's Null types (*database/sql.Rows is a Rows).
+	Query(ctx context.Context, stmt string, args ...any) (Rows, error)
+	// Refuse returns why the backend cannot run steps of op, or nil. The run asks it for every
+	// step of the program before it executes any, and fails with the first refusal, whose
+	// message says what the user can do instead (typically a *Refusal).
+	Refuse(op compile.Op) error
+	// Writer is what writes the asset's outputs (nil: the asset has none, or the backend
+	// hands its rows to the caller).
+	Writer() Writer
+	// Close ends the session, also after a failed or cancelled run: it runs the program's
+	// cleanup the run did not reach and gives back what the backend holds (connection,
+	// attached files, temporaries). It is called once.
+	Close() error
+}
+
+// Rows is the result of a query, read row by row.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close() error
+}
+
+// Writer writes a run's outputs. The run calls Begin once the outcome says the outputs are
+// written, then Step for each write step of the program whose condition holds, in order
+// (compile.Op.Writes), then Finish; when Begin or a Step fails it calls Abort instead of Finish.
+type Writer interface {
+	// Begin prepares the write: the output's folder and lock, what a failed write must give
+	// back.
+	Begin(ctx context.Context) error
+	// Step runs one write step: WriteValid, WriteInvalid and Write run the statement (a COPY to
+	// a temporary file the Writer then flushes, or a CREATE TABLE); AttachOutput attaches the
+	// output's database; Commit ends the write. args are bound to the statement's parameters
+	// (the row group size of a sized COPY). FindQuarantine steps are not the Writer's: the run
+	// reads them with Backend.Query. Rollback steps are handed to Abort, not to Step.
+	Step(ctx context.Context, s compile.Step, args ...any) error
+	// Finish puts what the steps wrote in place (a Parquet output's files are renamed in; a
+	// table's transaction was committed by its Commit step); conds are the program's conditions
+	// as the run ended (whether the invalid rows were written, an older quarantine found).
+	Finish(ctx context.Context, conds compile.Cond) (Written, error)
+	// Abort undoes a write that failed or was cancelled: it runs the program's Rollback step
+	// (rollback, "" none) if the write had begun, removes temporaries and gives back the space
+	// the write took. It runs even when ctx is done.
+	Abort(rollback string)
+}
+
+// Written is what a write put in place.
+type Written struct {
+	// Table and Quarantine tell that the valid and the invalid rows were written.
+	Table, Quarantine bool
+	// Kept, when not "", is where an older quarantine the run would have lost was kept; Was is
+	// where it was.
+	Kept, Was string
+}
+
+// Tuner is a Backend that runs the program's tuning steps (compile.ReadThreads, RaiseThreads,
+// RestoreThreads), which change the engine's settings for the key aggregates. A Backend that is
+// not one refuses them (compile emits them only for facts whose KeyThreads exceed Threads).
+type Tuner interface {
+	Tune(ctx context.Context, s compile.Step) error
+}
+
+// Refusal is a step a backend cannot run.
+type Refusal struct {
+	Backend string     // DuckDB, Spark
+	Op      compile.Op // what the step does
+	// Instead says what the user can do instead, as a sentence ("" nothing).
+	Instead string
+}
+
+func (e *Refusal) Error() string {
+	msg := fmt.Sprintf("the %s engine cannot %s", e.Backend, e.Op)
+	if e.Instead != "" {
+		msg += ": " + e.Instead
+	}
+	return msg
+}

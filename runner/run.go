@@ -1,0 +1,48 @@
+package runner
+
+import (
+	"errors"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/outcome"
+)
+
+// ErrNoSourceData is the cause of an input error when the input matches no data at all (a
+// missing file, a glob that matches nothing); a Backend's Open wraps it.
+var ErrNoSourceData = errors.New("no source data")
+
+// Asset is what one engine-neutral run validates: the plan, over the Backend's input, with the
+// program's options (compile.ProgramOptions.Output names the backend's write targets) and the
+// failure policy. Output tells that the asset has an output the run writes unless it aborts.
+type Asset struct {
+	Plan    *compile.Plan
+	Program compile.ProgramOptions
+	Policy  outcome.Policy
+	Output  bool
+	// Quarantine declares a quarantine (the invalid rows are written beside the output).
+	Quarantine bool
+}
+
+// Result is what a run found: the counts, the outcome, what the report's checks are built from,
+// and what it wrote. Counted tells that the rules' failures were counted (the outcome is known).
+type Result struct {
+	Facts   compile.Facts
+	Counted bool
+	Outcome outcome.Outcome
+	// Invalid is the rows failing an error rule; Failed, per rule, the rows failing it.
+	Invalid int64
+	Failed  []int64
+	// CheckFailed is, per collapsed check (compile.ProgramOptions.Checks, in order), the rows
+	// failing some member.
+	CheckFailed []int64
+	// Samples is, per rule, its failing rows the checks show (JSON objects).
+	Samples map[int][]any
+	// InvalidByRules, InvalidSample and ValidSample are the report's.
+	InvalidByRules []outcome.RuleSet
+	InvalidSample  []any
+	ValidSample    []any
+	// ValidRows and InvalidRows are the statements whose rows go to the caller (compile.ToCaller).
+	ValidRows, InvalidRows string
+	// Written is what the Writer put in place.
+	Written Written
+}
