@@ -20,18 +20,7 @@ var sparkNames = map[string]string{
 // struct<a:int,`b c`:string>, map<string,int>) into the DuckDB type of the same values; Raw keeps
 // Spark's spelling. A type DuckDB has no name for keeps its own, upper-cased, and matches no
 // dtype but Any.
-func ParseSparkType(s string) (*DuckType, error) {
-	p := &typeParser{s: s}
-	t, err := p.sparkType()
-	if err != nil {
-		return nil, err
-	}
-	p.space()
-	if p.i != len(p.s) {
-		return nil, fmt.Errorf("type %q: unexpected %q", s, p.s[p.i:])
-	}
-	return t, nil
-}
+func ParseSparkType(s string) (*DuckType, error) { return parseWhole(s, (*typeParser).sparkType) }
 
 // sparkName reads a name up to one of stop, or a backquoted one (a doubled ` inside).
 func (p *typeParser) sparkName(stop string) (string, error) {

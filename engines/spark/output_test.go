@@ -63,18 +63,24 @@ func TestRecoverSwap(t *testing.T) {
 	}
 }
 
-// TestAssetNameRefused: the asset name makes the quarantine's path, so one that would leave the
-// output's folder is refused before anything connects or moves.
-func TestAssetNameRefused(t *testing.T) {
+// offline is a plan and an engine whose connection fails, and whether the engine tried it.
+func offline(t *testing.T) (*compile.Plan, *Engine, *bool) {
+	t.Helper()
 	p, err := compile.Compile(schema.New("S", schema.Int64("id")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	connected := false
-	eng := NewWith(func(context.Context) (Session, error) {
-		connected = true
+	connected := new(bool)
+	return p, NewWith(func(context.Context) (Session, error) {
+		*connected = true
 		return nil, errors.New("no server in this test")
-	})
+	}), connected
+}
+
+// TestAssetNameRefused: the asset name makes the quarantine's path, so one that would leave the
+// output's folder is refused before anything connects or moves.
+func TestAssetNameRefused(t *testing.T) {
+	p, eng, connected := offline(t)
 	dir := t.TempDir()
 	for _, name := range []string{"../x", "a/b", `a\b`} {
 		_, err := eng.Run(context.Background(), Asset{Name: name, Plan: p, Input: filepath.Join(dir, "in.parquet"),
@@ -83,7 +89,7 @@ func TestAssetNameRefused(t *testing.T) {
 			t.Errorf("name %q: %v", name, err)
 		}
 	}
-	if connected {
+	if *connected {
 		t.Error("a refused name still connected to Spark")
 	}
 }
@@ -103,15 +109,7 @@ func TestOutputCheckedFirst(t *testing.T) {
 	if _, err := outputDir("s3a://bucket/t.parquet"); err == nil || !strings.Contains(err.Error(), "s3a://bucket/t.parquet") {
 		t.Errorf("object store output: %v", err)
 	}
-	p, err := compile.Compile(schema.New("S", schema.Int64("id")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	connected := false
-	eng := NewWith(func(context.Context) (Session, error) {
-		connected = true
-		return nil, errors.New("no server in this test")
-	})
+	p, eng, connected := offline(t)
 	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +119,7 @@ func TestOutputCheckedFirst(t *testing.T) {
 	if !errors.As(err, &oe) || rep.Error == nil {
 		t.Errorf("an output under a file: %v", err)
 	}
-	if connected {
+	if *connected {
 		t.Error("an output that cannot be written still connected to Spark")
 	}
 }
