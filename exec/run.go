@@ -111,10 +111,8 @@ type ruleStats struct {
 // *outcome.NoValidRowsError, *outcome.CastError) or is an input/output problem.
 func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
 	p := a.Plan
-	rep := NewReport(assetName(a), p.Name)
-	start := opts.now()
-	rep.RunID, rep.StartedAt = opts.runID(start), start.UTC().Format(time.RFC3339Nano)
-	defer func() { rep.DurationS = opts.now().Sub(start).Seconds() }()
+	rep, done := opts.Begin(a)
+	defer done()
 	if err := opts.validate(); err != nil {
 		return rep, fail(rep, err)
 	}
@@ -131,7 +129,7 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	if a.Output != nil {
 		rep.Table.Address = a.Output.String()
 		if a.Quarantine {
-			rep.Quarantine.Address = a.Output.QuarantineAddress(quarantineName(a, rep.Asset))
+			rep.Quarantine.Address = a.QuarantineAddress(rep.Asset)
 		}
 	} else if a.Quarantine {
 		return rep, fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))

@@ -496,7 +496,7 @@ func compareEngines(t *testing.T, p *compile.Plan, data string, minFailing int) 
 	drep, derr := eng.Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in}, Output: exec.ParquetOutput{Path: duckOut}, Quarantine: true}, exec.Options{})
 
 	sparkOut := filepath.Join(dir, "spark", "out.parquet")
-	srep, serr := spark.New(server.Remote).Run(context.Background(), spark.Asset{Name: "out", Plan: p, Input: in, Output: sparkOut, Quarantine: true}, spark.Options{})
+	srep, serr := spark.New(server.Remote).Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in}, Output: exec.ParquetOutput{Path: sparkOut}, Quarantine: true}, exec.Options{})
 	if (derr == nil) != (serr == nil) {
 		t.Fatalf("DuckDB error %v, Spark error %v", derr, serr)
 	}
@@ -594,7 +594,11 @@ func TestOutcomes(t *testing.T) {
 		{"unsigned refused", unsigned, true, outcome.ColumnSchemaMismatch, &spark.UnsupportedColumnError{}, 7, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := eng.Run(context.Background(), spark.Asset{Name: "t", Plan: p, Input: tc.input, Output: out, Quarantine: tc.quarantine}, spark.Options{})
+			a := exec.Asset{Name: "t", Plan: p, Output: exec.ParquetOutput{Path: out}, Quarantine: tc.quarantine}
+			if tc.input != "" {
+				a.Input = exec.ParquetInput{Path: tc.input}
+			}
+			rep, err := eng.Run(context.Background(), a, exec.Options{})
 			if rep.Outcome == nil || *rep.Outcome != tc.want {
 				t.Fatalf("outcome %v (err %v), want %s", rep.Outcome, err, tc.want)
 			}
@@ -661,7 +665,7 @@ func TestDirectoryInput(t *testing.T) {
 	writeParquet(t, db, "SELECT (20 - i)::BIGINT AS id, (i - 1)::DOUBLE AS amount FROM range(6) t(i)", filepath.Join(dir, "b.parquet"))
 	writeParquet(t, db, "SELECT (100 + i)::BIGINT AS id, (1 - i)::DOUBLE AS amount FROM range(4) t(i)", filepath.Join(dir, "a.parquet"))
 	out := filepath.Join(filepath.Dir(dir), "out", "t.parquet")
-	rep, err := spark.New(server.Remote).Run(context.Background(), spark.Asset{Plan: plan(t, outcomeSchema), Input: dir, Output: out, Quarantine: true}, spark.Options{})
+	rep, err := spark.New(server.Remote).Run(context.Background(), exec.Asset{Plan: plan(t, outcomeSchema), Input: exec.ParquetInput{Path: dir}, Output: exec.ParquetOutput{Path: out}, Quarantine: true}, exec.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -683,7 +687,7 @@ func TestDirectoryInput(t *testing.T) {
 // is read, naming the rule, and that Spark's analyzer refuses a Spark form that is not boolean.
 func TestRefusesIncompatibleSchema(t *testing.T) {
 	p := plan(t, outcomeSchema+"rules:\n  - name: duck_only\n    sql: amount >= 0\n")
-	rep, err := spark.New("sc://127.0.0.1:1").Run(context.Background(), spark.Asset{Plan: p, Input: "nowhere.parquet"}, spark.Options{})
+	rep, err := spark.New("sc://127.0.0.1:1").Run(context.Background(), exec.Asset{Plan: p, Input: exec.ParquetInput{Path: "nowhere.parquet"}}, exec.Options{})
 	var errs *schema.Errors
 	if !errors.As(err, &errs) || !strings.Contains(err.Error(), "rule 'duck_only': it has no Spark SQL") || rep.Error == nil {
 		t.Fatalf("error %v, want a refusal naming duck_only", err)
@@ -694,7 +698,7 @@ func TestRefusesIncompatibleSchema(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in.parquet")
 	writeParquet(t, db, "SELECT 1::BIGINT AS id, 1::DOUBLE AS amount", in)
 	p = plan(t, outcomeSchema+"rules:\n  - name: not_bool\n    sql: amount >= 0\n    spark: amount + 1\n  - name: no_such\n    sql: amount >= 0\n    spark: no_such_function(amount)\n")
-	_, err = spark.New(server.Remote).Run(context.Background(), spark.Asset{Plan: p, Input: in}, spark.Options{})
+	_, err = spark.New(server.Remote).Run(context.Background(), exec.Asset{Plan: p, Input: exec.ParquetInput{Path: in}}, exec.Options{})
 	var ce *spark.CustomSQLError
 	if !errors.As(err, &ce) || len(ce.Problems) != 2 || !strings.Contains(err.Error(), "'not_bool'") || !strings.Contains(err.Error(), "double, not a boolean") || !strings.Contains(err.Error(), "'no_such'") {
 		t.Fatalf("error %v, want both rules refused by Spark's analyzer", err)
@@ -728,8 +732,8 @@ func TestFailedWriteKeepsLastKnownGood(t *testing.T) {
 	writeParquet(t, db, "SELECT i::BIGINT AS id, (i - 30)::DOUBLE AS amount FROM range(60) t(i)", second)
 	out := filepath.Join(dir, "out", "t.parquet")
 	quar := filepath.Join(dir, "out", "t_quarantine.parquet")
-	a := spark.Asset{Name: "t", Plan: p, Input: first, Output: out, Quarantine: true}
-	if _, err := spark.New(server.Remote).Run(context.Background(), a, spark.Options{}); err != nil {
+	a := exec.Asset{Name: "t", Plan: p, Input: exec.ParquetInput{Path: first}, Output: exec.ParquetOutput{Path: out}, Quarantine: true}
+	if _, err := spark.New(server.Remote).Run(context.Background(), a, exec.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	table, quarantine := rowsOf(t, db, out), rowsOf(t, db, quar)
@@ -741,8 +745,8 @@ func TestFailedWriteKeepsLastKnownGood(t *testing.T) {
 			s, err := spark.Connect(ctx, server.Remote)
 			return failingWrites{s, match}, err
 		})
-		a.Input = second
-		rep, err := eng.Run(context.Background(), a, spark.Options{})
+		a.Input = exec.ParquetInput{Path: second}
+		rep, err := eng.Run(context.Background(), a, exec.Options{})
 		var oe *outcome.OutputError
 		if !errors.As(err, &oe) || !strings.Contains(err.Error(), "a job failing mid-write") || rep.Outcome != nil {
 			t.Fatalf("error %v (outcome %v), want the injected write failure", err, rep.Outcome)
@@ -808,7 +812,7 @@ func TestInterrupt(t *testing.T) {
 	cctx, cancel := context.WithTimeout(ctx, 8*time.Second)
 	defer cancel()
 	start = time.Now()
-	rep, err := spark.New(server.Remote).Run(cctx, spark.Asset{Plan: p, Input: in}, spark.Options{})
+	rep, err := spark.New(server.Remote).Run(cctx, exec.Asset{Plan: p, Input: exec.ParquetInput{Path: in}}, exec.Options{})
 	if !errors.Is(err, context.DeadlineExceeded) || rep.Outcome != nil {
 		t.Fatalf("error %v, outcome %v; want the deadline and no outcome", err, rep.Outcome)
 	}
