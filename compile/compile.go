@@ -138,7 +138,7 @@ type compiler struct {
 	parser    *Parser
 	ownParser bool
 	// d renders the SQL. from and bind are set when In renders a compiled plan again in
-	// another dialect: from is that plan (its rules already checked, in the same order), bind
+	// another dialect: from is that plan (its rules already checked), bind
 	// gives a custom rule's SQL in d.
 	d    Dialect
 	from *Plan
