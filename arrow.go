@@ -20,7 +20,10 @@ func FromArrow(reader array.RecordReader, name string) Input {
 // column per rule) as Arrow readers, valid until Close.
 type Filtered struct {
 	*Result
-	Valid   array.RecordReader
+	// Valid reads the rows that passed every error rule, in input order.
+	Valid array.RecordReader
+	// Invalid reads the rows that failed one, with a column per rule that says whether the row
+	// is valid or invalid by it, as the quarantine has.
 	Invalid array.RecordReader
 	f       *exec.Filtered
 }

@@ -35,8 +35,12 @@ func Example() {
 		tablegate.FromParquet("examples/orders/orders.parquet"),
 		tablegate.ToParquet(filepath.Join(out, "orders.parquet")),
 		tablegate.Options{Quarantine: true})
+	var noValid *tablegate.NoValidRowsError
+	if errors.As(err, &noValid) { // the errors are typed
+		log.Fatalf("every row failed; they are in %s", noValid.Quarantine)
+	}
 	if err != nil {
-		log.Fatal(err) // typed: *tablegate.NoValidRowsError when every row failed, …
+		log.Fatal(err)
 	}
 	fmt.Println(res.Outcome, res.Rows.Valid, "valid,", res.Quarantine.Rows, "quarantined")
 	for _, c := range res.Checks {

@@ -1,24 +1,14 @@
-// Package tablegate validates tables with DuckDB, with one import for the common path: load or
-// build a schema, compile it, open an engine, validate an input to an output and read a typed
-// result.
-//
-//	orders, err := tablegate.LoadSchema("orders.yaml")
-//	plan, err := tablegate.Compile(ctx, orders)
-//	eng, err := tablegate.Open(tablegate.Config{})
-//	res, err := eng.Validate(ctx, plan, tablegate.FromParquet("raw.parquet"),
-//		tablegate.ToParquet("out/orders.parquet"), tablegate.Options{Quarantine: true})
-//
-// The package delegates to schema (the schema model and builder), compile (the plan), exec (the
-// runs) and outcome (reports and errors); those stay available for what this one does not cover.
 package tablegate
 
 import (
 	"context"
 	gosql "database/sql"
 	"errors"
+	"time"
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -153,10 +143,18 @@ type Options struct {
 	// History, when set, is the DuckDB file the run is appended to (tables tablegate_runs and
 	// tablegate_check_results); a history that cannot be written is a warning in the result.
 	History string
+	// Timeout, when positive, bounds the whole run: past it the running statement is interrupted
+	// and Validate returns *TimeoutError.
+	Timeout time.Duration
 }
 
 func (o Options) exec() exec.Options {
+	var baselines func(context.Context, string, map[string]int) (map[string][]float64, error)
+	if o.History != "" {
+		baselines = history.BaselinesOf(o.History)
+	}
 	return exec.Options{
+		Baselines:          baselines,
 		MaxFailureSamples:  o.MaxFailureSamples,
 		RowSample:          o.RowSample,
 		Cast:               o.Cast,
@@ -164,6 +162,7 @@ func (o Options) exec() exec.Options {
 		Granularity:        o.Granularity,
 		SchemaRulesPerRule: o.SchemaRulesPerRule,
 		Progress:           o.Progress,
+		Timeout:            o.Timeout,
 	}
 }
 

@@ -109,15 +109,15 @@ func TestArrowInputRun(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, outcome.Quarantined, *rep.Outcome)
 	require.Equal(t, outcome.Rows{Input: 5, Valid: 1, Invalid: 4}, rep.Rows)
-	failed := map[string]any{}
+	failed := map[string]int64{}
 	for _, c := range rep.Checks {
-		if n, ok := c.Metadata["dataframely/failed_row_count"]; ok {
-			failed[c.Metadata["dataframely/rule"].(string)] = n
+		if c.Failed > 0 {
+			failed[c.Rule] = c.Failed
 		}
 	}
-	require.Equal(t, map[string]any{
-		"primary_key": int64(2), "amount|nullability": int64(1), "amount|min": int64(1),
-		"price|max": int64(1), "tags|inner_min_length": int64(1),
+	require.Equal(t, map[string]int64{
+		"primary_key": 2, "amount|nullability": 1, "amount|min": 1,
+		"price|max": 1, "tags|inner_min_length": 1,
 	}, failed)
 }
 

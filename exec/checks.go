@@ -17,23 +17,20 @@ const ColumnsCheckName = "dy_schema__columns"
 func columnsCheck(p *compile.Plan, mm []casting.Mismatch) outcome.Check {
 	c := outcome.Check{
 		Name: ColumnsCheckName, Passed: len(mm) == 0, Severity: outcome.SeverityError, Blocking: true,
-		Description: fmt.Sprintf("Columns and dtypes match %s.", p.Name), Metadata: map[string]any{},
+		Description: fmt.Sprintf("Columns and dtypes match %s.", p.Name), Mismatches: mm,
 	}
 	cols := make([]string, len(mm))
 	for i, m := range mm {
 		cols[i] = m.Column
 	}
 	c.ResultDescription = outcome.ColumnsDescription(cols)
-	if len(mm) > 0 {
-		c.Metadata[outcome.MetaColumnSchemaErrors] = mm
-	}
 	return c
 }
 
 // failureDetail is what the report needs besides the counts: per-rule samples and, for
 // collapsed checks, how many rows failed any member.
 type failureDetail struct {
-	samples     map[int][]any
+	samples     map[int][]json.RawMessage
 	groupFailed map[string]int64
 }
 
@@ -42,7 +39,7 @@ const sampleCells = 1 << 20
 
 // sampleRows renders the rows with the ordinals rids as JSON into rows (query: the program's
 // SampleRows step).
-func sampleRows(ctx context.Context, r *run, query string, rids []string, rows map[string]any) error {
+func sampleRows(ctx context.Context, r *run, query string, rids []string, rows map[string]json.RawMessage) error {
 	res, err := r.conn.QueryContext(ctx, query, rids)
 	if err != nil {
 		return err
@@ -173,45 +170,30 @@ func buildChecks(p *compile.Plan, a Asset, opts Options, stats ruleStats, detail
 	}
 	checks := []outcome.Check{columnsCheck(p, nil)}
 	for _, g := range groups {
-		c := outcome.Check{Name: g.name, Passed: true, Description: g.description, Metadata: map[string]any{}}
+		c := outcome.Check{Name: g.name, Passed: true, Description: g.description}
 		errorFailed, hasError := false, false
-		var listed []map[string]any
 		var failures []outcome.RuleFailure
-		var sample []any
 		for _, m := range g.members {
 			failed := stats.failed[m.index]
 			c.Passed = c.Passed && failed == 0
 			errorFailed = errorFailed || failed > 0 && m.rule.IsError()
 			hasError = hasError || m.rule.IsError()
 			if !g.collapsed {
-				c.Metadata[outcome.MetaRule] = m.rule.Name
-				c.Metadata[outcome.MetaRuleExpr] = m.rule.Expr
-				if failed > 0 {
-					c.Metadata[outcome.MetaFailedRowCount] = failed
-				}
-				if s := detail.samples[m.index]; len(s) > 0 {
-					c.Metadata[outcome.MetaFailedExamples] = s
-				}
+				c.Rule, c.Expr, c.Failed, c.Samples = m.rule.Name, m.rule.Expr, failed, detail.samples[m.index]
 				c.ResultDescription = outcome.RowsDescription(failed)
 				continue
 			}
-			listed = append(listed, map[string]any{"rule": m.rule.Name, "failed": failed, "expr": m.rule.Expr})
+			c.Rules = append(c.Rules, outcome.RuleResult{Rule: m.rule.Name, Failed: failed, Expr: m.rule.Expr})
 			failures = append(failures, outcome.RuleFailure{Rule: m.rule.Name, Failed: failed})
 			// The program read at most opts.samples() rows for the whole group (sampleTakes).
 			for _, row := range detail.samples[m.index] {
-				sample = append(sample, withRule(m.rule.Name, row))
+				c.Samples = append(c.Samples, withRule(m.rule.Name, row))
 			}
 		}
 		c.Severity = outcome.FailedSeverity(errorFailed)
 		c.Blocking = outcome.Blocks(a.Quarantine, hasError)
 		if g.collapsed {
-			c.Metadata[outcome.MetaRules] = listed
-			if n := detail.groupFailed[g.name]; n > 0 {
-				c.Metadata[outcome.MetaFailedRowCount] = n
-			}
-			if len(sample) > 0 {
-				c.Metadata[outcome.MetaFailedExamples] = sample
-			}
+			c.Failed = detail.groupFailed[g.name]
 			c.ResultDescription = outcome.RulesDescription(failures)
 		}
 		checks = append(checks, c)
@@ -220,11 +202,10 @@ func buildChecks(p *compile.Plan, a Asset, opts Options, stats ruleStats, detail
 }
 
 // withRule puts a dy_rule field first in a sample row of a collapsed check.
-func withRule(rule string, row any) any {
-	raw, ok := row.(json.RawMessage)
+func withRule(rule string, raw json.RawMessage) json.RawMessage {
 	name, _ := json.Marshal(rule)
-	if !ok || len(raw) < 2 || raw[0] != '{' {
-		return row
+	if len(raw) < 2 || raw[0] != '{' {
+		return raw
 	}
 	body := strings.TrimSpace(string(raw[1:]))
 	if body == "}" {

@@ -268,7 +268,7 @@ func TestCollapsedSamples(t *testing.T) {
 	raw := func(t *testing.T, rep *outcome.Report, name string) string {
 		for _, c := range rep.Checks {
 			if c.Name == name {
-				data, err := json.Marshal(c.Metadata["dataframely/failed_examples"])
+				data, err := json.Marshal(c.Samples)
 				require.NoError(t, err)
 				return string(data)
 			}
@@ -314,7 +314,7 @@ func TestSamplesSchemaColumnsOnly(t *testing.T) {
 	require.Error(t, err)
 	i := slices.IndexFunc(rep.Checks, func(c outcome.Check) bool { return c.Name == "dy_rule__a__min" })
 	require.GreaterOrEqual(t, i, 0, "no check dy_rule__a__min")
-	data, err := json.Marshal(rep.Checks[i].Metadata["dataframely/failed_examples"])
+	data, err := json.Marshal(rep.Checks[i].Samples)
 	require.NoError(t, err)
 	assert.Equal(t, `[{"ok":1,"a":-1,"w":null,"m":1,"free":"x"},{"ok":3,"a":-3,"w":"abc","m":1,"free":null}]`, string(data))
 	data, err = json.Marshal(map[string]any{"valid": rep.ValidSample, "invalid": rep.InvalidSample})

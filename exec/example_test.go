@@ -49,7 +49,7 @@ func ExampleEngine_Run() {
 	fmt.Println(*rep.Outcome, rep.Rows.Valid, "valid,", rep.Rows.Invalid, "invalid")
 	for _, c := range rep.Checks {
 		if !c.Passed {
-			fmt.Println(c.Name, c.Severity, c.Metadata["dataframely/failed_row_count"])
+			fmt.Println(c.Name, c.Severity, c.Failed)
 		}
 	}
 	// Output:

@@ -284,12 +284,12 @@ func parseJSON(t *testing.T, s string) any {
 	return out
 }
 
-// metadata is a check's metadata as JSON sees it.
+// metadata is a check's dataframely/* metadata as the JSON report has it.
 func metadata(t *testing.T, rep *outcome.Report, name string) map[string]any {
 	t.Helper()
 	for _, c := range rep.Checks {
 		if c.Name == name {
-			m, _ := jsonValue(t, c.Metadata).(map[string]any)
+			m, _ := jsonValue(t, c).(map[string]any)["metadata"].(map[string]any)
 			require.NotNil(t, m, "metadata of %s", name)
 			return m
 		}

@@ -159,9 +159,8 @@ func failedCounts(t *testing.T, rep *outcome.Report) map[string]int64 {
 	t.Helper()
 	out := map[string]int64{}
 	for _, c := range rep.Checks {
-		rule, _ := c.Metadata["dataframely/rule"].(string)
-		if n, ok := c.Metadata["dataframely/failed_row_count"]; ok {
-			out[rule] = n.(int64)
+		if c.Failed > 0 {
+			out[c.Rule] = c.Failed
 		}
 	}
 	return out
@@ -217,8 +216,8 @@ func TestNestedSchemaFromDuckDBTable(t *testing.T) {
 
 	var names []string
 	for _, c := range rep.Checks[1:] {
-		names = append(names, c.Metadata["dataframely/rule"].(string))
-		assert.Equal(t, "dy_rule__"+strings.ReplaceAll(c.Metadata["dataframely/rule"].(string), "|", "__"), c.Name)
+		names = append(names, c.Rule)
+		assert.Equal(t, "dy_rule__"+strings.ReplaceAll(c.Rule, "|", "__"), c.Name)
 	}
 	assert.Equal(t, shopRules, names)
 	assert.Equal(t, shopCounts, failedCounts(t, rep))
@@ -263,10 +262,10 @@ func TestNestedSamplesAndRowSamples(t *testing.T) {
 		switch c.Name {
 		case "dy_rule__lines__primary_key":
 			seen++
-			assert.Equal(t, `[{"id":10,"tags":null,"codes":[10],"point":null,"grid":null,"address":null,"lines":[{"sku":"a","qty":1},{"sku":"a","qty":0}],"mood":null}]`, raw(c.Metadata["dataframely/failed_examples"]))
+			assert.Equal(t, `[{"id":10,"tags":null,"codes":[10],"point":null,"grid":null,"address":null,"lines":[{"sku":"a","qty":1},{"sku":"a","qty":0}],"mood":null}]`, raw(c.Samples))
 		case "dy_rule__address__inner_zip_regex":
 			seen++
-			assert.Equal(t, `[{"id":9,"tags":null,"codes":[9],"point":null,"grid":null,"address":{"city":null,"zip":"123"},"lines":null,"mood":null}]`, raw(c.Metadata["dataframely/failed_examples"]))
+			assert.Equal(t, `[{"id":9,"tags":null,"codes":[9],"point":null,"grid":null,"address":{"city":null,"zip":"123"},"lines":null,"mood":null}]`, raw(c.Samples))
 		}
 	}
 	assert.Equal(t, 2, seen)
@@ -368,7 +367,7 @@ func TestNestedKeysAcrossRows(t *testing.T) {
 	samples := func(name string) []any {
 		for _, c := range rep.Checks {
 			if c.Name == name {
-				return jsonValue(t, c.Metadata["dataframely/failed_examples"]).([]any)
+				return jsonValue(t, c.Samples).([]any)
 			}
 		}
 		return nil

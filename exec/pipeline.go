@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/tablegate/tablegate/compile"
@@ -37,8 +38,10 @@ type pipeline struct {
 	valid, invalid string
 	writes         []compile.Step
 	rowGroup       int64
-	// tables are the table checks judged (nil until their step ran).
-	tables []tableResult
+	// tables are the table checks judged (nil until their step ran); baselines the earlier values
+	// their anomaly bands are drawn from (nil: no history).
+	tables    []tableResult
+	baselines map[string][]float64
 }
 
 // sinkOf is the program's sink for an asset.
@@ -106,7 +109,8 @@ func (e *Engine) evaluate(ctx context.Context, r *run, rep *outcome.Report, a As
 	opts.progress("evaluating rules", total)
 	pl := &pipeline{r: r, a: a, opts: opts, policy: policy, prog: prog, rel: rel, total: total,
 		stats: ruleStats{failed: make([]int64, len(a.Plan.Rules))}, groups: groups,
-		detail: failureDetail{samples: map[int][]any{}, groupFailed: map[string]int64{}}}
+		detail: failureDetail{samples: map[int][]json.RawMessage{}, groupFailed: map[string]int64{}}}
+	pl.baselines = readBaselines(ctx, rep, a.Plan, opts)
 	pl.decide()
 	if err := pl.execute(ctx, rep); err != nil {
 		return pl, err
@@ -309,7 +313,7 @@ func (pl *pipeline) readPicks(ctx context.Context, query string) error {
 // result is built whole before it is read, and 2,000 rows of 5,000 columns as JSON needed more
 // than a 1 GB limit.
 func (pl *pipeline) readSampleRows(ctx context.Context, query string) error {
-	rows := map[string]any{}
+	rows := map[string]json.RawMessage{}
 	all := pl.order
 	batch := max(1, sampleCells/max(1, len(pl.a.Plan.Columns)))
 	for len(all) > 0 {
@@ -320,7 +324,7 @@ func (pl *pipeline) readSampleRows(ctx context.Context, query string) error {
 		all = all[n:]
 	}
 	for i, rids := range pl.picks {
-		sample := make([]any, len(rids))
+		sample := make([]json.RawMessage, len(rids))
 		for j, rid := range rids {
 			sample[j] = rows[rid]
 		}

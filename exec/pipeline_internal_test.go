@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/tablegate/tablegate/compile"
@@ -121,12 +122,12 @@ func TestBuildChecks(t *testing.T) {
 	failed := make([]int64, len(p.Rules))
 	failed[index["a|min"]], failed[index["w|max_length"]] = 4, 1
 	stats := ruleStats{invalid: 4, failed: failed}
-	sample := []any{"row"}
-	detail := &failureDetail{samples: map[int][]any{index["a|min"]: sample}, groupFailed: map[string]int64{"dy_schema__rules": 5}}
+	sample := []json.RawMessage{json.RawMessage(`{"a":-1}`)}
+	detail := &failureDetail{samples: map[int][]json.RawMessage{index["a|min"]: sample}, groupFailed: map[string]int64{"dy_schema__rules": 5}}
 	type want struct {
 		passed   bool
 		severity outcome.Severity
-		count    any
+		count    int64
 	}
 	// A check's severity is its rules': ERROR when an error rule failed, else WARN, whatever the
 	// outcome; the column check is always ERROR.
@@ -136,13 +137,13 @@ func TestBuildChecks(t *testing.T) {
 		want map[string]want
 	}{
 		{"per rule", Options{}, map[string]want{
-			"dy_schema__columns":      {true, outcome.SeverityError, nil},
-			"dy_rule__a__min":         {false, outcome.SeverityError, int64(4)},
-			"dy_rule__a__nullability": {true, outcome.SeverityWarn, nil},
-			"dy_rule__w__max_length":  {false, outcome.SeverityWarn, int64(1)},
+			"dy_schema__columns":      {true, outcome.SeverityError, 0},
+			"dy_rule__a__min":         {false, outcome.SeverityError, 4},
+			"dy_rule__a__nullability": {true, outcome.SeverityWarn, 0},
+			"dy_rule__w__max_length":  {false, outcome.SeverityWarn, 1},
 		}},
 		{"per schema", Options{Granularity: PerSchema}, map[string]want{
-			"dy_schema__rules": {false, outcome.SeverityError, int64(5)},
+			"dy_schema__rules": {false, outcome.SeverityError, 5},
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -156,12 +157,12 @@ func TestBuildChecks(t *testing.T) {
 				if !ok {
 					t.Fatalf("no check %s in %v", name, checks)
 				}
-				if ch.Passed != w.passed || ch.Severity != w.severity || ch.Metadata[outcome.MetaFailedRowCount] != w.count {
-					t.Errorf("%s: passed %v, severity %s, count %v; want %v, %s, %v", name, ch.Passed, ch.Severity, ch.Metadata[outcome.MetaFailedRowCount], w.passed, w.severity, w.count)
+				if ch.Passed != w.passed || ch.Severity != w.severity || ch.Failed != w.count {
+					t.Errorf("%s: passed %v, severity %s, count %v; want %v, %s, %v", name, ch.Passed, ch.Severity, ch.Failed, w.passed, w.severity, w.count)
 				}
 			}
 			if c.opts.Granularity == "" {
-				if got := byName["dy_rule__a__min"].Metadata[outcome.MetaFailedExamples]; len(got.([]any)) != 1 {
+				if got := byName["dy_rule__a__min"].Samples; len(got) != 1 {
 					t.Errorf("a|min's sample: %v", got)
 				}
 			}

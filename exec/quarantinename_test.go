@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/exec"
-	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -27,7 +26,7 @@ func TestQuarantineName(t *testing.T) {
 		assert.Equal(t, mixedQuar, e.parquetRows(want))
 		assert.False(t, exists(t, e.path("out", "orders_quarantine.parquet")), "the default name is not written")
 		for _, c := range rep.Checks {
-			assert.Equal(t, want, c.Metadata[outcome.MetaErrorRowsAddress], c.Name)
+			assert.Equal(t, want, c.ErrorRowsAddress, c.Name)
 		}
 
 		db := e.path("w.duckdb")

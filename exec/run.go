@@ -71,10 +71,14 @@ type Options struct {
 	// RunID names the run in its report and history; "" draws one (its start time and a random
 	// suffix).
 	RunID string
-	// Baselines are, per table check (dy_table__<name>), its values in the asset's earlier runs,
-	// newest first: the anomaly bands are drawn from them. nil means the run has no history, and
-	// every band passes saying so.
-	Baselines map[string][]float64
+	// Timeout, when positive, bounds the whole run: past it the running statement is interrupted
+	// and the run ends with *outcome.TimeoutError.
+	Timeout time.Duration
+	// Baselines, when set, reads the earlier values of the asset's table checks that have an
+	// anomaly band (checks: check name → its lookback), newest first; the bands are drawn from
+	// them. nil means the run has no history, and every band passes saying so; an error is a
+	// warning of the run, whose bands then pass.
+	Baselines func(ctx context.Context, asset string, checks map[string]int) (map[string][]float64, error)
 }
 
 // Progress reports a run's phase; Total is 0 when unknown.
@@ -110,6 +114,21 @@ type ruleStats struct {
 // (*outcome.ColumnSchemaError, *outcome.TableCheckError, *outcome.ValidationAbortError,
 // *outcome.NoValidRowsError, *outcome.CastError) or is an input/output problem.
 func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
+	if opts.Timeout <= 0 {
+		return e.run(ctx, a, opts)
+	}
+	timeout := &outcome.TimeoutError{Limit: opts.Timeout}
+	ctx, cancel := context.WithTimeoutCause(ctx, opts.Timeout, timeout)
+	defer cancel()
+	rep, err := e.run(ctx, a, opts)
+	if err != nil && errors.Is(context.Cause(ctx), timeout) {
+		// Whatever the interrupted statement said, the run ended because its time was up.
+		err = fail(rep, timeout)
+	}
+	return rep, err
+}
+
+func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
 	p := a.Plan
 	rep, done := opts.Begin(a)
 	defer done()
@@ -437,12 +456,12 @@ func errorCounts(p *compile.Plan, stats ruleStats) []outcome.RuleCount {
 const MaxSampleValue = compile.MaxSampleValue
 
 // rowsJSON runs a query whose single column is a JSON text per row.
-func rowsJSON(ctx context.Context, r *run, query string) ([]any, error) {
+func rowsJSON(ctx context.Context, r *run, query string) ([]json.RawMessage, error) {
 	texts, err := column[string](ctx, r, query)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]any, len(texts))
+	out := make([]json.RawMessage, len(texts))
 	for i, text := range texts {
 		out[i] = json.RawMessage(sanitizeJSON(text))
 	}

@@ -415,7 +415,7 @@ func TestReportJSONShape(t *testing.T) {
 	// schema order.
 	for _, c := range rep.Checks {
 		if c.Name == "dy_rule__note__max_length" {
-			data, err := json.Marshal(c.Metadata["dataframely/failed_examples"])
+			data, err := json.Marshal(c.Samples)
 			require.NoError(t, err)
 			assert.Equal(t, `[{"id":"c","amount":2.0,"note":"toolong"}]`, string(data))
 		}
@@ -1283,7 +1283,7 @@ rules:
 		require.NoError(t, err)
 		counts := map[string]any{"rows": rep.Rows, "by_rules": rep.InvalidByRules}
 		for _, c := range rep.Checks {
-			counts[c.Name] = c.Metadata["dataframely/failed_row_count"]
+			counts[c.Name] = c.Failed
 		}
 		return counts, e.parquetRows(out.Path)
 	}

@@ -101,9 +101,35 @@ func (pl *pipeline) readTableChecks(ctx context.Context, query string) error {
 	}
 	pl.tables = make([]tableResult, len(checks))
 	for i, c := range checks {
-		pl.tables[i] = judgeTableCheck(c, vals[i], pl.opts.Baselines)
+		pl.tables[i] = judgeTableCheck(c, vals[i], pl.baselines)
 	}
 	return nil
+}
+
+// readBaselines reads the earlier values of the plan's anomaly checks from the run history;
+// nil when the run has none, or it cannot be read (a warning: the bands then pass).
+func readBaselines(ctx context.Context, rep *outcome.Report, p *compile.Plan, opts Options) map[string][]float64 {
+	if opts.Baselines == nil {
+		return nil
+	}
+	checks := map[string]int{}
+	for _, t := range p.TableChecks {
+		if t.Anomaly != nil {
+			checks[t.Check] = t.Anomaly.Lookback
+		}
+	}
+	if len(checks) == 0 {
+		return nil
+	}
+	vals, err := opts.Baselines(ctx, rep.Asset, checks)
+	if err != nil {
+		warn(rep, opts, fmt.Sprintf("the anomaly bands have no baseline: %v", err))
+		return nil
+	}
+	if vals == nil {
+		vals = map[string][]float64{}
+	}
+	return vals
 }
 
 // judgeTableCheck judges one check's value; baselines are the earlier values of each check (nil:
@@ -209,34 +235,21 @@ func tableChecks(p *compile.Plan, results []tableResult) []outcome.Check {
 
 func tableCheck(t tableResult) outcome.Check {
 	c := t.check
-	check := outcome.Check{
-		Name: c.Check, Passed: t.passed, Severity: outcome.FailedSeverity(t.failsRun()), Blocking: c.Severity == schema.Error,
-		Description: c.Description, ResultDescription: sentence(t.why), Metadata: map[string]any{outcome.MetaValue: t.value},
-	}
+	res := &outcome.TableResult{Value: t.value, Min: c.Min, Max: c.Max}
 	if f, ok := t.value.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-		check.Metadata[outcome.MetaValue] = formatValue(f) // JSON has no NaN or infinity
-	}
-	check.Metadata[outcome.MetaRuleExpr] = c.Expr
-	if c.Min != nil {
-		check.Metadata[outcome.MetaMin] = *c.Min
-	}
-	if c.Max != nil {
-		check.Metadata[outcome.MetaMax] = *c.Max
+		res.Value = formatValue(f) // JSON has no NaN or infinity
 	}
 	if b := t.band; b != nil {
-		baseline := map[string]any{"runs": b.Runs}
+		res.Baseline = &outcome.Baseline{Runs: b.Runs}
 		if b.Ready {
-			baseline["median"], baseline["mad"] = b.Median, b.MAD
-			if b.Low != nil {
-				baseline["low"] = *b.Low
-			}
-			if b.High != nil {
-				baseline["high"] = *b.High
-			}
+			median, mad := b.Median, b.MAD
+			res.Baseline.Median, res.Baseline.MAD, res.Baseline.Low, res.Baseline.High = &median, &mad, b.Low, b.High
 		}
-		check.Metadata[outcome.MetaBaseline] = baseline
 	}
-	return check
+	return outcome.Check{
+		Name: c.Check, Passed: t.passed, Severity: outcome.FailedSeverity(t.failsRun()), Blocking: c.Severity == schema.Error,
+		Description: c.Description, ResultDescription: sentence(t.why), Expr: c.Expr, Table: res,
+	}
 }
 
 // sentence capitalises nothing and ends the text with a full stop.

@@ -221,11 +221,15 @@ func TestAnomalyBand(t *testing.T) {
 			e := newEnv(t)
 			s := schema.New("Volume", schema.Int64("n")).AddTableCheck(schema.Metric("volume", "count(*)").Anomaly(schema.Anomaly{}))
 			in := exec.ParquetInput{Path: e.parquet("in.parquet", "SELECT range AS n FROM range("+strconv.Itoa(int(tc.value))+")")}
-			var baselines map[string][]float64
+			var opts exec.Options
 			if tc.history != nil {
-				baselines = map[string][]float64{"dy_table__volume": tc.history}
+				opts.Baselines = func(_ context.Context, asset string, checks map[string]int) (map[string][]float64, error) {
+					assert.Equal(t, "Volume", asset)
+					assert.Equal(t, map[string]int{"dy_table__volume": 30}, checks)
+					return map[string][]float64{"dy_table__volume": tc.history}, nil
+				}
 			}
-			rep, err := run(t, s, exec.Asset{Input: in}, exec.Options{Baselines: baselines})
+			rep, err := run(t, s, exec.Asset{Input: in}, opts)
 			check := rep.Checks[len(rep.Checks)-1]
 			assert.Equal(t, tc.passed, check.Passed)
 			assert.Equal(t, tc.passed, err == nil, "err: %v", err)

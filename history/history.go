@@ -59,8 +59,12 @@ CREATE TABLE IF NOT EXISTS tablegate_check_results (
 	declared_severity VARCHAR,
 	blocking          BOOLEAN,
 	failed_count      BIGINT,
+	value             DOUBLE,
 	PRIMARY KEY (run_id, check_name)
 );`
+
+// migrateDDL brings a history written before a column existed up to date.
+const migrateDDL = `ALTER TABLE tablegate_check_results ADD COLUMN IF NOT EXISTS value DOUBLE;`
 
 // Wait is how long Append and the readers wait for a history file another process holds.
 const Wait = 30 * time.Second
@@ -212,7 +216,7 @@ func appendRun(ctx context.Context, path string, run *report.Run) error {
 		return err
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
-	if _, err := tx.ExecContext(ctx, schemaDDL); err != nil {
+	if _, err := tx.ExecContext(ctx, schemaDDL+migrateDDL); err != nil {
 		return fmt.Errorf("create the history tables: %w", err)
 	}
 	var out, errType, errMsg any
@@ -242,11 +246,12 @@ func appendRun(ctx context.Context, path string, run *report.Run) error {
 			for j, r := range facts.Rules {
 				rules[j] = r.Name
 			}
-			rows = append(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			rows = append(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 			args = append(args, rep.RunID, i, c.Name, rules, c.Passed, string(c.Severity), nullable(string(facts.Declared)),
-				c.Blocking, report.FailedCount(c))
+				c.Blocking, c.Failed, checkValue(c))
 		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO tablegate_check_results VALUES "+strings.Join(rows, ", "), args...); err != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO tablegate_check_results (run_id, position, check_name, rules, passed, severity, "+
+			"declared_severity, blocking, failed_count, value) VALUES "+strings.Join(rows, ", "), args...); err != nil {
 			return fmt.Errorf("record the checks: %w", err)
 		}
 	}

@@ -3,7 +3,6 @@ package history_test
 import (
 	"context"
 	gosql "database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -21,7 +20,6 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/history"
-	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -115,7 +113,7 @@ func TestAppendAndRead(t *testing.T) {
 	c, ok := run.Check("dy_rule__amount__min")
 	require.True(t, ok)
 	assert.Equal(t, "error", c.Rules[0].Severity)
-	assert.Equal(t, json.Number("3"), run.Report.Checks[4].Metadata[outcome.MetaFailedRowCount], "numbers as written")
+	assert.Equal(t, int64(3), run.Report.Checks[4].Failed, "typed as when it ran")
 
 	_, err = history.Load(ctx, path, "no-such-run")
 	assert.ErrorContains(t, err, "no run \"no-such-run\"")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -111,6 +112,10 @@ func trends(ctx context.Context, db *gosql.DB, f Filter, until time.Time) ([]Che
 	if until.IsZero() {
 		until = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
+	value, err := valueColumn(ctx, db)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := db.QueryContext(ctx, `WITH recent AS (
 			SELECT run_id, asset, started_at,
 				row_number() OVER (PARTITION BY asset ORDER BY started_at DESC, run_id DESC) AS k
@@ -118,7 +123,7 @@ func trends(ctx context.Context, db *gosql.DB, f Filter, until time.Time) ([]Che
 		passed AS (
 			SELECT r.asset, c.check_name, max(r.started_at) AS last_passed
 			FROM recent r JOIN tablegate_check_results c USING (run_id) WHERE c.passed GROUP BY ALL)
-		SELECT r.asset, c.check_name, coalesce(c.failed_count, 0), c.passed, p.last_passed
+		SELECT r.asset, c.check_name, coalesce(c.failed_count, 0), c.passed, p.last_passed, `+value+`
 		FROM recent r JOIN tablegate_check_results c USING (run_id)
 		LEFT JOIN passed p ON p.asset = r.asset AND p.check_name = c.check_name
 		WHERE r.k <= $2 AND ($4 = '' OR c.check_name = $4)
@@ -134,7 +139,8 @@ func trends(ctx context.Context, db *gosql.DB, f Filter, until time.Time) ([]Che
 		var failed int64
 		var passed bool
 		var last gosql.NullTime
-		if err := rows.Scan(&asset, &check, &failed, &passed, &last); err != nil {
+		var value gosql.NullFloat64
+		if err := rows.Scan(&asset, &check, &failed, &passed, &last, &value); err != nil {
 			return nil, err
 		}
 		if n := len(out); n == 0 || out[n-1].Asset != asset || out[n-1].Check != check {
@@ -147,6 +153,16 @@ func trends(ctx context.Context, db *gosql.DB, f Filter, until time.Time) ([]Che
 		t := &out[len(out)-1]
 		t.Failed = append(t.Failed, failed)
 		t.Passed = append(t.Passed, passed)
+		var v *float64
+		if value.Valid {
+			v = &value.Float64
+		}
+		t.Values = append(t.Values, v)
+	}
+	for i := range out {
+		if !slices.ContainsFunc(out[i].Values, func(v *float64) bool { return v != nil }) {
+			out[i].Values = nil
+		}
 	}
 	return out, rows.Err()
 }

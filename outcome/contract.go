@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// Metadata keys of a check. They are the keys dagster-dataframely writes, so that a check reads
-// the same in tablegate's report and in Dagster; the JSON report uses them too.
+// Metadata keys of a check: the keys dagster-dataframely writes, under which the JSON report and
+// Dagster show a check's typed results, so that a check reads the same in both.
 const (
 	// MetaRule is the rule of a single-rule check (amount|min).
 	MetaRule = "dataframely/rule"
@@ -87,10 +87,7 @@ func RulesDescription(members []RuleFailure) string {
 // MarkErrorRows adds the address of the written invalid rows to every check.
 func MarkErrorRows(checks []Check, address string) {
 	for i := range checks {
-		if checks[i].Metadata == nil {
-			checks[i].Metadata = map[string]any{}
-		}
-		checks[i].Metadata[MetaErrorRowsAddress] = address
+		checks[i].ErrorRowsAddress = address
 	}
 }
 

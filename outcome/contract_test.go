@@ -53,12 +53,12 @@ func TestResultDescriptions(t *testing.T) {
 
 func TestMarkErrorRows(t *testing.T) {
 	t.Parallel()
-	checks := []outcome.Check{{Name: "a"}, {Name: "b", Metadata: map[string]any{outcome.MetaRule: "x|min"}}}
+	checks := []outcome.Check{{Name: "a"}, {Name: "b", Rule: "x|min"}}
 	outcome.MarkErrorRows(checks, "out/orders__error_rows.parquet")
 	for _, c := range checks {
-		assert.Equal(t, "out/orders__error_rows.parquet", c.Metadata["dataframely/error_rows_address"], c.Name)
+		assert.Equal(t, "out/orders__error_rows.parquet", c.ErrorRowsAddress, c.Name)
 	}
-	assert.Equal(t, "x|min", checks[1].Metadata["dataframely/rule"], "other metadata is kept")
+	assert.Equal(t, "x|min", checks[1].Rule, "other results are kept")
 }
 
 // TestHealthFollowsSeverity: a quarantined run whose error rule failed is Degraded.

@@ -2,6 +2,14 @@
 // results with severity and blocking, the typed errors of failing outcomes, and the JSON report.
 package outcome
 
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tablegate/tablegate/casting"
+)
+
 // Outcome is one of the results a run can have (TableCheckFailed is declared with the table
 // checks).
 type Outcome string
@@ -40,16 +48,128 @@ const (
 	Degraded Health = "Degraded"
 )
 
-// Check is one check result.
+// Check is one check result. Its JSON form is the report's: the fixed fields, then the typed
+// results below rendered as the dataframely/* metadata dagster-dataframely writes (Metadata).
 type Check struct {
-	Name        string   `json:"name"`
-	Passed      bool     `json:"passed"`
-	Severity    Severity `json:"severity"`
-	Blocking    bool     `json:"blocking"`
-	Description string   `json:"description"` // the check's fixed text
+	Name     string   // dy_schema__columns, dy_rule__amount__min, dy_col__email, dy_schema__rules
+	Passed   bool     //
+	Severity Severity // ERROR when one of the check's error rules failed, else WARN
+	// Blocking: a failure of this check stops the table from being written.
+	Blocking    bool
+	Description string // the check's fixed text
 	// ResultDescription says what this evaluation found: "2 rows failed.", "No rule failed.".
-	ResultDescription string         `json:"result_description"`
-	Metadata          map[string]any `json:"metadata"`
+	ResultDescription string
+	// Rule and Expr are the rule and its SQL, on a check of one rule; Expr is also a table
+	// check's SQL.
+	Rule, Expr string
+	// Failed is how many rows failed the check (on a collapsed check, rows failing any member).
+	Failed int64
+	// Rules are the members of a collapsed check (dy_col__*, dy_schema__rules), in rule order.
+	Rules []RuleResult
+	// Samples are the first failing rows in input order, each a JSON object of the schema's
+	// columns; on a collapsed check each starts with a dy_rule field naming the member it failed.
+	Samples []json.RawMessage
+	// Mismatches are the columns that do not match, on a failing dy_schema__columns.
+	Mismatches []casting.Mismatch
+	// ErrorRowsAddress is the quarantine's address, on every check of a run that wrote it.
+	ErrorRowsAddress string
+	// Table is a table check's result (dy_table__<name>); nil on the other checks.
+	Table *TableResult
+}
+
+// RuleResult is one member rule of a collapsed check. Its fields are in the order of their JSON
+// keys, so that it renders as the map dagster-dataframely writes.
+type RuleResult struct {
+	Expr   string `json:"expr"`
+	Failed int64  `json:"failed"`
+	Rule   string `json:"rule"`
+}
+
+// checkJSON is a check as the JSON report spells it.
+type checkJSON struct {
+	Name              string   `json:"name"`
+	Passed            bool     `json:"passed"`
+	Severity          Severity `json:"severity"`
+	Blocking          bool     `json:"blocking"`
+	Description       string   `json:"description"`
+	ResultDescription string   `json:"result_description"`
+	Metadata          metadata `json:"metadata"`
+}
+
+// metadata is a check's typed results under the dataframely/* keys, in the keys' order; a
+// result that does not apply is left out.
+type metadata struct {
+	ColumnSchemaErrors []casting.Mismatch `json:"dataframely/column_schema_errors,omitempty"`
+	ErrorRowsAddress   string             `json:"dataframely/error_rows_address,omitempty"`
+	FailedExamples     []json.RawMessage  `json:"dataframely/failed_examples,omitempty"`
+	FailedRowCount     int64              `json:"dataframely/failed_row_count,omitempty"`
+	Rule               *string            `json:"dataframely/rule,omitempty"`
+	RuleExpr           *string            `json:"dataframely/rule_expr,omitempty"`
+	Rules              []RuleResult       `json:"dataframely/rules,omitempty"`
+	Baseline           *Baseline          `json:"tablegate/baseline,omitempty"`
+	Max                *float64           `json:"tablegate/max,omitempty"`
+	Min                *float64           `json:"tablegate/min,omitempty"`
+	Value              json.RawMessage    `json:"tablegate/value,omitempty"` // null when NULL
+}
+
+func (c Check) metadata() (metadata, error) {
+	m := metadata{ColumnSchemaErrors: c.Mismatches, ErrorRowsAddress: c.ErrorRowsAddress, FailedExamples: c.Samples,
+		FailedRowCount: max(c.Failed, 0), Rules: c.Rules}
+	if c.Rule != "" {
+		m.Rule = &c.Rule
+	}
+	if c.Rule != "" || c.Table != nil {
+		m.RuleExpr = &c.Expr
+	}
+	if t := c.Table; t != nil {
+		value, err := json.Marshal(t.Value)
+		if err != nil {
+			return m, fmt.Errorf("check %s: its value: %w", c.Name, err)
+		}
+		m.Value, m.Min, m.Max, m.Baseline = value, t.Min, t.Max, t.Baseline
+	}
+	return m, nil
+}
+
+// MarshalJSON renders the check as the JSON report has it. HTML escaping is left to the
+// encoder the report is written with.
+func (c Check) MarshalJSON() ([]byte, error) {
+	meta, err := c.metadata()
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err = enc.Encode(checkJSON{Name: c.Name, Passed: c.Passed, Severity: c.Severity, Blocking: c.Blocking,
+		Description: c.Description, ResultDescription: c.ResultDescription, Metadata: meta})
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
+}
+
+// UnmarshalJSON reads a check of a JSON report (a recorded run's) back into its typed fields.
+func (c *Check) UnmarshalJSON(data []byte) error {
+	var w checkJSON
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*c = Check{Name: w.Name, Passed: w.Passed, Severity: w.Severity, Blocking: w.Blocking, Description: w.Description,
+		ResultDescription: w.ResultDescription, Failed: w.Metadata.FailedRowCount, Rules: w.Metadata.Rules,
+		Samples: w.Metadata.FailedExamples, Mismatches: w.Metadata.ColumnSchemaErrors, ErrorRowsAddress: w.Metadata.ErrorRowsAddress}
+	if w.Metadata.Rule != nil {
+		c.Rule = *w.Metadata.Rule
+	}
+	if w.Metadata.RuleExpr != nil {
+		c.Expr = *w.Metadata.RuleExpr
+	}
+	if w.Metadata.Value != nil {
+		c.Table = &TableResult{Min: w.Metadata.Min, Max: w.Metadata.Max, Baseline: w.Metadata.Baseline}
+		dec := json.NewDecoder(bytes.NewReader(w.Metadata.Value))
+		dec.UseNumber() // a metric keeps its digits
+		if err := dec.Decode(&c.Table.Value); err != nil {
+			return fmt.Errorf("check %s: its value: %w", c.Name, err)
+		}
+	}
+	return nil
 }
 
 // Rows counts the rows of a run.
@@ -95,9 +215,10 @@ type Report struct {
 	Quarantine     Quarantine `json:"quarantine"`
 	Checks         []Check    `json:"checks"`
 	InvalidByRules []RuleSet  `json:"invalid_by_rules"`
-	ValidSample    []any      `json:"valid_sample,omitempty"`
-	InvalidSample  []any      `json:"invalid_sample,omitempty"`
-	Health         Health     `json:"health"`
+	// ValidSample and InvalidSample are the first valid and invalid rows, each a JSON object.
+	ValidSample   []json.RawMessage `json:"valid_sample,omitempty"`
+	InvalidSample []json.RawMessage `json:"invalid_sample,omitempty"`
+	Health        Health            `json:"health"`
 	// TablegateVersion and DuckDBVersion say which tablegate and which embedded DuckDB ran.
 	TablegateVersion string `json:"tablegate_version"`
 	DuckDBVersion    string `json:"duckdb_version"`

@@ -8,7 +8,30 @@ import (
 // TableCheckFailed is the outcome of a run whose error table check failed: nothing was written.
 const TableCheckFailed Outcome = "table_check_failed"
 
-// Metadata keys of a table check (dy_table__<name>).
+// TableResult is a table check's result: what it found, against what it requires.
+type TableResult struct {
+	// Value is the metric (a number: float64 in a run, json.Number read back from a report), the
+	// condition's truth (bool), or nil when NULL or not evaluated; NaN and infinities are their
+	// text ("NaN", "+Inf"), which JSON has no number for.
+	Value any
+	// Min and Max are a metric's declared bounds.
+	Min, Max *float64
+	// Baseline is a metric's anomaly band from the run history; nil without one.
+	Baseline *Baseline
+}
+
+// Baseline is a metric's anomaly band: median ± a threshold of MADs, drawn from the values of
+// Runs earlier runs. Median and MAD are nil when there were too few runs; Low or High is nil on
+// the side a one-sided band leaves open. The fields are in their JSON keys' order.
+type Baseline struct {
+	High   *float64 `json:"high,omitempty"`
+	Low    *float64 `json:"low,omitempty"`
+	MAD    *float64 `json:"mad,omitempty"`
+	Median *float64 `json:"median,omitempty"`
+	Runs   int      `json:"runs"`
+}
+
+// Metadata keys of a table check's result (dy_table__<name>).
 const (
 	// MetaValue is the check's value: its metric, or its condition's truth (null when NULL).
 	MetaValue = "tablegate/value"

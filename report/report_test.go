@@ -2,7 +2,6 @@ package report_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -65,25 +64,15 @@ func TestChecksRules(t *testing.T) {
 
 // members are the rules the run lists for a check: its one rule, or a collapsed check's members.
 func members(t *testing.T, c outcome.Check) []string {
-	data, err := json.Marshal(c.Metadata)
-	require.NoError(t, err)
-	var meta map[string]json.RawMessage
-	require.NoError(t, json.Unmarshal(data, &meta))
-	if raw, ok := meta[outcome.MetaRule]; ok {
-		var name string
-		require.NoError(t, json.Unmarshal(raw, &name))
-		return []string{name}
+	t.Helper()
+	if c.Rule != "" {
+		return []string{c.Rule}
 	}
-	if raw, ok := meta[outcome.MetaRules]; ok {
-		var rules []struct{ Rule string }
-		require.NoError(t, json.Unmarshal(raw, &rules))
-		var out []string
-		for _, r := range rules {
-			out = append(out, r.Rule)
-		}
-		return out
+	var out []string
+	for _, r := range c.Rules {
+		out = append(out, r.Rule)
 	}
-	return nil // the column check
+	return out // nil: the column check
 }
 
 func TestFingerprint(t *testing.T) {

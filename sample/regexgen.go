@@ -140,23 +140,58 @@ func slots(re *syntax.Regexp) ([]slot, bool) {
 			out = append(out, s...)
 		}
 		return out, true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub { // any branch spells matches; the first that can be spelt
+			if s, ok := slots(sub); ok {
+				return s, true
+			}
+		}
+		return nil, false
 	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
 		inner, ok := slots(re.Sub[0])
-		if !ok || len(inner) != 1 || inner[0].min != 1 || inner[0].max != 1 {
+		lo := map[syntax.Op]int{syntax.OpStar: 0, syntax.OpQuest: 0, syntax.OpPlus: 1, syntax.OpRepeat: re.Min}[re.Op]
+		if ok && len(inner) == 1 && inner[0].min == 1 && inner[0].max == 1 {
+			s := slot{inner[0].chars, lo, -1}
+			switch re.Op {
+			case syntax.OpQuest:
+				s.max = 1
+			case syntax.OpRepeat:
+				s.max = re.Max
+			}
+			return []slot{s}, true
+		}
+		// A group repeated: spelt the fewest times it may be (an optional group left out), when
+		// each of its positions is fixed.
+		if lo == 0 {
+			return nil, true
+		}
+		if !ok {
 			return nil, false
 		}
-		s := slot{inner[0].chars, 0, -1}
-		switch re.Op {
-		case syntax.OpPlus:
-			s.min = 1
-		case syntax.OpQuest:
-			s.max = 1
-		case syntax.OpRepeat:
-			s.min, s.max = re.Min, re.Max
+		var out []slot
+		for range lo {
+			for _, s := range inner {
+				if s.min != s.max {
+					return nil, false
+				}
+				out = append(out, s)
+			}
 		}
-		return []slot{s}, true
+		return out, true
 	}
 	return nil, false
+}
+
+// anchoredEnd reports whether a pattern matches only up to the end of the text. One that is not
+// matches any text that starts with a match, since a regex rule searches.
+func anchoredEnd(re *syntax.Regexp) bool {
+	for re.Op == syntax.OpConcat || re.Op == syntax.OpCapture {
+		if len(re.Sub) == 0 {
+			return false
+		}
+		re = re.Sub[len(re.Sub)-1]
+	}
+	return re.Op == syntax.OpEndText || re.Op == syntax.OpEndLine
 }
 
 // classChars lists the printable ASCII characters a class (or any character) matches, in order.
@@ -194,6 +229,10 @@ func indexedMatch(pattern, idx string, count *big.Int, minLen int) (string, func
 	ss, ok := slots(re)
 	if !ok {
 		return "", nil, false
+	}
+	if !anchoredEnd(re) {
+		// Free letters and digits after the match: [A-Z] spells more than 26 strings.
+		ss = append(ss, slot{[]rune("abcdefghijklmnopqrstuvwxyz0123456789"), 0, -1})
 	}
 	lengths := make([]int, len(ss))
 	capacity := big.NewInt(1)

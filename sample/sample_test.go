@@ -61,9 +61,8 @@ func TestSampleFitsSchema(t *testing.T) {
 			}
 			generated := func(rep *outcome.Report) (failed int64, which []string) {
 				for _, c := range rep.Checks {
-					if rule, _ := c.Metadata["dataframely/rule"].(string); rule != "" && !custom[c.Name] {
-						n, _ := c.Metadata["dataframely/failed_row_count"].(int64) // absent when the check passed
-						if n > 0 {
+					if c.Rule != "" && !custom[c.Name] {
+						if n := c.Failed; n > 0 {
 							failed += n
 							which = append(which, c.Name)
 						}
@@ -90,8 +89,7 @@ func TestSampleFitsSchema(t *testing.T) {
 			rep = validate(t, eng, p, all)
 			failing := map[string]int64{}
 			for _, c := range rep.Checks {
-				n, _ := c.Metadata["dataframely/failed_row_count"].(int64)
-				failing[c.Name] = n
+				failing[c.Name] = c.Failed
 			}
 			for _, rule := range rules {
 				check := "dy_rule__" + strings.ReplaceAll(rule, "|", "__")
@@ -228,8 +226,14 @@ columns:
 		"{name: k, type: String, unique: true, regex: '^[A-Z]{2,5}$'}":    "bool_and(regexp_matches(k, '^[A-Z]{2,5}$'))",
 		"{name: k, type: String, unique: true, regex: '^k\\d{9}[0-79]$'}": "bool_and(regexp_matches(k, '^k\\d{9}[0-79]$'))",
 		"{name: k, type: String, unique: true, regex: '^[a-o]{12}$'}":     "bool_and(regexp_matches(k, '^[a-o]{12}$'))",
-		// Not spelt by the regex (an alternation): the digits fit it.
-		"{name: k, type: String, unique: true, regex: '^(k\\d{10}|zz)$'}":       "bool_and(regexp_matches(k, '^(k\\d{10}|zz)$')) AND min(k) = 'k0000000000'",
+		// An alternation: its first branch spells the keys.
+		"{name: k, type: String, unique: true, regex: '^(k\\d{10}|zz)$'}": "bool_and(regexp_matches(k, '^(k\\d{10}|zz)$')) AND min(k) = 'k0000000000'",
+		// An optional group left out; a repeated fixed group; an unanchored class, which a regex
+		// searches for, so that more than 26 keys follow it.
+		"{name: k, type: String, unique: true, regex: '^[A-Z][a-z]+(-x)?$'}":    "bool_and(regexp_matches(k, '^[A-Z][a-z]+(-x)?$'))",
+		"{name: k, type: String, unique: true, regex: '^(ab)+[0-9]+$'}":         "bool_and(regexp_matches(k, '^(ab)+[0-9]+$'))",
+		"{name: k, type: String, unique: true, regex: '[A-Z]'}":                 "bool_and(regexp_matches(k, '[A-Z]'))",
+		"{name: k, type: String, unique: true, regex: '^[A-Z]'}":                "bool_and(regexp_matches(k, '^[A-Z]'))",
 		"{name: k, type: String, unique: true, regex: '^\\d+$', min_length: 5}": "bool_and(regexp_matches(k, '^\\d+$') AND strlen(k) >= 5)",
 		// Finer than whole numbers where the bounds or the digits ask for it.
 		"{name: k, type: Decimal, precision: 4, scale: 2, unique: true}":                  "max(k) = 19.9",

@@ -307,8 +307,8 @@ func copyFloor(st storage, plan *compile.Plan, dir string) error {
 func ruleCounts(rep *outcome.Report) map[string]int64 {
 	m := map[string]int64{}
 	for _, c := range rep.Checks {
-		if n, ok := c.Metadata["dataframely/failed_row_count"].(int64); ok {
-			m[c.Metadata["dataframely/rule"].(string)] = n
+		if c.Failed > 0 && c.Rule != "" {
+			m[c.Rule] = c.Failed
 		}
 	}
 	return m

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	gosql "database/sql"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -35,6 +34,9 @@ type benchResult struct {
 	CountsRatio float64      `json:"counts_over_floor"`
 	FullRatio   float64      `json:"full_over_floor"`
 	Families    []familyCost `json:"rule_families"`
+	// Noise is half the spread of the counts-only runs: a family that adds less is not told
+	// apart from the run-to-run variation.
+	Noise float64 `json:"noise_s"`
 }
 
 // familyCost is what one rule family adds to a counts-only run: the run without it, subtracted.
@@ -106,7 +108,7 @@ each adds. Outputs go to a scratch folder that is removed; the JSON goes to --ou
 				if err := os.MkdirAll(outDir, 0o755); err != nil {
 					return fmt.Errorf("--out-dir: %w", err)
 				}
-				data, _ := json.MarshalIndent(res, "", "  ")
+				data, _ := indentJSON(res)
 				path := filepath.Join(outDir, "bench.json")
 				if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
 					return fmt.Errorf("write %s: %w", path, err)
@@ -244,6 +246,7 @@ func (b *bench) measure(ctx context.Context, s *schema.Schema, input string) (*b
 		}
 	}
 	res.Counts = median(times[0])
+	res.Noise = (slices.Max(times[0]) - slices.Min(times[0])) / 2
 	next := 1
 	for i := range res.Families {
 		if res.Families[i].Error != "" {
@@ -299,6 +302,8 @@ func without(s *schema.Schema, fam string) *schema.Schema {
 		}
 	}
 	c.Rules = slices.DeleteFunc(c.Rules, func(r *schema.Rule) bool { return r.Name == fam })
+	// A schema-level severity naming the rule removed would be a declaration error.
+	c.Severity.PerRule = slices.DeleteFunc(c.Severity.PerRule, func(e schema.SeverityEntry) bool { return e.Rule == fam })
 	for _, col := range c.Columns {
 		for _, r := range col.Rules() {
 			// A primary-key column is never nullable: its nullability stays.
@@ -373,4 +378,13 @@ func printBench(w io.Writer, r *benchResult) {
 		}
 		fmt.Fprintf(w, "    %-*s  %+8.3fs  %+6.1f%%  (%s)\n", width, f.Family, f.Adds, share, rules)
 	}
+	if r.Runs > 1 {
+		fmt.Fprintf(w, "  the counts-only runs varied by ±%.3fs: a family that adds less is within the noise\n", r.Noise)
+	}
+	if r.Counts < smallRun {
+		fmt.Fprintf(w, "  a counts-only run takes %.3fs here: at this size the per-family figures are mostly noise (timer, caches, scheduling); bench an input of a million rows or more, with more --runs, to rank them\n", r.Counts)
+	}
 }
+
+// smallRun is the counts-only time under which per-family costs are mostly noise.
+const smallRun = 0.5

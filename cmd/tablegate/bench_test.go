@@ -26,6 +26,7 @@ func TestBenchCommand(t *testing.T) {
 
 	assert.Contains(t, stdout, "Orders on "+in+": 3,000 rows, median of 1 runs\n")
 	assert.Regexp(t, `(?m)^  counts-only validation +\d+\.\d{3}s +\d+\.\d\dx the floor$`, stdout)
+	assert.Regexp(t, `(?m)^  a counts-only run takes \d+\.\d{3}s here: at this size the per-family figures are mostly noise`, stdout)
 	assert.Regexp(t, `(?m)^  full validation \(table \+ quarantine\) +\d+\.\d{3}s +\d+\.\d\dx the floor$`, stdout)
 	for _, fam := range []string{"amount_small", "primary_key", "nullability", "min", "inf", "nan", "max_length"} {
 		assert.Regexp(t, regexp.MustCompile(`(?m)^    `+fam+` +[+-]\d+\.\d{3}s +[+-]\d+\.\d%  \(\d rules?\)$`), stdout)
@@ -60,4 +61,21 @@ func TestBenchCommand(t *testing.T) {
 	code, _, stderr = cli(t, "bench", "--schema", f.schema, "--input", in, "--runs", "0")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--runs 0: at least 1")
+}
+
+// TestBenchSchemaSeverity: a custom rule that the schema-level severity names is measured (the
+// variant without it drops the severity too, not the family), and two runs say their noise.
+func TestBenchSchemaSeverity(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	in := f.path("orders.parquet")
+	code, _, stderr := cli(t, "sample", "--schema", f.schema, "--rows", "500", "--out", in)
+	require.Equal(t, 0, code, stderr)
+	s := f.write("sev.yaml", strings.Replace(ordersYAML, "rules:", "severity: {amount_small: warn, primary_key: warn}\nrules:", 1))
+	code, stdout, stderr := cli(t, "bench", "--schema", s, "--input", in, "--runs", "2", "--progress", "none")
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, stdout, "not measured")
+	assert.Regexp(t, `(?m)^    amount_small +[+-]\d+\.\d{3}s`, stdout)
+	assert.Regexp(t, `(?m)^    primary_key +[+-]\d+\.\d{3}s`, stdout)
+	assert.Regexp(t, `(?m)^  the counts-only runs varied by ±\d+\.\d{3}s: a family that adds less is within the noise$`, stdout)
 }

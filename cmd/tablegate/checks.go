@@ -1,20 +1,54 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/report"
 )
 
-// checksList is the JSON of `tablegate checks`.
+// checksList is the JSON of `tablegate checks`: the checks, and what an orchestrator shows of
+// the schema without a run (Dagster's code version and Columns tab).
 type checksList struct {
-	Schema string              `json:"schema"`
-	Checks []outcome.CheckSpec `json:"checks"`
+	Schema      string              `json:"schema"`
+	Fingerprint string              `json:"schema_fingerprint"`
+	Columns     []checksColumn      `json:"columns"`
+	Checks      []outcome.CheckSpec `json:"checks"`
+}
+
+// checksColumn is a schema column: its dtype as the schema writes it, whether it may be null,
+// whether it is part of the primary key, its description, and its rules' descriptions.
+type checksColumn struct {
+	Name        string   `json:"name"`
+	DType       string   `json:"dtype"`
+	Nullable    bool     `json:"nullable"`
+	PrimaryKey  bool     `json:"primary_key"`
+	Description string   `json:"description"`
+	Rules       []string `json:"rules"`
+}
+
+func listColumns(plan *compile.Plan) []checksColumn {
+	rules := map[string][]string{}
+	for _, r := range plan.Rules {
+		if r.Column != "" {
+			rules[r.Column] = append(rules[r.Column], r.Description)
+		}
+	}
+	cols := make([]checksColumn, 0, len(plan.Schema().Columns))
+	for _, c := range plan.Schema().Columns {
+		cols = append(cols, checksColumn{
+			Name: c.Name, DType: c.DType.String(), Nullable: c.Args.Nullable, PrimaryKey: c.Args.PrimaryKey,
+			Description: c.Args.Description, Rules: append([]string{}, rules[c.Name]...),
+		})
+	}
+	return cols
 }
 
 func checksCmd(stdout io.Writer) *cobra.Command {
@@ -38,22 +72,19 @@ func checksCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			list := checksList{Schema: plan.Name, Checks: exec.CheckSpecs(plan, f.quarantine, settings)}
+			list := checksList{
+				Schema: plan.Name, Fingerprint: report.Fingerprint(plan), Columns: listColumns(plan),
+				Checks: exec.CheckSpecs(plan, f.quarantine, settings),
+			}
 			if f.format == "json" {
-				data, err := json.MarshalIndent(list, "", "  ")
+				data, err := indentJSON(list)
 				if err != nil {
 					return err
 				}
 				fmt.Fprintln(stdout, string(data))
 				return nil
 			}
-			for _, c := range list.Checks {
-				block := ""
-				if c.Blocking {
-					block = "blocking"
-				}
-				fmt.Fprintf(stdout, "%-40s %-8s %s\n", c.Name, block, c.Description)
-			}
+			printCheckSpecs(stdout, list.Checks)
 			return nil
 		},
 	}
@@ -64,4 +95,24 @@ func checksCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.schemaRules, "schema-rules", "", "at column granularity: collapsed or per_rule (env TABLEGATE_SCHEMA_RULES; default collapsed)")
 	fl.StringVar(&f.format, "format", "text", "output: text or json")
 	return cmd
+}
+
+// printCheckSpecs lists the checks in aligned columns: name, declared severity (ERROR when one of
+// the check's rules is an error; the column check always is), whether a failure blocks, and
+// the description.
+func printCheckSpecs(w io.Writer, checks []outcome.CheckSpec) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "CHECK\tSEVERITY\tBLOCKING\tDESCRIPTION")
+	for _, c := range checks {
+		sev := "WARN"
+		if len(c.Rules) == 0 || slices.ContainsFunc(c.Rules, func(r outcome.SpecRule) bool { return r.Severity != "warn" }) {
+			sev = "ERROR"
+		}
+		block := "no"
+		if c.Blocking {
+			block = "blocking"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Name, sev, block, c.Description)
+	}
+	_ = tw.Flush()
 }

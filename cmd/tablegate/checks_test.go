@@ -18,6 +18,7 @@ func TestCheckDescriptionsCLI(t *testing.T) {
 	in := f.parquet("mixed.parquet", ordersSelect(mixedRows))
 	code, stdout, stderr := cli(t, "validate", "--schema", f.schema, "--input", in, "--format", "json")
 	require.Equal(t, 1, code, stderr)
+	assert.Contains(t, stdout, `"description": "amount >= 0"`, "not escaped for HTML (\\u003e=)")
 	rep := oneJSON(t, stdout)
 	want := map[string]string{
 		"dy_schema__columns":           "Columns and dtypes match Orders.",

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -67,10 +68,19 @@ func TestChecksCommand(t *testing.T) {
 		})
 	}
 
-	code, stdout, _ := cli(t, "checks", "--schema", f.schema)
+	// Text: aligned columns (a long name pushes the others, not into them), with the severity.
+	long := f.write("long.yaml", strings.Replace(ordersYAML, "name: note", "name: a_note_column_with_a_name_well_past_forty_characters", 1))
+	code, stdout, _ := cli(t, "checks", "--schema", long)
 	require.Equal(t, 0, code)
-	assert.Contains(t, stdout, "dy_rule__amount__min")
-	assert.Contains(t, stdout, "blocking")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	require.Regexp(t, `^CHECK +SEVERITY +BLOCKING +DESCRIPTION$`, lines[0])
+	col := strings.Index(lines[0], "SEVERITY")
+	for _, l := range lines[1:] {
+		assert.Regexp(t, `^(ERROR|WARN) `, l[col:], l)
+		assert.Equal(t, " ", l[col-1:col], l)
+	}
+	assert.Regexp(t, `(?m)^dy_rule__amount__min +ERROR +blocking +amount >= 0$`, stdout)
+	assert.Regexp(t, `(?m)^dy_rule__a_note_column_with_a_name_well_past_forty_characters__max_length +WARN +no +`, stdout)
 	code, _, stderr := cli(t, "checks", "--schema", f.schema, "--format", "yaml")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "use text or json")
@@ -101,4 +111,38 @@ func TestQuarantineNameFlag(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "the table's own name")
 	assert.Len(t, f.parquetRows(out), 3, "the table of the first run is unchanged")
+}
+
+// TestChecksSchemaFacts: `checks --format json` carries the schema's fingerprint (the Dagster code
+// version; it changes when a rule changes) and its columns (Dagster's Columns tab).
+func TestChecksSchemaFacts(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	type column struct {
+		Name, DType, Description string
+		Nullable                 bool
+		PrimaryKey               bool `json:"primary_key"`
+		Rules                    []string
+	}
+	list := func(schema string) (string, []column) {
+		code, stdout, stderr := cli(t, "checks", "--schema", schema, "--format", "json")
+		require.Equal(t, 0, code, stderr)
+		var l struct {
+			Fingerprint string `json:"schema_fingerprint"`
+			Columns     []column
+		}
+		require.NoError(t, json.Unmarshal([]byte(stdout), &l))
+		return l.Fingerprint, l.Columns
+	}
+	fp, cols := list(f.schema)
+	assert.Regexp(t, `^[0-9a-f]{16}$`, fp)
+	assert.Equal(t, []column{
+		{Name: "id", DType: "String", PrimaryKey: true, Rules: []string{"id not null"}},
+		{Name: "amount", DType: "Float64", Rules: []string{"amount not null", "amount >= 0", "amount not infinite", "amount not NaN"}},
+		{Name: "note", DType: "String", Nullable: true, Rules: []string{"note length <= 5 bytes"}},
+	}, cols)
+	again, _ := list(f.write("same.yaml", ordersYAML))
+	assert.Equal(t, fp, again, "the same schema, the same fingerprint")
+	changed, _ := list(f.write("changed.yaml", strings.Replace(ordersYAML, "min: 0", "min: 1", 1)))
+	assert.NotEqual(t, fp, changed, "a changed rule changes the fingerprint")
 }

@@ -18,6 +18,18 @@ import (
 // messages appended to another) and returns the exit status and the messages sent.
 func underDagster(t *testing.T, args ...string) (int, []pipes.Message, string) {
 	t.Helper()
+	code, data, stderr := underDagsterRaw(t, args...)
+	if data == nil {
+		return code, nil, stderr
+	}
+	msgs, err := pipes.ReadMessages(bytes.NewReader(data))
+	require.NoError(t, err)
+	return code, msgs, stderr
+}
+
+// underDagsterRaw is underDagster with the messages file as written (nil when none was).
+func underDagsterRaw(t *testing.T, args ...string) (int, []byte, string) {
+	t.Helper()
 	dir := t.TempDir()
 	ctxFile, msgFile := filepath.Join(dir, "context"), filepath.Join(dir, "messages")
 	require.NoError(t, os.WriteFile(ctxFile, []byte(`{"asset_keys": ["orders"], "run_id": "r", "job_name": null, "retry_number": 0, "extras": {}}`), 0o600))
@@ -33,9 +45,7 @@ func underDagster(t *testing.T, args ...string) (int, []pipes.Message, string) {
 		return code, nil, errOut.String()
 	}
 	require.NoError(t, err)
-	msgs, err := pipes.ReadMessages(bytes.NewReader(data))
-	require.NoError(t, err)
-	return code, msgs, errOut.String()
+	return code, data, errOut.String()
 }
 
 func methods(msgs []pipes.Message) map[string]int {

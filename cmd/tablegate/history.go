@@ -1,10 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate/history"
+	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report/htmlreport"
 )
 
@@ -36,12 +37,13 @@ func historyCmd(stdout io.Writer) *cobra.Command {
 	var (
 		path, format string
 		f            history.Filter
+		failing      bool
 	)
 	cmd := &cobra.Command{
-		Use:   "history --history DB.duckdb [--asset A] [--check C] [--last N] [--format text|json]",
+		Use:   "history --history DB.duckdb [--asset A] [--check C] [--last N] [--failing] [--format text|json]",
 		Short: "List recent runs from the run history, and each check's trend",
 		Example: `  tablegate history --history runs.duckdb
-  tablegate history --history runs.duckdb --asset orders --last 30
+  tablegate history --history runs.duckdb --asset orders --last 30 --failing
   tablegate history --history runs.duckdb --check dy_rule__amount__min --format json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -63,6 +65,9 @@ func historyCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if failing {
+				runs, checks = onlyFailing(runs, checks)
+			}
 			if format == "json" {
 				if runs == nil {
 					runs = []history.Run{}
@@ -70,14 +75,18 @@ func historyCmd(stdout io.Writer) *cobra.Command {
 				if checks == nil {
 					checks = []history.CheckTrend{}
 				}
-				data, err := json.MarshalIndent(map[string]any{"runs": runs, "checks": checks}, "", "  ")
+				data, err := indentJSON(map[string]any{"runs": runs, "checks": checks})
 				if err != nil {
 					return err
 				}
 				fmt.Fprintln(stdout, string(data))
 				return nil
 			}
-			printHistory(stdout, runs, checks)
+			none := "no runs recorded"
+			if failing {
+				none = fmt.Sprintf("no failing runs among the newest %d of each asset", f.Last)
+			}
+			printHistory(stdout, runs, checks, none)
 			return nil
 		},
 	}
@@ -86,13 +95,24 @@ func historyCmd(stdout io.Writer) *cobra.Command {
 	fl.StringVar(&f.Asset, "asset", "", "only this asset's runs")
 	fl.StringVar(&f.Check, "check", "", "only this check's trend")
 	fl.IntVar(&f.Last, "last", 10, "the newest N runs of each asset")
+	fl.BoolVar(&failing, "failing", false, "of those runs, only the ones that failed a check or stopped with an error, and the checks that failed in any")
 	fl.StringVar(&format, "format", "text", "output: text or json")
 	return cmd
 }
 
-func printHistory(w io.Writer, runs []history.Run, checks []history.CheckTrend) {
+// onlyFailing keeps the runs that failed a check (health not Healthy) or ended in an error, and
+// the checks that failed in at least one run.
+func onlyFailing(runs []history.Run, checks []history.CheckTrend) ([]history.Run, []history.CheckTrend) {
+	runs = slices.DeleteFunc(runs, func(r history.Run) bool {
+		return r.Outcome != "" && r.Health == string(outcome.Healthy)
+	})
+	checks = slices.DeleteFunc(checks, func(c history.CheckTrend) bool { return !slices.Contains(c.Passed, false) })
+	return runs, checks
+}
+
+func printHistory(w io.Writer, runs []history.Run, checks []history.CheckTrend, none string) {
 	if len(runs) == 0 {
-		fmt.Fprintln(w, "no runs recorded")
+		fmt.Fprintln(w, none)
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -109,14 +129,37 @@ func printHistory(w io.Writer, runs []history.Run, checks []history.CheckTrend) 
 	if len(checks) == 0 {
 		return
 	}
+	var rules, tables []history.CheckTrend
+	for _, c := range checks {
+		if c.Values != nil {
+			tables = append(tables, c)
+		} else {
+			rules = append(rules, c)
+		}
+	}
+	printTrends(w, "FAILED ROWS, OLDEST FIRST", rules, func(c history.CheckTrend, i int) string { return strconv.FormatInt(c.Failed[i], 10) })
+	printTrends(w, "VALUES, OLDEST FIRST", tables, func(c history.CheckTrend, i int) string {
+		if c.Values[i] == nil {
+			return "-"
+		}
+		return strconv.FormatFloat(*c.Values[i], 'g', -1, 64)
+	})
+}
+
+// printTrends prints the checks' series, one line each: its points, oldest first, as point
+// prints them, and how often it passed.
+func printTrends(w io.Writer, series string, checks []history.CheckTrend, point func(c history.CheckTrend, i int) string) {
+	if len(checks) == 0 {
+		return
+	}
 	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ASSET\tCHECK\tFAILED ROWS, OLDEST FIRST\tPASSED\tLAST PASSED")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ASSET\tCHECK\t"+series+"\tPASSED\tLAST PASSED")
 	for _, c := range checks {
 		counts := make([]string, len(c.Failed))
 		passed := 0
-		for i, n := range c.Failed {
-			counts[i] = strconv.FormatInt(n, 10)
+		for i := range c.Failed {
+			counts[i] = point(c, i)
 			if c.Passed[i] {
 				passed++
 			}

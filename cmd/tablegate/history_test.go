@@ -77,6 +77,22 @@ func TestHistoryCommands(t *testing.T) {
 	assert.NotContains(t, stdout, "dy_rule__primary_key", "--check narrows the trends")
 	assert.Equal(t, 2, strings.Count(stdout, "Z-"), "--last 2: two run ids\n%s", stdout)
 
+	// --failing: the quarantined run (3 invalid rows) and the aborted one, not the all-valid one;
+	// only the checks that failed in one of them.
+	code, stdout, _ = cli(t, "history", "--failing", "--format", "json")
+	require.Equal(t, 0, code)
+	got.Runs, got.Checks = nil, nil
+	require.NoError(t, json.Unmarshal([]byte(stdout), &got))
+	require.Len(t, got.Runs, 2)
+	assert.Equal(t, []string{ids[2], ids[0]}, []string{got.Runs[0].RunID, got.Runs[1].RunID})
+	for _, c := range got.Checks {
+		assert.Contains(t, c.Passed, false, c.Check)
+	}
+	assert.NotEmpty(t, got.Checks)
+	code, stdout, _ = cli(t, "history", "--failing", "--last", "1", "--asset", "nope")
+	require.Equal(t, 0, code)
+	assert.Equal(t, "no failing runs among the newest 1 of each asset\n", stdout)
+
 	for i, id := range ids {
 		past := f.path("past" + strconv.Itoa(i) + ".html")
 		code, _, stderr = cli(t, "report", "--history", hist, "--run", id, "--html", past)

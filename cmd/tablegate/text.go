@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -101,8 +102,8 @@ func printChecks(w io.Writer, checks []outcome.Check, st textStyle) {
 	counts := make([]string, len(failing))
 	for i, c := range failing {
 		nameW = max(nameW, len(c.Name))
-		if n, ok := c.Metadata[outcome.MetaFailedRowCount]; ok {
-			counts[i] = count(n)
+		if c.Failed > 0 {
+			counts[i] = count(c.Failed)
 		}
 		countW = max(countW, len(counts[i]))
 	}
@@ -122,15 +123,14 @@ func printChecks(w io.Writer, checks []outcome.Check, st textStyle) {
 			failed = strings.Repeat(" ", countW+len(" failed"))
 		}
 		fmt.Fprintf(w, "    %s %s%-*s  %s  %s\n", st.paint(sevColour, fmt.Sprintf("%-5s", c.Severity)), blocked, nameW, c.Name, failed, c.Description)
-		if _, table := c.Metadata[outcome.MetaValue]; table {
+		if c.Table != nil {
 			// A table check: what it found against what it requires.
 			fmt.Fprintf(w, "          %s\n", c.ResultDescription)
 		}
-		if errs, ok := c.Metadata[outcome.MetaColumnSchemaErrors]; ok {
-			data := jsonText(errs)
-			fmt.Fprintf(w, "          %s\n", data)
+		if len(c.Mismatches) > 0 {
+			fmt.Fprintf(w, "          %s\n", jsonText(c.Mismatches))
 		}
-		rows, _ := c.Metadata[outcome.MetaFailedExamples].([]any)
+		rows := c.Samples
 		limit := st.samples
 		if limit == 0 {
 			limit = textSamples
@@ -168,7 +168,7 @@ func printRuleSets(w io.Writer, sets []outcome.RuleSet) {
 	}
 }
 
-func printRows(w io.Writer, title string, rows []any) {
+func printRows(w io.Writer, title string, rows []json.RawMessage) {
 	if len(rows) == 0 {
 		return
 	}
@@ -190,22 +190,24 @@ func jsonText(v any) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// count spells a count with thousands separators, so long counts stay readable when aligned.
-func count(v any) string {
-	var s string
-	switch n := v.(type) {
-	case int64:
-		s = strconv.FormatInt(n, 10)
-	case int:
-		s = strconv.Itoa(n)
-	default:
-		s = fmt.Sprint(v)
+// indentJSON is v as indented JSON without escaping <, > and & (>= reads as >=, not \u003e=):
+// the CLI's JSON is read by people and parsers, never embedded in HTML.
+func indentJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// count spells a count with thousands separators, so long counts stay readable when aligned.
+func count(n int64) string {
+	s := strconv.FormatInt(n, 10)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
-	if _, err := strconv.ParseUint(s, 10, 64); err != nil {
-		return fmt.Sprint(v)
-	}
 	var b strings.Builder
 	for i, c := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {

@@ -109,16 +109,16 @@ func checkContract(rep *outcome.Report) []string {
 	var out []string
 	for _, c := range rep.Checks {
 		out = append(out, fmt.Sprintf("%s passed=%v %s blocking=%v %q %v", c.Name, c.Passed, c.Severity, c.Blocking,
-			c.ResultDescription, c.Metadata[outcome.MetaErrorRowsAddress] != nil))
+			c.ResultDescription, c.ErrorRowsAddress != ""))
 	}
 	return out
 }
 
-func ruleCounts(rep *outcome.Report) map[string]any {
-	out := map[string]any{}
+func ruleCounts(rep *outcome.Report) map[string]int64 {
+	out := map[string]int64{}
 	for _, c := range rep.Checks {
-		if n, ok := c.Metadata[outcome.MetaFailedRowCount]; ok {
-			out[c.Name] = n
+		if c.Failed > 0 {
+			out[c.Name] = c.Failed
 		}
 	}
 	return out
@@ -642,10 +642,10 @@ func TestOutcomes(t *testing.T) {
 						amount = c
 					}
 				}
-				if amount.Passed || amount.Metadata[outcome.MetaFailedRowCount] != int64(3) || len(amount.Metadata[outcome.MetaFailedExamples].([]any)) != 3 {
+				if amount.Passed || amount.Failed != 3 || len(amount.Samples) != 3 {
 					t.Errorf("amount check %+v", amount)
 				}
-				if got, _ := json.Marshal(amount.Metadata[outcome.MetaFailedExamples]); !strings.Contains(string(got), `{"id":0,"amount":-3.0}`) {
+				if got, _ := json.Marshal(amount.Samples); !strings.Contains(string(got), `{"id":0,"amount":-3.0}`) {
 					t.Errorf("samples %s", got)
 				}
 			}

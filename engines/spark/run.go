@@ -153,7 +153,7 @@ func (e *Engine) Run(ctx context.Context, ea exec.Asset, opts exec.Options) (*ou
 			if errors.As(err, &uc) {
 				out := outcome.ColumnSchemaMismatch
 				rep.Outcome = &out
-				rep.Checks = []outcome.Check{columnsCheck(p, uc.Columns, uc.Columns)}
+				rep.Checks = []outcome.Check{columnsCheck(p, uc.Mismatches)}
 				rep.Health = outcome.HealthOf(rep.Checks)
 				return rep, fail(rep, err)
 			}
@@ -213,11 +213,7 @@ func (r *run) validate(ctx context.Context, a asset, opts exec.Options, rep *out
 	if mm := casting.CheckColumnsWith(p.Schema().Columns, actual, casting.ParseSparkType); len(mm) > 0 {
 		out := outcome.ColumnSchemaMismatch
 		rep.Outcome = &out
-		cols := make([]string, len(mm))
-		for i, m := range mm {
-			cols[i] = m.Column
-		}
-		rep.Checks = []outcome.Check{columnsCheck(p, cols, mm)}
+		rep.Checks = []outcome.Check{columnsCheck(p, mm)}
 		rep.Health = outcome.HealthOf(rep.Checks)
 		return rep, fail(rep, &outcome.ColumnSchemaError{Schema: p.Name, Mismatches: mm})
 	}
@@ -386,8 +382,8 @@ func (r *run) quarantineSQL() string {
 }
 
 // failureSamples reads the first n failing rows of each failing rule, in input order, as JSON.
-func (r *run) failureSamples(ctx context.Context, failed []int64, n int) (map[int][]any, error) {
-	out := map[int][]any{}
+func (r *run) failureSamples(ctx context.Context, failed []int64, n int) (map[int][]json.RawMessage, error) {
+	out := map[int][]json.RawMessage{}
 	if n <= 0 {
 		return out, nil
 	}
@@ -562,25 +558,25 @@ func outputDir(out string) (string, error) {
 // ColumnsCheckName is the name of the column-schema check.
 const ColumnsCheckName = "dy_schema__columns"
 
-// columnsCheck is dy_schema__columns: cols names the columns that do not match (none: it
-// passed), errs is what the report lists about them.
-func columnsCheck(p *compile.Plan, cols []string, errs any) outcome.Check {
-	c := outcome.Check{
-		Name: ColumnsCheckName, Passed: len(cols) == 0, Severity: outcome.SeverityError, Blocking: true,
-		Description: fmt.Sprintf("Columns and dtypes match %s.", p.Name), Metadata: map[string]any{},
+// columnsCheck is dy_schema__columns, failing with the columns that do not match (none: it
+// passed).
+func columnsCheck(p *compile.Plan, mm []casting.Mismatch) outcome.Check {
+	cols := make([]string, len(mm))
+	for i, m := range mm {
+		cols[i] = m.Column
+	}
+	return outcome.Check{
+		Name: ColumnsCheckName, Passed: len(mm) == 0, Severity: outcome.SeverityError, Blocking: true,
+		Description: fmt.Sprintf("Columns and dtypes match %s.", p.Name), Mismatches: mm,
 		ResultDescription: outcome.ColumnsDescription(cols),
 	}
-	if len(cols) > 0 {
-		c.Metadata[outcome.MetaColumnSchemaErrors] = errs
-	}
-	return c
 }
 
 // buildChecks reports the column-schema check and one check per rule, as the DuckDB engine's
 // per-rule granularity does, under the same contract (outcome's severity, keys and descriptions).
-func buildChecks(prog *dialect.Program, a asset, failed []int64, samples map[int][]any) []outcome.Check {
+func buildChecks(prog *dialect.Program, a asset, failed []int64, samples map[int][]json.RawMessage) []outcome.Check {
 	p := prog.Plan
-	checks := []outcome.Check{columnsCheck(p, nil, nil)}
+	checks := []outcome.Check{columnsCheck(p, nil)}
 	for i, rule := range p.Rules {
 		var n int64
 		if failed != nil {
@@ -589,14 +585,8 @@ func buildChecks(prog *dialect.Program, a asset, failed []int64, samples map[int
 		c := outcome.Check{
 			Name: rule.Check, Passed: n == 0, Severity: outcome.FailedSeverity(rule.IsError() && n > 0),
 			Blocking: outcome.Blocks(a.Quarantine, rule.IsError()), Description: rule.Description,
-			ResultDescription: outcome.RowsDescription(n),
-			Metadata:          map[string]any{outcome.MetaRule: rule.Name, outcome.MetaRuleExpr: prog.Rules[i].Expr},
-		}
-		if n > 0 {
-			c.Metadata[outcome.MetaFailedRowCount] = n
-		}
-		if s := samples[i]; len(s) > 0 {
-			c.Metadata[outcome.MetaFailedExamples] = s
+			ResultDescription: outcome.RowsDescription(n), Rule: rule.Name, Expr: prog.Rules[i].Expr,
+			Failed: n, Samples: samples[i],
 		}
 		checks = append(checks, c)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	pqschema "github.com/apache/arrow-go/v18/parquet/schema"
 
+	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -19,6 +20,8 @@ import (
 type UnsupportedColumnError struct {
 	File    string
 	Columns []string // "name (why)"
+	// Mismatches are the same columns for the report: the declared dtype, and why as the actual.
+	Mismatches []casting.Mismatch
 }
 
 func (e *UnsupportedColumnError) Error() string {
@@ -54,9 +57,9 @@ func parquetFiles(path string) ([]string, error) {
 // storedTypes checks the Parquet footers of the columns the schema declares for types Spark
 // cannot carry; it reads no rows.
 func storedTypes(files []string, cols []*schema.Column) error {
-	declared := map[string]bool{}
+	declared := map[string]string{}
 	for _, c := range cols {
-		declared[c.Name] = true
+		declared[c.Name] = c.DType.String()
 	}
 	for _, f := range files {
 		r, err := file.OpenParquetFile(f, false)
@@ -66,20 +69,26 @@ func storedTypes(files []string, cols []*schema.Column) error {
 		sc := r.MetaData().Schema
 		seen := map[string]bool{}
 		var bad []string
+		var mm []casting.Mismatch
 		for i := 0; i < sc.NumColumns(); i++ {
 			c := sc.Column(i)
 			path := c.ColumnPath()
-			if len(path) == 0 || !declared[path[0]] || seen[path[0]] {
+			dtype, ok := "", len(path) > 0
+			if ok {
+				dtype, ok = declared[path[0]]
+			}
+			if !ok || seen[path[0]] {
 				continue
 			}
 			if why := unsupportedStored(c); why != "" {
 				seen[path[0]] = true
 				bad = append(bad, fmt.Sprintf("'%s' (%s)", path[0], why))
+				mm = append(mm, casting.Mismatch{Column: path[0], Expected: dtype, Actual: why})
 			}
 		}
 		r.Close()
 		if len(bad) > 0 {
-			return &UnsupportedColumnError{File: f, Columns: bad}
+			return &UnsupportedColumnError{File: f, Columns: bad, Mismatches: mm}
 		}
 	}
 	return nil

@@ -222,20 +222,17 @@ func TestValues(t *testing.T) {
 	assert.Equal(t, []any{map[string]any{"tags": `["a",null]`, "n": "+Inf"}, map[string]any{"tags": `{"c":1}`, "n": nil}}, table["records"])
 }
 
-// TestCheckMetadata: a report's check metadata typed for Dagster from its JSON form.
+// TestCheckMetadata: a check's typed results typed for Dagster under the dataframely/* keys.
 func TestCheckMetadata(t *testing.T) {
 	t.Parallel()
-	c := outcome.Check{Name: "dy_rule__price__min", Metadata: map[string]any{
-		outcome.MetaRule:           "price|min",
-		outcome.MetaRuleExpr:       `"price" >= 0`,
-		outcome.MetaFailedRowCount: int64(2),
-		outcome.MetaFailedExamples: []any{
+	c := outcome.Check{Name: "dy_rule__price__min", Rule: "price|min", Expr: `"price" >= 0`, Failed: 2,
+		Samples: []json.RawMessage{
 			json.RawMessage(`{"id":"a","price":"-1.00","tags":["x",null],"addr":{"city":"Zürich"},"n":-1,"f":2.50,"ok":true,"z":null}`),
 			json.RawMessage(`{"id":"b","price":"-0.05","tags":null,"addr":null,"n":3,"f":"NaN","ok":false,"z":null}`),
 		},
-		outcome.MetaRules:            []map[string]any{{"rule": "price|min", "failed": int64(2), "expr": "x"}},
-		outcome.MetaErrorRowsAddress: "out/orders__error_rows.parquet",
-	}}
+		Rules:            []outcome.RuleResult{{Rule: "price|min", Failed: 2, Expr: "x"}},
+		ErrorRowsAddress: "out/orders__error_rows.parquet",
+	}
 	m, err := pipes.CheckMetadata(c)
 	require.NoError(t, err)
 	assert.Equal(t, pipes.Text("price|min"), m[outcome.MetaRule])
@@ -243,6 +240,9 @@ func TestCheckMetadata(t *testing.T) {
 	assert.Equal(t, pipes.Int(2), m[outcome.MetaFailedRowCount])
 	assert.Equal(t, pipes.Text("out/orders__error_rows.parquet"), m[outcome.MetaErrorRowsAddress])
 	assert.Equal(t, "json", m[outcome.MetaRules].Type)
+	rules, err := json.Marshal(m[outcome.MetaRules].Raw)
+	require.NoError(t, err)
+	assert.Equal(t, `[{"expr":"x","failed":2,"rule":"price|min"}]`, string(rules), "the members as dagster-dataframely lists them")
 
 	ex := m[outcome.MetaFailedExamples]
 	require.Equal(t, "table", ex.Type)
@@ -257,9 +257,9 @@ func TestCheckMetadata(t *testing.T) {
 		{"id": "b", "price": "-0.05", "tags": null, "addr": null, "n": 3, "f": "NaN", "ok": false, "z": null}]}`, string(data))
 	assert.Contains(t, string(data), `"f":2.50`, "numbers keep their digits")
 
-	cols, err := pipes.CheckMetadata(outcome.Check{Name: "dy_schema__columns", Metadata: map[string]any{
-		outcome.MetaColumnSchemaErrors: []casting.Mismatch{{Column: "select", Expected: "Float64", Actual: "DECIMAL(18,3)", Cast: "lossy"}},
-	}})
+	cols, err := pipes.CheckMetadata(outcome.Check{Name: "dy_schema__columns",
+		Mismatches: []casting.Mismatch{{Column: "select", Expected: "Float64", Actual: "DECIMAL(18,3)", Cast: "lossy"}},
+	})
 	require.NoError(t, err)
 	data, err = json.Marshal(cols[outcome.MetaColumnSchemaErrors].Raw)
 	require.NoError(t, err)
@@ -284,9 +284,10 @@ func TestSendReport(t *testing.T) {
 		rep := &outcome.Report{Asset: "orders", Outcome: &out, Rows: outcome.Rows{Input: 3, Valid: 2, Invalid: 1},
 			Table:      outcome.Table{Address: "out/orders.parquet", Written: tt.written},
 			Quarantine: outcome.Quarantine{Address: "out/orders_quarantine.parquet", Written: tt.written, Rows: 1},
-			Checks: []outcome.Check{{Name: "dy_schema__columns", Passed: true, Severity: outcome.SeverityError, Metadata: map[string]any{}},
-				{Name: "dy_rule__a__min", Severity: outcome.SeverityError, Metadata: map[string]any{outcome.MetaFailedRowCount: int64(1)}}},
-			InvalidByRules: []outcome.RuleSet{{Rules: "dy_rule__a__min", Count: 1}}}
+			Checks: []outcome.Check{{Name: "dy_schema__columns", Passed: true, Severity: outcome.SeverityError},
+				{Name: "dy_rule__a__min", Severity: outcome.SeverityError, Failed: 1}},
+			InvalidByRules: []outcome.RuleSet{{Rules: "dy_rule__a__min", Count: 1}},
+			ValidSample:    []json.RawMessage{json.RawMessage(`{"a": 2, "tags": ["x"]}`)}}
 		require.NoError(t, s.SendReport("orders", rep), tt.name)
 		require.NoError(t, s.Close(nil))
 		msgs := readMessages(t, path)
@@ -303,6 +304,10 @@ func TestSendReport(t *testing.T) {
 			assert.Equal(t, map[string]any{"raw_value": 2.0, "type": "int"}, meta["dagster/row_count"])
 			assert.Equal(t, "out/orders_quarantine.parquet", meta["dataframely/error_rows_address"]["raw_value"])
 			assert.Equal(t, "table", meta["tablegate/invalid_by_rules"]["type"])
+			assert.Equal(t, map[string]any{"type": "table", "raw_value": map[string]any{
+				"schema":  []any{map[string]any{"name": "a", "type": "int"}, map[string]any{"name": "tags", "type": "json"}},
+				"records": []any{map[string]any{"a": 2.0, "tags": `["x"]`}},
+			}}, meta[pipes.MetaPreview], "the valid rows' sample, nested values as JSON text")
 		}
 		var payload map[string]map[string]any
 		require.NoError(t, json.Unmarshal(msgs[len(msgs)-2].Params["payload"], &payload))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/tablegate/tablegate/outcome"
@@ -28,15 +29,18 @@ func (s *Session) SendReport(assetKey string, rep *outcome.Report) error {
 		keep(s.ReportAssetCheck(assetKey, c.Name, c.Passed, Severity(c.Severity), meta))
 	}
 	if rep.Table.Written {
-		keep(s.ReportAssetMaterialization(assetKey, MaterializationMetadata(rep), ""))
+		meta, err := MaterializationMetadata(rep)
+		keep(err)
+		keep(s.ReportAssetMaterialization(assetKey, meta, ""))
 	}
 	keep(s.ReportCustomMessage(map[string]any{ReportPayloadKey: rep}))
 	return first
 }
 
 // MaterializationMetadata is the metadata of a written table: its rows (dagster/row_count), where
-// it and the quarantine went, and the invalid rows by the rules they failed.
-func MaterializationMetadata(rep *outcome.Report) Metadata {
+// it and the quarantine went, the invalid rows by the rules they failed, and with --row-sample a
+// preview of the valid rows.
+func MaterializationMetadata(rep *outcome.Report) (Metadata, error) {
 	m := Metadata{
 		"dagster/row_count":         Int(rep.Rows.Valid),
 		"tablegate/table_address":   Text(rep.Table.Address),
@@ -53,60 +57,105 @@ func MaterializationMetadata(rep *outcome.Report) Metadata {
 		m[outcome.MetaErrorRowsAddress] = Text(rep.Quarantine.Address)
 		m["tablegate/error_row_count"] = Int(rep.Quarantine.Rows)
 	}
-	return m
+	if len(rep.ValidSample) > 0 {
+		cols, rows, err := tableOf(rep.ValidSample)
+		if err != nil {
+			return m, fmt.Errorf("dagster pipes: the valid rows' sample: %w", err)
+		}
+		m[MetaPreview] = Table(cols, rows)
+	}
+	return m, nil
 }
 
-// CheckMetadata types a check's metadata for Dagster, from its JSON form (the report's
-// contract): counts as int, the rule and its SQL as text, samples and column errors as tables,
-// the members of a collapsed check as JSON.
+// MetaPreview is the materialization metadata key of the valid rows' sample.
+const MetaPreview = "tablegate/preview"
+
+// CheckMetadata types a check's results for Dagster under the keys of the JSON report: counts
+// as int, the rule, its SQL and the quarantine's address as text, samples and column errors as
+// tables, the members of a collapsed check and a table check's value, bounds and band as JSON.
 func CheckMetadata(c outcome.Check) (Metadata, error) {
-	data, err := json.Marshal(c.Metadata)
-	if err != nil {
-		return nil, fmt.Errorf("dagster pipes: check %s: %w", c.Name, err)
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, err
-	}
 	m := Metadata{}
-	for k, v := range raw {
-		switch k {
-		case outcome.MetaFailedRowCount:
-			var n int64
-			if err := json.Unmarshal(v, &n); err != nil {
-				return nil, fmt.Errorf("dagster pipes: check %s: %s: %w", c.Name, k, err)
-			}
-			m[k] = Int(n)
-		case outcome.MetaFailedExamples, outcome.MetaColumnSchemaErrors:
-			cols, rows, err := tableOf(v)
-			if err != nil {
-				return nil, fmt.Errorf("dagster pipes: check %s: %s: %w", c.Name, k, err)
-			}
-			m[k] = Table(cols, rows)
-		default:
-			var x any
-			dec := json.NewDecoder(bytes.NewReader(v))
-			dec.UseNumber()
-			if err := dec.Decode(&x); err != nil {
-				return nil, err
-			}
-			if str, ok := x.(string); ok {
-				m[k] = Text(str)
-			} else {
-				m[k] = JSON(x)
-			}
+	if len(c.Mismatches) > 0 {
+		items := make([]json.RawMessage, len(c.Mismatches))
+		for i, mm := range c.Mismatches {
+			items[i], _ = json.Marshal(mm) // strings only: it cannot fail
+		}
+		cols, rows, err := tableOf(items)
+		if err != nil {
+			return nil, fmt.Errorf("dagster pipes: check %s: %s: %w", c.Name, outcome.MetaColumnSchemaErrors, err)
+		}
+		m[outcome.MetaColumnSchemaErrors] = Table(cols, rows)
+	}
+	if c.ErrorRowsAddress != "" {
+		m[outcome.MetaErrorRowsAddress] = Text(c.ErrorRowsAddress)
+	}
+	if len(c.Samples) > 0 {
+		cols, rows, err := tableOf(c.Samples)
+		if err != nil {
+			return nil, fmt.Errorf("dagster pipes: check %s: %s: %w", c.Name, outcome.MetaFailedExamples, err)
+		}
+		m[outcome.MetaFailedExamples] = Table(cols, rows)
+	}
+	if c.Failed > 0 {
+		m[outcome.MetaFailedRowCount] = Int(c.Failed)
+	}
+	if c.Rule != "" {
+		m[outcome.MetaRule] = Text(c.Rule)
+	}
+	if c.Rule != "" || c.Table != nil {
+		m[outcome.MetaRuleExpr] = Text(c.Expr)
+	}
+	if len(c.Rules) > 0 {
+		m[outcome.MetaRules] = JSON(c.Rules)
+	}
+	if t := c.Table; t != nil {
+		// Dagster takes only objects and arrays as JSON: a scalar is sent as its own type.
+		m[outcome.MetaValue] = valueOf(t.Value)
+		if t.Min != nil {
+			m[outcome.MetaMin] = number(*t.Min)
+		}
+		if t.Max != nil {
+			m[outcome.MetaMax] = number(*t.Max)
+		}
+		if t.Baseline != nil {
+			m[outcome.MetaBaseline] = JSON(t.Baseline)
 		}
 	}
 	return m, nil
 }
 
-// tableOf reads a JSON array of objects into a table: the columns in the order of their first
-// appearance, each typed by its first non-null value.
-func tableOf(data json.RawMessage) ([]Column, []map[string]any, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(data, &items); err != nil {
-		return nil, nil, err
+// number is a whole number as int, others as float: JSON writes 100000.0 as 100000, which
+// Dagster refuses as a float.
+func number(f float64) Value {
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return Int(int64(f))
 	}
+	return Float(f)
+}
+
+// valueOf types a table check's value: a number, a truth, NULL, or text (NaN, infinities).
+func valueOf(v any) Value {
+	switch x := v.(type) {
+	case nil:
+		return Null()
+	case bool:
+		return Bool(x)
+	case float64:
+		return number(x)
+	case json.Number:
+		if f, err := x.Float64(); err == nil {
+			return number(f)
+		}
+		return Text(x.String())
+	case string:
+		return Text(x)
+	}
+	return Text(fmt.Sprint(v))
+}
+
+// tableOf reads JSON objects into a table: the columns in the order of their first appearance,
+// each typed by its first non-null value.
+func tableOf(items []json.RawMessage) ([]Column, []map[string]any, error) {
 	var cols []Column
 	index := map[string]int{}
 	rows := make([]map[string]any, 0, len(items))

@@ -116,6 +116,8 @@ def test_all_valid(tablegate, schemas, tmp_path, instance):
     assert mat is not None
     assert mat.metadata["dagster/row_count"].value == 2
     assert mat.metadata["tablegate/table_address"].value == str(tmp_path / "out" / "orders.parquet")
+    preview = mat.metadata["tablegate/preview"].value
+    assert [r.data for r in preview.records] == [{"id": "a", "amount": 1.0, "note": None}, {"id": "b", "amount": 2.5, "note": "ok"}]
     assert run.materialized("downstream") is not None
     assert run.health() == AssetHealthStatus.HEALTHY
 

@@ -179,8 +179,8 @@ func printText(w io.Writer, rep *outcome.Report) {
 		if c.Passed {
 			continue
 		}
-		n := c.Metadata[outcome.MetaFailedRowCount]
-		if n == nil {
+		n := any(c.Failed)
+		if c.Failed == 0 {
 			n = "-"
 		}
 		fmt.Fprintf(w, "  FAILED %-5s %s: %v rows (%s)\n", c.Severity, c.Name, n, c.Description)

@@ -14,7 +14,32 @@ from typing import Any
 
 import dagster as dg
 
-__all__ = ["tablegate_asset", "check_specs", "TablegateError", "REPORT_PAYLOAD_KEY"]
+from ._io import TablegateIOManager, load_table, table_address
+from ._pipes import CompleteLinesMessageReader, run_in_pipes_session
+
+__all__ = [
+    "tablegate_asset",
+    "check_specs",
+    "list_checks",
+    "column_schema",
+    "TablegateIOManager",
+    "IO_MANAGER_KEY",
+    "PARTITION_KEY",
+    "load_table",
+    "table_address",
+    "run_validate",
+    "CompleteLinesMessageReader",
+    "TablegateError",
+    "REPORT_PAYLOAD_KEY",
+]
+
+#: The resource key of the IO manager a tablegate asset uses unless given ``io_manager_key``.
+IO_MANAGER_KEY = "tablegate_io_manager"
+_IO_MANAGER = TablegateIOManager()
+
+#: Replaced by the run's partition key in ``input``, ``out``, ``db``, ``quarantine_name`` and
+#: ``extra_args`` (a path component), and in ``query`` (a SQL string literal).
+PARTITION_KEY = "{partition_key}"
 
 #: The key of the custom Pipes message that carries tablegate's whole JSON report.
 REPORT_PAYLOAD_KEY = "tablegate_report"
@@ -37,6 +62,7 @@ def _validate_args(
     granularity: str | None,
     schema_rules: str | None,
     samples: int | None,
+    row_sample: int | None,
     skip_missing: bool,
     extra_args: Sequence[str],
 ) -> list[str]:
@@ -59,13 +85,14 @@ def _validate_args(
         args += ["--schema-rules", schema_rules]
     if samples is not None:
         args += ["--samples", str(samples)]
+    if row_sample is not None:
+        args += ["--row-sample", str(row_sample)]
     if skip_missing:
         args.append("--skip-missing")
     return args + list(extra_args)
 
 
-def check_specs(
-    asset_key: dg.AssetKey,
+def list_checks(
     *,
     schema: str,
     quarantine: bool = False,
@@ -74,9 +101,9 @@ def check_specs(
     executable: str = "tablegate",
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
-) -> list[dg.AssetCheckSpec]:
-    """The asset check specs of every check a ``tablegate validate`` run reports, from
-    ``tablegate checks``: the same names, order, blocking flags and descriptions."""
+) -> dict[str, Any]:
+    """``tablegate checks --format json``: the checks a run reports, the schema's fingerprint and
+    its columns. Nothing is read."""
     cmd = [executable, "checks", "--schema", schema, "--format", "json"]
     if quarantine:
         cmd.append("--quarantine")
@@ -95,7 +122,19 @@ def check_specs(
         ) from e
     if proc.returncode != 0:
         raise TablegateError(f"`{' '.join(cmd)}` failed (exit {proc.returncode}): {proc.stderr.strip()}")
-    listed = json.loads(proc.stdout)
+    return json.loads(proc.stdout)
+
+
+def check_specs(asset_key: dg.AssetKey, *, schema: str, **kwargs: Any) -> list[dg.AssetCheckSpec]:
+    """The asset check specs of every check a ``tablegate validate`` run reports, from
+    ``tablegate checks``: the same names, order, blocking flags and descriptions. The keyword
+    arguments are ``list_checks``'s."""
+    return _specs(asset_key, list_checks(schema=schema, **kwargs))
+
+
+def _specs(
+    asset_key: dg.AssetKey, listed: Mapping[str, Any], partitions_def: dg.PartitionsDefinition | None = None
+) -> list[dg.AssetCheckSpec]:
     return [
         dg.AssetCheckSpec(
             name=c["name"],
@@ -103,9 +142,28 @@ def check_specs(
             blocking=c["blocking"],
             description=c["description"],
             metadata={"tablegate/rules": [r["rule"] for r in c["rules"]]} if c["rules"] else None,
+            partitions_def=partitions_def,
         )
         for c in listed["checks"]
     ]
+
+
+def column_schema(listed: Mapping[str, Any]) -> dg.TableSchema:
+    """The schema's columns as Dagster's Columns tab shows them: name, dtype, nullability, primary
+    key, and the column's rules as its description."""
+    columns = []
+    for c in listed["columns"]:
+        rules = "; ".join(c["rules"])
+        description = " ".join(x for x in (c["description"], f"Rules: {rules}." if rules else "") if x)
+        columns.append(
+            dg.TableColumn(
+                name=c["name"],
+                type=c["dtype"],
+                description=description or None,
+                constraints=dg.TableColumnConstraints(nullable=c["nullable"], unique=c["primary_key"], other=c["rules"]),
+            )
+        )
+    return dg.TableSchema(columns=columns)
 
 
 def tablegate_asset(
@@ -121,6 +179,7 @@ def tablegate_asset(
     granularity: str | None = None,
     schema_rules: str | None = None,
     samples: int | None = None,
+    row_sample: int | None = 5,
     skip_missing: bool = False,
     extra_args: Sequence[str] = (),
     executable: str = "tablegate",
@@ -133,7 +192,9 @@ def tablegate_asset(
 
     The arguments are ``validate``'s flags (``input`` or ``query``, ``out``, ``quarantine``,
     ``quarantine_name`` — ``f"{name}__error_rows"`` for dagster-dataframely's name —,
-    ``granularity``, ``schema_rules``, ``samples``, ``skip_missing``; anything else in
+    ``granularity``, ``schema_rules``, ``samples``, ``row_sample`` — the valid rows the
+    materialization previews, 5 as dagster-dataframely, ``None`` for tablegate's setting —,
+    ``skip_missing``; anything else in
     ``extra_args``). ``executable`` is the tablegate binary; ``env`` and ``cwd`` are its
     environment (added to this process's) and folder. The remaining keyword arguments go to
     ``dagster.asset`` (``deps``, ``group_name``, ``description``, ...).
@@ -144,8 +205,7 @@ def tablegate_asset(
     ``dagster.Failure`` with tablegate's error type and message.
     """
     key = dg.AssetKey([*([key_prefix] if isinstance(key_prefix, str) else (key_prefix or [])), name])
-    specs = check_specs(
-        key,
+    listed = list_checks(
         schema=schema,
         quarantine=quarantine,
         granularity=granularity,
@@ -154,6 +214,15 @@ def tablegate_asset(
         env=env,
         cwd=cwd,
     )
+    if (
+        asset_kwargs.get("partitions_def") is not None
+        and quarantine
+        and out is not None
+        and PARTITION_KEY not in os.path.dirname(out)
+        and PARTITION_KEY not in (quarantine_name or "")
+    ):
+        # The quarantine goes beside the table under its own name: one per partition.
+        quarantine_name = f"{quarantine_name or name + '_quarantine'}_{PARTITION_KEY}"
     cmd = [
         executable,
         *_validate_args(
@@ -168,22 +237,44 @@ def tablegate_asset(
             granularity=granularity,
             schema_rules=schema_rules,
             samples=samples,
+            row_sample=row_sample,
             skip_missing=skip_missing,
             extra_args=extra_args,
         ),
     ]
+    query_at = cmd.index("--query") + 1 if query is not None else None
+    partitions_def = asset_kwargs.get("partitions_def")
+    if partitions_def is not None and out is not None and PARTITION_KEY not in out:
+        raise TablegateError(
+            f"tablegate_asset {name!r}: with partitions_def, put {PARTITION_KEY} in out "
+            f"(out={out!r} would be rewritten by every partition)"
+        )
     kinds = set(asset_kwargs.pop("kinds", None) or ()) | {"tablegate"}
+    metadata = {
+        "dagster/column_schema": column_schema(listed),
+        "tablegate/schema_fingerprint": listed["schema_fingerprint"],
+        **(asset_kwargs.pop("metadata", None) or {}),
+    }
+    asset_kwargs.setdefault("code_version", listed["schema_fingerprint"])
+    if "io_manager_key" not in asset_kwargs:
+        asset_kwargs["io_manager_key"] = IO_MANAGER_KEY
+        # One instance for every tablegate asset: Dagster requires the same object under one key.
+        asset_kwargs["resource_defs"] = {IO_MANAGER_KEY: _IO_MANAGER, **(asset_kwargs.get("resource_defs") or {})}
 
     @dg.asset(
         name=name,
         key_prefix=key_prefix,
-        check_specs=specs,
+        check_specs=_specs(key, listed, partitions_def),
         output_required=False,
         kinds=kinds,
+        metadata=metadata,
         **asset_kwargs,
     )
     def _asset(context: dg.AssetExecutionContext):
-        yield from run_validate(context, cmd, env=env, cwd=cwd)
+        run_cmd = cmd
+        if context.has_partition_key:
+            run_cmd = _for_partition(cmd, context.partition_key, query_at=query_at)
+        yield from run_validate(context, run_cmd, env=env, cwd=cwd)
 
     return _asset
 
@@ -194,44 +285,54 @@ def run_validate(
     *,
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
+    message_reader: dg.PipesMessageReader | None = None,
 ):
-    """Run a ``tablegate validate`` command line in a Pipes session and yield what it reported.
+    """Run a ``tablegate validate`` command line as a Pipes process and yield what it reported.
 
-    ``PipesSubprocessClient.run`` would drop every result of a non-zero exit, so the process runs
-    in ``open_pipes_session`` and the exit status is turned into a ``dagster.Failure`` only after
-    the checks were yielded.
+    The check results and the materialization (only when the table was written) are yielded
+    after the process exited, with tablegate's description of each check; a non-zero exit then
+    raises ``dagster.Failure`` with tablegate's error type and message. A run that wrote nothing
+    yields no materialization and the step succeeds (the asset is ``output_required=False``).
+    ``message_reader`` replaces the reader that hands Dagster complete messages only.
     """
-    with dg.open_pipes_session(
-        context=context,
-        context_injector=dg.PipesTempFileContextInjector(),
-        message_reader=dg.PipesTempFileMessageReader(),
-        extras={"tablegate_command": list(cmd)},
-    ) as session:
-        proc = subprocess.run(
-            list(cmd), env={**os.environ, **(env or {}), **session.get_bootstrap_env_vars()}, cwd=cwd, check=False
-        )
-    results = list(session.get_results(implicit_materializations=False))
-    report = _report(session.get_custom_messages())
+    done = run_in_pipes_session(
+        context, cmd, extras={"tablegate_command": list(cmd)}, env=env, cwd=cwd, message_reader=message_reader
+    )
+    report = _report(done.custom_messages)
     descriptions = {c["name"]: c.get("result_description") for c in (report or {}).get("checks", [])}
-    materialized = False
-    for r in results:
+    for r in done.results:
         if isinstance(r, dg.AssetCheckResult) and descriptions.get(r.check_name):
             r = r._replace(description=descriptions[r.check_name])
-        materialized = materialized or isinstance(r, dg.MaterializeResult)
         yield r
-    if proc.returncode != 0:
+    if done.returncode != 0:
         error = (report or {}).get("error") or {}
         raise dg.Failure(
-            description=f"{error.get('type', 'TablegateError')}: {error.get('message', f'tablegate exited with {proc.returncode}')}",
+            description=f"{error.get('type', 'TablegateError')}: {error.get('message', f'tablegate exited with {done.returncode}')}",
             metadata={
                 "tablegate/error_type": error.get("type", ""),
-                "tablegate/exit_code": proc.returncode,
+                "tablegate/exit_code": done.returncode,
                 "tablegate/outcome": (report or {}).get("outcome") or "",
             },
             allow_retries=False,
         )
-    if not materialized:
-        _allow_no_output(context)
+
+
+def _for_partition(cmd: Sequence[str], partition_key: str, *, query_at: int | None) -> list[str]:
+    """The command with ``{partition_key}`` replaced: in the query by the key as a SQL string
+    literal, elsewhere (paths, names) by the key, which must then be one path component."""
+    if PARTITION_KEY not in "".join(cmd):
+        return list(cmd)
+    literal = "'" + partition_key.replace("'", "''") + "'"
+    needs_path = any(PARTITION_KEY in a for i, a in enumerate(cmd) if i != query_at)
+    if needs_path and (
+        partition_key in ("", ".", "..") or any(ch in partition_key for ch in ("/", "\\", "\x00"))
+    ):
+        raise dg.Failure(
+            f"partition key {partition_key!r} cannot go into a path or table name: "
+            "use keys without '/', '\\' or NUL, and not '.' or '..'",
+            allow_retries=False,
+        )
+    return [a.replace(PARTITION_KEY, literal if i == query_at else partition_key) for i, a in enumerate(cmd)]
 
 
 def _report(messages: Sequence[Any]) -> dict | None:
@@ -239,19 +340,3 @@ def _report(messages: Sequence[Any]) -> dict | None:
         if isinstance(m, dict) and REPORT_PAYLOAD_KEY in m:
             return m[REPORT_PAYLOAD_KEY]
     return None
-
-
-def _allow_no_output(context: dg.AssetExecutionContext) -> None:
-    """A run that wrote nothing (skipped, or validated in place) yields no materialization.
-
-    ``open_pipes_session`` asks Dagster to require every output of the asset, whatever
-    ``output_required=False`` says; Dagster 1.13 has no public way back, so the step's flag is
-    reset here. The end-to-end tests pin this against the Dagster version they install.
-    """
-    step = getattr(context.op_execution_context, "_step_execution_context", None)
-    if step is None or not hasattr(step, "_requires_typed_event_stream"):
-        raise TablegateError(
-            "tablegate_dagster: this Dagster version has no step-context flag to let a run yield no "
-            "materialization; use the Dagster version tablegate-dagster is tested with (1.13)"
-        )
-    step._requires_typed_event_stream = False

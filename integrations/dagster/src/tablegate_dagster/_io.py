@@ -1,0 +1,132 @@
+"""Loading a tablegate asset's validated table into a downstream asset."""
+
+from __future__ import annotations
+
+import pathlib
+from typing import Any
+
+import dagster as dg
+
+#: The materialization metadata key of the table tablegate wrote.
+TABLE_ADDRESS_KEY = "tablegate/table_address"
+#: Input metadata that chooses how one input is loaded (overrides the IO manager's ``load_as``).
+LOAD_AS_KEY = "tablegate/load_as"
+LOAD_AS = ("polars", "polars_lazy", "pandas", "duckdb", "path")
+
+
+class TablegateIOManager(dg.ConfigurableIOManager):
+    """Hands a downstream asset the table a tablegate asset wrote.
+
+    tablegate writes the table itself, so storing an output does nothing. Loading reads the
+    table the upstream asset's latest materialization (of the partition) recorded: the table the
+    run that just ran wrote, or, when that run skipped, the last one written. How it is loaded
+    follows, first, the downstream parameter's annotation (``polars.DataFrame``,
+    ``polars.LazyFrame``, ``pandas.DataFrame``, ``duckdb.DuckDBPyRelation``, ``str`` or
+    ``pathlib.Path`` for the path), then the input's ``tablegate/load_as`` metadata, then
+    ``load_as``: one of ``polars``, ``polars_lazy``, ``pandas``, ``duckdb``, ``path``.
+    """
+
+    load_as: str = "polars"
+
+    def handle_output(self, context: dg.OutputContext, obj: Any) -> None:
+        if obj is not None:
+            raise dg.Failure(f"tablegate writes {context.asset_key.to_user_string()} itself; its asset returns no value")
+
+    def load_input(self, context: dg.InputContext) -> Any:
+        address = table_address(context.instance, context.asset_key, _partition(context))
+        how = _load_as(context, self.load_as)
+        if how == "path" and _annotation(context) is pathlib.Path:
+            return pathlib.Path(address)
+        return load_table(address, how)
+
+
+def table_address(instance: dg.DagsterInstance, key: dg.AssetKey, partition: str | None) -> str:
+    """The address of the table the asset's latest materialization (of ``partition``) wrote."""
+    records = instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=key, asset_partitions=[partition] if partition is not None else None),
+        limit=1,
+    ).records
+    what = key.to_user_string() + (f" partition {partition!r}" if partition is not None else "")
+    if not records:
+        raise dg.Failure(f"{what} has no materialization: tablegate never wrote its table; materialize it first")
+    mat = records[0].asset_materialization
+    address = mat.metadata.get(TABLE_ADDRESS_KEY) if mat else None
+    if address is None:
+        raise dg.Failure(f"{what}'s latest materialization was not written by tablegate (no {TABLE_ADDRESS_KEY})")
+    return str(address.value)
+
+
+def load_table(address: str, how: str) -> Any:
+    """The table at a tablegate table address (a Parquet path, or ``file.duckdb:table``)."""
+    db, table = _split_duckdb_address(address)
+    if how == "path":
+        return address
+    if db is None:
+        if how == "polars":
+            import polars as pl
+
+            return pl.read_parquet(address)
+        if how == "polars_lazy":
+            import polars as pl
+
+            return pl.scan_parquet(address)
+        if how == "pandas":
+            import pandas as pd
+
+            return pd.read_parquet(address)
+    import duckdb
+
+    if db is None:
+        rel = duckdb.connect().read_parquet(address)
+    else:
+        rel = duckdb.connect(db, read_only=True).table(table)
+    if how == "duckdb":
+        return rel
+    if how == "pandas":
+        return rel.df()
+    frame = rel.pl()
+    return frame.lazy() if how == "polars_lazy" else frame
+
+
+def _split_duckdb_address(address: str) -> tuple[str | None, str]:
+    """``warehouse.duckdb:orders`` → (``warehouse.duckdb``, ``orders``); a Parquet path → (None, path)."""
+    head, sep, tail = address.rpartition(":")
+    if sep and head.endswith((".duckdb", ".db")) and tail and "/" not in tail:
+        return head, tail
+    return None, address
+
+
+def _partition(context: dg.InputContext) -> str | None:
+    if not context.has_asset_partitions:
+        return None
+    keys = context.asset_partition_keys
+    if len(keys) != 1:
+        raise dg.Failure(f"load one partition of {context.asset_key.to_user_string()} at a time (asked for {len(keys)})")
+    return keys[0]
+
+
+def _annotation(context: dg.InputContext) -> Any:
+    return context.dagster_type.typing_type if context.dagster_type else Any
+
+
+def _load_as(context: dg.InputContext, default: str) -> str:
+    by_type = _by_annotation(_annotation(context))
+    if by_type:
+        return by_type
+    how = (context.definition_metadata or {}).get(LOAD_AS_KEY, default)
+    if how not in LOAD_AS:
+        raise dg.Failure(f"{LOAD_AS_KEY}={how!r}: use one of {', '.join(LOAD_AS)}")
+    return how
+
+
+def _by_annotation(t: Any) -> str | None:
+    if t in (str, pathlib.Path):
+        return "path"
+    module, name = getattr(t, "__module__", ""), getattr(t, "__name__", "")
+    if module.startswith("polars"):
+        return {"DataFrame": "polars", "LazyFrame": "polars_lazy"}.get(name)
+    if module.startswith("pandas") and name == "DataFrame":
+        return "pandas"
+    if module.startswith("duckdb") and name == "DuckDBPyRelation":
+        return "duckdb"
+    return None
