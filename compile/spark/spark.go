@@ -50,7 +50,8 @@ func Compile(p *compile.Plan) (*Program, error) {
 	}
 	for _, r := range p.Rules {
 		if r.Kind == schema.RuleReferences {
-			c.fail(r.Column, "references", "rule '%s' reads other data (a foreign key), which runs on the DuckDB engine only; validate without --engine spark", r.Name)
+			problems = append(problems, &schema.DeclarationError{Schema: s.Name, Pos: schema.Pos{File: s.File}, Column: r.Column, Key: "references",
+				Msg: fmt.Sprintf("rule '%s' reads other data (a foreign key), which runs on the DuckDB engine only; validate without --engine spark", r.Name)})
 		}
 	}
 	for _, t := range p.TableChecks {
