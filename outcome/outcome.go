@@ -206,15 +206,18 @@ type ErrorInfo struct {
 
 // Report is everything a run reports; it is the JSON report (docs/report.md).
 type Report struct {
-	Asset          string     `json:"asset"`
-	Schema         string     `json:"schema"`
-	Outcome        *Outcome   `json:"outcome"`
-	Error          *ErrorInfo `json:"error"`
-	Rows           Rows       `json:"rows"`
-	Table          Table      `json:"table"`
-	Quarantine     Quarantine `json:"quarantine"`
-	Checks         []Check    `json:"checks"`
-	InvalidByRules []RuleSet  `json:"invalid_by_rules"`
+	Asset      string     `json:"asset"`
+	Schema     string     `json:"schema"`
+	Outcome    *Outcome   `json:"outcome"`
+	Error      *ErrorInfo `json:"error"`
+	Rows       Rows       `json:"rows"`
+	Table      Table      `json:"table"`
+	Quarantine Quarantine `json:"quarantine"`
+	// DroppedColumns are the input's columns that the schema does not declare: not checked,
+	// and not written to the table or the quarantine (absent when there are none).
+	DroppedColumns []string  `json:"dropped_columns,omitempty"`
+	Checks         []Check   `json:"checks"`
+	InvalidByRules []RuleSet `json:"invalid_by_rules"`
 	// ValidSample and InvalidSample are the first valid and invalid rows, each a JSON object.
 	ValidSample   []json.RawMessage `json:"valid_sample,omitempty"`
 	InvalidSample []json.RawMessage `json:"invalid_sample,omitempty"`

@@ -80,6 +80,9 @@ func printText(w io.Writer, rep *outcome.Report, st textStyle) {
 		}
 		fmt.Fprintf(w, "  quarantine: %s (%s)\n", rep.Quarantine.Address, state)
 	}
+	if n := len(rep.DroppedColumns); n > 0 {
+		fmt.Fprintf(w, "  dropped: %s not in the schema, not written: %s\n", plural(n, "input column"), strings.Join(rep.DroppedColumns, ", "))
+	}
 	printChecks(w, rep.Checks, st)
 	printRuleSets(w, rep.InvalidByRules)
 	printRows(w, "valid sample", rep.ValidSample)
@@ -219,4 +222,12 @@ func count(n int64) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// plural is n and a noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return count(int64(n)) + " " + noun + "s"
 }
