@@ -93,7 +93,7 @@ type checkJSON struct {
 	Name              string   `json:"name"`
 	Passed            bool     `json:"passed"`
 	Severity          Severity `json:"severity"`
-	Declared          Severity `json:"declared_severity"`
+	Declared          Severity `json:"declared_severity,omitempty"`
 	Blocking          bool     `json:"blocking"`
 	Description       string   `json:"description"`
 	ResultDescription string   `json:"result_description"`

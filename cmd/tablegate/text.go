@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/report"
 )
 
 // Text output limits: the text is for a person at a terminal; --format json has everything.
@@ -39,16 +39,10 @@ func (s textStyle) paint(code, text string) string {
 	return code + text + ansiReset
 }
 
-// status is the run's verdict word: PASS when every check passed, WARN when the run succeeded
-// with failing checks, FAIL when the run failed.
+// status is the run's verdict word (report.Verdict) and its colour.
 func status(rep *outcome.Report) (word, colour string) {
-	switch {
-	case !rep.Outcome.Succeeded():
-		return "FAIL", ansiRed
-	case rep.Health != outcome.Healthy:
-		return "WARN", ansiYellow
-	}
-	return "PASS", ansiGreen
+	word = report.Verdict(rep)
+	return word, map[string]string{"FAIL": ansiRed, "WARN": ansiYellow, "PASS": ansiGreen}[word]
 }
 
 func printText(w io.Writer, rep *outcome.Report, st textStyle) {
@@ -206,23 +200,8 @@ func indentJSON(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// count spells a count with thousands separators, so long counts stay readable when aligned.
-func count(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// count spells a count with thousands separators, as the page does.
+var count = report.Count
 
 // plural is n and a noun, with an s unless n is 1.
 func plural(n int, noun string) string {
