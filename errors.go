@@ -26,6 +26,8 @@ type (
 	InputError = outcome.InputError
 	// OutputError means the output cannot be written.
 	OutputError = outcome.OutputError
+	// TimeoutError means the run took longer than Options.Timeout and was stopped.
+	TimeoutError = outcome.TimeoutError
 	// SettingError is an Options or Config value that cannot be used.
 	SettingError = exec.SettingError
 	// StorageVersionError is a database file in a storage format the embedded DuckDB cannot open.

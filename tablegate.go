@@ -4,6 +4,7 @@ import (
 	"context"
 	gosql "database/sql"
 	"errors"
+	"time"
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
@@ -142,6 +143,9 @@ type Options struct {
 	// History, when set, is the DuckDB file the run is appended to (tables tablegate_runs and
 	// tablegate_check_results); a history that cannot be written is a warning in the result.
 	History string
+	// Timeout, when positive, bounds the whole run: past it the running statement is interrupted
+	// and Validate returns *TimeoutError.
+	Timeout time.Duration
 }
 
 func (o Options) exec() exec.Options {
@@ -158,6 +162,7 @@ func (o Options) exec() exec.Options {
 		Granularity:        o.Granularity,
 		SchemaRulesPerRule: o.SchemaRulesPerRule,
 		Progress:           o.Progress,
+		Timeout:            o.Timeout,
 	}
 }
 

@@ -101,6 +101,10 @@ func CompileWith(ctx context.Context, s *schema.Schema, parser *Parser) (*Plan, 
 		// A cancelled parser call reads as a problem of the rule it checked: report the cause.
 		return nil, err
 	}
+	if c.parserErr != nil {
+		// Not the rules' fault: the DuckDB that checks them did not open (out of address space).
+		return nil, fmt.Errorf("open the DuckDB that checks custom SQL: %w", c.parserErr)
+	}
 	if len(c.problems) > 0 {
 		return nil, &schema.Errors{Schema: s.Name, Problems: c.problems}
 	}
@@ -114,9 +118,11 @@ type compiler struct {
 	problems []error
 	// pendingGroup is the key group registered for the rule being compiled, or -1.
 	pendingGroup int
-	// parser checks custom SQL and regexes; ownParser tells that the compilation opened it.
+	// parser checks custom SQL and regexes; ownParser tells that the compilation opened it, and
+	// parserErr why it could not.
 	parser    *Parser
 	ownParser bool
+	parserErr error
 }
 
 // fail records a problem declared at pos (the schema's file when pos is unknown).

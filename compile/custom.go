@@ -140,6 +140,7 @@ func (c *compiler) useParser() (*Parser, error) {
 	if c.parser == nil {
 		p, err := NewParser()
 		if err != nil {
+			c.parserErr = err
 			return nil, err
 		}
 		c.parser, c.ownParser = p, true
@@ -285,6 +286,9 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 			return info, err
 		}
 	}
+	if probe, err = c.unfoldable(db, probe, ps); err != nil {
+		return info, err
+	}
 	bindExpr, err := render(c, db, probe)
 	if err != nil {
 		return info, err
@@ -336,6 +340,162 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 		return info, err
 	}
 	return info, nil
+}
+
+// unfoldable returns the tree to bind in place of node, which DuckDB can type without
+// evaluating any of it: DuckDB's binder evaluates a call whose arguments are all constant when it
+// binds the call around it, so binding `len(range(100000000))` or `length(printf('%1500000000d',
+// 1))` built the whole value (seconds, gigabytes, not interruptible). Each call of constant
+// arguments (its own type read first, binding it alone evaluates only its constant arguments) is
+// replaced by a value of that type that is not constant, so nothing above it is evaluated. What
+// is still evaluated is a constant, a cast of one, or operators over them: no larger than the
+// text. Only the binding sees this tree; the rule that runs is the expression as written.
+func (c *compiler) unfoldable(db *gosql.DB, node map[string]any, ps *Parser) (map[string]any, error) {
+	var calls []any
+	var refused error
+	var collect func(v any)
+	collect = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			if liftable(t, ps) {
+				calls = append(calls, t)
+				return
+			}
+			if name, _ := t["function_name"].(string); t["class"] == "FUNCTION" && takesRegex(name) {
+				if args := functionArgs(t); len(args) > 1 {
+					if pattern, _ := args[1].(map[string]any); liftable(pattern, ps) && refused == nil {
+						// DuckDB compiles a constant pattern when the rule is bound; one made by
+						// a call would first be compiled in the run.
+						refused = fmt.Errorf("the pattern of %s() is made by a call of constants; write it as a string literal (or read it from the row)", strings.ToLower(name))
+					}
+				}
+			}
+			for _, child := range t {
+				collect(child)
+			}
+		case []any:
+			for _, child := range t {
+				collect(child)
+			}
+		}
+	}
+	collect(node)
+	if refused != nil {
+		return nil, refused
+	}
+	if len(calls) == 0 {
+		return node, nil
+	}
+	stmt := shallowCopy(ps.template)
+	stmt["select_list"] = calls
+	doc, err := json.Marshal(map[string]any{"error": false, "statements": []any{map[string]any{"node": stmt, "named_param_map": []any{}}}})
+	if err != nil {
+		return nil, err
+	}
+	var text string
+	if err := db.QueryRowContext(c.ctx, "SELECT json_deserialize_sql(CAST(? AS JSON))", string(doc)).Scan(&text); err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(c.ctx, "DESCRIBE "+text)
+	if err != nil {
+		return nil, fmt.Errorf("DuckDB cannot bind %s: %s", strings.TrimPrefix(text, "SELECT "), firstLine(err.Error()))
+	}
+	var casts []string
+	for rows.Next() {
+		var name, typ string
+		var rest [4]any
+		if err := rows.Scan(&name, &typ, &rest[0], &rest[1], &rest[2], &rest[3]); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		casts = append(casts, "CAST(CASE WHEN random() < 0 THEN NULL END AS "+typ+")")
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	trees, err := parseTrees(c.ctx, db, "SELECT "+strings.Join(casts, ", "))
+	if err != nil {
+		return nil, err
+	}
+	values := asList(trees[0]["select_list"])
+	if len(values) != len(calls) {
+		return nil, fmt.Errorf("DuckDB typed %d of %d calls", len(values), len(calls))
+	}
+	value := make(map[uintptr]any, len(calls)) // a call's node, by identity, to its value
+	for i, call := range calls {
+		value[reflect.ValueOf(call).Pointer()] = values[i]
+	}
+	var rec func(v any) any
+	rec = func(v any) any {
+		switch t := v.(type) {
+		case map[string]any:
+			if v, ok := value[reflect.ValueOf(t).Pointer()]; ok {
+				return v
+			}
+			out := make(map[string]any, len(t))
+			for k, child := range t {
+				out[k] = rec(child)
+			}
+			return out
+		case []any:
+			out := make([]any, len(t))
+			for i, child := range t {
+				out[i] = rec(child)
+			}
+			return out
+		}
+		return v
+	}
+	return rec(node).(map[string]any), nil
+}
+
+// takesRegex tells whether DuckDB's function name takes an RE2 pattern as its second argument.
+func takesRegex(name string) bool {
+	name = strings.ToLower(name)
+	return strings.HasPrefix(name, "regexp_") || name == "string_split_regex" || name == "str_split_regex"
+}
+
+// liftable tells whether n is a call, not of an aggregate, whose arguments are all constant.
+func liftable(n map[string]any, ps *Parser) bool {
+	if n["class"] != "FUNCTION" {
+		return false
+	}
+	name, _ := n["function_name"].(string)
+	args := functionArgs(n)
+	if len(args) == 0 || ps.aggregates[strings.ToLower(name)] {
+		return false
+	}
+	for _, a := range args {
+		if !constant(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// constant tells whether an expression holds no call, column or lambda: a constant, a cast of
+// one, operators over them.
+func constant(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		switch t["class"] {
+		case "FUNCTION", "COLUMN_REF", "LAMBDA", "LAMBDA_REF", "SUBQUERY", "STAR", "WINDOW", "PARAMETER":
+			return false
+		}
+		for _, child := range t {
+			if !constant(child) {
+				return false
+			}
+		}
+	case []any:
+		for _, child := range t {
+			if !constant(child) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // probeNode checks the parse tree of the probe statement and returns its one select item.

@@ -44,6 +44,32 @@ func TestCancelStopsPromptlyAndWritesNothing(t *testing.T) {
 	}
 }
 
+// Options.Timeout bounds the run: past it the run ends with *outcome.TimeoutError, in the report
+// too, and writes nothing.
+func TestTimeoutStopsTheRun(t *testing.T) {
+	eng, err := exec.Open(exec.Config{})
+	require.NoError(t, err)
+	defer eng.Close()
+	plan, err := compile.Compile(schema.New("Big", schema.Int64("a").Min(0)).
+		AddRule("slow", "a % 7 <> 3 OR a % 11 <> 5"))
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "big.parquet")
+	start := time.Now()
+	rep, err := eng.Run(context.Background(), exec.Asset{
+		Plan:   plan,
+		Input:  exec.QueryInput{SQL: "SELECT range AS a FROM range(2000000000)"},
+		Output: exec.ParquetOutput{Path: out},
+	}, exec.Options{Timeout: 300 * time.Millisecond})
+	var timeout *outcome.TimeoutError
+	require.ErrorAs(t, err, &timeout)
+	require.Equal(t, 300*time.Millisecond, timeout.Limit)
+	require.Less(t, time.Since(start), 5*time.Second, "the run must stop soon after its timeout")
+	require.NotNil(t, rep.Error)
+	require.Equal(t, "TimeoutError", rep.Error.Type)
+	_, statErr := os.Stat(out)
+	require.True(t, os.IsNotExist(statErr), "nothing is written")
+}
+
 // One engine runs different assets at once; each gets its own result (run with -race in CI).
 func TestConcurrentRunsOnOneEngine(t *testing.T) {
 	eng, err := exec.Open(exec.Config{})

@@ -10,7 +10,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -29,9 +31,49 @@ const (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	args := os.Args[1:]
+	endWatch := func() {}
+	if !sparkRequested(args) { // the Spark binary interrupts its server's jobs before it exits
+		endWatch = watchdog(ctx, func(error) {
+			err := fmt.Errorf("interrupted by a signal")
+			writeEarlyReport(args, os.Stdout, err)
+			fmt.Fprintf(os.Stderr, "tablegate: %v; DuckDB was still in the middle of one call %s later, so tablegate exits without it\n", err, exitGrace)
+		})
+	}
+	code := run(ctx, args, os.Stdout, os.Stderr)
+	endWatch()
 	stop()
 	os.Exit(code)
+}
+
+// exitGrace is how long a command has, once told to stop (a signal, --timeout), to end on its
+// own. DuckDB notices an interrupt between pieces of work, not inside one call that builds a
+// large value; past the grace the process exits anyway, as it would on SIGKILL, which the
+// outputs' swap journal makes safe.
+const exitGrace = 500 * time.Millisecond
+
+// watchdog ends the process with exit status 2 when ctx ends and the command has not returned
+// (called the returned end) within exitGrace; last first writes what the command owes, given
+// ctx's cause.
+func watchdog(ctx context.Context, last func(cause error)) (end func()) {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+		}
+		t := time.NewTimer(exitGrace)
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-t.C:
+			last(context.Cause(ctx))
+			os.Exit(exitUsage)
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(done) }) }
 }
 
 // usageError marks command-line mistakes (exit 2).

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/spf13/cobra"
@@ -76,6 +78,7 @@ type validateFlags struct {
 	granularity, schemaRules      string
 	samples, rowSample            int
 	memoryLimit, tempDir          string
+	timeout                       time.Duration
 	storageVersion                string
 	allowDirs                     []string
 	threads                       int
@@ -120,7 +123,27 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 					}
 				}()
 			}
+			var timeout *outcome.TimeoutError
+			if f.timeout > 0 {
+				timeout = &outcome.TimeoutError{Limit: f.timeout}
+				ctx, cancel := context.WithTimeoutCause(cmd.Context(), f.timeout, timeout)
+				defer cancel()
+				cmd.SetContext(ctx)
+				defer watchdog(ctx, func(err error) {
+					writeErrorReport(f.format, f.report, stdout, err)
+					fmt.Fprintf(stderr, "tablegate: %v\n", err)
+				})()
+			} else if f.timeout < 0 {
+				return usagef("--timeout %s: give a positive duration, such as 10m", f.timeout)
+			}
 			rep, err = validate(cmd, &f, stderr)
+			if err != nil && timeout != nil && errors.Is(context.Cause(cmd.Context()), timeout) {
+				// Whatever the interrupted statement said, the run ended because its time was up.
+				err = timeout
+				if rep != nil {
+					rep.Error = nil
+				}
+			}
 			// Like --report: a page that cannot be written is exit 2, before the report is printed.
 			if f.html != "" && f.run != nil {
 				if werr := htmlreport.WriteFile(f.html, f.run); werr != nil {
@@ -176,6 +199,7 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 	fl.BoolVar(&f.skipMissing, "skip-missing", false, "an input that matches no file is the skipped outcome, not an error")
 	fl.StringVar(&f.memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB; DuckDB spills to disk past it")
 	fl.StringVar(&f.tempDir, "temp-dir", "", "where DuckDB spills (default: DuckDB's)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "stop the run past this time (e.g. 10m), exit 2 with a TimeoutError; 0 for no limit")
 	storageVersionFlag(fl, &f.storageVersion)
 	fl.StringArrayVar(&f.allowDirs, "allow-dir", nil, "a folder DuckDB may read besides those of --input, --out and --db (for files a --query reads; repeatable)")
 	fl.IntVar(&f.threads, "threads", 0, "DuckDB worker threads for every statement (default: every core, and 3 for key aggregates on 1-2 cores)")
@@ -188,8 +212,8 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 }
 
 // writeEarlyReport prints the error report of a validate command line that failed before its
-// flags were parsed (an unknown flag, a stray argument), when it asks for --format json or
-// --report: there is one JSON object with outcome null for every exit-2 error.
+// flags were parsed (an unknown flag, a stray argument) or that a signal ended, when it asks for
+// --format json or --report: there is one JSON object with outcome null for every exit-2 error.
 func writeEarlyReport(args []string, stdout io.Writer, err error) {
 	if len(args) == 0 || args[0] != "validate" {
 		return
@@ -213,6 +237,12 @@ func writeEarlyReport(args []string, stdout io.Writer, err error) {
 			report = value
 		}
 	}
+	writeErrorReport(format, report, stdout, err)
+}
+
+// writeErrorReport writes the report of a run that ended with err and nothing else to say, to
+// stdout (format json) and the report file (when given).
+func writeErrorReport(format, report string, stdout io.Writer, err error) {
 	if format != "json" && report == "" {
 		return
 	}

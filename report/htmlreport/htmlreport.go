@@ -107,9 +107,11 @@ type page struct {
 	Tone        string // ok, warn or bad: the banner's colour, the verdict's
 	// NotRead, when set, says why the run read no rows (a column mismatch, no source data, an
 	// error first), for the cards to say instead of row counts.
-	NotRead      string
-	Failing      int
-	Checks       []checkRow
+	NotRead string
+	Failing int
+	Checks  []checkRow
+	// TableChecks are shown first, in a section of their own.
+	TableChecks  []tableRow
 	Failures     []failure
 	HasTrends    bool
 	TrendRuns    int
@@ -160,6 +162,13 @@ func newPage(run *report.Run) page {
 	}
 	p.MoreRuleSets = max(0, len(rep.InvalidByRules)-MaxRuleSets)
 	for _, c := range rep.Checks {
+		if c.Table != nil {
+			p.TableChecks = append(p.TableChecks, newTableRow(c))
+			if !c.Passed {
+				p.Failing++
+			}
+			continue
+		}
 		facts, _ := run.Check(c.Name)
 		row := checkRow{Name: c.Name, Description: c.Description, Passed: c.Passed, Blocking: c.Blocking, Severity: c.Severity,
 			Declared: facts.Declared, Failed: c.Failed, Rules: facts.Rules}
@@ -197,8 +206,19 @@ func newPage(run *report.Run) page {
 	return p
 }
 
-// Passing is how many checks passed.
-func (p page) Passing() int { return len(p.Checks) - p.Failing }
+// ChecksFailing and ChecksPassing count the checks table's rows (the table checks aside), for
+// its filter.
+func (p page) ChecksFailing() int { return len(p.Checks) - p.ChecksPassing() }
+
+func (p page) ChecksPassing() int {
+	n := 0
+	for _, c := range p.Checks {
+		if c.Passed {
+			n++
+		}
+	}
+	return n
+}
 
 // failureOf lays out a failing check's samples as a table: the schema's columns in order, after
 // any other field (a collapsed check's dy_rule).
