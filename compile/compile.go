@@ -47,6 +47,8 @@ type Plan struct {
 
 	// tableCounts tells that a table check reads the rule counts (TableChecksReadCounts).
 	tableCounts bool
+	// references are the foreign-key rules' other data (References).
+	references []Reference
 
 	schema *schema.Schema
 	keyed  []keyGroup
@@ -158,6 +160,10 @@ func (c *compiler) add(r Rule) {
 func (c *compiler) schemaRules() {
 	names := c.s.SchemaRuleNames()
 	for _, r := range c.s.Rules {
+		if r.References != nil {
+			c.referenceRule(r, names)
+			continue
+		}
 		rule := Rule{Name: r.Name, Kind: "custom", Severity: severityOf(c.s.Severity, r.Name, names), Description: r.Description}
 		keys := r.GroupBy
 		if len(keys) == 1 && keys[0] == schema.RulePrimaryKey {

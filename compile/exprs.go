@@ -56,6 +56,10 @@ func (c *compiler) ruleSQL(col *schema.Column, r schema.ColumnRule, ref string) 
 		expr = fmt.Sprintf("count(*) = 1 per (%s)", key)
 		return expr, c.keyedRule([]string{key}, "count(*) > 1", guard), nil
 	}
+	if r.Kind == schema.RuleReferences {
+		ref := col.Args.References
+		return c.reference(col.Name+"|"+r.Name, ref, []string{col.Name}, []string{ref.Column}), "", nil
+	}
 	if r.Kind == schema.RuleCheck && len(r.Path) == 0 {
 		info, err := c.checkSQL(r.Check.SQL, &col.DType, ref, nil)
 		if err != nil {
@@ -418,6 +422,8 @@ func describe(column string, r schema.ColumnRule) (full, short string) {
 	}
 	var s string
 	switch r.Kind {
+	case schema.RuleReferences:
+		s = fmt.Sprintf("in %s (%s)", a.References.Input, a.References.Column)
 	case schema.RuleNullability:
 		s = "not null"
 	case schema.RuleUnique:

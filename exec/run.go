@@ -265,7 +265,7 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 	if len(mismatches) > 0 {
 		return rel, e.columnMismatch(rep, p, mismatches, a.Input, actual)
 	}
-	return rel, nil
+	return rel, e.checkReferences(ctx, r, rep, p)
 }
 
 // undeclared are the input's columns, in its order, that no declared column names: a run does

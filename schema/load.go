@@ -572,7 +572,7 @@ var columnKeys = []string{
 	"name", "type", "description", "nullable", "primary_key", "unique", "check", "min", "min_exclusive",
 	"max", "max_exclusive", "is_in", "regex", "min_length", "max_length", "allow_inf", "allow_nan",
 	"resolution", "severity", "precision", "scale", "time_unit", "time_zone", "categories", "inner",
-	"shape", "fields",
+	"shape", "fields", "references",
 }
 
 // column reads one column; named is false for a List/Array inner column, which has no name.
@@ -672,6 +672,8 @@ func (l *loader) column(n *yaml.Node, parent string, named bool) *Column {
 			}
 		case "resolution":
 			a.Resolution = l.str(val, label, key.Value)
+		case "references":
+			a.References = l.reference(val, label)
 		case "severity":
 			a.Severity = l.severity(val, label)
 		case "precision", "scale":
@@ -855,7 +857,7 @@ func (l *loader) severity(val *yaml.Node, label string) SeveritySpec {
 	return SeveritySpec{Invalid: kindOf(val)}
 }
 
-var ruleKeys = []string{"name", "description", "sql", "spark", "group_by"}
+var ruleKeys = []string{"name", "description", "sql", "spark", "group_by", "references"}
 
 func (l *loader) rules(val *yaml.Node) []*Rule {
 	if val.Kind != yaml.SequenceNode {
@@ -880,6 +882,8 @@ func (l *loader) rules(val *yaml.Node) []*Rule {
 				r.SQL = l.str(v, "", "rules.sql")
 			case "spark":
 				r.Spark = l.str(v, "", "rules.spark")
+			case "references":
+				r.References = l.reference(v, "")
 			case "group_by":
 				switch v.Kind {
 				case yaml.ScalarNode:

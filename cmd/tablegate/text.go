@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
-	"github.com/tablegate/tablegate/outcome"
-	"github.com/tablegate/tablegate/report"
+	"github.com/tablegate/tablegate"
 )
 
 // Text output limits: the text is for a person at a terminal; --format json has everything.
@@ -39,13 +39,13 @@ func (s textStyle) paint(code, text string) string {
 	return code + text + ansiReset
 }
 
-// status is the run's verdict word (report.Verdict) and its colour.
-func status(rep *outcome.Report) (word, colour string) {
-	word = report.Verdict(rep)
+// status is the run's verdict word (tablegate.Verdict, as the page says it) and its colour.
+func status(rep *tablegate.Report) (word, colour string) {
+	word = tablegate.Verdict(rep)
 	return word, map[string]string{"FAIL": ansiRed, "WARN": ansiYellow, "PASS": ansiGreen}[word]
 }
 
-func printText(w io.Writer, rep *outcome.Report, st textStyle) {
+func printText(w io.Writer, rep *tablegate.Report, st textStyle) {
 	word, colour := status(rep)
 	name := rep.Asset
 	if name != "" && !strings.EqualFold(name, rep.Schema) {
@@ -54,7 +54,7 @@ func printText(w io.Writer, rep *outcome.Report, st textStyle) {
 		name = rep.Schema
 	}
 	header := fmt.Sprintf("%s %s: %s", st.paint(ansiBold+colour, word), name, *rep.Outcome)
-	if *rep.Outcome != outcome.ColumnSchemaMismatch && *rep.Outcome != outcome.Skipped {
+	if *rep.Outcome != tablegate.ColumnSchemaMismatch && *rep.Outcome != tablegate.Skipped {
 		header += fmt.Sprintf(" — %s input, %s valid, %s invalid", count(rep.Rows.Input), count(rep.Rows.Valid), count(rep.Rows.Invalid))
 	}
 	fmt.Fprintln(w, header)
@@ -87,8 +87,8 @@ func printText(w io.Writer, rep *outcome.Report, st textStyle) {
 // printChecks lists the failing checks, one line each with its declared severity, whether it
 // blocked the write, its failed count (right-aligned over every line) and description, then its
 // failing rows.
-func printChecks(w io.Writer, checks []outcome.Check, st textStyle) {
-	var failing []outcome.Check
+func printChecks(w io.Writer, checks []tablegate.Check, st textStyle) {
+	var failing []tablegate.Check
 	for _, c := range checks {
 		if !c.Passed {
 			failing = append(failing, c)
@@ -106,7 +106,7 @@ func printChecks(w io.Writer, checks []outcome.Check, st textStyle) {
 	}
 	for i, c := range failing {
 		sevColour := ansiYellow
-		if c.Severity == outcome.SeverityError {
+		if c.Severity == tablegate.CheckError {
 			sevColour = ansiRed
 		}
 		blocked := "         "
@@ -144,7 +144,7 @@ func printChecks(w io.Writer, checks []outcome.Check, st textStyle) {
 }
 
 // printRuleSets prints the top sets of rules that invalid rows failed, with their counts aligned.
-func printRuleSets(w io.Writer, sets []outcome.RuleSet) {
+func printRuleSets(w io.Writer, sets []tablegate.RuleSet) {
 	if len(sets) == 0 {
 		return
 	}
@@ -200,8 +200,24 @@ func indentJSON(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// count spells a count with thousands separators, as the page does.
-var count = report.Count
+// count spells a count with thousands separators, so long counts stay readable when aligned
+// (as the page spells them: report.Count).
+func count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
 
 // plural is n and a noun, with an s unless n is 1.
 func plural(n int, noun string) string {

@@ -52,6 +52,11 @@ func Compile(p *compile.Plan) (*Program, error) {
 			c.fail(col.Name, "type", "column '%s' cannot be validated on Spark: %s", col.Name, why)
 		}
 	}
+	for _, r := range p.Rules {
+		if r.Kind == schema.RuleReferences {
+			c.fail(r.Column, "references", "rule '%s' reads other data (a foreign key), which runs on the DuckDB engine only; validate without --engine spark", r.Name)
+		}
+	}
 	for _, t := range p.TableChecks {
 		c.fail("", "table_checks", "table check '%s' cannot run on Spark yet: table checks run on the DuckDB engine (validate without --engine spark), or leave them out of the schema for Spark", t.Name)
 	}
