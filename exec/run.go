@@ -237,6 +237,7 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 	if err != nil {
 		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
 	}
+	rep.DroppedColumns = undeclared(p.Schema().Columns, actual)
 	var files []casting.Mismatch
 	if in, ok := a.Input.(ParquetInput); ok && rel.NoStatistics {
 		// A multi-file scan (one file has nothing to compare): DuckDB casts every file to one
@@ -263,6 +264,22 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 		return rel, e.columnMismatch(rep, p, mismatches, a.Input, actual)
 	}
 	return rel, e.checkReferences(ctx, r, rep, p)
+}
+
+// undeclared are the input's columns, in its order, that no declared column names: a run does
+// not write them, as dataframely drops them, and the report says which.
+func undeclared(cols []*schema.Column, actual []casting.ColumnType) []string {
+	declared := make(map[string]bool, len(cols))
+	for _, c := range cols {
+		declared[c.Name] = true
+	}
+	var out []string
+	for _, c := range actual {
+		if !declared[c.Name] {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }
 
 func shadowsOrdinal(cols []casting.ColumnType, rel compile.Relation) bool {

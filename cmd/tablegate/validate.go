@@ -300,7 +300,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 	if err != nil {
 		return nil, err
 	}
-	if _, env := os.LookupEnv(envName(exec.SettingMaxFailureSamples)); env || cmd.Flags().Changed("samples") {
+	if _, env := os.LookupEnv(envName(tablegate.SettingMaxFailureSamples)); env || cmd.Flags().Changed("samples") {
 		f.textSamples = max(settings.MaxFailureSamples, 0)
 		if settings.MaxFailureSamples == 0 {
 			f.textSamples = 5

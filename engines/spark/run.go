@@ -566,7 +566,7 @@ func columnsCheck(p *compile.Plan, mm []casting.Mismatch) outcome.Check {
 		cols[i] = m.Column
 	}
 	return outcome.Check{
-		Name: ColumnsCheckName, Passed: len(mm) == 0, Severity: outcome.SeverityError, Blocking: true,
+		Name: ColumnsCheckName, Passed: len(mm) == 0, Severity: outcome.SeverityError, Declared: outcome.SeverityError, Blocking: true,
 		Description: fmt.Sprintf("Columns and dtypes match %s.", p.Name), Mismatches: mm,
 		ResultDescription: outcome.ColumnsDescription(cols),
 	}
@@ -584,7 +584,7 @@ func buildChecks(prog *dialect.Program, a asset, failed []int64, samples map[int
 		}
 		c := outcome.Check{
 			Name: rule.Check, Passed: n == 0, Severity: outcome.FailedSeverity(rule.IsError() && n > 0),
-			Blocking: outcome.Blocks(a.Quarantine, rule.IsError()), Description: rule.Description,
+			Declared: outcome.FailedSeverity(rule.IsError()), Blocking: outcome.Blocks(a.Quarantine, rule.IsError()), Description: rule.Description,
 			ResultDescription: outcome.RowsDescription(n), Rule: rule.Name, Expr: prog.Rules[i].Expr,
 			Failed: n, Samples: samples[i],
 		}
