@@ -134,10 +134,8 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 
 func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
 	p := a.Plan
-	rep := NewReport(assetName(a), p.Name)
-	start := opts.now()
-	rep.RunID, rep.StartedAt = opts.runID(start), start.UTC().Format(time.RFC3339Nano)
-	defer func() { rep.DurationS = opts.now().Sub(start).Seconds() }()
+	rep, done := opts.Begin(a)
+	defer done()
 	if err := opts.validate(); err != nil {
 		return rep, fail(rep, err)
 	}
@@ -157,7 +155,7 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	if a.Output != nil {
 		rep.Table.Address = a.Output.String()
 		if a.Quarantine {
-			rep.Quarantine.Address = a.Output.QuarantineAddress(quarantineName(a, rep.Asset))
+			rep.Quarantine.Address = a.QuarantineAddress(rep.Asset)
 		}
 	} else if a.Quarantine {
 		return rep, fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
@@ -253,6 +251,7 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 	if err != nil {
 		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
 	}
+	rep.DroppedColumns = undeclared(p.Schema().Columns, actual)
 	var files []casting.Mismatch
 	if in, ok := a.Input.(ParquetInput); ok && rel.NoStatistics {
 		// A multi-file scan (one file has nothing to compare): DuckDB casts every file to one
@@ -279,6 +278,22 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 		return rel, e.columnMismatch(rep, p, mismatches, a.Input, actual)
 	}
 	return rel, e.checkReferences(ctx, r, rep, p)
+}
+
+// undeclared are the input's columns, in its order, that no declared column names: a run does
+// not write them, as dataframely drops them, and the report says which.
+func undeclared(cols []*schema.Column, actual []casting.ColumnType) []string {
+	declared := make(map[string]bool, len(cols))
+	for _, c := range cols {
+		declared[c.Name] = true
+	}
+	var out []string
+	for _, c := range actual {
+		if !declared[c.Name] {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }
 
 func shadowsOrdinal(cols []casting.ColumnType, rel compile.Relation) bool {
