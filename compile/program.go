@@ -227,10 +227,19 @@ func CountProbe(rel Relation) string {
 	return fmt.Sprintf("SELECT count(*), coalesce(min(%[1]s), 0), coalesce(max(%[1]s), -1) FROM %[2]s", rel.RowID, rel.From)
 }
 
-// RuleProbe counts the rows failing one rule alone: the statement a run executes, only after its
-// evaluation failed, to find the custom rule whose SQL raises the error on the data.
-func RuleProbe(rel Relation, r Rule) string {
-	return fmt.Sprintf("SELECT count(*) FROM %s WHERE NOT COALESCE((%s), TRUE)", rel.From, r.Expr)
+// RuleProbe counts the rows (for a rule over groups or the whole input, the groups) failing one
+// rule alone: the statement a run executes, only after its evaluation failed, to find the custom
+// rule whose SQL raises the error on the data.
+func (p *Plan) RuleProbe(rel Relation, r Rule) string {
+	if r.group < 0 || r.group >= len(p.keyed) || r.mark >= len(p.keyed[r.group].conds) {
+		return fmt.Sprintf("SELECT count(*) FROM %s WHERE NOT COALESCE((%s), TRUE)", rel.From, r.Expr)
+	}
+	kg := p.keyed[r.group]
+	q := "SELECT 1 FROM (" + p.SourceSQL(rel) + ") AS " + srcName
+	if len(kg.keys) > 0 {
+		q += " GROUP BY " + strings.Join(kg.keys, ", ")
+	}
+	return "SELECT count(*) FROM (" + q + " HAVING (" + kg.conds[r.mark] + ")) AS __tg_probe"
 }
 
 // builder accumulates a program.
