@@ -238,6 +238,9 @@ func (e *Engine) load(ctx context.Context, r *run, rep *outcome.Report, a Asset,
 	}
 	actual, err := casting.Describe(ctx, r.conn, rel.From)
 	if err != nil {
+		if in, ok := a.Input.(ParquetInput); ok {
+			err = in.unreadableFooter(ctx, r, err)
+		}
 		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
 	}
 	var files []casting.Mismatch
@@ -245,7 +248,7 @@ func (e *Engine) load(ctx context.Context, r *run, rep *outcome.Report, a Asset,
 		// A multi-file scan (one file has nothing to compare): DuckDB casts every file to one
 		// file's types without a word.
 		if files, err = in.fileMismatches(ctx, r, p.Schema().Columns, actual); err != nil {
-			return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
+			return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: in.unreadableFooter(ctx, r, err)})
 		}
 	}
 	if len(files) == 0 && shadowsOrdinal(actual, rel) {

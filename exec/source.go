@@ -287,6 +287,24 @@ func checkParquetMagic(path string) error {
 	return nil
 }
 
+// unreadableFooter names the file of the input whose footer DuckDB cannot read, when reading
+// the input's columns failed with err: DuckDB's own message is its Thrift decoder's ("don't know
+// what type:", "Variable-length int over 10 bytes") and names no file. It returns err when every
+// footer reads.
+func (in ParquetInput) unreadableFooter(ctx context.Context, r *run, err error) error {
+	matches, gerr := filepath.Glob(in.Path)
+	if gerr != nil || ctx.Err() != nil {
+		return err
+	}
+	for _, m := range matches {
+		var n int64
+		if ferr := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM parquet_file_metadata("+sql.String(m)+")").Scan(&n); ferr != nil && ctx.Err() == nil {
+			return fmt.Errorf("%s is not a valid Parquet file: its footer (the file's metadata) cannot be read; was it written completely, by a Parquet writer? (DuckDB: %s)", m, firstLine(ferr.Error()))
+		}
+	}
+	return err
+}
+
 // materialise copies a relation into a temp table, for inputs that have no stable row ordinal
 // or that must not be evaluated twice (CSV parsing, queries).
 func materialise(ctx context.Context, r *run, from string) (compile.Relation, error) {
