@@ -2,17 +2,22 @@
 GO ?= go
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
+GOTESTSUM_VERSION := v1.13.0
+GOTESTSUM := $(shell $(GO) env GOPATH)/bin/gotestsum
+# One line per test as it ends, so that a long package shows its progress.
+GOTESTSUM_FLAGS := --format testname --format-hide-empty-pkg
 
 .PHONY: test test-slow test-all lint regen staticcheck
 
-# The quick loop: the test suite against a real in-process DuckDB, Arrow included.
-test:
-	$(GO) test -tags duckdb_arrow ./...
+# The quick loop: the test suite against a real in-process DuckDB, Arrow included (the
+# README's `go test -tags duckdb_arrow ./...`, with a line per test).
+test: $(GOTESTSUM)
+	$(GOTESTSUM) $(GOTESTSUM_FLAGS) -- -tags duckdb_arrow ./...
 
-# The quick loop plus the slow tests (kills, signals, full disks, strace, other DuckDB builds,
-# external servers); CI's second stage.
-test-slow:
-	TABLEGATE_SLOW=1 $(GO) test -tags duckdb_arrow ./...
+# The slow tests alone (kills, signals, full disks, strace, other DuckDB builds, external
+# servers), named TestSlow… so that -run picks them and no quick test; CI's second stage.
+test-slow: $(GOTESTSUM)
+	TABLEGATE_SLOW=1 $(GOTESTSUM) $(GOTESTSUM_FLAGS) -- -tags duckdb_arrow -run '^TestSlow' ./...
 
 # Everything CI runs: lint, examples, tests, race detector, fuzzing, interop, benchmark guard.
 test-all:
@@ -26,6 +31,9 @@ lint: $(STATICCHECK)
 
 $(STATICCHECK):
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+$(GOTESTSUM):
+	$(GO) install gotest.tools/gotestsum@$(GOTESTSUM_VERSION)
 
 # Rewrite the golden files (compile/testdata/*.sql, *.rules) from the schemas beside them; review
 # the diff before committing it.

@@ -117,6 +117,19 @@ const (
 	// TableChecks reads one row, a value per table check of the plan; it takes the rule counts
 	// as $1 when Plan.TableChecksReadCounts says so.
 	TableChecks
+	// ProbeFooters reads (column, plain, ranged, min, max) rows from the input's Parquet footers
+	// (ParquetFooters), ProbeRowGroups the rows of each row group of a single Parquet file, and
+	// CountRows one row: the rows and, unless the ordinals are dense, their range (CountProbe).
+	// They are the input's probes (Probes), run before the program is built from what they read.
+	ProbeFooters
+	ProbeRowGroups
+	CountRows
+	// Cleanup drops a temp table or resets a variable of the run, once nothing reads it: the
+	// program's last steps, which the engine runs also when the run fails.
+	Cleanup
+	// OpenInput is a statement the engine ran to open the input (its adapter's, the column
+	// types' and the casts' checks), before the probes; explain lists them as they ran.
+	OpenInput
 )
 
 // Writes reports whether the engine runs the step as part of the output's write, after every
@@ -132,7 +145,9 @@ var opNames = map[Op]string{
 	WriteValid: "write (the valid rows)", WriteInvalid: "write (the invalid rows)", Write: "write", FindQuarantine: "write (read the quarantine's count)",
 	Commit: "write (commit)", Rollback: "write (only when it fails)", AttachOutput: "write (attach)",
 	ReadThreads: "read the threads", RaiseThreads: "raise the threads, unless raised", RestoreThreads: "restore the threads ($1, the count read), if the last run aggregating keys",
-	TableChecks: "read the table checks' values",
+	TableChecks:  "read the table checks' values",
+	ProbeFooters: "read the footers (advisory: unread, the run goes on without them)", ProbeRowGroups: "read the row groups (advisory)",
+	CountRows: "read the count", Cleanup: "clean up (also when the run fails)", OpenInput: "ran to open the input",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -200,11 +215,14 @@ func (p *Program) Temps() []string { return slices.Clone(p.temps) }
 // Variables are the session variables the program may set.
 func (p *Program) Variables() []string { return slices.Clone(p.variables) }
 
-// String renders the program as `explain` prints it: each statement after a comment that says
-// what the engine does with it and when it runs.
-func (p *Program) String() string {
+// String renders the program as `explain` prints it (Listing).
+func (p *Program) String() string { return Listing(p.steps) }
+
+// Listing renders steps as `explain` prints them: each statement after a comment that says what
+// the engine does with it and when it runs.
+func Listing(steps []Step) string {
 	var b strings.Builder
-	for i, s := range p.steps {
+	for i, s := range steps {
 		if i > 0 {
 			b.WriteString("\n")
 		}
@@ -215,6 +233,20 @@ func (p *Program) String() string {
 		fmt.Fprintf(&b, "\n%s;\n", s.SQL)
 	}
 	return b.String()
+}
+
+// Probes are the statements a run executes to learn its input's facts, in order: for Parquet,
+// the footers and (one file) the row groups; then the count (CountProbe). What they read steers
+// the program (Relation.PlainColumns, Ranges, RowGroups; Facts.Rows, FirstRowID, LastRowID).
+func Probes(rel Relation) []Step {
+	var steps []Step
+	if rel.Parquet != "" {
+		steps = append(steps, Step{Op: ProbeFooters, What: "read the Parquet footers", SQL: ParquetFooters(rel.Parquet)})
+		if !rel.NoStatistics {
+			steps = append(steps, Step{Op: ProbeRowGroups, What: "read the row groups", SQL: ParquetRowGroups(rel.Parquet)})
+		}
+	}
+	return append(steps, Step{Op: CountRows, What: "count the rows", SQL: CountProbe(rel)})
 }
 
 // CountProbe counts the input's rows and, unless the relation's ordinals are dense from 0, reads
@@ -272,7 +304,18 @@ func (p *Plan) Program(rel Relation, f Facts, o ProgramOptions) *Program {
 	}
 	b.sink(p, rel, f, failed, o)
 	b.tune(f)
+	b.cleanup()
 	return &b.prog
+}
+
+// cleanup adds the steps that drop the run's temp tables and reset its variables.
+func (b *builder) cleanup() {
+	for _, t := range b.prog.temps {
+		b.add(Cleanup, 0, "drop the run's temp table", DropTemp(t))
+	}
+	for _, v := range b.prog.variables {
+		b.add(Cleanup, 0, "reset the run's variable", ResetVariable(v))
+	}
 }
 
 // evaluate adds the steps that compute every rule once and keep only the rows that fail some

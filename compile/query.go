@@ -39,6 +39,9 @@ type Relation struct {
 	// DenseRowIDs tells that the ordinals are 0 to the row count - 1 (a Parquet scan), so that
 	// CountProbe need not read their range.
 	DenseRowIDs bool
+	// Parquet is the path or glob of a Parquet source, whose footers the probes read (Probes);
+	// "" for other sources.
+	Parquet string
 }
 
 // Placeholder is the relation `explain` shows when no input is given.

@@ -102,18 +102,19 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 		f.Close()
 		return nil, err
 	}
-	rel, err := e.load(ctx, r, rep, a, opts, nil)
+	b := newBackend(r, a, nil)
+	rel, err := e.load(ctx, b, rep, opts)
 	if err != nil {
 		return abort(err)
 	}
-	pl, err := e.evaluate(ctx, r, rep, a, rel, opts, outcome.PolicyFilter)
+	ev, err := e.evaluate(ctx, b, rep, rel, opts, outcome.PolicyFilter)
 	if err != nil {
 		return abort(err)
 	}
-	total, stats, out := pl.total, pl.stats, pl.out
+	total, stats, out := ev.total, ev.stats, ev.out
 	if out == outcome.TableCheckFailed {
 		// The batch as a whole is wrong: no row of it is handed on.
-		return abort(tableCheckError(p, pl.tables))
+		return abort(tableCheckError(p, ev.tables))
 	}
 	rep.Rows = outcome.Rows{Input: total, Invalid: stats.invalid, Valid: total - stats.invalid}
 	rep.Outcome = &out
@@ -122,7 +123,7 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 			f.Counts[rule.Name] = stats.failed[i]
 		}
 	}
-	validSQL, invalidSQL := pl.valid, pl.invalid
+	validSQL, invalidSQL := ev.res.ValidRows, ev.res.InvalidRows
 	err = r.arrow(func(a *duckdb.Arrow) error {
 		// A new query on a connection ends the previous result's stream, so the invalid rows
 		// (the few) are read into memory first and the valid rows (the many) stream last.

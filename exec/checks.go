@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -32,52 +31,6 @@ func columnsCheck(p *compile.Plan, mm []casting.Mismatch) outcome.Check {
 type failureDetail struct {
 	samples     map[int][]json.RawMessage
 	groupFailed map[string]int64
-}
-
-// sampleCells is about how many values one statement renders for the samples.
-const sampleCells = 1 << 20
-
-// sampleRows renders the rows with the ordinals rids as JSON into rows (query: the program's
-// SampleRows step).
-func sampleRows(ctx context.Context, r *run, query string, rids []string, rows map[string]json.RawMessage) error {
-	res, err := r.conn.QueryContext(ctx, query, rids)
-	if err != nil {
-		return err
-	}
-	defer res.Close()
-	for res.Next() {
-		var rid, text string
-		if err := res.Scan(&rid, &text); err != nil {
-			return err
-		}
-		rows[rid] = json.RawMessage(sanitizeJSON(text))
-	}
-	return res.Err()
-}
-
-// readRuleSets reads the invalid rows counted by the exact set of rules each failed.
-func readRuleSets(ctx context.Context, r *run, query string) ([]outcome.RuleSet, error) {
-	rows, err := r.conn.QueryContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []outcome.RuleSet{}
-	for rows.Next() {
-		var s outcome.RuleSet
-		if err := rows.Scan(&s.Rules, &s.Count); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
-}
-
-// wholeNumber reports whether s is the decimal text of an integer: a sanity check on the picked
-// ordinals before the sample-rows step casts them back (they reach it as a bound parameter).
-func wholeNumber(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 type member struct {

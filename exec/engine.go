@@ -25,6 +25,7 @@ import (
 	"github.com/tablegate/tablegate/internal/duckdbtune"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/trace"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // Engine runs assets on one DuckDB database. It is safe for concurrent runs of different assets.
@@ -216,37 +217,50 @@ func (e *Engine) Close() error {
 	return nil
 }
 
-// conn is a run's connection; with a tracer, it writes every statement it runs to it.
+// conn is a run's connection; with a tracer, it writes every statement it runs to it, and while
+// it records (opening the input) it keeps them for explain.
 type conn struct {
 	*gosql.Conn
-	trace *trace.Tracer // nil: not traced
+	trace  *trace.Tracer // nil: not traced
+	record *[]string     // nil: not recording
+}
+
+func (c conn) keep(query string) {
+	if c.record != nil {
+		*c.record = append(*c.record, query)
+	}
 }
 
 // ExecContext runs a statement.
 func (c conn) ExecContext(ctx context.Context, query string, args ...any) (gosql.Result, error) {
 	defer c.trace.Log(c.trace.Begin(), query)
+	c.keep(query)
 	return c.Conn.ExecContext(ctx, query, args...)
 }
 
 // QueryContext runs a query; DuckDB has built the whole result when it returns.
 func (c conn) QueryContext(ctx context.Context, query string, args ...any) (*gosql.Rows, error) {
 	defer c.trace.Log(c.trace.Begin(), query)
+	c.keep(query)
 	return c.Conn.QueryContext(ctx, query, args...)
 }
 
 // QueryRowContext runs a query for one row.
 func (c conn) QueryRowContext(ctx context.Context, query string, args ...any) *gosql.Row {
 	defer c.trace.Log(c.trace.Begin(), query)
+	c.keep(query)
 	return c.Conn.QueryRowContext(ctx, query, args...)
 }
 
 // run is the state of one run on its own connection (temp tables are per connection).
 type run struct {
-	conn      conn
-	id        int64
-	attached  map[string]string // absolute database file -> alias
-	temps     []string
-	variables []string
+	conn     conn
+	id       int64
+	attached map[string]string // absolute database file -> alias
+	// temps are the temp tables the run's input made; prog the run's program, whose cleanup
+	// steps drop its own temp tables and variables.
+	temps []string
+	prog  *compile.Program
 	// callerPerfectHash is perfect_ht_threshold as the run found it (0: not read, left alone).
 	callerPerfectHash int64
 	// perfectHashBits is the threshold the run set (0: left alone); memoryLimit DuckDB's, in
@@ -382,13 +396,13 @@ func (r *run) close() {
 	}
 	r.closed = true
 	ctx := context.Background()
+	if r.prog != nil {
+		runner.Cleanup(&backend{r: r}, r.prog)
+	}
 	for _, t := range r.temps {
 		_, _ = r.conn.ExecContext(ctx, compile.DropTemp(t))
 	}
 	r.restorePerfectHash(ctx)
-	for _, v := range r.variables {
-		_, _ = r.conn.ExecContext(ctx, compile.ResetVariable(v))
-	}
 	for _, alias := range r.attached {
 		_, _ = r.conn.ExecContext(ctx, compile.DetachIfExists(alias))
 	}
@@ -463,22 +477,4 @@ func (r *run) alias(path string) string {
 func (r *run) exec(ctx context.Context, query string) error {
 	_, err := r.conn.ExecContext(ctx, query)
 	return err
-}
-
-// column reads the single column of a query's rows.
-func column[T any](ctx context.Context, r *run, query string) ([]T, error) {
-	rows, err := r.conn.QueryContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		var v T
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
 }

@@ -261,13 +261,8 @@ func TestOpenSandbox(t *testing.T) {
 // aggregateKey runs a key aggregate step between the steps that raise and restore the threads,
 // as a program does, storing query in table.
 func aggregateKey(ctx context.Context, r *run, table, query string) error {
-	pl := &pipeline{r: r}
-	var release func()
-	defer func() {
-		if release != nil {
-			release()
-		}
-	}()
+	b := &backend{r: r}
+	defer func() { _ = b.Tune(ctx, compile.Step{Op: compile.RestoreThreads}) }()
 	for _, s := range []compile.Step{
 		{Op: compile.ReadThreads, SQL: duckdbtune.ReadThreads},
 		{Op: compile.RaiseThreads, SQL: duckdbtune.SetThreads(r.keyThreads)},
@@ -275,7 +270,13 @@ func aggregateKey(ctx context.Context, r *run, table, query string) error {
 		{Op: compile.ReadThreads, SQL: duckdbtune.ReadThreads},
 		{Op: compile.RestoreThreads, SQL: duckdbtune.RestoreThreads},
 	} {
-		if err := pl.step(ctx, nil, s, &release); err != nil {
+		var err error
+		if s.Op == compile.KeyAggregate {
+			err = b.Exec(ctx, s.SQL)
+		} else {
+			_ = b.Tune(ctx, s) // a speed setting, as the run takes it
+		}
+		if err != nil {
 			return err
 		}
 	}

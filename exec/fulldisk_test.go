@@ -14,12 +14,12 @@ import (
 	"github.com/tablegate/tablegate/outcome"
 )
 
-// TestFullDiskGivesSpaceBack: a DuckDB output on a filesystem of 8 MB (a tmpfs; skipped where it
+// TestSlowFullDiskGivesSpaceBack: a DuckDB output on a filesystem of 8 MB (a tmpfs; skipped where it
 // cannot be mounted) that a run's table does not fit: the run fails with the disk full, the
 // database file is back to its size before the run and the previous table intact, and the next
 // run that fits succeeds (without the space given back, it fails on the WAL). A new database
 // file the failed run made is removed.
-func TestFullDiskGivesSpaceBack(t *testing.T) {
+func TestSlowFullDiskGivesSpaceBack(t *testing.T) {
 	testenv.Slow(t) // fills a small file system
 	e := newEnv(t)
 	disk := e.path("disk")

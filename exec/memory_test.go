@@ -150,12 +150,12 @@ func outputDigest(e *env, path string) []any {
 	return e.query("SELECT count(*), sum(hash(id, amount, note) % 1000000007) FROM read_parquet(" + lit(path) + ")")[0]
 }
 
-// TestRunBeyondMemoryLimit runs a validation whose working set is larger than the memory limit it
+// TestSlowRunBeyondMemoryLimit runs a validation whose working set is larger than the memory limit it
 // is given: DuckDB spills to the temp directory and the run ends with exactly the counts and
 // outputs of the same run without a limit. The limit is 96MB at 2 threads: DuckDB's hash
 // aggregate needs a floor of memory that grows with the threads and, slowly, with the number of
 // distinct keys (see docs/reliability.md).
-func TestRunBeyondMemoryLimit(t *testing.T) {
+func TestSlowRunBeyondMemoryLimit(t *testing.T) {
 	testenv.Slow(t) // writes and validates a few million rows
 	e := newEnv(t)
 	in := memoryInput(e, *memoryRows)
@@ -206,11 +206,11 @@ func fileSize(t *testing.T, path string) int64 {
 	return st.Size()
 }
 
-// TestConcurrentSpillingEngines: two engines that spill to the same TempDirectory at once. DuckDB
+// TestSlowConcurrentSpillingEngines: two engines that spill to the same TempDirectory at once. DuckDB
 // names its spill files alike in every database, so without a folder per engine each overwrites
 // the other's blocks: in one process (this test) DuckDB crashed it with SIGSEGV, in two processes
 // both runs failed ("Could not read enough bytes from file duckdb_temp_storage_...").
-func TestConcurrentSpillingEngines(t *testing.T) {
+func TestSlowConcurrentSpillingEngines(t *testing.T) {
 	testenv.Slow(t) // validates a few million rows twice at once
 	e := newEnv(t)
 	in := memoryInput(e, 2_000_000)

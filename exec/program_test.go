@@ -3,9 +3,9 @@ package exec_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -27,6 +27,9 @@ func (s explainedStep) conditional() bool { return strings.Contains(s.header, ";
 func explainedSteps(t *testing.T, text string) []explainedStep {
 	t.Helper()
 	var steps []explainedStep
+	if note, rest, ok := strings.Cut(text, "\n"); ok && !strings.HasPrefix(note, "-- 1.") {
+		text = rest // explain's first line, the summary of the settings
+	}
 	for _, chunk := range strings.Split(strings.TrimSpace(text), ";\n\n-- ") {
 		header, stmt, ok := strings.Cut(strings.TrimPrefix(chunk, "-- "), "\n")
 		require.True(t, ok, "a step without a statement: %q", chunk)
@@ -41,12 +44,13 @@ var traceLine = regexp.MustCompile(`^tablegate trace: +[0-9]+\.[0-9]{3}s(?: +[0-
 // background.
 func notStatement(line string) bool { return strings.HasPrefix(line, "fsync ") }
 
-// TestExplainIsWhatRuns: explain prints the program a run executes, statement for statement.
-// For each input and output, the statements a traced run executes between opening its input and
-// closing are the explained program's, in its order, the writes included (the COPY to the
-// temporary file, the table output's transaction), but for steps whose condition did not hold
-// (the threads for the key aggregates are steps too, which run unless DuckDB has them); every
-// unconditional step runs. The two engines are fresh, so that the run's temp names (which carry
+// TestExplainIsWhatRuns: explain prints every statement a run executes, in its order. For each
+// input and output, the statements of a traced run are the explained ones (those that opened
+// the input, the footer, row-group and count probes, the program, its writes, the COPY to the
+// temporary file or the table output's transaction, and its cleanup), but for steps whose
+// condition did not hold (the threads for the key aggregates are steps too, which run unless
+// DuckDB has them) and the settings explain summarises in one line; every unconditional step
+// runs. The two engines are fresh, so that the run's temp names (which carry
 // the run's number) agree; they have DuckDB's default threads, so that on up to 2 cores the key
 // aggregates raise them.
 func TestExplainIsWhatRuns(t *testing.T) {
@@ -59,6 +63,8 @@ func TestExplainIsWhatRuns(t *testing.T) {
 	e.table(db, "raw", ordersSelect(mixedRows))
 	own := e.path("own.duckdb")
 	e.table(own, "orders", ordersSelect(mixedRows))
+	csv := e.path("orders.csv")
+	e.exec(fmt.Sprintf("COPY (%s) TO '%s' (HEADER)", ordersSelect(mixedRows), csv))
 	for _, c := range []struct {
 		name string
 		a    exec.Asset
@@ -76,6 +82,12 @@ func TestExplainIsWhatRuns(t *testing.T) {
 			Output: exec.TableOutput{File: own, Table: "orders"}, Quarantine: true}, exec.Options{},
 			[]string{"SELECT count(*) FROM duckdb_tables()", "COMMIT"}},
 		{"files in place, per column", exec.Asset{Input: exec.ParquetInput{Path: glob}}, exec.Options{Granularity: exec.PerColumn}, nil},
+		{"files to a table, quarantined", exec.Asset{Input: exec.ParquetInput{Path: glob},
+			Output: exec.TableOutput{File: e.path("files.duckdb"), Table: "orders"}, Quarantine: true}, exec.Options{RowSample: 1},
+			[]string{"SELECT file_index, count(*)", "parquet_schema(", "ATTACH ", "COMMIT"}},
+		{"CSV to parquet, quarantined", exec.Asset{Input: exec.CSVInput{Path: csv},
+			Output: exec.ParquetOutput{Path: e.path("csv", "orders.parquet")}, Quarantine: true}, exec.Options{},
+			[]string{`CREATE OR REPLACE TEMP TABLE "__tg_input_1" AS SELECT * FROM read_csv(`, "COPY (SELECT s."}},
 		{"all valid to parquet", exec.Asset{Input: exec.ParquetInput{Path: e.parquet("ok.parquet", ordersSelect(allValidRows))},
 			Output: exec.ParquetOutput{Path: e.path("ok", "orders.parquet")}}, exec.Options{RowSample: 1}, []string{"COPY (SELECT s."}},
 		{"aborted", exec.Asset{Input: exec.ParquetInput{Path: e.parquet("bad.parquet", ordersSelect(oneInvalidRows))},
@@ -113,65 +125,58 @@ func TestExplainIsWhatRuns(t *testing.T) {
 	}
 }
 
-// checkTraceIsProgram checks that the traced statements between the program's first and last
-// are the program's steps in order, and that every unconditional
-// step ran; it returns the traced statements that are the program's steps.
+// checkTraceIsProgram checks that every statement of the traced run is a step of the explained
+// program, in its order (the statements that opened the input, the probes, the program, its
+// writes and cleanup), but for the run's settings, which explain summarises in its first line
+// (sessionStatement); that a step that did not run is conditional; and that every unconditional
+// step ran. It returns the traced statements that are the program's steps.
 func checkTraceIsProgram(t *testing.T, program, traced string) []string {
 	t.Helper()
+	require.True(t, strings.HasPrefix(program, "-- Besides these statements, the run reads DuckDB's settings"), "explain's first line summarises the settings:\n%s", program)
 	steps := explainedSteps(t, program)
-	var stmts []string
+	next := 0 // the next step
+	ran := map[int]bool{}
+	var matched []string
 	for _, line := range strings.Split(strings.TrimSpace(traced), "\n") {
 		m := traceLine.FindStringSubmatch(line)
 		require.NotNil(t, m, "not a trace line: %q", line)
-		stmts = append(stmts, m[1])
-	}
-	// The program starts after the count probe (compile.CountProbe), the last statement of
-	// opening the input, whose reads (DuckDB's threads among them) it may repeat.
-	probe := slices.IndexFunc(stmts, func(s string) bool { return strings.HasPrefix(s, "SELECT count(*)") })
-	require.GreaterOrEqual(t, probe, 0, "no count probe in the trace:\n%s", traced)
-	index := map[string][]int{}
-	for i, s := range steps {
-		index[s.sql] = append(index[s.sql], i)
-	}
-	next, first, last := 0, -1, -1 // the next step; the trace's first and last statements of the program
-	ran := map[int]bool{}
-	var matched []string
-	for i, stmt := range stmts {
-		if i <= probe {
-			continue
-		}
+		stmt := m[1]
 		k := -1
-		for _, j := range index[stmt] {
-			if j >= next {
+		for j := next; j < len(steps); j++ {
+			if steps[j].sql == stmt {
 				k = j
 				break
 			}
+			if !steps[j].conditional() {
+				break // an unconditional step comes first
+			}
 		}
 		if k < 0 {
+			assert.True(t, notStatement(stmt) || sessionStatement(stmt), "a statement the explained program does not show (the next step is %d of %d):\n%s", next+1, len(steps), stmt)
 			continue
-		}
-		for j := next; j < k; j++ {
-			assert.True(t, steps[j].conditional(), "step %q did not run, and is unconditional", steps[j].header)
 		}
 		ran[k] = true
 		matched = append(matched, stmt)
 		next = k + 1
-		if first < 0 {
-			first = i
-		}
-		last = i
 	}
-	require.GreaterOrEqual(t, first, 0, "no statement of the program ran; program:\n%s\ntrace:\n%s", program, traced)
 	for j, s := range steps {
 		if !ran[j] {
 			assert.True(t, s.conditional(), "unconditional step %q did not run", s.header)
 		}
 	}
-	for _, stmt := range stmts[first : last+1] {
-		if len(index[stmt]) == 0 {
-			assert.True(t, notStatement(stmt), "a statement amid the program's that is not the program's: %s", stmt)
-		}
-	}
 	assert.Positive(t, len(ran), "steps ran")
 	return matched
+}
+
+// sessionStatement is a statement explain summarises in its first line: the settings a run
+// reads and sets when it opens, and gives back when it closes, and what it closes (the input's
+// temp tables, its attached databases).
+func sessionStatement(stmt string) bool {
+	for _, prefix := range []string{"SELECT CAST(current_setting(", "SELECT current_setting(", "SET SESSION perfect_ht_threshold", "RESET SESSION perfect_ht_threshold",
+		"SET threads = $1", `DROP TABLE IF EXISTS temp.main."__tg_`, "DETACH DATABASE IF EXISTS "} {
+		if strings.HasPrefix(stmt, prefix) {
+			return true
+		}
+	}
+	return false
 }

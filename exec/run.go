@@ -3,7 +3,6 @@ package exec
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/buildinfo"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -171,42 +171,40 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	defer r.close()
 
 	opts.progress("reading input", 0)
-	rel, err := e.load(ctx, r, rep, a, opts, outputFiles(a))
+	b := newBackend(r, a, outputFiles(a))
+	rel, err := e.load(ctx, b, rep, opts)
 	if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
 		return e.skipped(rep, a, opts), nil
 	}
 	if err != nil {
 		return rep, err
 	}
-	pl, err := e.evaluate(ctx, r, rep, a, rel, opts, policyOf(a))
-	if pl != nil && pl.counted {
-		rep.Rows = outcome.Rows{Input: pl.total, Invalid: pl.stats.invalid, Valid: pl.total - pl.stats.invalid}
-		out := pl.out
+	ev, err := e.evaluate(ctx, b, rep, rel, opts, policyOf(a))
+	if ev != nil && ev.res.Counted {
+		rep.Rows = outcome.Rows{Input: ev.total, Invalid: ev.stats.invalid, Valid: ev.total - ev.stats.invalid}
+		out := ev.out
 		rep.Outcome = &out
+	}
+	var werr *runner.WriteError
+	if errors.As(err, &werr) {
+		// The run did not reach its outcome: like every exit-2 error, it has none.
+		rep.Outcome = nil
+		return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: werr.Err})
 	}
 	if err != nil {
 		return rep, fail(rep, err)
 	}
-	total, stats, out := pl.total, pl.stats, pl.out
-
-	if a.Output != nil && out != outcome.Aborted && out != outcome.TableCheckFailed {
-		opts.progress("writing outputs", total)
-		w := &writes{quarantineName: quarantineName(a, rep.Asset), keepPrevious: readsOutput(a.Input, a.Output),
-			steps: pl.writes, flags: pl.flags, rowGroup: pl.rowGroup}
-		w.kept = func(quarantine, prev string) {
+	total, stats, out := ev.total, ev.stats, ev.out
+	if w := ev.res.Written; a.Output != nil && out != outcome.Aborted && out != outcome.TableCheckFailed {
+		if w.Kept != "" {
 			why := "this run found no invalid rows"
-			if w.wantsQuarantine() {
+			if ev.res.Conds&compile.WriteQuarant != 0 {
 				why = "this run's input is its own table, so those rows exist nowhere else"
 			}
-			warn(rep, opts, fmt.Sprintf("the previous quarantine %s is kept as %s: %s", quarantine, prev, why))
+			warn(rep, opts, fmt.Sprintf("the previous quarantine %s is kept as %s: %s", w.Was, w.Kept, why))
 		}
-		if err := a.Output.write(ctx, r, w); err != nil {
-			// The run did not reach its outcome: like every exit-2 error, it has none.
-			rep.Outcome = nil
-			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
-		}
-		rep.Table.Written = w.table
-		rep.Quarantine.Written = w.quarantine
+		rep.Table.Written = w.Table
+		rep.Quarantine.Written = w.Quarantine
 		if rep.Quarantine.Written {
 			rep.Quarantine.Rows = stats.invalid
 			outcome.MarkErrorRows(rep.Checks, rep.Quarantine.Address)
@@ -216,7 +214,7 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	counts := errorCounts(p, stats)
 	switch out {
 	case outcome.TableCheckFailed:
-		return rep, fail(rep, tableCheckError(p, pl.tables))
+		return rep, fail(rep, tableCheckError(p, ev.tables))
 	case outcome.Aborted:
 		return rep, fail(rep, &outcome.ValidationAbortError{Schema: p.Name, Invalid: stats.invalid, Counts: counts})
 	case outcome.NoValidRows:
@@ -227,16 +225,17 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 
 // load opens the input and checks its column types against the schema, casting when asked. A
 // mismatch is reported (rep gets the column_schema_mismatch outcome) and returned as the error.
-func (e *Engine) load(ctx context.Context, r *run, rep *outcome.Report, a Asset, opts Options, written map[string]bool) (compile.Relation, error) {
+func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts Options) (compile.Relation, error) {
+	a, r := b.a, b.r
 	p := a.Plan
-	rel, err := readAs(a.Input, reading{declared: p.Schema().Columns}).open(ctx, r, written)
+	rel, err := b.Open(ctx)
 	if err != nil {
 		if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
 			return rel, err
 		}
 		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
 	}
-	actual, err := casting.Describe(ctx, r.conn, rel.From)
+	actual, err := b.Describe(ctx, rel)
 	if err != nil {
 		if in, ok := a.Input.(ParquetInput); ok {
 			err = in.unreadableFooter(ctx, r, err)
@@ -460,58 +459,6 @@ func errorCounts(p *compile.Plan, stats ruleStats) []outcome.RuleCount {
 // MaxSampleValue is the most of a value a report's sample shows (compile.MaxSampleValue).
 const MaxSampleValue = compile.MaxSampleValue
 
-// rowsJSON runs a query whose single column is a JSON text per row.
-func rowsJSON(ctx context.Context, r *run, query string) ([]json.RawMessage, error) {
-	texts, err := column[string](ctx, r, query)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]json.RawMessage, len(texts))
-	for i, text := range texts {
-		out[i] = json.RawMessage(sanitizeJSON(text))
-	}
-	return out, nil
-}
-
-// sanitizeJSON quotes the NaN and Infinity tokens DuckDB's to_json writes for floats, which are
-// not JSON.
-func sanitizeJSON(s string) string {
-	if json.Valid([]byte(s)) {
-		return s
-	}
-	var b strings.Builder
-	inString := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if inString {
-			b.WriteByte(c)
-			if c == '\\' && i+1 < len(s) {
-				i++
-				b.WriteByte(s[i])
-			} else if c == '"' {
-				inString = false
-			}
-			continue
-		}
-		matched := false
-		for _, tok := range []string{"-Infinity", "Infinity", "NaN"} {
-			if strings.HasPrefix(s[i:], tok) {
-				b.WriteString(`"` + tok + `"`)
-				i += len(tok) - 1
-				matched = true
-				break
-			}
-		}
-		if !matched {
-			if c == '"' {
-				inString = true
-			}
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
 // outputFiles are the database files the asset's output writes, which its input attaches for
 // writing too.
 func outputFiles(a Asset) map[string]bool {
@@ -559,13 +506,26 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 		return "", err
 	}
 	defer r.close()
-	rel, err := e.load(ctx, r, &outcome.Report{}, a, opts, outputFiles(a))
+	b := newBackend(r, a, outputFiles(a))
+	var opened []string
+	r.conn.record = &opened
+	rel, err := e.load(ctx, b, &outcome.Report{}, opts)
+	r.conn.record = nil
 	if err != nil {
 		return "", err
 	}
-	prog, _, err := e.program(ctx, r, a, rel, opts, policy, checkGroups(a.Plan, opts))
+	p, err := prepare(ctx, b, runAsset(r, a, opts, policy, checkGroups(a.Plan, opts)), rel)
 	if err != nil {
 		return "", err
 	}
-	return prog.String(), nil
+	for _, stmt := range opened {
+		p.Open = append(p.Open, compile.Step{Op: compile.OpenInput, What: "open the input", SQL: stmt})
+	}
+	return sessionNote + p.String(), nil
 }
+
+// sessionNote is explain's one line for the statements of a run that are not its program's: the
+// settings it reads and sets when it opens and gives back when it closes, and what it closes.
+const sessionNote = "-- Besides these statements, the run reads DuckDB's settings (threads, memory_limit, perfect_ht_threshold) " +
+	"and sets its perfect-hash threshold when it opens; when it closes it drops the input's temp tables, gives the " +
+	"threshold back and detaches the databases it attached.\n"

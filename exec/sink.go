@@ -12,6 +12,7 @@ import (
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/trace"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // Output is where an asset's table goes; its quarantine goes beside it.
@@ -24,35 +25,11 @@ type Output interface {
 	// DefaultAssetName is the asset name when none is given: the table's base name.
 	DefaultAssetName() string
 	// sink and target are what the program that writes the output takes: its kind, and the
-	// temporary files or the catalog the run writes to.
+	// temporary files or the catalog the run writes to; writer is what runs its write steps.
 	sink() compile.Sink
 	target(r *run, quarantineName string, keepPrevious bool) compile.Output
-	write(ctx context.Context, r *run, w *writes) error
+	writer(r *run, quarantineName string, keepPrevious bool) runner.Writer
 }
-
-// writes is what one run writes: the program's write steps, run in order when their condition
-// holds.
-type writes struct {
-	quarantineName string // orders_quarantine: the quarantine's name beside the table
-	steps          []compile.Step
-	flags          compile.Cond
-	// keepPrevious keeps an older quarantine that a new one replaces (the input is the table
-	// itself, so its rows exist nowhere else); a removed one is always kept.
-	keepPrevious bool
-	// kept, when set, is told where an older quarantine was kept, once the outputs are in place.
-	kept     func(quarantine, prev string)
-	rowGroup int64 // rows per row group of a Parquet table ($1 of a sized COPY)
-	// table and quarantine tell, once written, that the valid and the invalid rows were.
-	table, quarantine bool
-}
-
-func (w *writes) holds(s compile.Step) bool { return s.When&w.flags == s.When }
-
-// dropQuarantine tells that the run writes no invalid rows, so an older quarantine, an earlier
-// run's, goes.
-func (w *writes) dropQuarantine() bool { return w.flags&compile.DropQuarant != 0 }
-
-func (w *writes) wantsQuarantine() bool { return w.flags&compile.WriteQuarant != 0 }
 
 // ParquetOutput writes the table to a Parquet file; the quarantine is <quarantine name>.parquet
 // in the same folder.
@@ -123,125 +100,145 @@ func (o TableOutput) QuarantineAddress(name string) string { return o.address(na
 // DefaultAssetName is the table's name.
 func (o TableOutput) DefaultAssetName() string { return o.Table }
 
-// write writes both files under temporary names in the target folder, flushes them, and renames
-// them into place: a crash leaves the previous table byte-for-byte intact and never a
-// half-written file under the table's name. When more than one file changes (the table and its
-// quarantine, or the older quarantine kept as .prev), the renames are a journaled swap: once its
-// journal is written the new pair is decided, and a run killed between the renames leaves the
-// journal for the next run, which completes the swap before anything else (see swap).
-func (o ParquetOutput) write(ctx context.Context, r *run, w *writes) error {
-	dir := filepath.Dir(o.Path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// parquetWriter writes both files under temporary names in the target folder, flushes them,
+// and renames them into place: a crash leaves the previous table byte-for-byte intact and never
+// a half-written file under the table's name. When more than one file changes (the table and
+// its quarantine, or the older quarantine kept as .prev), the renames are a journaled swap: once
+// its journal is written the new pair is decided, and a run killed between the renames leaves
+// the journal for the next run, which completes the swap before anything else (see swap).
+type parquetWriter struct {
+	o              ParquetOutput
+	r              *run
+	t              compile.Output
+	quarantineName string
+	keepPrevious   bool
+	unlock         func()
+	temps          []string
+	// syncs are the flushes of the written files, which run in the background while DuckDB
+	// writes the next file (the table's flush, 0.1 s for 400 MB, overlaps the quarantine's
+	// COPY); both are flushed before anything is renamed.
+	syncs             []chan error
+	tableTmp, quarTmp string
+}
+
+func (o ParquetOutput) writer(r *run, quarantineName string, keepPrevious bool) runner.Writer {
+	return &parquetWriter{o: o, r: r, t: o.target(r, quarantineName, keepPrevious), quarantineName: quarantineName, keepPrevious: keepPrevious}
+}
+
+// Begin makes the folder and takes the table's lock.
+func (w *parquetWriter) Begin(ctx context.Context) error {
+	if err := os.MkdirAll(filepath.Dir(w.o.Path), 0o755); err != nil {
 		return err
 	}
-	unlock, err := o.lockRecovered(ctx)
+	unlock, err := w.o.lockRecovered(ctx)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	qPath := o.QuarantineAddress(w.quarantineName)
+	w.unlock = unlock
+	return nil
+}
 
-	var temps []string
-	journaled := false
-	defer func() {
-		if !journaled {
-			for _, tmp := range temps {
-				_ = os.Remove(tmp) // temporaries not moved into place
-			}
-		}
-	}()
-	// Each file is flushed to disk in the background while DuckDB writes the next one (the
-	// table's flush, 0.1 s for 400 MB, overlaps the quarantine's COPY); both are flushed before
-	// anything is renamed.
-	var syncs []chan error
-	t := o.target(r, w.quarantineName, w.keepPrevious)
-	copyTo := func(s compile.Step, tmp string) (string, error) {
-		temps = append(temps, tmp)
-		var args []any
-		if s.When&compile.SizedGroups != 0 {
-			args = append(args, w.rowGroup)
-		}
-		if _, err := r.conn.ExecContext(ctx, s.SQL, args...); err != nil {
-			return "", err
-		}
-		done := make(chan error, 1)
-		syncs = append(syncs, done)
-		go func() {
-			// In the background: the process's CPU time over it is the next COPY's, not its own.
-			defer r.conn.trace.Log(trace.WallOnly(), "fsync "+tmp)
-			done <- syncFile(tmp)
-		}()
-		return tmp, nil
+// Step runs a COPY to the table's or the quarantine's temporary file and flushes the file in
+// the background.
+func (w *parquetWriter) Step(ctx context.Context, s compile.Step, args ...any) error {
+	var tmp string
+	switch s.Op {
+	case compile.WriteValid:
+		tmp, w.tableTmp = w.t.TableFile, w.t.TableFile
+	case compile.WriteInvalid:
+		tmp, w.quarTmp = w.t.QuarantineFile, w.t.QuarantineFile
+	default:
+		return fmt.Errorf("a Parquet output runs no step %q", s.Op)
 	}
-	var tableTmp, quarTmp string
-	err = func() error {
-		for _, s := range w.steps {
-			if !w.holds(s) {
-				continue
-			}
-			var err error
-			switch s.Op {
-			case compile.WriteValid:
-				tableTmp, err = copyTo(s, t.TableFile)
-			case compile.WriteInvalid:
-				quarTmp, err = copyTo(s, t.QuarantineFile)
-			default:
-				err = fmt.Errorf("a Parquet output runs no step %q", s.Op)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
+	w.temps = append(w.temps, tmp)
+	if _, err := w.r.conn.ExecContext(ctx, s.SQL, args...); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	w.syncs = append(w.syncs, done)
+	go func() {
+		// In the background: the process's CPU time over it is the next COPY's, not its own.
+		defer w.r.conn.trace.Log(trace.WallOnly(), "fsync "+tmp)
+		done <- syncFile(tmp)
 	}()
-	for _, done := range syncs {
+	return nil
+}
+
+// flushed waits for the flushes of the written files.
+func (w *parquetWriter) flushed() error {
+	var err error
+	for _, done := range w.syncs {
 		if serr := <-done; err == nil {
 			err = serr
 		}
 	}
-	if err != nil {
-		return err
+	w.syncs = nil
+	return err
+}
+
+// Abort waits for the flushes, removes the temporaries and gives back the lock.
+func (w *parquetWriter) Abort(string) {
+	_ = w.flushed()
+	for _, tmp := range w.temps {
+		_ = os.Remove(tmp) // temporaries not moved into place
+	}
+	if w.unlock != nil {
+		w.unlock()
+	}
+}
+
+// Finish renames the flushed files into place.
+func (w *parquetWriter) Finish(ctx context.Context, conds compile.Cond) (written runner.Written, err error) {
+	journaled := false
+	defer func() {
+		if !journaled {
+			for _, tmp := range w.temps {
+				_ = os.Remove(tmp) // temporaries not moved into place
+			}
+		}
+		w.unlock()
+	}()
+	if err := w.flushed(); err != nil {
+		return written, err
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return written, err
 	}
+	o, dir := w.o, filepath.Dir(w.o.Path)
+	qPath := o.QuarantineAddress(w.quarantineName)
 	// The quarantine side changes first, so that even a swap whose journal is lost with the disk
 	// never puts a new table beside the older quarantine.
 	s := durable.Swap{Dir: dir}
 	var kept [2]string
-	if w.dropQuarantine() || w.keepPrevious && quarTmp != "" {
+	if conds&compile.DropQuarant != 0 || w.keepPrevious && w.quarTmp != "" {
 		if _, err := os.Lstat(qPath); err == nil {
 			kept = [2]string{qPath, prevParquet(qPath)}
 			s.Add(kept[0], kept[1])
 		}
 	}
-	if quarTmp != "" {
-		s.Add(quarTmp, qPath)
+	if w.quarTmp != "" {
+		s.Add(w.quarTmp, qPath)
 	}
-	if tableTmp != "" {
-		s.Add(tableTmp, o.Path)
+	if w.tableTmp != "" {
+		s.Add(w.tableTmp, o.Path)
 	}
 	durable.Crash("outputs flushed")
 	journal := ""
 	if len(s.Steps) > 1 {
 		journal = durable.JournalPath(o.Path)
 		if err := s.Commit(journal); err != nil {
-			return err
+			return written, err
 		}
 		journaled = true
 	}
 	durable.Crash("journal written")
 	if err := s.Apply(0, journal); err != nil {
 		if journaled {
-			return fmt.Errorf("%w; the swap is recorded in %s and the next run writing %s completes it", err, journal, o.Path)
+			return written, fmt.Errorf("%w; the swap is recorded in %s and the next run writing %s completes it", err, journal, o.Path)
 		}
-		return err
+		return written, err
 	}
-	w.table, w.quarantine = tableTmp != "", quarTmp != ""
-	if kept[0] != "" && w.kept != nil {
-		w.kept(kept[0], kept[1])
-	}
-	return nil
+	return runner.Written{Table: w.tableTmp != "", Quarantine: w.quarTmp != "", Was: kept[0], Kept: kept[1]}, nil
 }
 
 // RecoverOutput completes what a killed run left unfinished at the output: for a Parquet output,
@@ -284,20 +281,6 @@ func prevParquet(quarantine string) string {
 	return strings.TrimSuffix(quarantine, filepath.Ext(quarantine)) + ".prev" + filepath.Ext(quarantine)
 }
 
-// validRowGroupSize runs the program's RowGroupSize step: the row group size for the valid rows'
-// Parquet file, 0 (DuckDB's default) when the statement returns no row, fails, or the size
-// takes no more batches as they come than the default does.
-func (r *run) validRowGroupSize(ctx context.Context, query string) int64 {
-	var size, batches, byDefault int64
-	if err := r.conn.QueryRowContext(ctx, query).Scan(&size, &batches, &byDefault); err != nil {
-		return 0 // also when no size lies within the bounds
-	}
-	if batches <= byDefault {
-		return 0
-	}
-	return size
-}
-
 // lockFile is the hidden file that a run writing the table locks; it exists only while it is
 // held (and after a killed run, until the next one).
 func lockFile(table string) string {
@@ -329,102 +312,107 @@ var syncFile = func(path string) error {
 	return f.Sync()
 }
 
-// write replaces the table and the quarantine in one transaction: a failed or killed run leaves
-// the previous tables as they were. A write that fails before its commit gives back the space it
-// grew the database file by (a full disk would otherwise fail every later run on the WAL).
-func (o TableOutput) write(ctx context.Context, r *run, w *writes) (err error) {
-	catalog := ""
-	committing := false
-	rollback := ""
-	if o.File != "" {
-		// A new database file's folder is made, as a Parquet output's is.
-		if err := os.MkdirAll(filepath.Dir(o.File), 0o755); err != nil {
-			return err
-		}
-		_, statErr := os.Stat(o.File)
-		isNew := errors.Is(statErr, os.ErrNotExist)
-		abs, aerr := filepath.Abs(o.File) // not err: the deferred shrink reads the write's
-		if aerr != nil {
-			return aerr
-		}
-		catalog = r.alias(o.File)
-		for _, s := range w.steps {
-			if s.Op == compile.AttachOutput && w.holds(s) {
-				if err := r.attachAs(ctx, o.File, abs, catalog, s.SQL); err != nil {
-					return err
-				}
-			}
-		}
-		if r.attached[abs] != catalog {
-			return fmt.Errorf("the program writes to %s, which the run has not attached", o.File)
-		}
-		size := int64(-1) // unknown: nothing is given back
-		if st, err := os.Stat(o.File); err == nil {
-			size = st.Size()
-		}
-		defer func() {
-			if err != nil && !committing && (isNew || size >= 0) {
-				r.shrink(o.File, size, isNew, rollback)
-			}
-		}()
+// tableWriter replaces the table and the quarantine in one transaction: a failed or killed run
+// leaves the previous tables as they were. A write that fails before its commit gives back the
+// space it grew the database file by (a full disk would otherwise fail every later run on the
+// WAL).
+type tableWriter struct {
+	o              TableOutput
+	r              *run
+	quarantineName string
+	// catalog is the alias of the output's file ("" the engine's database), abs its absolute
+	// path; isNew tells that the write makes the file; size is its size before the write (-1:
+	// unknown, nothing is given back); ready that the file is attached and its size read.
+	catalog, abs      string
+	isNew, ready      bool
+	size              int64
+	committing        bool
+	table, quarantine bool
+}
+
+func (o TableOutput) writer(r *run, quarantineName string, _ bool) runner.Writer {
+	return &tableWriter{o: o, r: r, quarantineName: quarantineName, size: -1}
+}
+
+// Begin makes a new database file's folder, as a Parquet output's is.
+func (w *tableWriter) Begin(context.Context) error {
+	if w.o.File == "" {
+		return nil
 	}
-	for _, s := range w.steps {
-		if s.Op == compile.Rollback && w.holds(s) {
-			rollback = s.SQL // also for a write that fails before it begins
-		}
+	if err := os.MkdirAll(filepath.Dir(w.o.File), 0o755); err != nil {
+		return err
 	}
-	begun, kept, table, quarantine := false, false, false, false
-	defer func() {
-		if err != nil && begun && rollback != "" {
-			_ = r.exec(context.Background(), rollback)
-		}
-	}()
-	for _, s := range w.steps {
-		if !w.holds(s) {
-			continue
-		}
-		switch s.Op {
-		case compile.Rollback:
-			continue // taken above
-		case compile.FindQuarantine:
-			var n int64
-			if err := r.conn.QueryRowContext(ctx, s.SQL).Scan(&n); err != nil {
-				return err
-			}
-			if kept = n > 0; kept {
-				w.flags |= compile.QuarantFound
-			}
-			continue
-		case compile.Commit:
-			durable.Crash("tables written")
-			committing = true
-		case compile.WriteValid:
-			table = true
-		case compile.WriteInvalid:
-			quarantine = true
-		case compile.Write:
-		case compile.AttachOutput:
-			continue // attached above
-		default:
-			return fmt.Errorf("a DuckDB table output runs no step %q", s.Op)
-		}
-		if err := r.exec(ctx, s.SQL); err != nil {
-			return err
-		}
-		begun = true
+	_, statErr := os.Stat(w.o.File)
+	w.isNew = errors.Is(statErr, os.ErrNotExist)
+	abs, err := filepath.Abs(w.o.File)
+	if err != nil {
+		return err
 	}
-	w.table, w.quarantine = table, quarantine
-	if kept && w.kept != nil {
-		w.kept(o.QuarantineAddress(w.quarantineName), o.address(w.quarantineName+"_prev"))
-	}
+	w.abs, w.catalog = abs, w.r.alias(w.o.File)
 	return nil
 }
 
+// prepared checks, before the first statement of the write, that the output's file is attached
+// and reads its size.
+func (w *tableWriter) prepared() error {
+	if w.o.File == "" || w.ready {
+		return nil
+	}
+	if w.r.attached[w.abs] != w.catalog {
+		return fmt.Errorf("the program writes to %s, which the run has not attached", w.o.File)
+	}
+	if st, err := os.Stat(w.o.File); err == nil {
+		w.size = st.Size()
+	}
+	w.ready = true
+	return nil
+}
+
+func (w *tableWriter) Step(ctx context.Context, s compile.Step, _ ...any) error {
+	switch s.Op {
+	case compile.AttachOutput:
+		return w.r.attachAs(ctx, w.o.File, w.abs, w.catalog, s.SQL)
+	case compile.Commit:
+		durable.Crash("tables written")
+		w.committing = true
+	case compile.WriteValid:
+		w.table = true
+	case compile.WriteInvalid:
+		w.quarantine = true
+	case compile.Write:
+	default:
+		return fmt.Errorf("a DuckDB table output runs no step %q", s.Op)
+	}
+	if err := w.prepared(); err != nil {
+		return err
+	}
+	return w.r.exec(ctx, s.SQL)
+}
+
+// Abort rolls the write back and, unless it failed committing, gives back the space it took.
+func (w *tableWriter) Abort(rollback string) {
+	if rollback != "" {
+		_ = w.r.exec(context.Background(), rollback)
+	}
+	if w.ready && !w.committing && (w.isNew || w.size >= 0) {
+		w.r.shrink(w.o.File, w.size, w.isNew)
+	}
+}
+
+func (w *tableWriter) Finish(_ context.Context, conds compile.Cond) (runner.Written, error) {
+	written := runner.Written{Table: w.table, Quarantine: w.quarantine}
+	if conds&compile.QuarantFound != 0 {
+		written.Was, written.Kept = w.o.QuarantineAddress(w.quarantineName), w.o.address(w.quarantineName+"_prev")
+	}
+	return written, nil
+}
+
 // shrink gives back the space a failed, rolled-back write grew a database file by: it detaches
-// the file and truncates it to its size before the write, or removes it when the write made it. Rolled back, every block past that size is unused: DuckDB writes a
-// transaction's data to free or new blocks and changes the header only at a checkpoint. If the
-// file cannot be detached it is left as it is.
-func (r *run) shrink(file string, size int64, made bool, rollback string) {
+// the file and truncates it to its size before the write, or removes it when the write made it.
+// Rolled back, every block past that size is unused: DuckDB writes a transaction's data to free
+// or new blocks and changes the header only at a checkpoint. If the file cannot be detached it
+// is left as it is.
+func (r *run) shrink(file string, size int64, made bool) {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return
@@ -432,9 +420,6 @@ func (r *run) shrink(file string, size int64, made bool, rollback string) {
 	alias, ok := r.attached[abs]
 	if !ok {
 		return
-	}
-	if rollback != "" {
-		_ = r.exec(context.Background(), rollback)
 	}
 	if err := r.exec(context.Background(), compile.Detach(alias)); err != nil {
 		return
@@ -460,7 +445,7 @@ func (e *Engine) WriteQuery(ctx context.Context, query string, out Output) error
 	defer r.close()
 	name := QuarantineName(out.DefaultAssetName())
 	prog := compile.WriteProgram(query, out.sink(), out.target(r, name, false))
-	if err := out.write(ctx, r, &writes{quarantineName: name, steps: prog.Steps()}); err != nil {
+	if _, err := runner.Write(ctx, &backend{r: r}, out.writer(r, name, false), prog.Steps(), 0); err != nil {
 		return &OutputError{Output: out.String(), Err: err}
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -23,7 +24,7 @@ import (
 // ErrNoSourceData is the cause of an input error when the input matches no data at all (a
 // missing file, a glob that matches nothing). Options.SkipMissing turns it into the skipped
 // outcome.
-var ErrNoSourceData = errors.New("no source data")
+var ErrNoSourceData = runner.ErrNoSourceData
 
 // Input is where an asset's rows come from.
 type Input interface {
@@ -156,51 +157,9 @@ func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (com
 	} else {
 		rel.DenseRowIDs = true
 	}
-	var ranges map[string][2]int64
-	rel.PlainColumns, ranges = footerFacts(ctx, r, in.Path)
-	if len(matches) > 1 {
-		rel.NoStatistics, rel.Ranges = true, ranges
-	}
-	if len(matches) == 1 {
-		// The rows of each row group, in file order; on an error none, and the table keeps
-		// DuckDB's default row groups.
-		rel.RowGroups, _ = column[int64](ctx, r, compile.ParquetRowGroups(in.Path))
-	}
+	// The footers and row groups are read by the run's probes (compile.Probes).
+	rel.Parquet, rel.NoStatistics = in.Path, len(matches) > 1
 	return rel, nil
-}
-
-// footerFacts reads, in one pass over the Parquet footers, the top-level columns that no
-// column chunk stores with a dictionary (plain), and the smallest and largest value of each
-// top-level column whose every column chunk has integer statistics or holds only NULLs (ranges,
-// by lower-case name; a chunk without statistics, whose null count is NULL too, leaves its
-// column out rather than its file). Both only steer how rules are evaluated, never what they
-// find: when the footers cannot be read both are nil, every string rule filters in the scan and
-// no key column is copied.
-func footerFacts(ctx context.Context, r *run, path string) (plain map[string]bool, ranges map[string][2]int64) {
-	rows, err := r.conn.QueryContext(ctx, compile.ParquetFooters(path))
-	if err != nil {
-		return nil, nil
-	}
-	defer rows.Close()
-	plain, ranges = map[string]bool{}, map[string][2]int64{}
-	for rows.Next() {
-		var name string
-		var isPlain, ranged bool
-		var lo, hi gosql.NullInt64
-		if err := rows.Scan(&name, &isPlain, &ranged, &lo, &hi); err != nil {
-			return nil, nil
-		}
-		if isPlain {
-			plain[name] = true
-		}
-		if ranged && lo.Valid && hi.Valid {
-			ranges[strings.ToLower(name)] = [2]int64{lo.Int64, hi.Int64}
-		}
-	}
-	if rows.Err() != nil {
-		return nil, nil
-	}
-	return plain, ranges
 }
 
 // fileOffsets is a BIGINT list literal of the row each file of a multi-file scan starts at.

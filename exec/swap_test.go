@@ -65,13 +65,13 @@ func ids(rows [][]any, _ []string, ok bool) []string {
 	return out
 }
 
-// TestSwapKilledAtEachStep kills a real process (this test binary, re-run as a child) at each
+// TestSlowSwapKilledAtEachStep kills a real process (this test binary, re-run as a child) at each
 // step of a run's output swap: after the outputs are flushed, after the journal is written, after
 // each rename; for a DuckDB output, before the commit. After every kill the next open of the
 // output (RecoverOutput, which every run starts with) leaves one run's pair: the previous table
 // and quarantine when the kill came before the journal, else the new ones; the folder then holds
 // exactly the table, its quarantine and a kept previous quarantine, nothing else.
-func TestSwapKilledAtEachStep(t *testing.T) {
+func TestSlowSwapKilledAtEachStep(t *testing.T) {
 	testenv.Slow(t) // kills a child process at each step of the swap
 	if stage := os.Getenv("TABLEGATE_TEST_CRASH_AT"); stage != "" {
 		swapChild(t, stage)
@@ -89,7 +89,7 @@ func TestSwapKilledAtEachStep(t *testing.T) {
 					e := newEnv(t)
 					a := previousPair(t, e, b, c)
 					prevTable, prevQuar := ids(b.table(e)), ids(b.quarantine(e))
-					cmd := osexec.Command(os.Args[0], "-test.run=^TestSwapKilledAtEachStep$")
+					cmd := osexec.Command(os.Args[0], "-test.run=^TestSlowSwapKilledAtEachStep$")
 					cmd.Env = append(os.Environ(), "TABLEGATE_TEST_CRASH_AT="+stage,
 						fmt.Sprintf("TABLEGATE_TEST_CRASH_CASE=%s %d", b.name, ci), "TABLEGATE_TEST_CRASH_DIR="+e.dir)
 					out, err := cmd.CombinedOutput()

@@ -83,27 +83,14 @@ func median(vals []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// readTableChecks reads the table checks' values and judges them; the rule counts are its
-// parameter when the checks read them.
-func (pl *pipeline) readTableChecks(ctx context.Context, query string) error {
-	checks := pl.a.Plan.TableChecks
-	vals := make([]any, len(checks))
-	dest := make([]any, len(checks))
-	for i := range vals {
-		dest[i] = &vals[i]
+// judgeTableChecks judges the table checks' values, which the program's TableChecks step read
+// (runner.Asset.JudgeTables); baselines are the earlier values of each check.
+func judgeTableChecks(p *compile.Plan, vals []any, baselines map[string][]float64) []tableResult {
+	results := make([]tableResult, len(p.TableChecks))
+	for i, c := range p.TableChecks {
+		results[i] = judgeTableCheck(c, vals[i], baselines)
 	}
-	var args []any
-	if pl.a.Plan.TableChecksReadCounts() {
-		args = append(args, append([]int64{pl.stats.invalid}, pl.stats.failed...))
-	}
-	if err := pl.r.conn.QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
-		return err
-	}
-	pl.tables = make([]tableResult, len(checks))
-	for i, c := range checks {
-		pl.tables[i] = judgeTableCheck(c, vals[i], pl.baselines)
-	}
-	return nil
+	return results
 }
 
 // readBaselines reads the earlier values of the plan's anomaly checks from the run history;

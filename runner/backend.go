@@ -85,10 +85,16 @@ type Written struct {
 	Kept, Was string
 }
 
-// Tuner is a Backend that runs the program's tuning steps (compile.ReadThreads, RaiseThreads,
-// RestoreThreads), which change the engine's settings for the key aggregates. A Backend that is
-// not one refuses them (compile emits them only for facts whose KeyThreads exceed Threads).
+// Tuner is a Backend that tunes the engine for the run: it fills the facts that steer the
+// program's tuning steps, and runs those steps (compile.ReadThreads, RaiseThreads,
+// RestoreThreads). A Backend that is not one leaves those facts zero, for which compile emits no
+// tuning step.
 type Tuner interface {
+	// Fit fills the engine's facts (threads, perfect-hash threshold, memory budget) for a run
+	// over f.Rows rows.
+	Fit(f *compile.Facts)
+	// Tune runs a tuning step; RestoreThreads gives back only what a RaiseThreads of the run
+	// raised, once.
 	Tune(ctx context.Context, s compile.Step) error
 }
 

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"encoding/json"
 	"errors"
 
 	"github.com/tablegate/tablegate/compile"
@@ -21,6 +22,15 @@ type Asset struct {
 	Output  bool
 	// Quarantine declares a quarantine (the invalid rows are written beside the output).
 	Quarantine bool
+	// Groups are the rule indexes of every check the report shows, in rule order (a rule's own
+	// check is its one index): each shows at most Program.Samples failing rows.
+	Groups [][]int
+	// Progress, when set, is told when the run begins writing its outputs.
+	Progress func(phase string, rows int64)
+	// JudgeTables judges the values the TableChecks step read (one per table check of the plan,
+	// nil for NULL) and tells whether they fail the run: the table_check_failed outcome, which
+	// writes nothing. Needed when the plan has table checks.
+	JudgeTables func(values []any) (fails bool)
 }
 
 // Result is what a run found: the counts, the outcome, what the report's checks are built from,
@@ -36,13 +46,15 @@ type Result struct {
 	// failing some member.
 	CheckFailed []int64
 	// Samples is, per rule, its failing rows the checks show (JSON objects).
-	Samples map[int][]any
+	Samples map[int][]json.RawMessage
 	// InvalidByRules, InvalidSample and ValidSample are the report's.
 	InvalidByRules []outcome.RuleSet
-	InvalidSample  []any
-	ValidSample    []any
+	InvalidSample  []json.RawMessage
+	ValidSample    []json.RawMessage
 	// ValidRows and InvalidRows are the statements whose rows go to the caller (compile.ToCaller).
 	ValidRows, InvalidRows string
 	// Written is what the Writer put in place.
 	Written Written
+	// Conds are the program's conditions as the run ended.
+	Conds compile.Cond
 }

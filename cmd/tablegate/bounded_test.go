@@ -28,9 +28,9 @@ func wideChecksYAML(n int) string {
 	return b.String()
 }
 
-// TestSignalStopsCompile: SIGINT or SIGTERM while a schema compiles ends the process within a
+// TestSlowSignalStopsCompile: SIGINT or SIGTERM while a schema compiles ends the process within a
 // second, with an error, for every command that compiles one.
-func TestSignalStopsCompile(t *testing.T) {
+func TestSlowSignalStopsCompile(t *testing.T) {
 	testenv.Slow(t) // signals a compile of thousands of checks
 	require.NoError(t, buildErr)
 	f := newFixture(t)

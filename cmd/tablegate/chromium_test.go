@@ -236,9 +236,9 @@ func (p *page) offPage(self string) []string {
 	return out
 }
 
-// TestHTMLReportInChromium opens validate's page in a real headless Chromium: the banner, a
+// TestSlowHTMLReportInChromium opens validate's page in a real headless Chromium: the banner, a
 // check row and a hostile value as the DOM has them, a screenshot, and no request off the page.
-func TestHTMLReportInChromium(t *testing.T) {
+func TestSlowHTMLReportInChromium(t *testing.T) {
 	testenv.Slow(t)
 	f := newFixture(t)
 	const hostile = `<script>document.title='owned'</script><img src=x onerror="document.title='owned'">`

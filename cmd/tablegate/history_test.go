@@ -147,8 +147,8 @@ func TestHistoryFailureIsAWarning(t *testing.T) {
 	assert.Equal(t, "not a database\n", string(data), "the corrupt file is left alone")
 }
 
-// TestHistoryConcurrentValidates runs 8 tablegate processes at once on one history file.
-func TestHistoryConcurrentValidates(t *testing.T) {
+// TestSlowHistoryConcurrentValidates runs 8 tablegate processes at once on one history file.
+func TestSlowHistoryConcurrentValidates(t *testing.T) {
 	testenv.Slow(t)
 	require.NoError(t, buildErr)
 	f := newFixture(t)

@@ -31,7 +31,7 @@ import (
 //
 //	go test ./cmd/tablegate/ -run KillMidWrite -v -kill.iterations=500 -kill.rows=5000000
 var (
-	killIterations = flag.Int("kill.iterations", 25, "SIGKILLs per output kind (Parquet file, DuckDB table) in TestKillMidWrite")
+	killIterations = flag.Int("kill.iterations", 25, "SIGKILLs per output kind (Parquet file, DuckDB table) in TestSlowKillMidWrite")
 	killRows       = flag.Int("kill.rows", 3_000_000, "rows of the kill test's input")
 	killSeed       = flag.Uint64("kill.seed", 1, "seed of the kill moments")
 )
@@ -306,7 +306,7 @@ func histogram(m map[string]int) string {
 	return b.String()
 }
 
-// TestKillMidWrite starts real `tablegate validate` processes that replace a previous good table
+// TestSlowKillMidWrite starts real `tablegate validate` processes that replace a previous good table
 // and quarantine with large new outputs, and SIGKILLs each at a random moment of its run (seeded;
 // see killAt: over the whole run, over its writing, and just after its last write statement, so
 // that every phase is hit: reading, evaluating, writing the quarantine and the table, fsyncing
@@ -320,7 +320,7 @@ func histogram(m map[string]int) string {
 // half-written file under the table's name, never a new table beside the previous run's
 // quarantine (in DuckDB both change in one transaction), and the hidden temporaries a kill leaves
 // behind match no *.parquet glob and are removed by the next run.
-func TestKillMidWrite(t *testing.T) {
+func TestSlowKillMidWrite(t *testing.T) {
 	require.NoError(t, buildErr)
 	testenv.Slow(t) // kills hundreds of runs at random points
 	f := newFixture(t)
@@ -586,11 +586,11 @@ func killDuckDB(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small stri
 	assert.Equal(t, wantNew, tables)
 }
 
-// TestConcurrentWritersSameOutput: two runs writing the same output at once. For a Parquet
+// TestSlowConcurrentWritersSameOutput: two runs writing the same output at once. For a Parquet
 // output the second waits for the first one's lock and both succeed; for a DuckDB table the
 // second either fails cleanly on DuckDB's file lock or succeeds after the first. Either way the
 // table and its quarantine are one complete run's output, never a mix.
-func TestConcurrentWritersSameOutput(t *testing.T) {
+func TestSlowConcurrentWritersSameOutput(t *testing.T) {
 	require.NoError(t, buildErr)
 	testenv.Slow(t) // runs pairs of validations of a million rows
 	f := newFixture(t)
@@ -670,10 +670,10 @@ func TestConcurrentWritersSameOutput(t *testing.T) {
 	t.Logf("DuckDB output: %d of 6 concurrent runs succeeded, the others failed on the lock", succeeded)
 }
 
-// TestMemoryLimitFlag: `tablegate validate --memory-limit 96MB --temp-dir DIR` over an input whose
+// TestSlowMemoryLimitFlag: `tablegate validate --memory-limit 96MB --temp-dir DIR` over an input whose
 // validation needs more memory than that spills to DIR and reports exactly the rows, checks and
 // invalid-row sets of the same run without a limit, in less memory (the process's peak RSS).
-func TestMemoryLimitFlag(t *testing.T) {
+func TestSlowMemoryLimitFlag(t *testing.T) {
 	require.NoError(t, buildErr)
 	testenv.Slow(t) // validates three million rows twice
 	f := newFixture(t)

@@ -20,11 +20,11 @@ import (
 // inetSyscall is a socket or connect call of an internet family in strace's output.
 var inetSyscall = regexp.MustCompile(`(socket|connect)\((\d+, )?.*AF_INET6?\b`)
 
-// TestNoSockets: check, explain and validate open no internet socket on any corpus schema: every
+// TestSlowNoSockets: check, explain and validate open no internet socket on any corpus schema: every
 // entry of the hostile SQL corpus as a rule (check), those that compile (explain, validate over a
 // Parquet input), and the example schemas. Run under strace; a rule naming an extension's
 // function would otherwise make DuckDB download the extension.
-func TestNoSockets(t *testing.T) {
+func TestSlowNoSockets(t *testing.T) {
 	testenv.Slow(t) // needs strace
 	if buildErr != nil {
 		t.Fatal(buildErr)

@@ -118,11 +118,11 @@ func setStorageNumber(t *testing.T, file string, version uint64) {
 	require.NoError(t, os.WriteFile(file, b, 0o644))
 }
 
-// TestStorageReadByOtherDuckDBs: the files tablegate writes open in a real DuckDB 1.5 (Python's
+// TestSlowStorageReadByOtherDuckDBs: the files tablegate writes open in a real DuckDB 1.5 (Python's
 // duckdb 1.5.6), and a file written by DuckDB 2.0 (Python's duckdb 2.0.1) validates. CI
 // installs both packages into folders of their own and names them in TABLEGATE_PY_DUCKDB15 and
 // TABLEGATE_PY_DUCKDB20.
-func TestStorageReadByOtherDuckDBs(t *testing.T) {
+func TestSlowStorageReadByOtherDuckDBs(t *testing.T) {
 	testenv.Slow(t) // needs DuckDB 1.5 and 2.0 from Python
 	py15, py20 := os.Getenv("TABLEGATE_PY_DUCKDB15"), os.Getenv("TABLEGATE_PY_DUCKDB20")
 	if py15 == "" || py20 == "" {

@@ -156,10 +156,10 @@ func TestCorpusIsRE2(t *testing.T) {
 	}
 }
 
-// TestJavaAgreesWithDuckDB runs the translated patterns in a real JVM with java.util.regex,
+// TestSlowJavaAgreesWithDuckDB runs the translated patterns in a real JVM with java.util.regex,
 // Matcher.find() as RLIKE does, and compares with DuckDB; the untranslated patterns must differ
 // somewhere, or the corpus tests nothing.
-func TestJavaAgreesWithDuckDB(t *testing.T) {
+func TestSlowJavaAgreesWithDuckDB(t *testing.T) {
 	testenv.Slow(t)
 	java, err := exec.LookPath("java")
 	if err != nil {

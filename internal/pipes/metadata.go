@@ -34,6 +34,15 @@ func Text(s string) Value { return Value{"text", s} }
 // Int is an integer value.
 func Int(n int64) Value { return Value{"int", n} }
 
+// Float is a number value.
+func Float(f float64) Value { return Value{"float", f} }
+
+// Bool is a true/false value.
+func Bool(b bool) Value { return Value{"bool", b} }
+
+// Null is a null value.
+func Null() Value { return Value{"null", nil} }
+
 // JSON is a JSON value (an object or an array).
 func JSON(v any) Value { return Value{"json", v} }
 

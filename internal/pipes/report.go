@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/tablegate/tablegate/outcome"
@@ -108,22 +109,48 @@ func CheckMetadata(c outcome.Check) (Metadata, error) {
 		m[outcome.MetaRules] = JSON(c.Rules)
 	}
 	if t := c.Table; t != nil {
-		if text, ok := t.Value.(string); ok {
-			m[outcome.MetaValue] = Text(text)
-		} else {
-			m[outcome.MetaValue] = JSON(t.Value)
-		}
+		// Dagster takes only objects and arrays as JSON: a scalar is sent as its own type.
+		m[outcome.MetaValue] = valueOf(t.Value)
 		if t.Min != nil {
-			m[outcome.MetaMin] = JSON(*t.Min)
+			m[outcome.MetaMin] = number(*t.Min)
 		}
 		if t.Max != nil {
-			m[outcome.MetaMax] = JSON(*t.Max)
+			m[outcome.MetaMax] = number(*t.Max)
 		}
 		if t.Baseline != nil {
 			m[outcome.MetaBaseline] = JSON(t.Baseline)
 		}
 	}
 	return m, nil
+}
+
+// number is a whole number as int, others as float: JSON writes 100000.0 as 100000, which
+// Dagster refuses as a float.
+func number(f float64) Value {
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return Int(int64(f))
+	}
+	return Float(f)
+}
+
+// valueOf types a table check's value: a number, a truth, NULL, or text (NaN, infinities).
+func valueOf(v any) Value {
+	switch x := v.(type) {
+	case nil:
+		return Null()
+	case bool:
+		return Bool(x)
+	case float64:
+		return number(x)
+	case json.Number:
+		if f, err := x.Float64(); err == nil {
+			return number(f)
+		}
+		return Text(x.String())
+	case string:
+		return Text(x)
+	}
+	return Text(fmt.Sprint(v))
 }
 
 // tableOf reads JSON objects into a table: the columns in the order of their first appearance,

@@ -8,10 +8,15 @@ import (
 
 // SlowVar is the variable that turns on the slow tests: kills, signals, interop with other
 // DuckDB builds, external servers and browsers. `go test ./...` stays the quick loop without it;
-// CI's second stage sets it.
+// CI's second stage sets it and runs only them (SlowPattern).
 const SlowVar = "TABLEGATE_SLOW"
 
-// Slow skips t unless the slow tests were asked for.
+// SlowPrefix starts the name of every slow test, so that SlowPattern selects them all and no
+// quick test: `TABLEGATE_SLOW=1 go test -run '^TestSlow' ./...`.
+const SlowPrefix = "TestSlow"
+
+// Slow skips t unless the slow tests were asked for. A test of this module that calls it is
+// named TestSlow… (TestSlowNamesSelectThem checks it), or CI's slow stage would never run it.
 func Slow(t testing.TB) {
 	t.Helper()
 	if os.Getenv(SlowVar) == "" {

@@ -96,12 +96,14 @@ func writeFile(path string, run *report.Run) error {
 }
 
 type page struct {
-	Run          *report.Run
-	Report       *outcome.Report
-	OutcomeText  string
-	Tone         string // ok, warn or bad: the banner's colour
-	Failing      int
-	Checks       []checkRow
+	Run         *report.Run
+	Report      *outcome.Report
+	OutcomeText string
+	Tone        string // ok, warn or bad: the banner's colour
+	Failing     int
+	Checks      []checkRow
+	// TableChecks are shown first, in a section of their own.
+	TableChecks  []tableRow
 	Failures     []failure
 	HasTrends    bool
 	TrendRuns    int
@@ -151,6 +153,13 @@ func newPage(run *report.Run) page {
 	}
 	p.MoreRuleSets = max(0, len(rep.InvalidByRules)-MaxRuleSets)
 	for _, c := range rep.Checks {
+		if c.Table != nil {
+			p.TableChecks = append(p.TableChecks, newTableRow(c))
+			if !c.Passed {
+				p.Failing++
+			}
+			continue
+		}
 		facts, _ := run.Check(c.Name)
 		row := checkRow{Name: c.Name, Description: c.Description, Passed: c.Passed, Blocking: c.Blocking, Severity: c.Severity,
 			Declared: facts.Declared, Failed: c.Failed, Rules: facts.Rules}

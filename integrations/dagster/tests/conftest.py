@@ -4,11 +4,14 @@ TABLEGATE_BIN), schemas, and an ephemeral Dagster instance per test."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
 import dagster as dg
 import pytest
+
+from tablegate_dagster import find_tablegate
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -52,6 +55,9 @@ columns:
 def tablegate(tmp_path_factory) -> str:
     if os.environ.get("TABLEGATE_BIN"):
         return os.environ["TABLEGATE_BIN"]
+    if shutil.which("go") is None:
+        # No Go: the binary the installed package carries (its platform wheel) or finds on PATH.
+        return find_tablegate()
     binary = tmp_path_factory.mktemp("bin") / "tablegate"
     subprocess.run(["go", "build", "-o", str(binary), "./cmd/tablegate"], cwd=REPO, check=True)
     return str(binary)

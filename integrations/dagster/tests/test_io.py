@@ -104,3 +104,33 @@ def test_code_version_and_columns(tablegate, schemas, tmp_path, instance):
     ]
     assert columns[1].description == "Rules: amount not null; amount >= 0; amount not infinite; amount not NaN."
     assert asset.code_versions_by_key[key] == spec.code_version
+
+
+@dg.asset
+def quarantined_ids(orders__error_rows: pl.DataFrame) -> dg.MaterializeResult:
+    return dg.MaterializeResult(metadata={"ids": ",".join(sorted(orders__error_rows["id"].to_list()))})
+
+
+def test_quarantine_as_an_asset(tablegate, schemas, tmp_path, instance):
+    from test_e2e import INVALID, MIXED
+
+    def asset(rows):
+        return orders(
+            tablegate, schemas, tmp_path / "out" / "orders.parquet", query=ROWS.format(rows),
+            quarantine=True, quarantine_name="orders__error_rows", quarantine_asset=True, group_name="shop",
+        )
+
+    run = Run(instance, asset(MIXED), as_polars, quarantined_ids)
+    assert run.result.success
+    q = run.materialized("orders__error_rows")
+    assert q.metadata["dagster/row_count"].value == 3
+    assert q.metadata["tablegate/table_address"].value == str(tmp_path / "out" / "orders__error_rows.parquet")
+    assert meta(run, "quarantined_ids", "ids") == "b,g,g"
+    assert meta(run, "as_polars", "ids") == "a,c,f"
+    assert run.evals["dy_rule__amount__min"].passed is False
+    # No valid rows: the quarantine is written and materialized, the table is not, the step fails.
+    fresh = dg.DagsterInstance.ephemeral()
+    run = Run(fresh, asset(INVALID))
+    assert not run.result.success
+    assert run.materialized("orders__error_rows").metadata["dagster/row_count"].value == 2
+    assert run.materialized("orders") is None

@@ -149,3 +149,42 @@ COPY (SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SEL
 
 -- 30. write the invalid rows: write (the invalid rows); when the invalid rows are written
 COPY (SELECT "payment_id", "customer_id", "amount", "currency", CASE WHEN "customer_total_bounded" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__customer_total_bounded", CASE WHEN "customer_single_currency" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__customer_single_currency", CASE WHEN "few_payments_per_id" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__few_payments_per_id", CASE WHEN "table_not_empty_total" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__table_not_empty_total", CASE WHEN "amount_is_rounded" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount_is_rounded", CASE WHEN "primary_key" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__primary_key", CASE WHEN "payment_id|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__payment_id__nullability", CASE WHEN "amount|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount__nullability", CASE WHEN "amount|check__total_positive" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount__check__total_positive", CASE WHEN "amount|inf" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount__inf", CASE WHEN "amount|nan" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount__nan", CASE WHEN "currency|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__currency__nullability" FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability") ORDER BY __tg_rid) TO 'out/.orders.parquet.tablegate-1-quarantine.tmp' (FORMAT parquet);
+
+-- 31. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_failed_1";
+
+-- 32. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
+
+-- 33. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_keys1_1";
+
+-- 34. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_keys2_1";
+
+-- 35. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_suspects_1";
+
+-- 36. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_suspect_blocks_1";
+
+-- 37. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
+
+-- 38. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_0;
+
+-- 39. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_1;
+
+-- 40. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_2;
+
+-- 41. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_0;
+
+-- 42. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_1;
+
+-- 43. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_2;

@@ -159,3 +159,21 @@ COMMIT;
 
 -- 25. undo the write: write (only when it fails); when the outputs are written
 ROLLBACK;
+
+-- 26. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_failed_1";
+
+-- 27. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
+
+-- 28. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
+
+-- 29. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_0;
+
+-- 30. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_1;
+
+-- 31. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_2;

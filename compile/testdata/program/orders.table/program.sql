@@ -128,3 +128,24 @@ COMMIT;
 
 -- 27. undo the write: write (only when it fails); when the outputs are written
 ROLLBACK;
+
+-- 28. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_failed_1";
+
+-- 29. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
+
+-- 30. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_keys1_1";
+
+-- 31. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
+
+-- 32. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_0;
+
+-- 33. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_1;
+
+-- 34. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_2;

@@ -95,3 +95,33 @@ COPY (SELECT s."name", s."path", s."label", s."mood", s."memo" FROM (SELECT "nam
 
 -- 20. write the invalid rows: write (the invalid rows); when the invalid rows are written
 COPY (SELECT "name", "path", "label", "mood", "memo", CASE WHEN "name|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__name__nullability", CASE WHEN "name|regex" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__name__regex", CASE WHEN "path|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__path__nullability", CASE WHEN "path|max_length" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__path__max_length", CASE WHEN "path|regex" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__path__regex", CASE WHEN "label|is_in" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__label__is_in", CASE WHEN "mood|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__mood__nullability", CASE WHEN "memo|check__no_quote" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__memo__check__no_quote", CASE WHEN "memo|check__not_underscore" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__memo__check__not_underscore" FROM "__tg_failed_1" WHERE NOT ("name|nullability" AND "name|regex" AND "path|nullability" AND "path|max_length" AND "path|regex" AND "label|is_in" AND "mood|nullability" AND "memo|check__no_quote" AND "memo|check__not_underscore") ORDER BY __tg_rid) TO 'out/.orders.parquet.tablegate-1-quarantine.tmp' (FORMAT parquet);
+
+-- 21. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_failed_1";
+
+-- 22. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_suspects_1";
+
+-- 23. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_suspect_blocks_1";
+
+-- 24. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
+
+-- 25. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_0;
+
+-- 26. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_1;
+
+-- 27. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_2;
+
+-- 28. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_0;
+
+-- 29. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_1;
+
+-- 30. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_2;

@@ -90,3 +90,18 @@ COMMIT;
 
 -- 23. undo the write: write (only when it fails); when the outputs are written
 ROLLBACK;
+
+-- 24. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_failed_1";
+
+-- 25. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
+
+-- 26. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_0;
+
+-- 27. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_1;
+
+-- 28. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_2;

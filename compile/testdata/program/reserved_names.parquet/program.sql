@@ -164,3 +164,42 @@ COPY (SELECT s."select", s."order", s."from", s."group", s."CustomerID", s."user
 
 -- 30. write the invalid rows: write (the invalid rows); when the invalid rows are written
 COPY (SELECT "select", "order", "from", "group", "CustomerID", "user", "limit", CASE WHEN "order_has_select" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__order_has_select", CASE WHEN "per_customer" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__per_customer", CASE WHEN "primary_key" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__primary_key", CASE WHEN "select|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__select__nullability", CASE WHEN "order|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__order__nullability", CASE WHEN "order|regex" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__order__regex", CASE WHEN "from|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__from__nullability", CASE WHEN "from|min" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__from__min", CASE WHEN "group|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__group__nullability", CASE WHEN "group|unique" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__group__unique", CASE WHEN "CustomerID|check" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__CustomerID__check", CASE WHEN "user|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__user__nullability", CASE WHEN "user|inner_where_nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__user__inner_where_nullability", CASE WHEN "user|inner_Table_nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__user__inner_Table_nullability", CASE WHEN "user|inner_Table_min" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__user__inner_Table_min", CASE WHEN "limit|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__limit__nullability", CASE WHEN "limit|inner_nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__limit__inner_nullability", CASE WHEN "limit|inner_max" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__limit__inner_max" FROM "__tg_failed_1" WHERE NOT ("order_has_select" AND "per_customer" AND "primary_key" AND "select|nullability" AND "order|nullability" AND "order|regex" AND "from|nullability" AND "from|min" AND "group|nullability" AND "group|unique" AND "CustomerID|check" AND "user|nullability" AND "user|inner_where_nullability" AND "user|inner_Table_nullability" AND "user|inner_Table_min" AND "limit|nullability" AND "limit|inner_nullability" AND "limit|inner_max") ORDER BY __tg_rid) TO 'out/.orders.parquet.tablegate-1-quarantine.tmp' (FORMAT parquet);
+
+-- 31. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_failed_1";
+
+-- 32. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
+
+-- 33. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_keys1_1";
+
+-- 34. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_keys2_1";
+
+-- 35. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_suspects_1";
+
+-- 36. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_suspect_blocks_1";
+
+-- 37. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
+
+-- 38. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_0;
+
+-- 39. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_1;
+
+-- 40. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_2;
+
+-- 41. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_0;
+
+-- 42. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_1;
+
+-- 43. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_2;

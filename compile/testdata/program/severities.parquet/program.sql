@@ -134,3 +134,36 @@ COPY (SELECT s."id", s."amount", s."note", s."email", s."ratio" FROM (SELECT "id
 
 -- 26. write the invalid rows: write (the invalid rows); when the invalid rows are written
 COPY (SELECT "id", "amount", "note", "email", "ratio", CASE WHEN "amount_is_rounded" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount_is_rounded", CASE WHEN "note_needs_amount" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__note_needs_amount", CASE WHEN "primary_key" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__primary_key", CASE WHEN "id|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__id__nullability", CASE WHEN "amount|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount__nullability", CASE WHEN "amount|min" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount__min", CASE WHEN "amount|inf" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount__inf", CASE WHEN "amount|nan" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount__nan", CASE WHEN "note|max_length" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__note__max_length", CASE WHEN "email|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__email__nullability", CASE WHEN "email|check__lowercase" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__email__check__lowercase", CASE WHEN "email|check__has_at" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__email__check__has_at", CASE WHEN "ratio|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__ratio__nullability", CASE WHEN "ratio|check__0" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__ratio__check__0", CASE WHEN "ratio|check__1" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__ratio__check__1", CASE WHEN "ratio|max" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__ratio__max", CASE WHEN "ratio|nan" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__ratio__nan" FROM "__tg_failed_1" WHERE NOT ("note_needs_amount" AND "id|nullability" AND "amount|nullability" AND "amount|inf" AND "email|nullability" AND "ratio|nullability" AND "ratio|check__0" AND "ratio|max" AND "ratio|nan") ORDER BY __tg_rid) TO 'out/.orders.parquet.tablegate-1-quarantine.tmp' (FORMAT parquet);
+
+-- 27. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_failed_1";
+
+-- 28. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
+
+-- 29. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_suspects_1";
+
+-- 30. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_suspect_blocks_1";
+
+-- 31. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
+
+-- 32. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_0;
+
+-- 33. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_1;
+
+-- 34. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_2;
+
+-- 35. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_0;
+
+-- 36. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_1;
+
+-- 37. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_2;

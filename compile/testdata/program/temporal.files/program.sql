@@ -99,3 +99,18 @@ SELECT s."day", s."week_start", s."month_start", s."opens", s."created", s."crea
 
 -- 12. read the filtered rows: hand the valid rows to the caller; when some row is invalid
 SELECT s."day", s."week_start", s."month_start", s."opens", s."created", s."created_ms", s."created_ns", s."created_local", s."created_monthly", s."created_weekly", s."took" FROM (SELECT "day", "week_start", "month_start", "opens", "created", "created_ms", "created_ns", "created_local", "created_monthly", "created_weekly", "took", (([0, 1000000]::BIGINT[])[file_index::BIGINT + 1] + file_row_number) AS __tg_rid FROM read_parquet('in/*.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
+
+-- 13. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_failed_1";
+
+-- 14. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
+
+-- 15. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_0;
+
+-- 16. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_1;
+
+-- 17. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_2;

@@ -120,3 +120,36 @@ COPY (SELECT s."code", s."country", s."payload", s."status", s."blob", s."extra"
 
 -- 26. write the invalid rows: write (the invalid rows); when the invalid rows are written
 COPY (SELECT "code", "country", "payload", "status", "blob", "extra", CASE WHEN "code|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__code__nullability", CASE WHEN "code|min_length" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__code__min_length", CASE WHEN "code|max_length" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__code__max_length", CASE WHEN "code|regex" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__code__regex", CASE WHEN "country|is_in" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__country__is_in", CASE WHEN "payload|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__payload__nullability", CASE WHEN "payload|check" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__payload__check", CASE WHEN "status|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__status__nullability", CASE WHEN "status|unique" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__status__unique", CASE WHEN "extra|check" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__extra__check" FROM "__tg_failed_1" WHERE NOT ("code|nullability" AND "code|min_length" AND "code|max_length" AND "code|regex" AND "country|is_in" AND "payload|nullability" AND "payload|check" AND "status|nullability" AND "status|unique" AND "extra|check") ORDER BY __tg_rid) TO 'out/.orders.parquet.tablegate-1-quarantine.tmp' (FORMAT parquet);
+
+-- 27. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_failed_1";
+
+-- 28. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
+
+-- 29. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_suspects_1";
+
+-- 30. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_suspect_blocks_1";
+
+-- 31. drop the run's temp table: clean up (also when the run fails)
+DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
+
+-- 32. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_0;
+
+-- 33. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_1;
+
+-- 34. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_suspect_1_2;
+
+-- 35. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_0;
+
+-- 36. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_1;
+
+-- 37. reset the run's variable: clean up (also when the run fails)
+RESET VARIABLE __tg_invalid_1_2;

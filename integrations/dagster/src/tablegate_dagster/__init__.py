@@ -8,19 +8,22 @@ severity and metadata tablegate sends, a materialization only when the table was
 
 import json
 import os
+import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import dagster as dg
 
-from ._io import TablegateIOManager, load_table, table_address
+from ._io import TABLE_ADDRESS_KEY, TablegateIOManager, load_table, table_address
 from ._pipes import CompleteLinesMessageReader, run_in_pipes_session
 
 __all__ = [
     "tablegate_asset",
     "check_specs",
     "list_checks",
+    "find_tablegate",
     "column_schema",
     "TablegateIOManager",
     "IO_MANAGER_KEY",
@@ -92,18 +95,35 @@ def _validate_args(
     return args + list(extra_args)
 
 
+def find_tablegate() -> str:
+    """The tablegate binary: the one this package's platform wheel carries, else ``tablegate`` on
+    ``PATH``."""
+    bundled = Path(__file__).with_name("bin") / "tablegate"
+    if bundled.is_file():
+        return str(bundled)
+    on_path = shutil.which("tablegate")
+    if on_path:
+        return on_path
+    raise TablegateError(
+        "tablegate_dagster: no tablegate binary: this is not the platform wheel (linux x86_64) that "
+        "carries one, and tablegate is not on PATH. Install tablegate "
+        "(go install github.com/tablegate/tablegate/cmd/tablegate@latest) or pass executable="
+    )
+
+
 def list_checks(
     *,
     schema: str,
     quarantine: bool = False,
     granularity: str | None = None,
     schema_rules: str | None = None,
-    executable: str = "tablegate",
+    executable: str | None = None,
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
 ) -> dict[str, Any]:
     """``tablegate checks --format json``: the checks a run reports, the schema's fingerprint and
     its columns. Nothing is read."""
+    executable = executable or find_tablegate()
     cmd = [executable, "checks", "--schema", schema, "--format", "json"]
     if quarantine:
         cmd.append("--quarantine")
@@ -117,8 +137,9 @@ def list_checks(
         )
     except FileNotFoundError as e:
         raise TablegateError(
-            f"tablegate_asset: cannot run {executable!r}: install tablegate "
-            "(go install github.com/tablegate/tablegate/cmd/tablegate@latest) or pass executable="
+            f"tablegate_asset: cannot run {executable!r}: install the tablegate-dagster wheel that carries "
+            "tablegate, put tablegate on PATH (go install github.com/tablegate/tablegate/cmd/tablegate@latest), "
+            "or pass executable="
         ) from e
     if proc.returncode != 0:
         raise TablegateError(f"`{' '.join(cmd)}` failed (exit {proc.returncode}): {proc.stderr.strip()}")
@@ -182,10 +203,11 @@ def tablegate_asset(
     row_sample: int | None = 5,
     skip_missing: bool = False,
     extra_args: Sequence[str] = (),
-    executable: str = "tablegate",
+    executable: str | None = None,
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
     key_prefix: str | Sequence[str] | None = None,
+    quarantine_asset: bool = False,
     **asset_kwargs: Any,
 ) -> dg.AssetsDefinition:
     """An asset that ``tablegate validate`` materializes.
@@ -195,16 +217,27 @@ def tablegate_asset(
     ``granularity``, ``schema_rules``, ``samples``, ``row_sample`` — the valid rows the
     materialization previews, 5 as dagster-dataframely, ``None`` for tablegate's setting —,
     ``skip_missing``; anything else in
-    ``extra_args``). ``executable`` is the tablegate binary; ``env`` and ``cwd`` are its
+    ``extra_args``). ``executable`` is the tablegate binary (default: ``find_tablegate()``); ``env`` and ``cwd`` are its
     environment (added to this process's) and folder. The remaining keyword arguments go to
     ``dagster.asset`` (``deps``, ``group_name``, ``description``, ...).
+
+    ``quarantine_asset=True`` (with ``quarantine=True``) makes the quarantine an asset of its own,
+    ``<quarantine_name or name_quarantine>``, materialized whenever a run wrote it (its address and
+    row count), and loadable downstream like the table.
 
     Every check ``tablegate validate`` reports is declared, so Dagster shows each as it is
     evaluated; the asset is ``output_required=False``, so a skipped run (no source data) records
     its checks and no materialization; a failing run records its checks, then raises
     ``dagster.Failure`` with tablegate's error type and message.
     """
-    key = dg.AssetKey([*([key_prefix] if isinstance(key_prefix, str) else (key_prefix or [])), name])
+    executable = executable or find_tablegate()
+    prefix = [key_prefix] if isinstance(key_prefix, str) else list(key_prefix or [])
+    key = dg.AssetKey([*prefix, name])
+    quarantine_key = None
+    if quarantine_asset:
+        if not quarantine:
+            raise TablegateError(f"tablegate_asset {name!r}: quarantine_asset=True needs quarantine=True")
+        quarantine_key = dg.AssetKey([*prefix, (quarantine_name or f"{name}_quarantine").replace(PARTITION_KEY, "")])
     listed = list_checks(
         schema=schema,
         quarantine=quarantine,
@@ -261,22 +294,61 @@ def tablegate_asset(
         # One instance for every tablegate asset: Dagster requires the same object under one key.
         asset_kwargs["resource_defs"] = {IO_MANAGER_KEY: _IO_MANAGER, **(asset_kwargs.get("resource_defs") or {})}
 
-    @dg.asset(
-        name=name,
-        key_prefix=key_prefix,
-        check_specs=_specs(key, listed, partitions_def),
-        output_required=False,
-        kinds=kinds,
-        metadata=metadata,
-        **asset_kwargs,
-    )
-    def _asset(context: dg.AssetExecutionContext):
+    check_specs = _specs(key, listed, partitions_def)
+
+    def body(context: dg.AssetExecutionContext):
         run_cmd = cmd
         if context.has_partition_key:
             run_cmd = _for_partition(cmd, context.partition_key, query_at=query_at)
-        yield from run_validate(context, run_cmd, env=env, cwd=cwd)
+        yield from run_validate(context, run_cmd, env=env, cwd=cwd, quarantine_key=quarantine_key)
 
-    return _asset
+    if quarantine_key is None:
+
+        @dg.asset(
+            name=name,
+            key_prefix=key_prefix,
+            check_specs=check_specs,
+            output_required=False,
+            kinds=kinds,
+            metadata=metadata,
+            **asset_kwargs,
+        )
+        def _asset(context: dg.AssetExecutionContext):
+            yield from body(context)
+
+        return _asset
+
+    # The quarantine as an asset of its own: one op, two outputs, either may be absent.
+    per_output = {k: asset_kwargs.pop(k) for k in _PER_OUTPUT if k in asset_kwargs}
+    common = {
+        "is_required": False,
+        "io_manager_key": asset_kwargs.pop("io_manager_key"),
+        "code_version": asset_kwargs.pop("code_version"),
+        "kinds": kinds,
+        "group_name": asset_kwargs.pop("group_name", None),
+    }
+
+    @dg.multi_asset(
+        name=name,
+        outs={
+            "table": dg.AssetOut(key=key, metadata=metadata, **common, **per_output),
+            "quarantine": dg.AssetOut(
+                key=quarantine_key,
+                description=f"The rows of {name} that failed an error rule, as tablegate quarantined them.",
+                **common,
+            ),
+        },
+        check_specs=check_specs,
+        **asset_kwargs,
+    )
+    def _assets(context: dg.AssetExecutionContext):
+        yield from body(context)
+
+    return _assets
+
+
+#: dagster.asset arguments that belong to the table's output when the quarantine is an asset too.
+_PER_OUTPUT = ("description", "owners", "tags", "automation_condition", "freshness_policy")
 
 
 def run_validate(
@@ -286,6 +358,7 @@ def run_validate(
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
     message_reader: dg.PipesMessageReader | None = None,
+    quarantine_key: dg.AssetKey | None = None,
 ):
     """Run a ``tablegate validate`` command line as a Pipes process and yield what it reported.
 
@@ -304,6 +377,12 @@ def run_validate(
         if isinstance(r, dg.AssetCheckResult) and descriptions.get(r.check_name):
             r = r._replace(description=descriptions[r.check_name])
         yield r
+    written = (report or {}).get("quarantine") or {}
+    if quarantine_key is not None and written.get("written"):
+        yield dg.MaterializeResult(
+            asset_key=quarantine_key,
+            metadata={TABLE_ADDRESS_KEY: written["address"], "dagster/row_count": dg.MetadataValue.int(written["rows"])},
+        )
     if done.returncode != 0:
         error = (report or {}).get("error") or {}
         raise dg.Failure(
