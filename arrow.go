@@ -31,12 +31,31 @@ type Filtered struct {
 // Close releases the readers and the run's temporary state.
 func (f *Filtered) Close() { f.f.Close() }
 
+// FilterOptions say how Filter reports. Filter writes nothing, so they have none of Options'
+// outputs (quarantine, asset names, HTML page, run history).
+type FilterOptions struct {
+	// MaxFailureSamples caps the failing rows each check shows: 0 means 5, negative means none.
+	MaxFailureSamples int
+	// RowSample adds the first N valid and invalid rows to the result (0: none).
+	RowSample int
+	// Cast casts mismatched columns to their declared dtypes, strictly.
+	Cast bool
+	// Granularity of the rule checks ("" is PerRule).
+	Granularity Granularity
+	// SchemaRulesPerRule gives schema-level rules their own checks at column granularity.
+	SchemaRulesPerRule bool
+	// Progress, when set, is told which phase the run is in.
+	Progress func(Progress)
+}
+
 // Filter validates the input and writes nothing: it returns the valid and the invalid rows, for
 // callers who handle invalid rows themselves. A column-schema mismatch is still an error
-// (*ColumnSchemaError); failing rows are not, and the outcome is all_valid or quarantined.
-// opts.Name and opts.Quarantine do not apply. Available with the build tag duckdb_arrow.
-func (e *Engine) Filter(ctx context.Context, p *Plan, in Input, opts Options) (*Filtered, error) {
-	f, err := e.e.Filter(ctx, p, in, opts.exec())
+// (*ColumnSchemaError), and so is a failing error table check (*TableCheckError); failing rows
+// are not, and the outcome is all_valid or quarantined. Available with the build tag
+// duckdb_arrow.
+func (e *Engine) Filter(ctx context.Context, p *Plan, in Input, opts FilterOptions) (*Filtered, error) {
+	f, err := e.e.Filter(ctx, p, in, exec.Options{MaxFailureSamples: opts.MaxFailureSamples, RowSample: opts.RowSample, Cast: opts.Cast,
+		Granularity: opts.Granularity, SchemaRulesPerRule: opts.SchemaRulesPerRule, Progress: opts.Progress})
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func TestFilterArrow(t *testing.T) {
 
 	eng := openEngine(t)
 	plan := compileSchema(t, tablegate.NewSchema("Ids", tablegate.Int64("id").Min(0)))
-	f, err := eng.Filter(context.Background(), plan, tablegate.FromArrow(reader, "ids"), tablegate.Options{})
+	f, err := eng.Filter(context.Background(), plan, tablegate.FromArrow(reader, "ids"), tablegate.FilterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

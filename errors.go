@@ -53,3 +53,19 @@ type (
 // ErrNoSourceData is the cause of an input error when the input matches no data at all;
 // Options.SkipMissing turns it into the skipped outcome.
 var ErrNoSourceData = exec.ErrNoSourceData
+
+// ErrorType names err as the JSON report's error.type does: ColumnSchemaError,
+// ValidationAbortError, …; "Error" for an error of no named type (a cancelled context).
+func ErrorType(err error) string { return outcome.TypeName(err) }
+
+// WithError gives rep err as its error when it names none yet; a nil rep becomes the report of a
+// run that never started (outcome null), so that every failure has one JSON report.
+func WithError(rep *Report, err error) *Report {
+	if rep == nil {
+		rep = exec.NewReport("", "")
+	}
+	if err != nil && rep.Error == nil {
+		rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
+	}
+	return rep
+}

@@ -11,19 +11,56 @@ import (
 )
 
 // publish appends the settled run to o.History and writes its page to o.HTML. A history that
-// fails is a warning in rep; the error is the page's, which the caller asked for.
+// fails is a warning in rep (and on o.Warnings); the error is the page's, which the caller asked
+// for.
 func (o Options) publish(ctx context.Context, p *Plan, in Input, rep *outcome.Report) error {
 	if rep == nil || (o.HTML == "" && o.History == "") {
 		return nil
 	}
-	run := report.New(rep, p, report.Facts{Input: inputText(in), Flags: o.flags()})
+	facts := report.Facts{Input: inputText(in), Flags: o.flags()}
+	if o.Facts != nil {
+		facts = *o.Facts
+	}
+	run := report.New(rep, p, facts)
 	if o.History != "" {
-		history.Record(ctx, o.History, run, func(msg string) { rep.Warnings = append(rep.Warnings, msg) })
+		history.Record(ctx, o.History, run, func(msg string) {
+			rep.Warnings = append(rep.Warnings, msg)
+			if o.Warnings != nil {
+				fmt.Fprintln(o.Warnings, "warning: "+msg)
+			}
+		})
 	}
 	if o.HTML != "" {
-		return htmlreport.WriteFile(o.HTML, run)
+		if err := htmlreport.WriteFile(o.HTML, run); err != nil {
+			return &PageError{Path: o.HTML, Err: err}
+		}
 	}
 	return nil
+}
+
+// PageError means the run's HTML page (Options.HTML) could not be written; the run itself went
+// as its result says.
+type PageError struct {
+	Path string // the page's file (Options.HTML)
+	Err  error  // why it could not be written
+}
+
+// Error says which page could not be written and why.
+func (e *PageError) Error() string { return e.Err.Error() }
+
+// Unwrap is the cause, for errors.Is and errors.As.
+func (e *PageError) Unwrap() error { return e.Err }
+
+// annotate gives a failing run's error to o.AnnotateError, and its message to the report.
+func (o Options) annotate(rep *outcome.Report, err error) error {
+	if err == nil || o.AnnotateError == nil {
+		return err
+	}
+	err = o.AnnotateError(err)
+	if rep != nil && rep.Error != nil {
+		rep.Error.Message = err.Error()
+	}
+	return err
 }
 
 func inputText(in Input) string {
@@ -50,4 +87,14 @@ func (o Options) flags() []string {
 	add(o.Granularity != "", "Granularity", o.Granularity)
 	add(o.SchemaRulesPerRule, "SchemaRulesPerRule", o.SchemaRulesPerRule)
 	return out
+}
+
+// WriteRunPage writes the HTML page of a recorded run (its run_id) to htmlPath, from the run
+// history alone: the run's report and plan facts as recorded, with its checks' trends up to it.
+func WriteRunPage(ctx context.Context, historyPath, runID, htmlPath string) error {
+	run, err := history.Load(ctx, historyPath, runID)
+	if err != nil {
+		return err
+	}
+	return htmlreport.WriteFile(htmlPath, run)
 }

@@ -3,6 +3,7 @@ package tablegate_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,8 +56,76 @@ func TestValidateHTMLAndHistory(t *testing.T) {
 		t.Fatalf("warnings: %v", res.Warnings)
 	}
 
-	_, err = eng.Validate(ctx, plan, in, nil, tablegate.Options{HTML: filepath.Join(dir, "no", "such", "dir.html")})
-	if !errors.As(err, &abort) || !strings.Contains(err.Error(), "write the HTML report") {
+	var warnings strings.Builder
+	res, _ = eng.Validate(ctx, plan, in, nil, tablegate.Options{History: bad, Warnings: &warnings})
+	if want := "warning: " + res.Warnings[0] + "\n"; warnings.String() != want {
+		t.Errorf("Options.Warnings got %q, want %q", warnings.String(), want)
+	}
+
+	missing := filepath.Join(dir, "no", "such", "dir.html")
+	_, err = eng.Validate(ctx, plan, in, nil, tablegate.Options{HTML: missing})
+	var pageErr *tablegate.PageError
+	if !errors.As(err, &abort) || !errors.As(err, &pageErr) || pageErr.Path != missing || !strings.Contains(err.Error(), "write the HTML report") {
 		t.Fatalf("the run's error and the page's: %v", err)
+	}
+}
+
+// Options.AnnotateError rewrites a failing run's error before the result, the page and the
+// history record it; Options.Facts are what the page and the history show of how it was asked.
+func TestAnnotateErrorAndFacts(t *testing.T) {
+	ctx := context.Background()
+	eng := openEngine(t)
+	plan := compileSchema(t, tablegate.NewSchema("Orders", tablegate.Float64("amount").Min(0)))
+	dir := t.TempDir()
+	page, hist := filepath.Join(dir, "orders.html"), filepath.Join(dir, "history.duckdb")
+	in := tablegate.FromQuery("SELECT -1.0::DOUBLE AS amount")
+	res, err := eng.Validate(ctx, plan, in, nil, tablegate.Options{HTML: page, History: hist,
+		Facts:         &tablegate.RunFacts{Input: "--query SELECT -1.0", Flags: []string{"--format=json"}},
+		AnnotateError: func(err error) error { return fmt.Errorf("%w (see the runbook)", err) }})
+	var abort *tablegate.ValidationAbortError
+	if !errors.As(err, &abort) || !strings.HasSuffix(err.Error(), "(see the runbook)") {
+		t.Fatalf("error %v", err)
+	}
+	if !strings.HasSuffix(res.Report.Error.Message, "(see the runbook)") {
+		t.Errorf("the report's message: %q", res.Report.Error.Message)
+	}
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"(see the runbook)", "--query SELECT -1.0", "--format=json"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the page does not show %q", want)
+		}
+	}
+	run, err := history.Load(ctx, hist, res.Report.RunID)
+	if err != nil || !strings.HasSuffix(run.Report.Error.Message, "(see the runbook)") || run.Input != "--query SELECT -1.0" {
+		t.Errorf("history: %+v, %v", run, err)
+	}
+}
+
+// Explain and Checks: what a run would execute and report, without reading rows.
+func TestExplainAndChecks(t *testing.T) {
+	ctx := context.Background()
+	eng := openEngine(t)
+	plan := compileSchema(t, tablegate.NewSchema("Orders", tablegate.Int64("id").PrimaryKey(), tablegate.Float64("amount").Min(0)))
+	dir := t.TempDir()
+	q, err := eng.Explain(ctx, plan, tablegate.FromQuery("SELECT 1::BIGINT AS id, 2.0::DOUBLE AS amount"),
+		tablegate.ToParquet(filepath.Join(dir, "orders.parquet")), tablegate.Options{Quarantine: true})
+	if err != nil || !strings.Contains(q, "COPY") || !strings.Contains(q, "quarantine") {
+		t.Errorf("explain: %v\n%s", err, q)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "orders.parquet")); !os.IsNotExist(err) {
+		t.Errorf("explain wrote the output: %v", err)
+	}
+	var names []string
+	for _, c := range tablegate.Checks(plan, tablegate.Options{Granularity: tablegate.PerColumn, Quarantine: true}) {
+		names = append(names, c.Name)
+		if c.Blocking != (c.Name == "dy_schema__columns") {
+			t.Errorf("%s blocking %v with a quarantine", c.Name, c.Blocking)
+		}
+	}
+	if got := strings.Join(names, " "); got != "dy_schema__columns dy_col__id dy_col__amount dy_schema__rules" {
+		t.Errorf("checks %s", got)
 	}
 }

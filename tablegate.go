@@ -4,11 +4,14 @@ import (
 	"context"
 	gosql "database/sql"
 	"errors"
+	"io"
 	"time"
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/history"
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -95,7 +98,7 @@ func (e *Engine) Close() error { return e.e.Close() }
 func (e *Engine) DB() *gosql.DB { return e.e.DB() }
 
 // Exec is the engine of package exec underneath, for what this package does not cover
-// (Explain, WriteQuery, exec.Asset options).
+// (WriteQuery, exec.Asset options).
 func (e *Engine) Exec() *exec.Engine { return e.e }
 
 // Granularity is how rule checks are reported: one per rule, per column or for the schema.
@@ -143,9 +146,41 @@ type Options struct {
 	// History, when set, is the DuckDB file the run is appended to (tables tablegate_runs and
 	// tablegate_check_results); a history that cannot be written is a warning in the result.
 	History string
+	// Facts say how the run was asked for, as its HTML page and the history show it (a command
+	// line's input and flags); nil shows the input's address and the options set here.
+	Facts *RunFacts
+	// Warnings, when set, is written each warning of the run as it is added to the result, one
+	// line each, starting "warning: ".
+	Warnings io.Writer
+	// AnnotateError, when set, rewrites a failing run's error (with the caller's own advice, say)
+	// before the result, the page and the history record its message.
+	AnnotateError func(error) error
 	// Timeout, when positive, bounds the whole run: past it the running statement is interrupted
 	// and Validate returns *TimeoutError.
 	Timeout time.Duration
+}
+
+// RunFacts are how a run was asked for: its input and settings as the caller names them.
+type RunFacts = report.Facts
+
+// Setting names for Options.ApplySetting, as the TABLEGATE_* environment variables spell them
+// in lower case.
+const (
+	SettingCheckGranularity  = exec.SettingCheckGranularity
+	SettingSchemaRules       = exec.SettingSchemaRules
+	SettingMaxFailureSamples = exec.SettingMaxFailureSamples
+	SettingRowSample         = exec.SettingRowSample
+)
+
+// ApplySetting sets one setting from its text (Setting*), validating it; source names where the
+// text came from in the *SettingError ("flag --samples", "environment variable …").
+func (o *Options) ApplySetting(setting, value, source string) error {
+	eo := o.exec()
+	if err := eo.ApplySetting(setting, value, source); err != nil {
+		return err
+	}
+	o.Granularity, o.SchemaRulesPerRule, o.MaxFailureSamples, o.RowSample = eo.Granularity, eo.SchemaRulesPerRule, eo.MaxFailureSamples, eo.RowSample
+	return nil
 }
 
 func (o Options) exec() exec.Options {
@@ -162,8 +197,13 @@ func (o Options) exec() exec.Options {
 		Granularity:        o.Granularity,
 		SchemaRulesPerRule: o.SchemaRulesPerRule,
 		Progress:           o.Progress,
+		Warnings:           o.Warnings,
 		Timeout:            o.Timeout,
 	}
+}
+
+func (o Options) asset(p *Plan, in Input, out Output) exec.Asset {
+	return exec.Asset{Name: o.Name, QuarantineName: o.QuarantineName, Plan: p, Input: in, Output: out, Quarantine: o.Quarantine}
 }
 
 // Validate validates the input against the plan and applies the failure policy: the valid rows
@@ -174,10 +214,37 @@ func (o Options) exec() exec.Options {
 // for the failing outcomes (*ColumnSchemaError, *ValidationAbortError, *NoValidRowsError,
 // *CastError) and for problems with the input (*InputError), the output (*OutputError) or a
 // setting (*SettingError); a failing run leaves the previous table as it was.
+//
+// With opts.HTML or opts.History the settled run is then published: a history that cannot be
+// written is a warning, a page that cannot be written a *PageError joined to the run's error.
 func (e *Engine) Validate(ctx context.Context, p *Plan, in Input, out Output, opts Options) (*Result, error) {
-	rep, err := e.e.Run(ctx, exec.Asset{Name: opts.Name, QuarantineName: opts.QuarantineName, Plan: p, Input: in, Output: out, Quarantine: opts.Quarantine}, opts.exec())
+	rep, err := e.e.Run(ctx, opts.asset(p, in, out), opts.exec())
+	err = opts.annotate(rep, err)
 	if perr := opts.publish(ctx, p, in, rep); perr != nil {
 		err = errors.Join(err, perr)
 	}
 	return newResult(rep), err
 }
+
+// Explain prints every statement a run of the input to out would execute, each after a comment
+// with its purpose, once the input's column types are checked; no rule is evaluated and nothing
+// is written. A nil out explains validating in place.
+func (e *Engine) Explain(ctx context.Context, p *Plan, in Input, out Output, opts Options) (string, error) {
+	return e.e.ExplainAsset(ctx, opts.asset(p, in, out), opts.exec())
+}
+
+// CheckSpec is a check a run would report, known before any data is read: its name, whether it
+// blocks, its description and its rules.
+type CheckSpec = outcome.CheckSpec
+
+// Checks lists the checks a run of the plan with these options would report (opts.Quarantine
+// and the granularity decide them), without reading data: what an orchestrator declares up
+// front.
+func Checks(p *Plan, opts Options) []CheckSpec {
+	return exec.CheckSpecs(p, opts.Quarantine, opts.exec())
+}
+
+// Fingerprint is a short hash of what the plan checks: its columns and dtypes, and each rule's
+// name, severity and SQL. It changes when the schema's contract does (an orchestrator's code
+// version), not when a description does.
+func Fingerprint(p *Plan) string { return report.Fingerprint(p) }

@@ -19,10 +19,11 @@ import (
 // backend's Cancel, as database/sql drivers do it).
 type Backend interface {
 	// Open makes the input readable and returns the relation the program reads: its From and
-	// RowID, and what the backend knows of the source without a statement (ScanFilters,
-	// ParquetPath, the file count). Statements that read the input's footers or count it are
-	// not Open's: they are the probe steps (compile.Plan.Probes) the run executes after it. An
-	// input that matches no data returns an error wrapping ErrNoSourceData.
+	// RowID, and what the backend knows of the source without reading it (ScanFilters,
+	// DenseRowIDs, NoStatistics, Parquet: the path the footer probes read). Statements that read
+	// the input's footers or count it are not Open's: they are the probes (compile.Probes) the
+	// run executes after it. An input that matches no data returns an error wrapping
+	// ErrNoSourceData.
 	Open(ctx context.Context) (compile.Relation, error)
 	// Describe reads the relation's columns and their types, in the backend's type syntax
 	// (casting parses them), without reading rows.
@@ -39,9 +40,9 @@ type Backend interface {
 	// Writer is what writes the asset's outputs (nil: the asset has none, or the backend
 	// hands its rows to the caller).
 	Writer() Writer
-	// Close ends the session, also after a failed or cancelled run: it runs the program's
-	// cleanup the run did not reach and gives back what the backend holds (connection,
-	// attached files, temporaries). It is called once.
+	// Close ends the session, also after a failed or cancelled run, and gives back what the
+	// backend holds (connection, attached files, the input's temporaries); the caller runs the
+	// program's cleanup steps (Cleanup) first. It is called once.
 	Close() error
 }
 

@@ -10,15 +10,18 @@ import (
 	"testing"
 
 	tgexec "github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
 )
 
-// TestDataframelyAgrees runs the benchmark rule sets (the integer-keyed and the string-keyed) through tablegate and through dataframely
+// TestSlowDataframelyAgrees runs the benchmark rule sets (the integer-keyed and the string-keyed) through tablegate and through dataframely
 // (the reference implementation of these semantics) on the same generated data and requires the
 // same valid-row count and the same failure count per rule. It needs python3 with dataframely
-// and polars (CI installs them); elsewhere it is skipped.
-func TestDataframelyAgrees(t *testing.T) {
+// and polars (CI installs them); elsewhere it is skipped. A slow test: it runs another program
+// (CI's slow stage, with the differential test against dataframely).
+func TestSlowDataframelyAgrees(t *testing.T) {
+	testenv.Slow(t)
 	py := findDataframely()
 	if py == "" {
 		t.Skip("python3 with dataframely and polars is not available")

@@ -3,24 +3,20 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
-	"github.com/tablegate/tablegate/outcome"
-	"github.com/tablegate/tablegate/report"
+	"github.com/tablegate/tablegate"
 )
 
 // checksList is the JSON of `tablegate checks`: the checks, and what an orchestrator shows of
 // the schema without a run (Dagster's code version and Columns tab).
 type checksList struct {
-	Schema      string              `json:"schema"`
-	Fingerprint string              `json:"schema_fingerprint"`
-	Columns     []checksColumn      `json:"columns"`
-	Checks      []outcome.CheckSpec `json:"checks"`
+	Schema      string                `json:"schema"`
+	Fingerprint string                `json:"schema_fingerprint"`
+	Columns     []checksColumn        `json:"columns"`
+	Checks      []tablegate.CheckSpec `json:"checks"`
 }
 
 // checksColumn is a schema column: its dtype as the schema writes it, whether it may be null,
@@ -34,7 +30,7 @@ type checksColumn struct {
 	Rules       []string `json:"rules"`
 }
 
-func listColumns(plan *compile.Plan) []checksColumn {
+func listColumns(plan *tablegate.Plan) []checksColumn {
 	rules := map[string][]string{}
 	for _, r := range plan.Rules {
 		if r.Column != "" {
@@ -72,9 +68,10 @@ func checksCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			settings.Quarantine = f.quarantine
 			list := checksList{
-				Schema: plan.Name, Fingerprint: report.Fingerprint(plan), Columns: listColumns(plan),
-				Checks: exec.CheckSpecs(plan, f.quarantine, settings),
+				Schema: plan.Name, Fingerprint: tablegate.Fingerprint(plan), Columns: listColumns(plan),
+				Checks: tablegate.Checks(plan, settings),
 			}
 			if f.format == "json" {
 				data, err := indentJSON(list)
@@ -100,13 +97,18 @@ func checksCmd(stdout io.Writer) *cobra.Command {
 // printCheckSpecs lists the checks in aligned columns: name, declared severity (ERROR when one of
 // the check's rules is an error; the column check always is), whether a failure blocks, and
 // the description.
-func printCheckSpecs(w io.Writer, checks []outcome.CheckSpec) {
+func printCheckSpecs(w io.Writer, checks []tablegate.CheckSpec) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CHECK\tSEVERITY\tBLOCKING\tDESCRIPTION")
 	for _, c := range checks {
 		sev := "WARN"
-		if len(c.Rules) == 0 || slices.ContainsFunc(c.Rules, func(r outcome.SpecRule) bool { return r.Severity != "warn" }) {
+		if len(c.Rules) == 0 {
 			sev = "ERROR"
+		}
+		for _, r := range c.Rules {
+			if r.Severity != "warn" {
+				sev = "ERROR"
+			}
 		}
 		block := "no"
 		if c.Blocking {

@@ -5,22 +5,16 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/internal/pipes"
-	"github.com/tablegate/tablegate/outcome"
 )
 
 // reportToDagster sends a validate run's report over Dagster Pipes and closes the session, with
 // the run's error as the closed message's exception. The exit status stays the run's: the
 // Dagster side turns a non-zero one into a failure after recording the checks. A run that failed
 // before it had checks (a usage or input error) sends only the report, which names the error.
-func reportToDagster(sess *pipes.Session, rep *outcome.Report, runErr error) error {
-	if rep == nil {
-		rep = exec.NewReport("", "")
-	}
-	if runErr != nil && rep.Error == nil {
-		rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(runErr), Message: runErr.Error()}
-	}
+func reportToDagster(sess *pipes.Session, rep *tablegate.Report, runErr error) error {
+	rep = tablegate.WithError(rep, runErr)
 	var key string
 	var sendErr error
 	if len(rep.Checks) > 0 || rep.Table.Written {
@@ -31,7 +25,7 @@ func reportToDagster(sess *pipes.Session, rep *outcome.Report, runErr error) err
 	}
 	var exc *pipes.Exception
 	if runErr != nil {
-		exc = &pipes.Exception{Name: outcome.TypeName(runErr), Message: runErr.Error()}
+		exc = &pipes.Exception{Name: tablegate.ErrorType(runErr), Message: runErr.Error()}
 	} else if sendErr != nil {
 		exc = &pipes.Exception{Name: "PipesError", Message: sendErr.Error()}
 	}

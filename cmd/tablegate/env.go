@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate"
 )
 
 // envName is the environment variable of a setting: TABLEGATE_CHECK_GRANULARITY.
@@ -12,9 +12,9 @@ func envName(setting string) string { return "TABLEGATE_" + strings.ToUpper(sett
 
 // optionsFromEnv reads the settings from TABLEGATE_* environment variables over the defaults,
 // except those named in skip (given by a higher tier, such as a flag).
-func optionsFromEnv(lookup func(string) (string, bool), skip ...string) (exec.Options, error) {
-	var o exec.Options
-	for _, s := range []string{exec.SettingCheckGranularity, exec.SettingSchemaRules, exec.SettingMaxFailureSamples, exec.SettingRowSample} {
+func optionsFromEnv(lookup func(string) (string, bool), skip ...string) (tablegate.Options, error) {
+	var o tablegate.Options
+	for _, s := range []string{tablegate.SettingCheckGranularity, tablegate.SettingSchemaRules, tablegate.SettingMaxFailureSamples, tablegate.SettingRowSample} {
 		if slices.Contains(skip, s) {
 			continue
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate"
 )
 
 func explainCmd(stdout io.Writer) *cobra.Command {
@@ -36,18 +36,18 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var out exec.Output
+			var out tablegate.Output
 			if output != "" {
 				if out, err = parseOutput(output); err != nil {
 					return err
 				}
 			}
-			eng, err := exec.Open(exec.Config{Confined: true, AllowedDirectories: allowedDirs(in, out, nil)})
+			eng, err := tablegate.Open(tablegate.Config{Confined: true, AllowedDirectories: allowedDirs(in, out, nil)})
 			if err != nil {
 				return err
 			}
 			defer eng.Close()
-			q, err := eng.ExplainAsset(cmd.Context(), exec.Asset{Plan: plan, Input: in, Output: out, Quarantine: quarantine}, exec.Options{})
+			q, err := eng.Explain(cmd.Context(), plan, in, out, tablegate.Options{Quarantine: quarantine})
 			if err != nil {
 				return err
 			}

@@ -11,10 +11,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/history"
-	"github.com/tablegate/tablegate/outcome"
-	"github.com/tablegate/tablegate/report/htmlreport"
 )
+
+// historyEnv names the run history file when --history is not given.
+const historyEnv = "TABLEGATE_HISTORY"
 
 // historyFile is --history, or TABLEGATE_HISTORY when the flag is not given; "" for neither.
 func historyFile(cmd *cobra.Command, flag string) string {
@@ -104,7 +106,7 @@ func historyCmd(stdout io.Writer) *cobra.Command {
 // the checks that failed in at least one run.
 func onlyFailing(runs []history.Run, checks []history.CheckTrend) ([]history.Run, []history.CheckTrend) {
 	runs = slices.DeleteFunc(runs, func(r history.Run) bool {
-		return r.Outcome != "" && r.Health == string(outcome.Healthy)
+		return r.Outcome != "" && r.Health == string(tablegate.Healthy)
 	})
 	checks = slices.DeleteFunc(checks, func(c history.CheckTrend) bool { return !slices.Contains(c.Passed, false) })
 	return runs, checks
@@ -189,11 +191,7 @@ func reportCmd() *cobra.Command {
 			if runID == "" || html == "" {
 				return usagef("report needs --run ID (tablegate history lists them) and --html FILE")
 			}
-			run, err := history.Load(cmd.Context(), p, runID)
-			if err != nil {
-				return err
-			}
-			return htmlreport.WriteFile(html, run)
+			return tablegate.WriteRunPage(cmd.Context(), p, runID, html)
 		},
 	}
 	fl := cmd.Flags()

@@ -68,9 +68,9 @@ func errorReport(t *testing.T, stdout, stderr string) (typ, msg string) {
 	return rep.Error.Type, rep.Error.Message
 }
 
-// TestHugeValueStopped: a run building a huge value ends within a second of SIGINT or SIGTERM,
+// TestSlowHugeValueStopped: a run building a huge value ends within a second of SIGINT or SIGTERM,
 // and at its --timeout, with exit 2 and the JSON error report, whatever DuckDB is in the middle of.
-func TestHugeValueStopped(t *testing.T) {
+func TestSlowHugeValueStopped(t *testing.T) {
 	testenv.Slow(t) // each case has DuckDB build gigabytes for a second or two
 	require.NoError(t, buildErr)
 	f := newFixture(t)
@@ -95,9 +95,9 @@ func TestHugeValueStopped(t *testing.T) {
 	}
 }
 
-// TestAddressSpaceLimit: under `ulimit -v`, a run ends with the JSON error report and exit 2,
+// TestSlowAddressSpaceLimit: under `ulimit -v`, a run ends with the JSON error report and exit 2,
 // never a Go crash dump, and a DuckDB that cannot start is not blamed on the schema's rules.
-func TestAddressSpaceLimit(t *testing.T) {
+func TestSlowAddressSpaceLimit(t *testing.T) {
 	testenv.Slow(t)
 	require.NoError(t, buildErr)
 	f := newFixture(t)

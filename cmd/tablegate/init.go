@@ -12,10 +12,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/infer"
-	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -137,7 +137,7 @@ func selfCheck(ctx context.Context, eng *exec.Engine, data []byte, file string, 
 		return "", nil, fmt.Errorf("the inferred schema does not compile (please report it): %w", err)
 	}
 	rep, err := eng.Run(ctx, exec.Asset{Name: s.Name, Plan: plan, Input: in}, exec.Options{MaxFailureSamples: -1})
-	var failed *outcome.ValidationAbortError
+	var failed *tablegate.ValidationAbortError
 	switch {
 	case errors.As(err, &failed):
 		return fmt.Sprintf("checked: %s; edit the rules it names before using the schema", failed.Error()), failed, nil

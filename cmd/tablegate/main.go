@@ -16,8 +16,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -145,11 +145,11 @@ func isUsage(err error) bool {
 // exitCode maps an error to its exit status.
 func exitCode(err error) int {
 	var (
-		colErr   *outcome.ColumnSchemaError
-		abortErr *outcome.ValidationAbortError
-		noValid  *outcome.NoValidRowsError
-		castErr  *outcome.CastError
-		tableErr *outcome.TableCheckError
+		colErr   *tablegate.ColumnSchemaError
+		abortErr *tablegate.ValidationAbortError
+		noValid  *tablegate.NoValidRowsError
+		castErr  *tablegate.CastError
+		tableErr *tablegate.TableCheckError
 	)
 	switch {
 	case err == nil:
@@ -191,7 +191,7 @@ func (f *schemaFlags) load(ctx context.Context) (*schema.Schema, error) {
 }
 
 // loadPlan loads and compiles the schema file.
-func loadPlan(ctx context.Context, f schemaFlags) (*compile.Plan, error) {
+func loadPlan(ctx context.Context, f schemaFlags) (*tablegate.Plan, error) {
 	s, err := f.load(ctx)
 	if err != nil {
 		return nil, err

@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
-	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -88,7 +88,7 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 			}
 			// What was produced, not what was asked: validate the written rows, counts only.
 			rep, err := eng.Run(cmd.Context(), exec.Asset{Name: s.Name, Plan: plan, Input: readBack(target)}, exec.Options{MaxFailureSamples: -1, Cast: cast})
-			if rep == nil || rep.Outcome == nil || *rep.Outcome == outcome.ColumnSchemaMismatch {
+			if rep == nil || rep.Outcome == nil || *rep.Outcome == tablegate.ColumnSchemaMismatch {
 				return fmt.Errorf("validate the written sample: %w", err)
 			}
 			share := 0.0
@@ -156,7 +156,7 @@ func readBackNote(ctx context.Context, eng *exec.Engine, s *schema.Schema, path 
 	if err != nil {
 		return ""
 	}
-	var mismatch *outcome.ColumnSchemaError
+	var mismatch *tablegate.ColumnSchemaError
 	if _, err := eng.Explain(ctx, p, exec.ParquetInput{Path: path}); !errors.As(err, &mismatch) {
 		return ""
 	}

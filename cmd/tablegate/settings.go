@@ -7,18 +7,18 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate"
 )
 
 // resolveSettings layers the settings: defaults < TABLEGATE_* environment < flags.
-func resolveSettings(cmd *cobra.Command, f *validateFlags) (exec.Options, error) {
+func resolveSettings(cmd *cobra.Command, f *validateFlags) (tablegate.Options, error) {
 	flags := []struct {
 		flag, setting, value string
 	}{
-		{"granularity", exec.SettingCheckGranularity, f.granularity},
-		{"schema-rules", exec.SettingSchemaRules, f.schemaRules},
-		{"samples", exec.SettingMaxFailureSamples, strconv.Itoa(f.samples)},
-		{"row-sample", exec.SettingRowSample, strconv.Itoa(f.rowSample)},
+		{"granularity", tablegate.SettingCheckGranularity, f.granularity},
+		{"schema-rules", tablegate.SettingSchemaRules, f.schemaRules},
+		{"samples", tablegate.SettingMaxFailureSamples, strconv.Itoa(f.samples)},
+		{"row-sample", tablegate.SettingRowSample, strconv.Itoa(f.rowSample)},
 	}
 	var given []string
 	for _, fl := range flags {
@@ -43,7 +43,7 @@ func resolveSettings(cmd *cobra.Command, f *validateFlags) (exec.Options, error)
 
 // traced sends the engine's statements to stderr when TABLEGATE_TRACE is set (whole statements
 // when it is "full").
-func traced(cfg *exec.Config, stderr io.Writer) {
+func traced(cfg *tablegate.Config, stderr io.Writer) {
 	if v, ok := os.LookupEnv("TABLEGATE_TRACE"); ok && v != "" {
 		cfg.Trace, cfg.TraceFull = stderr, v == "full"
 	}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate"
 )
 
 // Text output limits: the text is for a person at a terminal; --format json has everything.
@@ -41,17 +41,17 @@ func (s textStyle) paint(code, text string) string {
 
 // status is the run's verdict word: PASS when every check passed, WARN when the run succeeded
 // with failing checks, FAIL when the run failed.
-func status(rep *outcome.Report) (word, colour string) {
+func status(rep *tablegate.Report) (word, colour string) {
 	switch {
 	case !rep.Outcome.Succeeded():
 		return "FAIL", ansiRed
-	case rep.Health != outcome.Healthy:
+	case rep.Health != tablegate.Healthy:
 		return "WARN", ansiYellow
 	}
 	return "PASS", ansiGreen
 }
 
-func printText(w io.Writer, rep *outcome.Report, st textStyle) {
+func printText(w io.Writer, rep *tablegate.Report, st textStyle) {
 	word, colour := status(rep)
 	name := rep.Asset
 	if name != "" && !strings.EqualFold(name, rep.Schema) {
@@ -60,7 +60,7 @@ func printText(w io.Writer, rep *outcome.Report, st textStyle) {
 		name = rep.Schema
 	}
 	header := fmt.Sprintf("%s %s: %s", st.paint(ansiBold+colour, word), name, *rep.Outcome)
-	if *rep.Outcome != outcome.ColumnSchemaMismatch && *rep.Outcome != outcome.Skipped {
+	if *rep.Outcome != tablegate.ColumnSchemaMismatch && *rep.Outcome != tablegate.Skipped {
 		header += fmt.Sprintf(" — %s input, %s valid, %s invalid", count(rep.Rows.Input), count(rep.Rows.Valid), count(rep.Rows.Invalid))
 	}
 	fmt.Fprintln(w, header)
@@ -90,8 +90,8 @@ func printText(w io.Writer, rep *outcome.Report, st textStyle) {
 // printChecks lists the failing checks, one line each with its declared severity, whether it
 // blocked the write, its failed count (right-aligned over every line) and description, then its
 // failing rows.
-func printChecks(w io.Writer, checks []outcome.Check, st textStyle) {
-	var failing []outcome.Check
+func printChecks(w io.Writer, checks []tablegate.Check, st textStyle) {
+	var failing []tablegate.Check
 	for _, c := range checks {
 		if !c.Passed {
 			failing = append(failing, c)
@@ -109,7 +109,7 @@ func printChecks(w io.Writer, checks []outcome.Check, st textStyle) {
 	}
 	for i, c := range failing {
 		sevColour := ansiYellow
-		if c.Severity == outcome.SeverityError {
+		if c.Severity == tablegate.CheckError {
 			sevColour = ansiRed
 		}
 		blocked := "         "
@@ -147,7 +147,7 @@ func printChecks(w io.Writer, checks []outcome.Check, st textStyle) {
 }
 
 // printRuleSets prints the top sets of rules that invalid rows failed, with their counts aligned.
-func printRuleSets(w io.Writer, sets []outcome.RuleSet) {
+func printRuleSets(w io.Writer, sets []tablegate.RuleSet) {
 	if len(sets) == 0 {
 		return
 	}

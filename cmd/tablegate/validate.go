@@ -12,13 +12,11 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/exec"
-	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/internal/pipes"
-	"github.com/tablegate/tablegate/outcome"
-	"github.com/tablegate/tablegate/report"
-	"github.com/tablegate/tablegate/report/htmlreport"
 )
 
 // dbSuffixes mark DuckDB database files in addresses like db.duckdb:schema.table.
@@ -90,7 +88,6 @@ type validateFlags struct {
 	// --samples or TABLEGATE_MAX_FAILURE_SAMPLES value.
 	textSamples   int
 	html, history string
-	run           *report.Run // the run's page data, once it ran
 }
 
 func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Command {
@@ -115,7 +112,7 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 				*code = exitUsage
 				return fmt.Errorf("%w; see docs/dagster.md", err)
 			}
-			var rep *outcome.Report
+			var rep *tablegate.Report
 			if sess != nil {
 				defer func() {
 					if runErr = reportToDagster(sess, rep, runErr); runErr != nil && *code == exitOK {
@@ -123,9 +120,9 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 					}
 				}()
 			}
-			var timeout *outcome.TimeoutError
+			var timeout *tablegate.TimeoutError
 			if f.timeout > 0 {
-				timeout = &outcome.TimeoutError{Limit: f.timeout}
+				timeout = &tablegate.TimeoutError{Limit: f.timeout}
 				ctx, cancel := context.WithTimeoutCause(cmd.Context(), f.timeout, timeout)
 				defer cancel()
 				cmd.SetContext(ctx)
@@ -145,18 +142,11 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 				}
 			}
 			// Like --report: a page that cannot be written is exit 2, before the report is printed.
-			if f.html != "" && f.run != nil {
-				if werr := htmlreport.WriteFile(f.html, f.run); werr != nil {
-					return werr
-				}
+			if pageErr := (*tablegate.PageError)(nil); errors.As(err, &pageErr) {
+				return pageErr
 			}
 			if f.format == "json" || f.report != "" {
-				if rep == nil {
-					rep = exec.NewReport("", "")
-				}
-				if err != nil && rep.Error == nil {
-					rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
-				}
+				rep = tablegate.WithError(rep, err)
 				data, jerr := indentJSON(rep)
 				if jerr != nil {
 					return jerr
@@ -246,8 +236,7 @@ func writeErrorReport(format, report string, stdout io.Writer, err error) {
 	if format != "json" && report == "" {
 		return
 	}
-	rep := exec.NewReport("", "")
-	rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
+	rep := tablegate.WithError(nil, err)
 	data, jerr := indentJSON(rep)
 	if jerr != nil {
 		return
@@ -260,7 +249,7 @@ func writeErrorReport(format, report string, stdout io.Writer, err error) {
 	}
 }
 
-func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.Report, error) {
+func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegate.Report, error) {
 	ctx := cmd.Context()
 	if f.format != "text" && f.format != "json" {
 		return nil, usagef("--format %q: use text or json", f.format)
@@ -324,10 +313,10 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	if f.threads < 0 {
 		return nil, usagef("--threads %d: give a number of threads, or 0 for every core", f.threads)
 	}
-	cfg := exec.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads, StorageVersion: f.storageVersion,
+	cfg := tablegate.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads, StorageVersion: f.storageVersion,
 		Confined: true, AllowedDirectories: allowedDirs(in, out, f.allowDirs)}
 	traced(&cfg, stderr)
-	eng, err := exec.Open(cfg)
+	eng, err := tablegate.Open(cfg)
 	if err != nil {
 		return nil, engineFlagError(err, f.memoryLimit, f.storageVersion)
 	}
@@ -335,21 +324,41 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*outcome.
 	prog := newProgress(stderr, f.progress, f.stderrTTY, inputBytes(in))
 	defer prog.finish()
 	opts := settings
+	opts.Name, opts.QuarantineName, opts.Quarantine = f.name, f.quarantineName, f.quarantine
 	opts.Cast, opts.SkipMissing, opts.Progress, opts.Warnings = f.cast, f.skipMissing, prog.update, stderr
-	if path := historyFile(cmd, f.history); path != "" {
-		opts.Baselines = history.BaselinesOf(path)
+	opts.HTML, opts.History = f.html, historyFile(cmd, f.history)
+	opts.Facts = &tablegate.RunFacts{Input: inputText(f), Flags: givenFlags(cmd)}
+	opts.AnnotateError = func(err error) error {
+		if de := (*duckdb.Error)(nil); errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {
+			return outOfMemory(err, f)
+		}
+		return confinedHint(err)
 	}
-	rep, err := eng.Run(ctx, exec.Asset{Name: f.name, QuarantineName: f.quarantineName, Plan: plan, Input: in, Output: out, Quarantine: f.quarantine}, opts)
-	if de := (*duckdb.Error)(nil); errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {
-		err = outOfMemory(err, f)
-	} else {
-		err = confinedHint(err)
+	res, err := eng.Validate(ctx, plan, in, out, opts)
+	if res == nil {
+		return nil, err
 	}
-	if err != nil && rep != nil && rep.Error != nil {
-		rep.Error.Message = err.Error()
+	return res.Report, err
+}
+
+func inputText(f *validateFlags) string {
+	if f.input != "" {
+		return f.input
 	}
-	settle(cmd, f, plan, rep, stderr)
-	return rep, err
+	return "--query " + f.query
+}
+
+// givenFlags are the flags of the command line, as --name=value, for the page's run facts.
+func givenFlags(cmd *cobra.Command) []string {
+	var out []string
+	cmd.Flags().Visit(func(fl *pflag.Flag) {
+		switch fl.Name {
+		case "input", "query":
+			return // shown as the input
+		}
+		out = append(out, "--"+fl.Name+"="+fl.Value.String())
+	})
+	return out
 }
 
 // outOfMemory adds what to do to DuckDB's out-of-memory error, whose own advice (SET threads,

@@ -73,7 +73,7 @@ func run(ctx context.Context, outDir string) error {
 	if err != nil {
 		return err
 	}
-	filtered, err := eng.Filter(ctx, plan, tablegate.FromArrow(reader, "customers extract"), tablegate.Options{})
+	filtered, err := eng.Filter(ctx, plan, tablegate.FromArrow(reader, "customers extract"), tablegate.FilterOptions{})
 	if err != nil {
 		return err
 	}

@@ -11,18 +11,22 @@ import os
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import dagster as dg
 
+from ._component import TablegateAssetsComponent
 from ._io import TABLE_ADDRESS_KEY, TablegateIOManager, load_table, table_address
 from ._pipes import CompleteLinesMessageReader, run_in_pipes_session
 
 __all__ = [
     "tablegate_asset",
+    "tablegate_multi_asset",
     "check_specs",
     "list_checks",
+    "TablegateAssetsComponent",
     "find_tablegate",
     "column_schema",
     "TablegateIOManager",
@@ -107,7 +111,7 @@ def find_tablegate() -> str:
     raise TablegateError(
         "tablegate_dagster: no tablegate binary: this is not the platform wheel (linux x86_64) that "
         "carries one, and tablegate is not on PATH. Install tablegate "
-        "(go install github.com/tablegate/tablegate/cmd/tablegate@latest) or pass executable="
+        "(go install ./cmd/tablegate in a tablegate clone) or pass executable="
     )
 
 
@@ -138,7 +142,7 @@ def list_checks(
     except FileNotFoundError as e:
         raise TablegateError(
             f"tablegate_asset: cannot run {executable!r}: install the tablegate-dagster wheel that carries "
-            "tablegate, put tablegate on PATH (go install github.com/tablegate/tablegate/cmd/tablegate@latest), "
+            "tablegate, put tablegate on PATH (go install ./cmd/tablegate in a tablegate clone), "
             "or pass executable="
         ) from e
     if proc.returncode != 0:
@@ -187,6 +191,111 @@ def column_schema(listed: Mapping[str, Any]) -> dg.TableSchema:
     return dg.TableSchema(columns=columns)
 
 
+@dataclass
+class _Table:
+    """One table a tablegate run validates and writes: its asset key, its checks listing, the
+    command, and the asset's definition metadata."""
+
+    key: dg.AssetKey
+    listed: dict[str, Any]
+    cmd: list[str]
+    query_at: int | None
+    quarantine_key: dg.AssetKey | None
+    metadata: dict[str, Any]
+
+    def command(self, context: dg.AssetExecutionContext) -> list[str]:
+        if context.has_partition_key:
+            return _for_partition(self.cmd, context.partition_key, query_at=self.query_at)
+        return self.cmd
+
+
+def _plan(
+    *,
+    name: str,
+    schema: str,
+    input: str | None = None,
+    query: str | None = None,
+    db: str | None = None,
+    out: str | None = None,
+    quarantine: bool = False,
+    quarantine_name: str | None = None,
+    granularity: str | None = None,
+    schema_rules: str | None = None,
+    samples: int | None = None,
+    row_sample: int | None = 5,
+    skip_missing: bool = False,
+    extra_args: Sequence[str] = (),
+    executable: str,
+    env: Mapping[str, str] | None,
+    cwd: str | None,
+    key_prefix: str | Sequence[str] | None,
+    quarantine_asset: bool = False,
+    partitions_def: dg.PartitionsDefinition | None,
+    metadata: Mapping[str, Any] | None = None,
+) -> _Table:
+    prefix = [key_prefix] if isinstance(key_prefix, str) else list(key_prefix or [])
+    key = dg.AssetKey([*prefix, name])
+    quarantine_key = None
+    if quarantine_asset:
+        if not quarantine:
+            raise TablegateError(f"tablegate_asset {name!r}: quarantine_asset=True needs quarantine=True")
+        quarantine_key = dg.AssetKey([*prefix, (quarantine_name or f"{name}_quarantine").replace(PARTITION_KEY, "")])
+    if partitions_def is not None and out is not None and PARTITION_KEY not in out:
+        raise TablegateError(
+            f"tablegate_asset {name!r}: with partitions_def, put {PARTITION_KEY} in out "
+            f"(out={out!r} would be rewritten by every partition)"
+        )
+    listed = list_checks(
+        schema=schema,
+        quarantine=quarantine,
+        granularity=granularity,
+        schema_rules=schema_rules,
+        executable=executable,
+        env=env,
+        cwd=cwd,
+    )
+    if (
+        partitions_def is not None
+        and quarantine
+        and out is not None
+        and PARTITION_KEY not in os.path.dirname(out)
+        and PARTITION_KEY not in (quarantine_name or "")
+    ):
+        # The quarantine goes beside the table under its own name: one per partition.
+        quarantine_name = f"{quarantine_name or name + '_quarantine'}_{PARTITION_KEY}"
+    cmd = [
+        executable,
+        *_validate_args(
+            schema=schema,
+            input=input,
+            query=query,
+            db=db,
+            out=out,
+            name=name,
+            quarantine=quarantine,
+            quarantine_name=quarantine_name,
+            granularity=granularity,
+            schema_rules=schema_rules,
+            samples=samples,
+            row_sample=row_sample,
+            skip_missing=skip_missing,
+            extra_args=extra_args,
+        ),
+    ]
+    return _Table(
+        key=key,
+        listed=listed,
+        cmd=cmd,
+        query_at=cmd.index("--query") + 1 if query is not None else None,
+        quarantine_key=quarantine_key,
+        metadata={
+            "dagster/column_schema": column_schema(listed),
+            "tablegate/schema_fingerprint": listed["schema_fingerprint"],
+            **(metadata or {}),
+        },
+    )
+
+
 def tablegate_asset(
     *,
     name: str,
@@ -231,63 +340,32 @@ def tablegate_asset(
     ``dagster.Failure`` with tablegate's error type and message.
     """
     executable = executable or find_tablegate()
-    prefix = [key_prefix] if isinstance(key_prefix, str) else list(key_prefix or [])
-    key = dg.AssetKey([*prefix, name])
-    quarantine_key = None
-    if quarantine_asset:
-        if not quarantine:
-            raise TablegateError(f"tablegate_asset {name!r}: quarantine_asset=True needs quarantine=True")
-        quarantine_key = dg.AssetKey([*prefix, (quarantine_name or f"{name}_quarantine").replace(PARTITION_KEY, "")])
-    listed = list_checks(
+    table = _plan(
+        name=name,
         schema=schema,
+        input=input,
+        query=query,
+        db=db,
+        out=out,
         quarantine=quarantine,
+        quarantine_name=quarantine_name,
         granularity=granularity,
         schema_rules=schema_rules,
+        samples=samples,
+        row_sample=row_sample,
+        skip_missing=skip_missing,
+        extra_args=extra_args,
         executable=executable,
         env=env,
         cwd=cwd,
+        key_prefix=key_prefix,
+        quarantine_asset=quarantine_asset,
+        partitions_def=asset_kwargs.get("partitions_def"),
+        metadata=asset_kwargs.pop("metadata", None),
     )
-    if (
-        asset_kwargs.get("partitions_def") is not None
-        and quarantine
-        and out is not None
-        and PARTITION_KEY not in os.path.dirname(out)
-        and PARTITION_KEY not in (quarantine_name or "")
-    ):
-        # The quarantine goes beside the table under its own name: one per partition.
-        quarantine_name = f"{quarantine_name or name + '_quarantine'}_{PARTITION_KEY}"
-    cmd = [
-        executable,
-        *_validate_args(
-            schema=schema,
-            input=input,
-            query=query,
-            db=db,
-            out=out,
-            name=name,
-            quarantine=quarantine,
-            quarantine_name=quarantine_name,
-            granularity=granularity,
-            schema_rules=schema_rules,
-            samples=samples,
-            row_sample=row_sample,
-            skip_missing=skip_missing,
-            extra_args=extra_args,
-        ),
-    ]
-    query_at = cmd.index("--query") + 1 if query is not None else None
-    partitions_def = asset_kwargs.get("partitions_def")
-    if partitions_def is not None and out is not None and PARTITION_KEY not in out:
-        raise TablegateError(
-            f"tablegate_asset {name!r}: with partitions_def, put {PARTITION_KEY} in out "
-            f"(out={out!r} would be rewritten by every partition)"
-        )
+    key, listed, quarantine_key = table.key, table.listed, table.quarantine_key
+    partitions_def, metadata = asset_kwargs.get("partitions_def"), table.metadata
     kinds = set(asset_kwargs.pop("kinds", None) or ()) | {"tablegate"}
-    metadata = {
-        "dagster/column_schema": column_schema(listed),
-        "tablegate/schema_fingerprint": listed["schema_fingerprint"],
-        **(asset_kwargs.pop("metadata", None) or {}),
-    }
     asset_kwargs.setdefault("code_version", listed["schema_fingerprint"])
     if "io_manager_key" not in asset_kwargs:
         asset_kwargs["io_manager_key"] = IO_MANAGER_KEY
@@ -297,10 +375,7 @@ def tablegate_asset(
     check_specs = _specs(key, listed, partitions_def)
 
     def body(context: dg.AssetExecutionContext):
-        run_cmd = cmd
-        if context.has_partition_key:
-            run_cmd = _for_partition(cmd, context.partition_key, query_at=query_at)
-        yield from run_validate(context, run_cmd, env=env, cwd=cwd, quarantine_key=quarantine_key)
+        yield from run_validate(context, table.command(context), env=env, cwd=cwd, quarantine_key=quarantine_key)
 
     if quarantine_key is None:
 
@@ -343,6 +418,81 @@ def tablegate_asset(
     )
     def _assets(context: dg.AssetExecutionContext):
         yield from body(context)
+
+    return _assets
+
+
+def tablegate_multi_asset(
+    *,
+    name: str,
+    tables: Sequence[Mapping[str, Any]],
+    executable: str | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    key_prefix: str | Sequence[str] | None = None,
+    partitions_def: dg.PartitionsDefinition | None = None,
+    group_name: str | None = None,
+    **multi_asset_kwargs: Any,
+) -> dg.AssetsDefinition:
+    """Several tables of one extract as one multi-asset: one step runs ``tablegate validate`` for
+    each selected table in turn.
+
+    Each entry of ``tables`` takes ``tablegate_asset``'s per-table arguments (``name``,
+    ``schema``, ``input`` or ``query``, ``db``, ``out``, ``quarantine``, ``quarantine_name``,
+    ``granularity``, ``schema_rules``, ``samples``, ``row_sample``, ``skip_missing``,
+    ``extra_args``, ``metadata``) and the table output's ``description``, ``owners``, ``tags``,
+    ``automation_condition``. Every table has its own checks, materialization and loaded table. A
+    table whose run fails does not stop the others: they run and materialize, and the step then
+    fails naming each table that failed. The remaining keyword arguments go to
+    ``dagster.multi_asset``.
+    """
+    executable = executable or find_tablegate()
+    planned: list[_Table] = []
+    outs: dict[str, dg.AssetOut] = {}
+    check_specs: list[dg.AssetCheckSpec] = []
+    for entry in tables:
+        args = dict(entry)
+        per_output = {k: args.pop(k) for k in _PER_OUTPUT if k in args}
+        if args.get("quarantine_asset"):
+            raise TablegateError(f"tablegate_multi_asset {name!r}: quarantine_asset is for tablegate_asset")
+        table = _plan(**args, executable=executable, env=env, cwd=cwd, key_prefix=key_prefix, partitions_def=partitions_def)
+        if args["name"] in outs:
+            raise TablegateError(f"tablegate_multi_asset {name!r}: two tables are named {args['name']!r}")
+        outs[args["name"]] = dg.AssetOut(
+            key=table.key,
+            is_required=False,
+            io_manager_key=IO_MANAGER_KEY,
+            metadata=table.metadata,
+            code_version=table.listed["schema_fingerprint"],
+            kinds={"tablegate"},
+            group_name=group_name,
+            **per_output,
+        )
+        check_specs += _specs(table.key, table.listed, partitions_def)
+        planned.append(table)
+
+    @dg.multi_asset(
+        name=name,
+        outs=outs,
+        check_specs=check_specs,
+        partitions_def=partitions_def,
+        can_subset=True,
+        resource_defs={IO_MANAGER_KEY: _IO_MANAGER, **(multi_asset_kwargs.pop("resource_defs", None) or {})},
+        **multi_asset_kwargs,
+    )
+    def _assets(context: dg.AssetExecutionContext):
+        failed = []
+        for table in planned:
+            if table.key not in context.selected_asset_keys:
+                continue
+            try:
+                yield from run_validate(context, table.command(context), env=env, cwd=cwd)
+            except dg.Failure as e:
+                failed.append(f"{table.key.to_user_string()}: {e.description}")
+        if failed:
+            raise dg.Failure(
+                description=f"{len(failed)} of the tables failed: " + "; ".join(failed), allow_retries=False
+            )
 
     return _assets
 
