@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/duckdb/duckdb-go/v2"
+
 	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/runner"
@@ -257,7 +259,10 @@ func (in ParquetInput) unreadableFooter(ctx context.Context, r *run, err error) 
 	}
 	for _, m := range matches {
 		var n int64
-		if ferr := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM parquet_file_metadata("+sql.String(m)+")").Scan(&n); ferr != nil && ctx.Err() == nil {
+		ferr := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM parquet_file_metadata("+sql.String(m)+")").Scan(&n)
+		var de *duckdb.Error
+		// Only a decoding error says the footer is bad; running out of memory says nothing of it.
+		if errors.As(ferr, &de) && (de.Type == duckdb.ErrorTypeInvalid || de.Type == duckdb.ErrorTypeInvalidInput) && ctx.Err() == nil {
 			return fmt.Errorf("%s is not a valid Parquet file: its footer (the file's metadata) cannot be read; was it written completely, by a Parquet writer? (DuckDB: %s)", m, firstLine(ferr.Error()))
 		}
 	}
