@@ -146,6 +146,9 @@ func judgeTableCheck(c compile.TableCheck, v any, baselines map[string][]float64
 	switch {
 	case math.IsNaN(f):
 		t.passed, t.why = c.Min == nil && c.Max == nil && c.Anomaly == nil, shown
+		if !t.passed {
+			t.why += ", which is within no bound or band (a NaN among the values; filter them out of the aggregate)"
+		}
 		return t
 	case c.Min != nil && f < *c.Min:
 		t.passed, t.why = false, fmt.Sprintf("%s, below the minimum %s", shown, formatValue(*c.Min))
@@ -234,7 +237,8 @@ func tableCheck(t tableResult) outcome.Check {
 		}
 	}
 	return outcome.Check{
-		Name: c.Check, Passed: t.passed, Severity: outcome.FailedSeverity(t.failsRun()), Blocking: c.Severity == schema.Error,
+		Name: c.Check, Passed: t.passed, Severity: outcome.FailedSeverity(t.failsRun()), Declared: outcome.FailedSeverity(c.Severity == schema.Error),
+		Blocking:    c.Severity == schema.Error,
 		Description: c.Description, ResultDescription: sentence(t.why), Expr: c.Expr, Table: res,
 	}
 }

@@ -14,6 +14,7 @@ func (s *Schema) Clone() *Schema {
 	for i, r := range s.Rules {
 		rc := *r
 		rc.GroupBy = slices.Clone(r.GroupBy)
+		rc.References = r.References.clone()
 		c.Rules[i] = &rc
 	}
 	c.Severity = s.Severity.clone()
@@ -60,6 +61,7 @@ func (c *Column) clone() *Column {
 		a.MaxLength = &n
 	}
 	a.Severity = c.Args.Severity.clone()
+	a.References = c.Args.References.clone()
 	return &cp
 }
 

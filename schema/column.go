@@ -72,6 +72,8 @@ type Args struct {
 	MinLength, MaxLength                 *int64
 	AllowInf, AllowNaN                   bool
 	Resolution                           string
+	// References is the column's foreign key: its values must be in other data.
+	References *Reference
 
 	Severity SeveritySpec
 }

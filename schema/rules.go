@@ -139,6 +139,9 @@ func (c *Column) rules(prefix string, path []Step, out *[]ColumnRule) {
 			f.rules(prefix+"inner_"+f.Name+"_", append(path[:len(path):len(path)], Step{Kind: StepField, Field: f.Name}), out)
 		}
 	}
+	if a.References != nil && len(path) == 0 {
+		add(RuleReferences)
+	}
 }
 
 // StructKeyFields lists the primary-key fields of a struct element column, which make a list's

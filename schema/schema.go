@@ -30,7 +30,9 @@ type Rule struct {
 	// Spark is the same rule in Spark SQL, for a run on Spark; "" means it has none.
 	Spark   string
 	GroupBy []string
-	pos     Pos
+	// References makes the rule a foreign key of several columns (SQL is then empty).
+	References *Reference
+	pos        Pos
 }
 
 // Pos is a place in a schema file.

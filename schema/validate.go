@@ -116,6 +116,16 @@ func (v *validator) column(c *Column, path string, top bool) {
 	d := c.DType
 	k := d.Kind
 	bad := func(key, format string, args ...any) { v.add(c.pos, path, key, format, args...) }
+	if r := a.References; r != nil {
+		switch {
+		case !top:
+			bad("references", "references applies to top-level columns; for a key inside a nested value, flatten it")
+		case k.IsNested() || k == KindAny:
+			bad("references", "references applies to scalar columns, not %s", k)
+		default:
+			validateReference(v.s, r, false, bad)
+		}
+	}
 
 	switch k {
 	case KindInvalid:
@@ -524,7 +534,13 @@ func (v *validator) schemaRules() {
 			v.add(r.pos, "", "rules", "two rules are named '%s'", r.Name)
 		}
 		seen[strings.ToLower(r.Name)] = true
-		if strings.TrimSpace(r.SQL) == "" {
+		switch {
+		case r.References != nil:
+			if strings.TrimSpace(r.SQL) != "" || len(r.GroupBy) > 0 {
+				bad("references", "a reference rule has no sql or group_by")
+			}
+			validateReference(s, r.References, true, bad)
+		case strings.TrimSpace(r.SQL) == "":
 			bad("sql", "the rule has no SQL")
 		}
 		for i, g := range r.GroupBy {

@@ -42,7 +42,7 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 					return err
 				}
 			}
-			eng, err := tablegate.Open(tablegate.Config{Confined: true, AllowedDirectories: allowedDirs(in, out, nil)})
+			eng, err := tablegate.Open(tablegate.Config{Confined: true, AllowedDirectories: allowedDirs(in, out, referenceDirs(plan))})
 			if err != nil {
 				return err
 			}

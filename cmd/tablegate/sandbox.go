@@ -7,6 +7,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 )
 
@@ -38,6 +39,16 @@ func allowedDirs(in exec.Input, out exec.Output, extra []string) []string {
 		add(out.File)
 	}
 	return append(dirs, extra...)
+}
+
+// referenceDirs are the folders of the reference data the plan's foreign keys read: named by
+// the schema, like --input by the command line.
+func referenceDirs(p *compile.Plan) []string {
+	var dirs []string
+	for _, r := range p.References() {
+		dirs = append(dirs, filepath.Dir(globPrefix(r.Input)))
+	}
+	return dirs
 }
 
 // globPrefix is the part of a path before its first glob character: data/2024-*/x.parquet

@@ -21,3 +21,17 @@ func TestTableChecksRefused(t *testing.T) {
 		t.Fatalf("want the table check refused, got %v", err)
 	}
 }
+
+// TestReferencesRefused: a foreign key is refused for Spark, naming the rule.
+func TestReferencesRefused(t *testing.T) {
+	s := schema.New("Orders", schema.String("customer_id").References("/data/customers.parquet", "id"), schema.String("vendor")).
+		AddReference("known_vendor", []string{"vendor"}, "/data/vendors.parquet", []string{"id"})
+	p, err := compile.Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = spark.Compile(p)
+	if err == nil || !strings.Contains(err.Error(), "customer_id") || !strings.Contains(err.Error(), "known_vendor") {
+		t.Fatalf("want both references refused, got %v", err)
+	}
+}

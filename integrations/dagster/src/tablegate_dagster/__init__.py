@@ -3,7 +3,9 @@
 ``tablegate_asset`` declares one asset whose checks are the ones ``tablegate checks`` lists, and
 whose body runs ``tablegate validate`` in a Pipes session: Dagster records each check with the
 severity and metadata tablegate sends, a materialization only when the table was written, and a
-``dagster.Failure`` carrying tablegate's error type and message when the run fails.
+``dagster.Failure`` carrying tablegate's error type and message when the run fails. The table is
+loaded downstream by ``TablegateIOManager``; ``tablegate_multi_asset`` validates several tables of
+one extract in one step, and ``TablegateAssetsComponent`` declares assets in a ``defs.yaml``.
 """
 
 import json
@@ -333,6 +335,8 @@ def tablegate_asset(
     ``quarantine_asset=True`` (with ``quarantine=True``) makes the quarantine an asset of its own,
     ``<quarantine_name or name_quarantine>``, materialized whenever a run wrote it (its address and
     row count), and loadable downstream like the table.
+
+    With ``partitions_def``, ``out`` must contain ``{partition_key}`` (see ``PARTITION_KEY``).
 
     Every check ``tablegate validate`` reports is declared, so Dagster shows each as it is
     evaluated; the asset is ``output_required=False``, so a skipped run (no source data) records

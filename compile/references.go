@@ -1,0 +1,61 @@
+package compile
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/tablegate/tablegate/schema"
+	"github.com/tablegate/tablegate/sql"
+)
+
+// Reference is a foreign-key rule's other data: the run checks that it can be read and that its
+// columns have the types of the keys before it reads a row.
+type Reference struct {
+	Rule string // customer_id|references, known_product
+	// Input is the reference's path as the run opens it (resolved from the schema file's
+	// folder); Source the FROM item that reads it.
+	Input, Source string
+	// Columns are this schema's key columns, To the referenced ones, in the same order.
+	Columns, To []string
+}
+
+// References lists the plan's foreign-key rules' other data, in rule order.
+func (p *Plan) References() []Reference { return append([]Reference(nil), p.references...) }
+
+// reference compiles a foreign-key rule: the key is NULL in some column (it passes, as for
+// every rule but nullability), or found among the reference's non-NULL keys, a semi-join that
+// DuckDB runs as a hash join inside the plan query.
+func (c *compiler) reference(rule string, r *schema.Reference, columns, to []string) (expr string) {
+	input := r.ResolveInput(c.s.File)
+	if abs, err := filepath.Abs(input); err == nil && !strings.ContainsAny(input, "*?[") {
+		input = abs
+	}
+	reader := "read_parquet"
+	if strings.HasSuffix(strings.ToLower(input), ".csv") {
+		reader = "read_csv"
+	}
+	source := reader + "(" + sql.String(input) + ")"
+	c.plan.references = append(c.plan.references, Reference{Rule: rule, Input: input, Source: source, Columns: columns, To: to})
+	keys, refs, nulls, refNotNull := make([]string, len(columns)), make([]string, len(to)), make([]string, len(columns)), make([]string, len(to))
+	for i := range columns {
+		keys[i], refs[i] = quote(columns[i]), quote(to[i])
+		nulls[i] = keys[i] + " IS NULL"
+		refNotNull[i] = refs[i] + " IS NOT NULL"
+	}
+	key, ref := keys[0], refs[0]
+	if len(keys) > 1 {
+		key, ref = "("+strings.Join(keys, ", ")+")", strings.Join(refs, ", ")
+	}
+	return fmt.Sprintf("(%s OR %s IN (SELECT %s FROM %s WHERE %s))", strings.Join(nulls, " OR "), key, ref, source, strings.Join(refNotNull, " AND "))
+}
+
+// referenceRule compiles a schema-level foreign key of several columns.
+func (c *compiler) referenceRule(r *schema.Rule, names []string) {
+	expr := c.reference(r.Name, r.References, r.References.Columns, r.References.To)
+	desc := r.Description
+	if desc == "" {
+		desc = fmt.Sprintf("(%s) in %s (%s)", strings.Join(r.References.Columns, ", "), r.References.Input, strings.Join(r.References.To, ", "))
+	}
+	c.add(Rule{Name: r.Name, Kind: schema.RuleReferences, Severity: severityOf(c.s.Severity, r.Name, names), Expr: expr, Description: desc, value: expr})
+}

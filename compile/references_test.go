@@ -1,0 +1,65 @@
+package compile_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/schema"
+)
+
+// TestReferencesDeclared: the YAML forms, paths from the schema file's folder, rule names and
+// the declaration errors.
+func TestReferencesDeclared(t *testing.T) {
+	doc := `
+schema: Orders
+columns:
+  - {name: customer_id, type: String, nullable: true, references: {input: ref/customers.parquet, column: id}}
+  - {name: vendor, type: String}
+  - {name: sku, type: Int64}
+rules:
+  - name: known_product
+    references: {columns: [vendor, sku], input: /data/products.parquet, to: [vendor, sku]}
+`
+	s, err := schema.Parse([]byte(doc), "/schemas/orders.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := compile.Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := p.References()
+	if len(refs) != 2 || refs[0].Rule != "known_product" || refs[1].Rule != "customer_id|references" {
+		t.Fatalf("references %+v", refs)
+	}
+	if refs[1].Input != filepath.FromSlash("/schemas/ref/customers.parquet") || refs[0].Input != "/data/products.parquet" {
+		t.Errorf("inputs %q %q", refs[1].Input, refs[0].Input)
+	}
+	if refs[0].Source != "read_parquet('/data/products.parquet')" {
+		t.Errorf("source %q", refs[0].Source)
+	}
+	var names []string
+	for _, r := range p.Rules {
+		names = append(names, r.Check)
+	}
+	if got := strings.Join(names, " "); !strings.Contains(got, "dy_rule__customer_id__references") || !strings.Contains(got, "dy_rule__known_product") {
+		t.Errorf("checks %s", got)
+	}
+
+	for _, tc := range []struct{ doc, want string }{
+		{"schema: X\ncolumns: [{name: a, type: String, references: {input: r.parquet}}]\n", "names no column"},
+		{"schema: X\ncolumns: [{name: a, type: String, references: {input: r.xlsx, column: id}}]\n", "Parquet file or glob"},
+		{"schema: X\ncolumns: [{name: a, type: String, references: {column: id}}]\n", "no input"},
+		{"schema: X\ncolumns: [{name: a, type: List, inner: {type: String}, references: {input: r.parquet, column: id}}]\n", "scalar columns"},
+		{"schema: X\ncolumns: [{name: a, type: String}]\nrules: [{name: k, references: {columns: [a, b], input: r.parquet, to: [x]}}]\n", "as many of each"},
+		{"schema: X\ncolumns: [{name: a, type: String}]\nrules: [{name: k, references: {columns: [b], input: r.parquet, to: [x]}}]\n", "'b' is not a column"},
+		{"schema: X\ncolumns: [{name: a, type: String}]\nrules: [{name: k, sql: a > 0, references: {columns: [a], input: r.parquet, to: [x]}}]\n", "no sql"},
+	} {
+		_, err := schema.Parse([]byte(tc.doc), "x.yaml")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: want %q, got %v", tc.doc, tc.want, err)
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package exec_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/schema"
+)
+
+// TestReferences: a row whose key is missing from the reference data is invalid and quarantined
+// with its rule column; a NULL key passes; a composite key passes when any part is NULL; the
+// reference's own NULLs match nothing.
+func TestReferences(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	customers := e.parquet("ref/customers.parquet", "SELECT * FROM (VALUES ('c1'), ('c2'), (NULL)) t(id)")
+	products := e.parquet("ref/products.parquet", "SELECT * FROM (VALUES ('v1', 1::BIGINT), ('v2', 2), (NULL, 3)) t(vendor, sku)")
+	orders := e.parquet("in/orders.parquet", `SELECT * FROM (VALUES
+		(1, 'c1', 'v1', 1::BIGINT), (2, 'c9', 'v1', 1), (3, NULL, 'v2', 2), (4, 'c2', 'v1', 2), (5, 'c2', NULL, 3),
+		(6, 'c2', 'v9', NULL), (7, 'c2', NULL, 9)) t(id, customer_id, vendor, sku)`)
+	s := schema.New("Orders",
+		schema.Int32("id"),
+		schema.String("customer_id").Nullable().References(customers, "id"),
+		schema.String("vendor").Nullable(),
+		schema.Int64("sku").Nullable(),
+	).AddReference("known_product", []string{"vendor", "sku"}, products, []string{"vendor", "sku"})
+	out := exec.ParquetOutput{Path: e.path("out", "orders.parquet")}
+	rep, err := run(t, s, exec.Asset{Input: exec.ParquetInput{Path: orders}, Output: out, Quarantine: true}, exec.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, outcome.Quarantined, *rep.Outcome)
+	// Row 2's customer c9 and row 4's (v1, 2) are unknown; NULL keys (rows 3, 5, 6, 7) pass.
+	assert.Equal(t, int64(2), rep.Rows.Invalid)
+	assert.Equal(t, float64(1), metadata(t, rep, "dy_rule__customer_id__references")["dataframely/failed_row_count"])
+	assert.Equal(t, float64(1), metadata(t, rep, "dy_rule__known_product")["dataframely/failed_row_count"])
+	q := e.query("SELECT id, \"dy_rule__customer_id__references\", \"dy_rule__known_product\" FROM read_parquet(" + lit(e.path("out", "orders_quarantine.parquet")) + ") ORDER BY id")
+	assert.Equal(t, [][]any{{int32(2), "invalid", "valid"}, {int32(4), "valid", "invalid"}}, q)
+
+	// The semi-join runs inside the program: explain shows it.
+	p, err := compile.Compile(s)
+	require.NoError(t, err)
+	eng, err := exec.Open(exec.Config{Threads: 2})
+	require.NoError(t, err)
+	defer eng.Close()
+	text, err := eng.ExplainAsset(context.Background(), exec.Asset{Plan: p, Input: exec.ParquetInput{Path: orders}}, exec.Options{})
+	require.NoError(t, err)
+	assert.Contains(t, text, `"customer_id" IN (SELECT "id" FROM read_parquet(`+lit(customers)+`) WHERE "id" IS NOT NULL)`)
+	assert.Contains(t, text, `("vendor", "sku") IN (SELECT "vendor", "sku" FROM read_parquet(`+lit(products)+`)`)
+}
+
+// TestReferenceProblems: a reference whose key type differs is a column-schema mismatch, and one
+// that cannot be read an input error naming it, both before any row is read.
+func TestReferenceProblems(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ints := e.parquet("ref/ints.parquet", "SELECT range AS id FROM range(3)")
+	csv := e.path("ref", "customers.csv")
+	e.exec("COPY (SELECT * FROM (VALUES ('c1'), ('c2')) t(id)) TO " + lit(csv) + " (HEADER)")
+	orders := e.parquet("in/orders.parquet", "SELECT * FROM (VALUES ('c1'), ('c3')) t(customer_id)")
+	in := exec.Asset{Input: exec.ParquetInput{Path: orders}}
+
+	_, err := run(t, schema.New("Orders", schema.String("customer_id").References(ints, "id")), in, exec.Options{})
+	var colErr *outcome.ColumnSchemaError
+	require.ErrorAs(t, err, &colErr)
+	assert.Contains(t, err.Error(), "'id' (expected String, got BIGINT)")
+	assert.Contains(t, err.Error(), "customer_id|references")
+
+	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(filepath.Join(e.dir, "ref", "absent.parquet"), "id")), in, exec.Options{})
+	var inErr *outcome.InputError
+	require.ErrorAs(t, err, &inErr)
+	assert.Contains(t, err.Error(), "absent.parquet (the reference data of rule customer_id|references)")
+
+	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(ints, "nope")), in, exec.Options{})
+	require.ErrorAs(t, err, &colErr)
+	assert.Contains(t, err.Error(), "'nope'")
+
+	rep, err := run(t, schema.New("Orders", schema.String("customer_id").References(csv, "id")), in, exec.Options{})
+	var abort *outcome.ValidationAbortError
+	require.ErrorAs(t, err, &abort, "a CSV reference works too")
+	assert.Equal(t, int64(1), rep.Rows.Invalid)
+}
+
+// TestReferenceFilesGuarded: a reference that is a named pipe is refused before DuckDB opens it
+// (it would block the run for good), and a report file that is a reference's data is refused
+// before the run reads anything.
+func TestReferenceFilesGuarded(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	orders := e.parquet("in/orders.parquet", "SELECT * FROM (VALUES ('c1'), ('c3')) t(customer_id)")
+	in := exec.Asset{Input: exec.ParquetInput{Path: orders}}
+	fifo := e.path("ref", "fifo.parquet")
+	require.NoError(t, os.MkdirAll(filepath.Dir(fifo), 0o755))
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	done := make(chan error, 1)
+	go func() {
+		_, err := run(t, schema.New("Orders", schema.String("customer_id").References(fifo, "id")), in, exec.Options{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		var inErr *outcome.InputError
+		require.ErrorAs(t, err, &inErr)
+		assert.Contains(t, err.Error(), fifo+" is a named pipe (FIFO), not a regular file")
+		assert.Contains(t, err.Error(), "the reference data of rule customer_id|references")
+	case <-time.After(60 * time.Second):
+		t.Fatal("the run hung on a reference that is a named pipe")
+	}
+
+	ref := e.parquet("ref/customers.parquet", "SELECT * FROM (VALUES ('c1'), ('c2')) t(id)")
+	before, err := os.ReadFile(ref)
+	require.NoError(t, err)
+	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(ref, "id")), in,
+		exec.Options{ReportFiles: []exec.ReportFile{{Role: "--html", Path: ref}}})
+	var refused *exec.ReportFileError
+	require.ErrorAs(t, err, &refused)
+	assert.Contains(t, err.Error(), "is the same file as the reference data of rule customer_id|references")
+	after, err := os.ReadFile(ref)
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+}
