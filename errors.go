@@ -30,6 +30,12 @@ type (
 	TimeoutError = outcome.TimeoutError
 	// SettingError is an Options or Config value that cannot be used.
 	SettingError = exec.SettingError
+	// ReportFileError is an Options.HTML or Options.History path the run refused before it read
+	// anything: the same file as its input, database, table or quarantine, or as the other one, or
+	// a named pipe or a device. Neither is written.
+	ReportFileError = exec.ReportFileError
+	// ReportFile is a file the caller writes a run's report to, named as its user knows it.
+	ReportFile = exec.ReportFile
 	// StorageVersionError is a database file in a storage format the embedded DuckDB cannot open.
 	StorageVersionError = exec.StorageVersionError
 	// RuleCount is how many invalid rows failed one rule, in ValidationAbortError and

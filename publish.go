@@ -2,19 +2,23 @@ package tablegate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/report/htmlreport"
 )
 
-// publish appends the settled run to o.History and writes its page to o.HTML. A history that
+// publish appends the settled run to o.History and writes its page to o.HTML, unless the run
+// refused them (runErr is a *exec.ReportFileError: one would overwrite data). A history that
 // fails is a warning in rep (and on o.Warnings); the error is the page's, which the caller asked
 // for.
-func (o Options) publish(ctx context.Context, p *Plan, in Input, rep *outcome.Report) error {
-	if rep == nil || (o.HTML == "" && o.History == "") {
+func (o Options) publish(ctx context.Context, p *Plan, in Input, rep *outcome.Report, runErr error) error {
+	var refused *exec.ReportFileError
+	if rep == nil || (o.HTML == "" && o.History == "") || errors.As(runErr, &refused) {
 		return nil
 	}
 	facts := report.Facts{Input: inputText(in), Flags: o.flags()}
@@ -92,6 +96,9 @@ func (o Options) flags() []string {
 // WriteRunPage writes the HTML page of a recorded run (its run_id) to htmlPath, from the run
 // history alone: the run's report and plan facts as recorded, with its checks' trends up to it.
 func WriteRunPage(ctx context.Context, historyPath, runID, htmlPath string) error {
+	if err := exec.CheckReportFiles(exec.Asset{}, ReportFile{Role: "the history", Path: historyPath}, ReportFile{Role: "the page", Path: htmlPath}); err != nil {
+		return err
+	}
 	run, err := history.Load(ctx, historyPath, runID)
 	if err != nil {
 		return err

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/tablegate/tablegate"
@@ -127,5 +129,67 @@ func TestExplainAndChecks(t *testing.T) {
 	}
 	if got := strings.Join(names, " "); got != "dy_schema__columns dy_col__id dy_col__amount dy_schema__rules" {
 		t.Errorf("checks %s", got)
+	}
+}
+
+// Options.HTML or Options.History naming the run's data (the table, the quarantine, the input,
+// each other) or a named pipe is refused before the run reads anything: nothing is written, the
+// previous table and quarantine are as they were.
+func TestValidateRefusesReportFilesOverData(t *testing.T) {
+	ctx := context.Background()
+	eng := openEngine(t)
+	plan := compileSchema(t, tablegate.NewSchema("Orders", tablegate.Int64("id").PrimaryKey(), tablegate.Float64("amount").Min(0)))
+	dir := t.TempDir()
+	table, quarantine := filepath.Join(dir, "orders.parquet"), filepath.Join(dir, "orders_quarantine.parquet")
+	in := tablegate.FromQuery("SELECT * FROM (VALUES (1::BIGINT, 1.0::DOUBLE), (2, -1.0)) t(id, amount)")
+	if _, err := eng.Validate(ctx, plan, in, tablegate.ToParquet(table), tablegate.Options{Quarantine: true}); err != nil {
+		t.Fatal(err)
+	}
+	csv := filepath.Join(dir, "in.csv")
+	fifo := filepath.Join(dir, "fifo.html")
+	if err := os.WriteFile(csv, []byte("id,amount\n1,1.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	snapshot := func() map[string]string {
+		out := map[string]string{}
+		for _, p := range []string{table, quarantine, csv} {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[p] = string(data)
+		}
+		return out
+	}
+	before := snapshot()
+	for _, tc := range []struct {
+		name string
+		in   tablegate.Input
+		opts tablegate.Options
+		want string
+	}{
+		{"HTML is the table", in, tablegate.Options{Quarantine: true, HTML: table}, "Options.HTML " + table + " is the same file as the table"},
+		{"History is the quarantine", in, tablegate.Options{Quarantine: true, History: quarantine}, "Options.History " + quarantine + " is the same file as the quarantine"},
+		{"HTML is the input", tablegate.FromCSV(csv), tablegate.Options{Quarantine: true, HTML: csv}, "is the same file as the input"},
+		{"History is HTML", in, tablegate.Options{Quarantine: true, HTML: filepath.Join(dir, "p.html"), History: filepath.Join(dir, ".", "p.html")}, "is the same file as Options.HTML"},
+		{"HTML is a named pipe", in, tablegate.Options{Quarantine: true, HTML: fifo}, "is a named pipe (FIFO), not a regular file"},
+	} {
+		res, err := eng.Validate(ctx, plan, tc.in, tablegate.ToParquet(table), tc.opts)
+		var refused *tablegate.ReportFileError
+		if !errors.As(err, &refused) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		if res.Report.Outcome != nil {
+			t.Errorf("%s: the run went on to %s", tc.name, *res.Report.Outcome)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "p.html")); err == nil {
+			t.Errorf("%s: a page was written", tc.name)
+		}
+	}
+	if after := snapshot(); !reflect.DeepEqual(before, after) {
+		t.Error("a refused run changed the table, the quarantine or the input")
 	}
 }

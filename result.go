@@ -70,6 +70,9 @@ type Result struct {
 	Table Table
 	// Quarantine says where the invalid rows go, whether they were written, and how many.
 	Quarantine Quarantine
+	// DroppedColumns are the input's columns the schema does not declare, which are not
+	// written.
+	DroppedColumns []string
 	// Checks are dy_schema__columns, then the rule checks at the run's granularity, in rule
 	// order; they are the report's.
 	Checks []Check
@@ -114,7 +117,7 @@ func newResult(rep *Report) *Result {
 	}
 	res := &Result{
 		Asset: rep.Asset, Schema: rep.Schema, Rows: rep.Rows, Table: rep.Table, Quarantine: rep.Quarantine,
-		InvalidByRules: rep.InvalidByRules, Health: rep.Health, Warnings: rep.Warnings, Report: rep,
+		DroppedColumns: rep.DroppedColumns, InvalidByRules: rep.InvalidByRules, Health: rep.Health, Warnings: rep.Warnings, Report: rep,
 		TablegateVersion: rep.TablegateVersion, DuckDBVersion: rep.DuckDBVersion,
 		ValidSample: rep.ValidSample, InvalidSample: rep.InvalidSample, Checks: rep.Checks,
 	}

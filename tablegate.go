@@ -146,6 +146,13 @@ type Options struct {
 	// History, when set, is the DuckDB file the run is appended to (tables tablegate_runs and
 	// tablegate_check_results); a history that cannot be written is a warning in the result.
 	History string
+	// ReportFiles, when set, are every file the caller writes the run's report to (HTML and
+	// History among them, and a JSON report of its own), each named as its user knows it
+	// ("--html"); nil is HTML and History, named Options.HTML and Options.History. A run refuses
+	// them before it reads anything (*ReportFileError, nothing written) when one is the same file
+	// as its input, a database, the table, the quarantine or another of them, or a named pipe or a
+	// device.
+	ReportFiles []ReportFile
 	// Facts say how the run was asked for, as its HTML page and the history show it (a command
 	// line's input and flags); nil shows the input's address and the options set here.
 	Facts *RunFacts
@@ -183,6 +190,13 @@ func (o *Options) ApplySetting(setting, value, source string) error {
 	return nil
 }
 
+func (o Options) reportFiles() []ReportFile {
+	if o.ReportFiles != nil {
+		return o.ReportFiles
+	}
+	return []ReportFile{{Role: "Options.HTML", Path: o.HTML}, {Role: "Options.History", Path: o.History}}
+}
+
 func (o Options) exec() exec.Options {
 	var baselines func(context.Context, string, map[string]int) (map[string][]float64, error)
 	if o.History != "" {
@@ -197,6 +211,7 @@ func (o Options) exec() exec.Options {
 		Granularity:        o.Granularity,
 		SchemaRulesPerRule: o.SchemaRulesPerRule,
 		Progress:           o.Progress,
+		ReportFiles:        o.reportFiles(),
 		Warnings:           o.Warnings,
 		Timeout:            o.Timeout,
 	}
@@ -220,7 +235,7 @@ func (o Options) asset(p *Plan, in Input, out Output) exec.Asset {
 func (e *Engine) Validate(ctx context.Context, p *Plan, in Input, out Output, opts Options) (*Result, error) {
 	rep, err := e.e.Run(ctx, opts.asset(p, in, out), opts.exec())
 	err = opts.annotate(rep, err)
-	if perr := opts.publish(ctx, p, in, rep); perr != nil {
+	if perr := opts.publish(ctx, p, in, rep, err); perr != nil {
 		err = errors.Join(err, perr)
 	}
 	return newResult(rep), err

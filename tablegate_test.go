@@ -48,16 +48,16 @@ func TestResultChecks(t *testing.T) {
 		nSamp int
 	}{
 		{"rule", tablegate.Options{}, "dy_rule__amount__max",
-			tablegate.Check{Name: "dy_rule__amount__max", Description: "amount <= 100", Severity: tablegate.CheckError, Blocking: true,
+			tablegate.Check{Name: "dy_rule__amount__max", Description: "amount <= 100", Severity: tablegate.CheckError, Declared: tablegate.CheckError, Blocking: true,
 				ResultDescription: "1 row failed.", Failed: 1, Rule: "amount|max"}, 1},
 		{"rule quarantined", tablegate.Options{Quarantine: true}, "dy_rule__primary_key",
-			tablegate.Check{Name: "dy_rule__primary_key", Description: "PK: id", Severity: tablegate.CheckError,
+			tablegate.Check{Name: "dy_rule__primary_key", Description: "PK: id", Severity: tablegate.CheckError, Declared: tablegate.CheckError,
 				ResultDescription: "2 rows failed.", Failed: 2, Rule: "primary_key"}, 2},
 		{"passing", tablegate.Options{Quarantine: true}, "dy_rule__id__nullability",
-			tablegate.Check{Name: "dy_rule__id__nullability", Description: "id not null", Passed: true, Severity: tablegate.CheckWarn,
+			tablegate.Check{Name: "dy_rule__id__nullability", Description: "id not null", Passed: true, Severity: tablegate.CheckWarn, Declared: tablegate.CheckError,
 				ResultDescription: "No row failed.", Rule: "id|nullability"}, 0},
 		{"collapsed", tablegate.Options{Granularity: tablegate.PerColumn, MaxFailureSamples: 1}, "dy_col__amount",
-			tablegate.Check{Name: "dy_col__amount", Severity: tablegate.CheckError, Blocking: true, Failed: 2,
+			tablegate.Check{Name: "dy_col__amount", Severity: tablegate.CheckError, Declared: tablegate.CheckError, Blocking: true, Failed: 2,
 				ResultDescription: "2 rules failed: amount|min (1 row), amount|max (1 row).",
 				Rules: []tablegate.RuleResult{
 					{Rule: "amount|nullability", Failed: 0},

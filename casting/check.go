@@ -78,6 +78,12 @@ type Querier interface {
 // CheckColumns compares the relation's columns with the schema's, in schema order, and returns
 // every mismatch. Extra columns and column order never matter.
 func CheckColumns(cols []*schema.Column, actual []ColumnType) []Mismatch {
+	return CheckColumnsWith(cols, actual, ParseType)
+}
+
+// CheckColumnsWith is CheckColumns for types another engine spells, read by parse (ParseType
+// for DuckDB's spelling, ParseSparkType for Spark's).
+func CheckColumnsWith(cols []*schema.Column, actual []ColumnType, parse func(string) (*DuckType, error)) []Mismatch {
 	byName := make(map[string]string, len(actual))
 	for _, c := range actual {
 		byName[c.Name] = c.Type
@@ -90,9 +96,9 @@ func CheckColumns(cols []*schema.Column, actual []ColumnType) []Mismatch {
 			continue
 		}
 		if col.DType.Kind == schema.KindAny {
-			continue // any type, even one ParseType does not know
+			continue // any type, even one the parser does not know
 		}
-		t, err := ParseType(typ)
+		t, err := parse(typ)
 		if err != nil || !Matches(col.DType, t) {
 			m := Mismatch{Column: col.Name, Expected: col.DType.String(), Actual: typ}
 			if t != nil {

@@ -30,9 +30,12 @@ func (t *DuckType) String() string { return t.Raw }
 
 // ParseType reads a DuckDB type string such as DECIMAL(18,3), INTEGER[3][], ENUM('a', 'b') or
 // STRUCT(a INTEGER, "B c" VARCHAR[]).
-func ParseType(s string) (*DuckType, error) {
+func ParseType(s string) (*DuckType, error) { return parseWhole(s, (*typeParser).typ) }
+
+// parseWhole reads s with read, which must consume all of it.
+func parseWhole(s string, read func(*typeParser) (*DuckType, error)) (*DuckType, error) {
 	p := &typeParser{s: s}
-	t, err := p.typ()
+	t, err := read(p)
 	if err != nil {
 		return nil, err
 	}

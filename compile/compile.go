@@ -51,7 +51,9 @@ type Plan struct {
 	references []Reference
 
 	schema *schema.Schema
-	keyed  []keyGroup
+	// dialect renders the plan's SQL: DuckDB's (nil) unless the plan came from In.
+	dialect Dialect
+	keyed   []keyGroup
 	// unused marks key groups no rule of this plan reads (in a Subset).
 	unused map[int]bool
 }
@@ -81,12 +83,28 @@ func CompileWith(ctx context.Context, s *schema.Schema, parser *Parser) (*Plan, 
 		return nil, err
 	}
 	s = s.Clone() // the plan's own: a caller changing s afterwards changes nothing here
-	c := &compiler{ctx: ctx, s: s, plan: &Plan{Name: s.Name, schema: s}, pendingGroup: -1, parser: parser}
+	c := &compiler{ctx: ctx, s: s, plan: &Plan{Name: s.Name, schema: s}, pendingGroup: -1, parser: parser, d: DuckDB}
 	defer func() {
 		if c.ownParser {
 			c.parser.Close()
 		}
 	}()
+	return c.compile()
+}
+
+// In renders the plan again in another SQL dialect: the same rules, names, severities, checks
+// and key groups, each rule's SQL written anew from the schema. Custom SQL is DuckDB SQL, so
+// custom gives each custom rule's SQL in d from its declaration (a schema rule's SQL and Spark
+// forms come as a Check named after the rule; ref is the checked value, "" for a schema rule);
+// its error, or one of d's, refuses the rule. Every problem is returned at once (*schema.Errors).
+func (p *Plan) In(ctx context.Context, d Dialect, custom func(forms schema.Check, ref string) (string, error)) (*Plan, error) {
+	c := &compiler{ctx: ctx, s: p.schema, plan: &Plan{Name: p.Name, schema: p.schema, dialect: d}, pendingGroup: -1,
+		d: d, from: p, bind: custom}
+	return c.compile()
+}
+
+func (c *compiler) compile() (*Plan, error) {
+	ctx, s := c.ctx, c.s
 	for _, col := range s.Columns {
 		c.plan.Columns = append(c.plan.Columns, Column{Name: col.Name, DType: col.DType})
 	}
@@ -98,7 +116,9 @@ func CompileWith(ctx context.Context, s *schema.Schema, parser *Parser) (*Plan, 
 		}
 		c.columnRules(col)
 	}
-	c.tableChecks()
+	if c.from == nil {
+		c.tableChecks() // DuckDB's alone: another dialect's renderer refuses them
+	}
 	if err := ctx.Err(); err != nil {
 		// A cancelled parser call reads as a problem of the rule it checked: report the cause.
 		return nil, err
@@ -125,6 +145,29 @@ type compiler struct {
 	parser    *Parser
 	ownParser bool
 	parserErr error
+	// d renders the SQL. from and bind are set when In renders a compiled plan again in
+	// another dialect: from is that plan (its rules already checked), bind
+	// gives a custom rule's SQL in d.
+	d    Dialect
+	from *Plan
+	bind func(forms schema.Check, ref string) (string, error)
+}
+
+// custom is a custom rule's SQL (a check's when value is set; ref is the checked value): the
+// DuckDB SQL checked by the parser, or in another dialect bind's, aggregating as the compiled
+// plan's rule does.
+func (c *compiler) custom(rule string, forms *schema.Check, value *schema.DType, ref string, groupBy []string) (sqlInfo, error) {
+	if c.from == nil {
+		return c.checkSQL(forms.SQL, value, ref, groupBy)
+	}
+	expr, err := c.bind(*forms, ref)
+	info := sqlInfo{text: strings.TrimSpace(forms.SQL), sql: expr}
+	for _, r := range c.from.Rules {
+		if r.Name == rule {
+			info.aggregate = r.Keyed()
+		}
+	}
+	return info, err
 }
 
 // fail records a problem declared at pos (the schema's file when pos is unknown).
@@ -169,7 +212,7 @@ func (c *compiler) schemaRules() {
 		if len(keys) == 1 && keys[0] == schema.RulePrimaryKey {
 			keys = c.s.PrimaryKey()
 		}
-		info, err := c.checkSQL(r.SQL, nil, "", keys)
+		info, err := c.custom(r.Name, &schema.Check{Name: r.Name, SQL: r.SQL, Spark: r.Spark}, nil, "", keys)
 		if err != nil {
 			c.fail(r.Pos(), "", "rules", "rule '%s': %v", r.Name, err)
 			continue
@@ -182,7 +225,7 @@ func (c *compiler) schemaRules() {
 			}
 			keyExprs := make([]string, len(keys))
 			for i, k := range keys {
-				keyExprs[i] = quote(k)
+				keyExprs[i] = c.d.Ident(k)
 			}
 			rule.value = c.keyedRule(keyExprs, fmt.Sprintf("NOT COALESCE(%s, TRUE)", info.sql), "")
 		default:
@@ -205,7 +248,7 @@ func (c *compiler) primaryKey() {
 	}
 	keys := make([]string, len(pk))
 	for i, k := range pk {
-		keys[i] = quote(k)
+		keys[i] = c.d.Ident(k)
 	}
 	c.add(Rule{
 		Name:        schema.RulePrimaryKey,

@@ -13,7 +13,7 @@ import (
 // columnRules compiles every rule of one top-level column.
 func (c *compiler) columnRules(col *schema.Column) {
 	names := col.RuleNames()
-	ref := quote(col.Name)
+	ref := c.d.Ident(col.Name)
 	for _, r := range col.Rules() {
 		rule := Rule{
 			Name:     col.Name + "|" + r.Name,
@@ -47,12 +47,12 @@ func (c *compiler) ruleSQL(col *schema.Column, r schema.ColumnRule, ref string) 
 		for _, st := range r.Path {
 			guards = append(guards, key+" IS NULL")
 			cur = field(cur, st.Field)
-			key = key + "." + quote(cur.Name)
+			key = key + "." + c.d.Ident(cur.Name)
 		}
 		if len(guards) > 0 {
 			guard = "(" + strings.Join(guards, " OR ") + ")"
 		}
-		key = uniqueKey(cur, key)
+		key = c.uniqueKey(cur, key)
 		expr = fmt.Sprintf("count(*) = 1 per (%s)", key)
 		return expr, c.keyedRule([]string{key}, "count(*) > 1", guard), nil
 	}
@@ -61,7 +61,7 @@ func (c *compiler) ruleSQL(col *schema.Column, r schema.ColumnRule, ref string) 
 		return c.reference(col.Name+"|"+r.Name, ref, []string{col.Name}, []string{ref.Column}), "", nil
 	}
 	if r.Kind == schema.RuleCheck && len(r.Path) == 0 {
-		info, err := c.checkSQL(r.Check.SQL, &col.DType, ref, nil)
+		info, err := c.custom(col.Name+"|"+r.Name, r.Check, &col.DType, ref, nil)
 		if err != nil {
 			return "", "", fmt.Errorf("check %s: %w", r.Name, err)
 		}
@@ -78,15 +78,16 @@ func (c *compiler) ruleSQL(col *schema.Column, r schema.ColumnRule, ref string) 
 // uniqueKey is the value unique compares for ref, of column c: a struct's fields rather than the
 // struct, so that a NULL struct and one whose fields are all NULL are duplicates, as polars
 // compares them (one level: a NULL field struct still differs from one of NULL fields).
-func uniqueKey(c *schema.Column, ref string) string {
-	if c.DType.Kind != schema.KindStruct {
+func (c *compiler) uniqueKey(col *schema.Column, ref string) string {
+	if col.DType.Kind != schema.KindStruct {
 		return ref
 	}
-	parts := make([]string, len(c.DType.Fields))
-	for i, f := range c.DType.Fields {
-		parts[i] = fmt.Sprintf("%s: %s.%s", sql.String(f.Name), ref, quote(f.Name))
+	names := make([]string, len(col.DType.Fields))
+	values := make([]string, len(col.DType.Fields))
+	for i, f := range col.DType.Fields {
+		names[i], values[i] = f.Name, ref+"."+c.d.Ident(f.Name)
 	}
-	return "{" + strings.Join(parts, ", ") + "}"
+	return c.d.Struct(names, values)
 }
 
 func allFields(path []schema.Step) bool {
@@ -123,29 +124,28 @@ func (c *compiler) nested(col *schema.Column, r schema.ColumnRule, path []schema
 		for _, st := range path[1:] {
 			guards = append(guards, elem+" IS NULL")
 			target = field(target, st.Field)
-			elem += "." + quote(target.Name)
+			elem += "." + c.d.Ident(target.Name)
 		}
 		isNull := elem + " IS NULL"
 		if target.DType.Kind == schema.KindStruct {
 			// Its key is the NULL key when every field is NULL.
 			parts := []string{isNull}
 			for _, f := range target.DType.Fields {
-				parts = append(parts, elem+"."+quote(f.Name)+" IS NULL")
+				parts = append(parts, elem+"."+c.d.Ident(f.Name)+" IS NULL")
 			}
 			isNull = "(" + parts[0] + " OR (" + strings.Join(parts[1:], " AND ") + "))"
 		}
-		elem = uniqueKey(target, elem)
+		elem = c.uniqueKey(target, elem)
 		if len(guards) == 0 {
-			return fmt.Sprintf("len(list_distinct(list_transform(%s, lambda %s: [%s]))) = len(%s)", ref, v, elem, ref), nil
+			return c.d.Distinct(ref, v, elem, true), nil
 		}
 		// A struct field's rule is `when(struct is null) then true otherwise rule(field)`: NULL
 		// elements pass, but their NULL field values still count. So the field values of the
 		// non-NULL elements must be distinct, and none may be NULL when some element is NULL.
 		null := "(" + strings.Join(guards, " OR ") + ")"
-		kept := fmt.Sprintf("list_filter(%s, lambda %s: NOT %s)", ref, v, null)
-		return fmt.Sprintf("(len(list_distinct(list_transform(%s, lambda %s: [%s]))) = len(%s) AND NOT ("+
-			"list_bool_or(list_transform(%s, lambda %s: %s)) AND list_bool_or(list_transform(%s, lambda %s: %s))))",
-			kept, v, elem, kept, ref, v, null, kept, v, isNull), nil
+		kept := c.d.Filter(ref, v, "NOT "+null)
+		return fmt.Sprintf("(%s AND NOT (%s AND %s))",
+			c.d.Distinct(kept, v, elem, true), c.d.Any(ref, v, null), c.d.Any(kept, v, isNull)), nil
 	}
 	switch st := path[0]; st.Kind {
 	case schema.StepElement:
@@ -179,7 +179,7 @@ func (c *compiler) nested(col *schema.Column, r schema.ColumnRule, path []schema
 			if l > 0 {
 				src = fmt.Sprintf("%s_%d", v, l-1)
 			}
-			inner = fmt.Sprintf("list_bool_and(list_transform(%s, lambda %s: %s))", src, param, inner)
+			inner = c.d.All(src, param, inner)
 		}
 		return inner, nil
 	default:
@@ -192,7 +192,7 @@ func (c *compiler) nested(col *schema.Column, r schema.ColumnRule, path []schema
 		for ; i < len(path) && path[i].Kind == schema.StepField; i++ {
 			guard = at.Len()
 			cur = field(cur, path[i].Field)
-			at.WriteString("." + quote(cur.Name))
+			at.WriteString("." + c.d.Ident(cur.Name))
 		}
 		value := at.String()
 		inner, err := c.nested(cur, r, path[i:], value, depth)
@@ -212,12 +212,12 @@ func (c *compiler) leaf(col *schema.Column, r schema.ColumnRule, ref string) (st
 		if err != nil {
 			return "", err
 		}
-		lit := sql.Literal(d, p)
+		lit := c.d.Literal(d, p)
 		if d.Kind == schema.KindFloat && math.Abs(p.Float) <= math.MaxFloat32 {
-			// Float is FLOAT or DOUBLE: the bound takes the column's own type (RULES §2.4), so a
-			// FLOAT column compares with the bound rounded to FLOAT, as Float32 does.
-			lit = fmt.Sprintf("(CASE WHEN typeof(%s) = 'FLOAT' THEN %s ELSE %s END)",
-				ref, sql.Literal(schema.DType{Kind: schema.KindFloat32}, p), lit)
+			// Float is FLOAT or DOUBLE: the bound takes the column's own type, so a FLOAT
+			// column compares with the bound rounded to FLOAT, as Float32 does.
+			lit = fmt.Sprintf("(CASE WHEN %s THEN %s ELSE %s END)",
+				c.d.IsFloat32(ref), c.d.Literal(schema.DType{Kind: schema.KindFloat32}, p), lit)
 		}
 		return fmt.Sprintf("%s %s %s", ref, op, lit), nil
 	}
@@ -240,18 +240,18 @@ func (c *compiler) leaf(col *schema.Column, r schema.ColumnRule, ref string) (st
 		lits := make([]string, len(a.IsIn))
 		for i, v := range a.IsIn {
 			if d.Kind == schema.KindString {
-				lits[i] = sql.String(v.Text)
+				lits[i] = c.d.String(v.Text)
 				continue
 			}
 			p, err := schema.ParseValue(d, v)
 			if err != nil {
 				return "", err
 			}
-			lits[i] = sql.Literal(d, p)
+			lits[i] = c.d.Literal(d, p)
 		}
 		return fmt.Sprintf("%s IN (%s)", ref, strings.Join(lits, ", ")), nil
 	case schema.RuleInf:
-		return fmt.Sprintf("NOT isinf(%s)", ref), nil
+		return c.d.NotInf(ref), nil
 	case schema.RuleNaN:
 		return fmt.Sprintf("NOT isnan(%s)", ref), nil
 	case schema.RuleMinLength, schema.RuleMaxLength:
@@ -259,33 +259,42 @@ func (c *compiler) leaf(col *schema.Column, r schema.ColumnRule, ref string) (st
 		if r.Kind == schema.RuleMaxLength {
 			op, n = "<=", a.MaxLength
 		}
-		fn := "strlen" // UTF-8 bytes, as Dataframely's len_bytes
+		length := c.d.ByteLength(ref)
 		if d.Kind == schema.KindList {
-			fn = "len"
+			length = c.d.ListLength(ref)
 		}
-		return fmt.Sprintf("%s(%s) %s %d", fn, ref, op, *n), nil
+		return fmt.Sprintf("%s %s %d", length, op, *n), nil
 	case schema.RuleRegex:
-		if err := c.checkRegex(*a.Regex); err != nil {
+		if c.from == nil { // checked when the plan was compiled
+			if err := c.checkRegex(*a.Regex); err != nil {
+				return "", err
+			}
+		}
+		return c.d.Regex(ref, *a.Regex)
+	case schema.RuleResolution:
+		span, err := schema.ParseDuration(a.Resolution)
+		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("regexp_matches(%s, %s)", ref, sql.String(*a.Regex)), nil
-	case schema.RuleResolution:
-		return resolutionSQL(d, a.Resolution, ref)
+		kind, err := span.Classify()
+		if err != nil {
+			return "", err
+		}
+		return c.d.Resolution(d, span, kind, ref)
 	case schema.RulePrimaryKey:
 		// Elements of each list must be distinct: whole elements, or the key fields of struct
 		// elements. [x] wraps elements so that NULLs take part and count as equal.
 		v := "__tg_pk"
-		elem := "[" + v + "]"
 		if keys := schema.StructKeyFields(d.Inner); len(keys) > 0 {
-			parts := make([]string, len(keys))
+			values := make([]string, len(keys))
 			for i, k := range keys {
-				parts[i] = fmt.Sprintf("%s: %s.%s", sql.String(k), v, quote(k))
+				values[i] = v + "." + c.d.Ident(k)
 			}
-			elem = "{" + strings.Join(parts, ", ") + "}"
+			return c.d.Distinct(ref, v, c.d.Struct(keys, values), false), nil
 		}
-		return fmt.Sprintf("len(list_distinct(list_transform(%s, lambda %s: %s))) = len(%s)", ref, v, elem, ref), nil
+		return c.d.Distinct(ref, v, v, true), nil
 	case schema.RuleCheck:
-		info, err := c.checkSQL(r.Check.SQL, &d, ref, nil)
+		info, err := c.custom("", r.Check, &d, ref, nil)
 		if err != nil {
 			return "", fmt.Errorf("check %s: %w", r.Name, err)
 		}
@@ -301,15 +310,7 @@ func (c *compiler) leaf(col *schema.Column, r schema.ColumnRule, ref string) (st
 
 // resolutionSQL is true when the value sits on the resolution grid, as polars' truncate defines
 // it: epoch-based modulo for fixed widths, Monday 1970-01-05 for weeks, the month index for months.
-func resolutionSQL(d schema.DType, resolution, ref string) (string, error) {
-	r, err := schema.ParseDuration(resolution)
-	if err != nil {
-		return "", err
-	}
-	kind, err := r.Classify()
-	if err != nil {
-		return "", err
-	}
+func resolutionSQL(d schema.DType, r schema.Span, kind schema.ResolutionKind, ref string) (string, error) {
 	months := func(v string, withTime bool) string {
 		s := fmt.Sprintf("day(%s) = 1 AND (year(%s) * 12 + month(%s) - 1) %% %d = 0", v, v, v, r.Months)
 		if withTime {

@@ -110,7 +110,8 @@ func (p *Plan) query(rel Relation, shape queryShape) string {
 	// NOT MATERIALIZED: DuckDB would otherwise materialise the source, which the key aggregates
 	// read too when no keyTable holds them (Query), as a full copy (measured 1.5x slower at 10M
 	// rows); inlined, each reads only the columns it needs.
-	b.WriteString("WITH " + srcName + " AS NOT MATERIALIZED (\n  ")
+	d := p.Dialect()
+	b.WriteString("WITH " + srcName + " AS " + d.Inline() + "(\n  ")
 	if where != "" {
 		b.WriteString("SELECT * FROM (" + p.SourceSQL(rel) + ") AS __tg_s WHERE " + where)
 	} else {
@@ -121,7 +122,7 @@ func (p *Plan) query(rel Relation, shape queryShape) string {
 		if p.unused[g] {
 			continue
 		}
-		fmt.Fprintf(&b, ",\n__tg_k%d AS NOT MATERIALIZED (\n  ", g)
+		fmt.Fprintf(&b, ",\n__tg_k%d AS %s(\n  ", g, d.Inline())
 		if keyTable != nil {
 			b.WriteString("SELECT * FROM " + keyTable(g))
 		} else {
@@ -131,11 +132,11 @@ func (p *Plan) query(rel Relation, shape queryShape) string {
 	}
 	b.WriteString("\nSELECT\n  ")
 	for _, col := range p.Columns {
-		b.WriteString(srcName + "." + sql.Ident(col.Name) + ", ")
+		b.WriteString(srcName + "." + d.Ident(col.Name) + ", ")
 	}
 	b.WriteString(srcName + "." + RowIDColumn)
 	for _, r := range p.Rules {
-		fmt.Fprintf(&b, ",\n  %s AS %s", r.value, sql.Ident(r.Name))
+		fmt.Fprintf(&b, ",\n  %s AS %s", r.value, d.Ident(r.Name))
 	}
 	b.WriteString("\nFROM " + srcName)
 	for g := range p.keyed {
@@ -199,15 +200,17 @@ func (p *Plan) keyMatch(g int, qualify string) string {
 	if len(kg.keys) == 0 {
 		return "TRUE"
 	}
+	d := p.Dialect()
+	quoted := d.Ident("")[:1]
 	parts := make([]string, len(kg.keys))
 	for i, k := range kg.keys {
 		q := qualify
-		if !strings.HasPrefix(k, `"`) {
+		if !strings.HasPrefix(k, quoted) {
 			// A struct's unique key ({'a': "s"."a"}) names its column unqualified, which is
 			// unambiguous: the key table's columns are __tg_ names, and no schema column is.
 			q = ""
 		}
-		parts[i] = fmt.Sprintf("%s%s IS NOT DISTINCT FROM __tg_k%d.__tg_k%d_%d", q, k, g, g, i)
+		parts[i] = d.KeyMatch(q+k, fmt.Sprintf("__tg_k%d.__tg_k%d_%d", g, g, i))
 	}
 	return strings.Join(parts, " AND ")
 }
@@ -244,7 +247,7 @@ func (p *Plan) SourceSQL(rel Relation) string {
 		if cast, ok := rel.Casts[col.Name]; ok {
 			b.WriteString(cast + " AS ")
 		}
-		b.WriteString(sql.Ident(col.Name) + ", ")
+		b.WriteString(p.Dialect().Ident(col.Name) + ", ")
 	}
 	fmt.Fprintf(&b, "%s AS %s FROM %s", rel.RowID, RowIDColumn, rel.From)
 	return b.String()
@@ -261,12 +264,24 @@ func (p *Plan) ValidExpr(errorsOnly bool) string {
 		if errorsOnly && !r.IsError() {
 			continue
 		}
-		parts = append(parts, sql.Ident(r.Name))
+		parts = append(parts, p.Dialect().Ident(r.Name))
 	}
-	if len(parts) == 0 {
+	switch len(parts) {
+	case 0:
 		return "TRUE"
+	case 1:
+		// Bare: Spark reads `FROM t WHERE (x)` as the alias WHERE with a column list.
+		return parts[0]
 	}
 	return "(" + strings.Join(parts, " AND ") + ")"
+}
+
+// Dialect is the SQL dialect the plan is rendered in.
+func (p *Plan) Dialect() Dialect {
+	if p.dialect == nil {
+		return DuckDB
+	}
+	return p.dialect
 }
 
 func quote(name string) string { return sql.Ident(name) }
@@ -304,7 +319,7 @@ func (p *Plan) KeyGroups() []KeyGroup {
 		for _, k := range kg.keys {
 			name := ""
 			for _, c := range p.Columns {
-				if k == quote(c.Name) {
+				if k == p.Dialect().Ident(c.Name) {
 					name = c.Name
 				}
 			}

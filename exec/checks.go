@@ -15,7 +15,7 @@ const ColumnsCheckName = "dy_schema__columns"
 
 func columnsCheck(p *compile.Plan, mm []casting.Mismatch) outcome.Check {
 	c := outcome.Check{
-		Name: ColumnsCheckName, Passed: len(mm) == 0, Severity: outcome.SeverityError, Blocking: true,
+		Name: ColumnsCheckName, Passed: len(mm) == 0, Severity: outcome.SeverityError, Declared: outcome.SeverityError, Blocking: true,
 		Description: fmt.Sprintf("Columns and dtypes match %s.", p.Name), Mismatches: mm,
 	}
 	cols := make([]string, len(mm))
@@ -143,7 +143,7 @@ func buildChecks(p *compile.Plan, a Asset, opts Options, stats ruleStats, detail
 				c.Samples = append(c.Samples, withRule(m.rule.Name, row))
 			}
 		}
-		c.Severity = outcome.FailedSeverity(errorFailed)
+		c.Severity, c.Declared = outcome.FailedSeverity(errorFailed), outcome.FailedSeverity(hasError)
 		c.Blocking = outcome.Blocks(a.Quarantine, hasError)
 		if g.collapsed {
 			c.Failed = detail.groupFailed[g.name]

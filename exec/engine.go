@@ -24,6 +24,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/duckdbtune"
 	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/internal/trace"
 	"github.com/tablegate/tablegate/runner"
 )
@@ -107,6 +108,12 @@ var sandbox = []string{
 
 // Open opens an engine on a new DuckDB database (in memory unless cfg.Path is set).
 func Open(cfg Config) (*Engine, error) {
+	if err := filekind.Regular(cfg.Path); err != nil {
+		return nil, err
+	}
+	if err := filekind.Directory(cfg.TempDirectory); err != nil {
+		return nil, fmt.Errorf("temp directory: %w", err)
+	}
 	version := cfg.StorageVersion
 	if version == "" {
 		version = DefaultStorageVersion
@@ -455,6 +462,9 @@ func (r *run) attach(ctx context.Context, path string, write bool) (string, erro
 
 // attachAs runs stmt, which attaches the file path (abs) as alias.
 func (r *run) attachAs(ctx context.Context, path, abs, alias, stmt string) error {
+	if err := filekind.Regular(path); err != nil {
+		return err
+	}
 	if _, err := r.conn.ExecContext(ctx, stmt); err != nil {
 		return openError(path, err)
 	}

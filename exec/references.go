@@ -3,9 +3,11 @@ package exec
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -15,7 +17,11 @@ import (
 // input error naming it, one whose types differ a column-schema mismatch.
 func (e *Engine) checkReferences(ctx context.Context, r *run, rep *outcome.Report, p *compile.Plan) error {
 	for _, ref := range p.References() {
-		actual, err := casting.Describe(ctx, r.conn, ref.Source)
+		err := referenceFilesKind(ref)
+		var actual []casting.ColumnType
+		if err == nil {
+			actual, err = casting.Describe(ctx, r.conn, ref.Source)
+		}
 		if err != nil {
 			return fail(rep, &outcome.InputError{Input: fmt.Sprintf("%s (the reference data of rule %s)", ref.Input, ref.Rule), Err: err})
 		}
@@ -32,6 +38,18 @@ func (e *Engine) checkReferences(ctx context.Context, r *run, rep *outcome.Repor
 				names[i] = c.Name
 			}
 			return fail(rep, &outcome.ColumnSchemaError{Schema: fmt.Sprintf("the keys of rule %s (reference data %s)", ref.Rule, ref.Input), Mismatches: mm, Producer: "file", Columns: names})
+		}
+	}
+	return nil
+}
+
+// referenceFilesKind refuses a reference whose files (each of a glob) are not regular files: a
+// named pipe would block DuckDB's read for good.
+func referenceFilesKind(ref compile.Reference) error {
+	matches, _ := filepath.Glob(ref.Input)
+	for _, m := range matches {
+		if err := filekind.Regular(m); err != nil {
+			return err
 		}
 	}
 	return nil

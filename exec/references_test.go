@@ -2,8 +2,11 @@ package exec_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -84,4 +87,43 @@ func TestReferenceProblems(t *testing.T) {
 	var abort *outcome.ValidationAbortError
 	require.ErrorAs(t, err, &abort, "a CSV reference works too")
 	assert.Equal(t, int64(1), rep.Rows.Invalid)
+}
+
+// TestReferenceFilesGuarded: a reference that is a named pipe is refused before DuckDB opens it
+// (it would block the run for good), and a report file that is a reference's data is refused
+// before the run reads anything.
+func TestReferenceFilesGuarded(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	orders := e.parquet("in/orders.parquet", "SELECT * FROM (VALUES ('c1'), ('c3')) t(customer_id)")
+	in := exec.Asset{Input: exec.ParquetInput{Path: orders}}
+	fifo := e.path("ref", "fifo.parquet")
+	require.NoError(t, os.MkdirAll(filepath.Dir(fifo), 0o755))
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	done := make(chan error, 1)
+	go func() {
+		_, err := run(t, schema.New("Orders", schema.String("customer_id").References(fifo, "id")), in, exec.Options{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		var inErr *outcome.InputError
+		require.ErrorAs(t, err, &inErr)
+		assert.Contains(t, err.Error(), fifo+" is a named pipe (FIFO), not a regular file")
+		assert.Contains(t, err.Error(), "the reference data of rule customer_id|references")
+	case <-time.After(60 * time.Second):
+		t.Fatal("the run hung on a reference that is a named pipe")
+	}
+
+	ref := e.parquet("ref/customers.parquet", "SELECT * FROM (VALUES ('c1'), ('c2')) t(id)")
+	before, err := os.ReadFile(ref)
+	require.NoError(t, err)
+	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(ref, "id")), in,
+		exec.Options{ReportFiles: []exec.ReportFile{{Role: "--html", Path: ref}}})
+	var refused *exec.ReportFileError
+	require.ErrorAs(t, err, &refused)
+	assert.Contains(t, err.Error(), "is the same file as the reference data of rule customer_id|references")
+	after, err := os.ReadFile(ref)
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
 }

@@ -71,6 +71,10 @@ type Options struct {
 	// RunID names the run in its report and history; "" draws one (its start time and a random
 	// suffix).
 	RunID string
+	// ReportFiles are the files the caller writes the run's report to. The run refuses them
+	// (*ReportFileError) before it reads or writes anything when one would overwrite data (see
+	// CheckReportFiles); the caller then writes none of them.
+	ReportFiles []ReportFile
 	// Timeout, when positive, bounds the whole run: past it the running statement is interrupted
 	// and the run ends with *outcome.TimeoutError.
 	Timeout time.Duration
@@ -130,11 +134,12 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 
 func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
 	p := a.Plan
-	rep := NewReport(assetName(a), p.Name)
-	start := opts.now()
-	rep.RunID, rep.StartedAt = opts.runID(start), start.UTC().Format(time.RFC3339Nano)
-	defer func() { rep.DurationS = opts.now().Sub(start).Seconds() }()
+	rep, done := opts.Begin(a)
+	defer done()
 	if err := opts.validate(); err != nil {
+		return rep, fail(rep, err)
+	}
+	if err := CheckReportFiles(a, opts.ReportFiles...); err != nil {
 		return rep, fail(rep, err)
 	}
 	if a.Name != "" {
@@ -150,14 +155,21 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	if a.Output != nil {
 		rep.Table.Address = a.Output.String()
 		if a.Quarantine {
-			rep.Quarantine.Address = a.Output.QuarantineAddress(quarantineName(a, rep.Asset))
+			rep.Quarantine.Address = a.QuarantineAddress(rep.Asset)
 		}
 	} else if a.Quarantine {
 		return rep, fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
 	}
 	if a.Output != nil {
-		if err := RecoverOutput(ctx, a.Output); err != nil {
+		if err := a.Output.check(quarantineName(a, rep.Asset)); err != nil {
 			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
+		rolledBack, err := recoverOutput(ctx, a.Output)
+		if err != nil {
+			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
+		if rolledBack != nil {
+			warn(rep, opts, rolledBack.Error())
 		}
 	}
 	if a.Input == nil {
@@ -239,6 +251,7 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 	if err != nil {
 		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
 	}
+	rep.DroppedColumns = undeclared(p.Schema().Columns, actual)
 	var files []casting.Mismatch
 	if in, ok := a.Input.(ParquetInput); ok && rel.NoStatistics {
 		// A multi-file scan (one file has nothing to compare): DuckDB casts every file to one
@@ -265,6 +278,22 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 		return rel, e.columnMismatch(rep, p, mismatches, a.Input, actual)
 	}
 	return rel, e.checkReferences(ctx, r, rep, p)
+}
+
+// undeclared are the input's columns, in its order, that no declared column names: a run does
+// not write them, as dataframely drops them, and the report says which.
+func undeclared(cols []*schema.Column, actual []casting.ColumnType) []string {
+	declared := make(map[string]bool, len(cols))
+	for _, c := range cols {
+		declared[c.Name] = true
+	}
+	var out []string
+	for _, c := range actual {
+		if !declared[c.Name] {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }
 
 func shadowsOrdinal(cols []casting.ColumnType, rel compile.Relation) bool {

@@ -388,7 +388,7 @@ func TestReportJSONShape(t *testing.T) {
 		{"rules": "dy_rule__primary_key", "count": 1}]`), m["invalid_by_rules"])
 	assert.Equal(t, "Degraded", m["health"], "quarantined error rules fail at ERROR")
 	for _, c := range m["checks"].([]any) {
-		assert.ElementsMatch(t, []string{"name", "passed", "severity", "blocking", "description", "result_description", "metadata"}, keys(c.(map[string]any)))
+		assert.ElementsMatch(t, []string{"name", "passed", "severity", "declared_severity", "blocking", "description", "result_description", "metadata"}, keys(c.(map[string]any)))
 	}
 	// Every check of a run that wrote invalid rows says where they went.
 	quar := e.path("orders_quarantine.parquet")

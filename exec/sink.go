@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/internal/trace"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/runner"
@@ -29,6 +31,9 @@ type Output interface {
 	sink() compile.Sink
 	target(r *run, quarantineName string, keepPrevious bool) compile.Output
 	writer(r *run, quarantineName string, keepPrevious bool) runner.Writer
+	// check refuses, before the run reads anything, an output it could not put in place: a
+	// target that is not a regular file (a folder, a named pipe), a name too long.
+	check(quarantineName string) error
 }
 
 // ParquetOutput writes the table to a Parquet file; the quarantine is <quarantine name>.parquet
@@ -65,7 +70,40 @@ func (o TableOutput) schemaName() string {
 func (o TableOutput) String() string { return o.address(o.Table) }
 
 func (ParquetOutput) sink() compile.Sink { return compile.ToParquet }
-func (TableOutput) sink() compile.Sink   { return compile.ToOutput }
+
+// check refuses a folder that is not one, a table, quarantine or kept previous quarantine that
+// is not a regular file, and a name of the swap (the files, their temporaries, the journal, the
+// lock) longer than the folder's file system allows, which would fail a rename halfway.
+func (o ParquetOutput) check(quarantineName string) error {
+	dir := filepath.Dir(o.Path)
+	if err := filekind.Directory(dir); err != nil {
+		return err
+	}
+	q := o.QuarantineAddress(quarantineName)
+	for _, p := range []string{o.Path, q, prevParquet(q)} {
+		if err := filekind.Regular(p); err != nil {
+			return err
+		}
+	}
+	limit := durable.NameMax(dir)
+	longest := tempPath(o.Path, math.MaxInt64, "quarantine")
+	for _, p := range []string{o.Path, longest, durable.JournalPath(o.Path) + fmt.Sprintf("-%d.tmp", math.MaxInt32)} {
+		if n := filepath.Base(p); len(n) > limit {
+			return fmt.Errorf("%w: use a shorter table name (its temporaries and journal are named after it)", &durable.NameTooLongError{Dir: dir, Name: n, Max: limit})
+		}
+	}
+	for _, p := range []string{q, prevParquet(q)} {
+		if n := filepath.Base(p); len(n) > limit {
+			return fmt.Errorf("%w: use a shorter quarantine name", &durable.NameTooLongError{Dir: dir, Name: n, Max: limit})
+		}
+	}
+	return nil
+}
+
+func (TableOutput) sink() compile.Sink { return compile.ToOutput }
+
+// check refuses a database file that is not a regular file.
+func (o TableOutput) check(string) error { return filekind.Regular(o.File) }
 
 func (o ParquetOutput) target(r *run, _ string, keepPrevious bool) compile.Output {
 	return compile.Output{TableFile: tempPath(o.Path, r.id, "table"), QuarantineFile: tempPath(o.Path, r.id, "quarantine"), KeepPrevious: keepPrevious}
@@ -130,7 +168,7 @@ func (w *parquetWriter) Begin(ctx context.Context) error {
 	if err := os.MkdirAll(filepath.Dir(w.o.Path), 0o755); err != nil {
 		return err
 	}
-	unlock, err := w.o.lockRecovered(ctx)
+	unlock, _, err := w.o.lockRecovered(ctx) // a swap rolled back here is the recovery's, before the run
 	if err != nil {
 		return err
 	}
@@ -226,15 +264,18 @@ func (w *parquetWriter) Finish(ctx context.Context, conds compile.Cond) (written
 	journal := ""
 	if len(s.Steps) > 1 {
 		journal = durable.JournalPath(o.Path)
-		if err := s.Commit(journal); err != nil {
+		keep := func(step int) string { return tempPath(o.Path, w.r.id, fmt.Sprintf("keep%d", step)) }
+		if err := s.Commit(journal, keep); err != nil {
 			return written, err
 		}
 		journaled = true
+	} else if err := s.Check(); err != nil {
+		return written, err
 	}
 	durable.Crash("journal written")
 	if err := s.Apply(0, journal); err != nil {
-		if journaled {
-			return written, fmt.Errorf("%w; the swap is recorded in %s and the next run writing %s completes it", err, journal, o.Path)
+		if rb := (*durable.RolledBackError)(nil); errors.As(err, &rb) {
+			journaled = false // the temporaries are back under their names: remove them
 		}
 		return written, err
 	}
@@ -242,37 +283,48 @@ func (w *parquetWriter) Finish(ctx context.Context, conds compile.Cond) (written
 }
 
 // RecoverOutput completes what a killed run left unfinished at the output: for a Parquet output,
-// the recorded swap of the table and its quarantine (so that the pair is one run's), and the
-// table's temporaries. A run does it before reading anything; a reader of the files may call it
-// too. A DuckDB table needs nothing: DuckDB replays or discards its log when it opens the file.
+// the recorded swap of the table and its quarantine (so that the pair is one run's; one that
+// cannot complete is rolled back to the previous pair), and the table's temporaries. A run does
+// it before reading anything; a reader of the files may call it too. A DuckDB table needs
+// nothing: DuckDB replays or discards its log when it opens the file.
 func RecoverOutput(ctx context.Context, out Output) error {
+	_, err := recoverOutput(ctx, out)
+	return err
+}
+
+// recoverOutput is RecoverOutput, which also returns what it rolled back (nil for nothing).
+func recoverOutput(ctx context.Context, out Output) (rolledBack, err error) {
 	o, ok := out.(ParquetOutput)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	if _, err := os.Stat(filepath.Dir(o.Path)); errors.Is(err, os.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
-	unlock, err := o.lockRecovered(ctx)
+	unlock, rolledBack, err := o.lockRecovered(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	unlock()
-	return nil
+	return rolledBack, nil
 }
 
 // lockRecovered takes the table's lock, then completes a killed run's recorded swap (before the
-// temporaries it names are cleaned) and removes the table's stale temporaries.
-func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), err error) {
+// temporaries it names are cleaned) and removes the table's stale temporaries. A recorded swap
+// that could not complete is rolled back: rolledBack says so, and the output may be written.
+func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), rolledBack, err error) {
 	if unlock, err = durable.LockPath(ctx, lockFile(o.Path)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := durable.RecoverSwap(o.Path); err != nil {
-		unlock()
-		return nil, err
+		if rb := (*durable.RolledBackError)(nil); !errors.As(err, &rb) {
+			unlock()
+			return nil, nil, err
+		}
+		rolledBack = err
 	}
 	removeStale(o.Path)
-	return unlock, nil
+	return unlock, rolledBack, nil
 }
 
 // prevParquet is where a quarantine the run would lose is kept: orders_quarantine.parquet ->
@@ -444,6 +496,9 @@ func (e *Engine) WriteQuery(ctx context.Context, query string, out Output) error
 	}
 	defer r.close()
 	name := QuarantineName(out.DefaultAssetName())
+	if err := out.check(name); err != nil {
+		return &OutputError{Output: out.String(), Err: err}
+	}
 	prog := compile.WriteProgram(query, out.sink(), out.target(r, name, false))
 	if _, err := runner.Write(ctx, &backend{r: r}, out.writer(r, name, false), prog.Steps(), 0); err != nil {
 		return &OutputError{Output: out.String(), Err: err}

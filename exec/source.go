@@ -16,6 +16,7 @@ import (
 
 	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
@@ -220,6 +221,9 @@ func oneSelect(ctx context.Context, r *run, query string) error {
 // that says what is wrong with a truncated or foreign file (DuckDB's is "No magic bytes found at
 // end of file"). It reads 8 bytes.
 func checkParquetMagic(path string) error {
+	if err := filekind.Regular(path); err != nil {
+		return err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -273,8 +277,8 @@ func statFile(path string) error {
 		return noData(path)
 	case err != nil:
 		return err
-	case st.IsDir():
-		return fmt.Errorf("%s is a directory", path)
+	case !st.Mode().IsRegular():
+		return filekind.Regular(path)
 	case st.Size() == 0:
 		return fmt.Errorf("%s is an empty file", path)
 	}

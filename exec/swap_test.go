@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"slices"
 	"syscall"
 	"testing"
@@ -233,4 +234,54 @@ func TestOutputFolderAfterEveryOutcome(t *testing.T) {
 		}
 		assert.Equal(t, c.folder, names, "after %s", c.want)
 	}
+}
+
+// TestSwapThatFailsIsRolledBack: a run whose swap fails after its journal and a first rename
+// (here the table's temporary vanishes, as on a file system that refuses the rename) rolls the
+// swap back: the previous table, quarantine and kept previous quarantine are byte for byte as
+// before, no journal, temporary or hard link stays, the error says what was done, and the next
+// run completes. Before, the journal stayed and every later run of the table exited 2.
+func TestSwapThatFailsIsRolledBack(t *testing.T) {
+	b := backends[0]
+	require.Equal(t, "parquet", b.name)
+	for _, c := range swapCases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			a := previousPair(t, e, b, c)
+			before := folderBytes(t, e.path("out"))
+			restore := exec.SetCrashPoint(func(stage string) {
+				if stage == "renamed 0" {
+					tmps, _ := filepath.Glob(e.path("out", ".orders.parquet.tablegate-*-table.tmp"))
+					require.Len(t, tmps, 1)
+					require.NoError(t, os.Remove(tmps[0]))
+				}
+			})
+			_, err := run(t, ordersSchema(), a, exec.Options{})
+			restore()
+			var oe *outcome.OutputError
+			require.ErrorAs(t, err, &oe)
+			assert.Contains(t, err.Error(), "the swap was rolled back, the previous files are in place")
+			assert.Equal(t, before, folderBytes(t, e.path("out")), "the previous files, nothing else")
+
+			_, err = run(t, ordersSchema(), a, exec.Options{})
+			require.NoError(t, err)
+			assert.Equal(t, c.table, ids(b.table(e)))
+			assert.Equal(t, c.quar, ids(b.quarantine(e)))
+			assert.Empty(t, leftoversBesidePrev(t, e, b))
+		})
+	}
+}
+
+// folderBytes is every file of a folder with its content.
+func folderBytes(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	out := map[string]string{}
+	for _, en := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, en.Name()))
+		require.NoError(t, err)
+		out[en.Name()] = string(data)
+	}
+	return out
 }

@@ -237,7 +237,8 @@ func tableCheck(t tableResult) outcome.Check {
 		}
 	}
 	return outcome.Check{
-		Name: c.Check, Passed: t.passed, Severity: outcome.FailedSeverity(t.failsRun()), Blocking: c.Severity == schema.Error,
+		Name: c.Check, Passed: t.passed, Severity: outcome.FailedSeverity(t.failsRun()), Declared: outcome.FailedSeverity(c.Severity == schema.Error),
+		Blocking:    c.Severity == schema.Error,
 		Description: c.Description, ResultDescription: sentence(t.why), Expr: c.Expr, Table: res,
 	}
 }

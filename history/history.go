@@ -20,6 +20,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/report"
 )
 
@@ -99,6 +100,9 @@ func lockPath(path string) func() {
 
 // open opens the file, waiting out another process's lock with backoff until Wait has passed.
 func open(ctx context.Context, path string, readOnly bool) (*gosql.DB, error) {
+	if err := filekind.Regular(path); err != nil {
+		return nil, err
+	}
 	dsn := path
 	if readOnly {
 		dsn += "?access_mode=read_only"

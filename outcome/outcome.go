@@ -54,6 +54,9 @@ type Check struct {
 	Name     string   // dy_schema__columns, dy_rule__amount__min, dy_col__email, dy_schema__rules
 	Passed   bool     //
 	Severity Severity // ERROR when one of the check's error rules failed, else WARN
+	// Declared is ERROR when one of the check's rules is declared error (and for the column
+	// check), else WARN: what a failure would mean, passing or not.
+	Declared Severity
 	// Blocking: a failure of this check stops the table from being written.
 	Blocking    bool
 	Description string // the check's fixed text
@@ -90,6 +93,7 @@ type checkJSON struct {
 	Name              string   `json:"name"`
 	Passed            bool     `json:"passed"`
 	Severity          Severity `json:"severity"`
+	Declared          Severity `json:"declared_severity,omitempty"`
 	Blocking          bool     `json:"blocking"`
 	Description       string   `json:"description"`
 	ResultDescription string   `json:"result_description"`
@@ -141,7 +145,7 @@ func (c Check) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	err = enc.Encode(checkJSON{Name: c.Name, Passed: c.Passed, Severity: c.Severity, Blocking: c.Blocking,
+	err = enc.Encode(checkJSON{Name: c.Name, Passed: c.Passed, Severity: c.Severity, Declared: c.Declared, Blocking: c.Blocking,
 		Description: c.Description, ResultDescription: c.ResultDescription, Metadata: meta})
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
 }
@@ -152,7 +156,7 @@ func (c *Check) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
 	}
-	*c = Check{Name: w.Name, Passed: w.Passed, Severity: w.Severity, Blocking: w.Blocking, Description: w.Description,
+	*c = Check{Name: w.Name, Passed: w.Passed, Severity: w.Severity, Declared: w.Declared, Blocking: w.Blocking, Description: w.Description,
 		ResultDescription: w.ResultDescription, Failed: w.Metadata.FailedRowCount, Rules: w.Metadata.Rules,
 		Samples: w.Metadata.FailedExamples, Mismatches: w.Metadata.ColumnSchemaErrors, ErrorRowsAddress: w.Metadata.ErrorRowsAddress}
 	if w.Metadata.Rule != nil {
@@ -206,15 +210,18 @@ type ErrorInfo struct {
 
 // Report is everything a run reports; it is the JSON report (docs/report.md).
 type Report struct {
-	Asset          string     `json:"asset"`
-	Schema         string     `json:"schema"`
-	Outcome        *Outcome   `json:"outcome"`
-	Error          *ErrorInfo `json:"error"`
-	Rows           Rows       `json:"rows"`
-	Table          Table      `json:"table"`
-	Quarantine     Quarantine `json:"quarantine"`
-	Checks         []Check    `json:"checks"`
-	InvalidByRules []RuleSet  `json:"invalid_by_rules"`
+	Asset      string     `json:"asset"`
+	Schema     string     `json:"schema"`
+	Outcome    *Outcome   `json:"outcome"`
+	Error      *ErrorInfo `json:"error"`
+	Rows       Rows       `json:"rows"`
+	Table      Table      `json:"table"`
+	Quarantine Quarantine `json:"quarantine"`
+	// DroppedColumns are the input's columns that the schema does not declare: not checked,
+	// and not written to the table or the quarantine (absent when there are none).
+	DroppedColumns []string  `json:"dropped_columns,omitempty"`
+	Checks         []Check   `json:"checks"`
+	InvalidByRules []RuleSet `json:"invalid_by_rules"`
 	// ValidSample and InvalidSample are the first valid and invalid rows, each a JSON object.
 	ValidSample   []json.RawMessage `json:"valid_sample,omitempty"`
 	InvalidSample []json.RawMessage `json:"invalid_sample,omitempty"`

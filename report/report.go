@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tablegate/tablegate/compile"
@@ -147,4 +148,36 @@ func (r *Run) Check(name string) (Check, bool) {
 		}
 	}
 	return Check{}, false
+}
+
+// Verdict is a run's one word, the same in the text output and on the page: FAIL when the run
+// failed (or ended before an outcome), WARN when it succeeded with failing checks (an all-valid
+// run whose warn rules failed included), else PASS.
+func Verdict(rep *outcome.Report) string {
+	switch {
+	case rep.Outcome == nil || !rep.Outcome.Succeeded():
+		return "FAIL"
+	case rep.Health != outcome.Healthy:
+		return "WARN"
+	}
+	return "PASS"
+}
+
+// Count spells a count with thousands separators (1,078,800), as the text output and the page
+// print counts.
+func Count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }

@@ -18,6 +18,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/internal/suggest"
 )
 
@@ -136,6 +137,9 @@ func (ld *load) file(path, read string, chain []string) (*Schema, error) {
 // that a FIFO is refused rather than waited on, and reads through a limit, so that a file that
 // grows while read (or a device) costs at most the limit.
 func readBounded(path string) ([]byte, error) {
+	if err := filekind.Regular(path); err != nil {
+		return nil, err // a socket cannot be opened at all: say what it is
+	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -146,7 +150,7 @@ func readBounded(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", path, fileKind(info.Mode()))
+		return nil, &filekind.Error{Path: path, Kind: filekind.Describe(info.Mode()), Want: "a regular file"}
 	}
 	if info.Size() > MaxFileSize {
 		return nil, fmt.Errorf("%s is %d bytes; a schema file may have at most %d MiB", path, info.Size(), MaxFileSize>>20)
@@ -159,20 +163,6 @@ func readBounded(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s grew past %d MiB while read", path, MaxFileSize>>20)
 	}
 	return data, nil
-}
-
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return m.Type().String()
 }
 
 // resolve finds the file an `extends` names, relative to the extending file's folder (path, for

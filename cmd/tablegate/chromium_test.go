@@ -244,7 +244,7 @@ func TestSlowHTMLReportInChromium(t *testing.T) {
 	const hostile = `<script>document.title='owned'</script><img src=x onerror="document.title='owned'">`
 	schemaFile := f.write("hostile.yaml", strings.Replace(ordersYAML, "    type: String\n    primary_key: true\n",
 		"    type: String\n    primary_key: true\n    description: "+quoteYAML(hostile)+"\n", 1))
-	in := f.parquet("raw.parquet", ordersSelect(mixedRows+", ("+quoteLit(hostile)+", -3.0, NULL)"))
+	in := f.parquet("raw.parquet", "SELECT *, 'gust' AS wind FROM ("+ordersSelect(mixedRows+", ("+quoteLit(hostile)+", -3.0, NULL)")+")")
 	html := f.path("report.html")
 	code, _, stderr := cli(t, "validate", "--schema", schemaFile, "--input", in, "--out", f.path("orders.parquet"), "--quarantine",
 		"--history", f.path("history.duckdb"), "--html", html)
@@ -283,6 +283,30 @@ func TestSlowHTMLReportInChromium(t *testing.T) {
 	assert.Contains(t, dom.Row.Cells, "| 4 |", "4 rows failed amount >= 0")
 	assert.GreaterOrEqual(t, dom.HostileCells, 1, "the hostile id shows as text in the failing rows")
 	assert.Equal(t, 1, dom.HostileDescriptions, "the hostile description shows as text in the schema")
+	assert.Contains(t, dom.BannerText, "WARN", "the verdict the text output prints")
+
+	// The failing checks lead; a passing check's chip is grey; the filter hides the passing ones
+	// (CSS only: a click on its label); the input's column not written is listed.
+	var view struct {
+		FirstFailing, PassingChip, Dropped string
+		Shown, ShownFailing, Failing       int
+	}
+	p.eval(`(() => {
+		const rows = [...document.querySelectorAll('tr.check')];
+		const visible = () => rows.filter(r => r.offsetParent !== null).length;
+		const shown = visible();
+		const passing = rows.find(r => r.dataset.passed === 'true');
+		const chip = getComputedStyle(passing.querySelector('.sev')).color;
+		document.querySelector('label[for="show-failing"]').click();
+		return {firstFailing: rows[0].dataset.passed, passingChip: chip, dropped: document.querySelector('#dropped').innerText,
+			shown: shown, shownFailing: visible(), failing: rows.filter(r => r.dataset.passed === 'false').length};
+	})()`, &view)
+	assert.Equal(t, "false", view.FirstFailing)
+	assert.Equal(t, "rgb(87, 96, 106)", view.PassingChip, "the muted grey, not ERROR's red")
+	assert.Greater(t, view.Shown, view.Failing)
+	assert.Equal(t, view.Failing, view.ShownFailing, "the filter shows the failing checks only")
+	assert.Equal(t, "1 input column not in the schema, not written: wind", view.Dropped)
+	p.eval(`(() => { document.querySelector('label[for="show-all"]').click(); document.activeElement.blur(); return true })()`, new(bool))
 	assert.Empty(t, p.offPage(url), "the page requested nothing beyond itself")
 	assert.Contains(t, p.requests, url, "the watch saw the page's own request")
 

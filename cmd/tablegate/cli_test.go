@@ -266,7 +266,7 @@ func TestValidateQuarantineJSON(t *testing.T) {
 	assert.Equal(t, append([]string{"dy_schema__columns"}, ruleChecks...), checkNames(rep))
 	for _, c := range rep["checks"].([]any) {
 		c := c.(map[string]any)
-		assert.ElementsMatch(t, []string{"name", "passed", "severity", "blocking", "description", "result_description", "metadata"}, keysOf(c))
+		assert.ElementsMatch(t, []string{"name", "passed", "severity", "declared_severity", "blocking", "description", "result_description", "metadata"}, keysOf(c))
 		assert.Equal(t, qAddr, c["metadata"].(map[string]any)["dataframely/error_rows_address"], c["name"])
 		switch c["name"] {
 		case "dy_schema__columns":

@@ -16,6 +16,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/infer"
+	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -149,6 +150,9 @@ func selfCheck(ctx context.Context, eng *exec.Engine, data []byte, file string, 
 
 // writeNew writes a file, refusing to replace one unless force; the file is complete or absent.
 func writeNew(path string, data []byte, force bool) error {
+	if err := filekind.Regular(path); err != nil {
+		return err
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

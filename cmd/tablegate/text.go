@@ -39,16 +39,10 @@ func (s textStyle) paint(code, text string) string {
 	return code + text + ansiReset
 }
 
-// status is the run's verdict word: PASS when every check passed, WARN when the run succeeded
-// with failing checks, FAIL when the run failed.
+// status is the run's verdict word (tablegate.Verdict, as the page says it) and its colour.
 func status(rep *tablegate.Report) (word, colour string) {
-	switch {
-	case !rep.Outcome.Succeeded():
-		return "FAIL", ansiRed
-	case rep.Health != tablegate.Healthy:
-		return "WARN", ansiYellow
-	}
-	return "PASS", ansiGreen
+	word = tablegate.Verdict(rep)
+	return word, map[string]string{"FAIL": ansiRed, "WARN": ansiYellow, "PASS": ansiGreen}[word]
 }
 
 func printText(w io.Writer, rep *tablegate.Report, st textStyle) {
@@ -79,6 +73,9 @@ func printText(w io.Writer, rep *tablegate.Report, st textStyle) {
 			state = fmt.Sprintf("written, %s rows", count(rep.Quarantine.Rows))
 		}
 		fmt.Fprintf(w, "  quarantine: %s (%s)\n", rep.Quarantine.Address, state)
+	}
+	if n := len(rep.DroppedColumns); n > 0 {
+		fmt.Fprintf(w, "  dropped: %s not in the schema, not written: %s\n", plural(n, "input column"), strings.Join(rep.DroppedColumns, ", "))
 	}
 	printChecks(w, rep.Checks, st)
 	printRuleSets(w, rep.InvalidByRules)
@@ -203,7 +200,8 @@ func indentJSON(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// count spells a count with thousands separators, so long counts stay readable when aligned.
+// count spells a count with thousands separators, so long counts stay readable when aligned
+// (as the page spells them: report.Count).
 func count(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	neg := strings.HasPrefix(s, "-")
@@ -219,4 +217,12 @@ func count(n int64) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// plural is n and a noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return count(int64(n)) + " " + noun + "s"
 }

@@ -141,6 +141,16 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 					rep.Error = nil
 				}
 			}
+			// Also when validate failed before its run (which refuses them first): a report
+			// written then would overwrite the data all the same.
+			if refused := (*tablegate.ReportFileError)(nil); !errors.As(err, &refused) {
+				if rerr := checkReportFiles(f.paths(cmd)); rerr != nil {
+					err = errors.Join(err, rerr)
+				}
+			}
+			if refused := (*tablegate.ReportFileError)(nil); errors.As(err, &refused) {
+				f.report = ""
+			}
 			// Like --report: a page that cannot be written is exit 2, before the report is printed.
 			if pageErr := (*tablegate.PageError)(nil); errors.As(err, &pageErr) {
 				return pageErr
@@ -208,26 +218,62 @@ func writeEarlyReport(args []string, stdout io.Writer, err error) {
 	if len(args) == 0 || args[0] != "validate" {
 		return
 	}
-	var format, report string
+	given := map[string]string{}
 	for i := 1; i < len(args); i++ {
 		name, value, hasValue := strings.Cut(args[i], "=")
-		if name != "--format" && name != "--report" {
+		if !strings.HasPrefix(name, "--") || hasValue {
+			given[name] = value
 			continue
 		}
-		if !hasValue {
-			if i+1 >= len(args) {
-				continue
-			}
+		if i+1 < len(args) && (name == "--format" || name == "--report" || !strings.HasPrefix(args[i+1], "-")) {
 			i++
-			value = args[i]
-		}
-		if name == "--format" {
-			format = value
-		} else {
-			report = value
+			given[name] = args[i]
 		}
 	}
+	format, report := given["--format"], given["--report"]
+	p := cliPaths{input: given["--input"], db: given["--db"], out: given["--out"], name: given["--name"], quarantineName: given["--quarantine-name"],
+		html: given["--html"], report: report, history: given["--history"], historyRole: "--history"}
+	if rerr := checkReportFiles(p); report != "" && rerr != nil {
+		err, report = errors.Join(err, rerr), "" // the report would overwrite data
+	}
 	writeErrorReport(format, report, stdout, err)
+}
+
+// cliPaths are the paths of a validate command line that name data or report files.
+type cliPaths struct {
+	input, db, out, name, quarantineName string
+	html, report, history, historyRole   string
+}
+
+// paths are the command line's paths (the history's from TABLEGATE_HISTORY when --history is
+// not given).
+func (f *validateFlags) paths(cmd *cobra.Command) cliPaths {
+	p := cliPaths{input: f.input, db: f.db, out: f.out, name: f.name, quarantineName: f.quarantineName,
+		html: f.html, report: f.report, history: historyFile(cmd, f.history), historyRole: "--history"}
+	if f.history == "" && !cmd.Flags().Changed("history") {
+		p.historyRole = historyEnv
+	}
+	return p
+}
+
+func (p cliPaths) reportFiles() []tablegate.ReportFile {
+	return []tablegate.ReportFile{{Role: "--html", Path: p.html}, {Role: "--report", Path: p.report}, {Role: p.historyRole, Path: p.history}}
+}
+
+// checkReportFiles refuses report files that would overwrite the command line's data, as a run
+// does; for a command line that fails before its run, or before its flags are parsed. Addresses
+// that do not parse name no data.
+func checkReportFiles(p cliPaths) error {
+	a := exec.Asset{Name: p.name, QuarantineName: p.quarantineName}
+	if p.input != "" {
+		a.Input, _ = parseInput(p.input)
+	} else if p.db != "" {
+		a.Input = exec.QueryInput{File: p.db}
+	}
+	if p.out != "" {
+		a.Output, _ = parseOutput(p.out)
+	}
+	return exec.CheckReportFiles(a, p.reportFiles()...)
 }
 
 // writeErrorReport writes the report of a run that ended with err and nothing else to say, to
@@ -327,6 +373,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 	opts.Name, opts.QuarantineName, opts.Quarantine = f.name, f.quarantineName, f.quarantine
 	opts.Cast, opts.SkipMissing, opts.Progress, opts.Warnings = f.cast, f.skipMissing, prog.update, stderr
 	opts.HTML, opts.History = f.html, historyFile(cmd, f.history)
+	opts.ReportFiles = f.paths(cmd).reportFiles()
 	opts.Facts = &tablegate.RunFacts{Input: inputText(f), Flags: givenFlags(cmd)}
 	opts.AnnotateError = func(err error) error {
 		if de := (*duckdb.Error)(nil); errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {

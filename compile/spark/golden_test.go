@@ -108,3 +108,29 @@ func TestRefusalsNameTheRule(t *testing.T) {
 		}
 	}
 }
+
+// TestValidExprOneRule pins the bare column of a one-rule schema: Spark reads
+// `FROM t WHERE (x)` as a table alias with a column list ([ASSIGNMENT_ARITY_MISMATCH]).
+func TestValidExprOneRule(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"schema: One\ncolumns:\n  - {name: select, type: Int64, min: 0, nullable: true}\n", "`select|min`"},
+		{"schema: Two\ncolumns:\n  - {name: a, type: Int64, min: 0, max: 9, nullable: true}\n", "(`a|min` AND `a|max`)"},
+		{"schema: None\ncolumns:\n  - {name: a, type: Int64, nullable: true}\n", "TRUE"},
+	} {
+		s, err := schema.Parse([]byte(tc.yaml), "s.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := compile.Compile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := spark.Compile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := prog.ValidExpr(true); got != tc.want {
+			t.Errorf("%s: ValidExpr = %s, want %s", s.Name, got, tc.want)
+		}
+	}
+}

@@ -47,7 +47,7 @@ func BenchmarkEngines(b *testing.B) {
 		eng := spark.New(server.Remote)
 		for i := 0; i < b.N; i++ {
 			out := filepath.Join(dir, fmt.Sprintf("spark%d", i), "out.parquet")
-			rep, _ := eng.Run(context.Background(), spark.Asset{Name: "out", Plan: p, Input: in, Output: out, Quarantine: true}, spark.Options{})
+			rep, _ := eng.Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in}, Output: exec.ParquetOutput{Path: out}, Quarantine: true}, exec.Options{})
 			if rep.Outcome == nil || rep.Rows.Input < int64(*benchRows) {
 				b.Fatalf("Spark run: %+v", rep)
 			}

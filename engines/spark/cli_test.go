@@ -42,9 +42,12 @@ func TestCLI(t *testing.T) {
 	}{
 		{[]string{"--out", out, "--quarantine"}, 0, outcome.Quarantined},
 		{[]string{"--out", out}, 1, outcome.Aborted},
+		// Relative to the working directory, as the input may be.
+		{[]string{"--out", filepath.Join("rel", "small.parquet"), "--quarantine"}, 0, outcome.Quarantined},
 	} {
 		args := append([]string{"validate", "--engine", "spark", "--spark-remote", server.Remote, "--schema", schemaFile, "--input", in, "--format", "json"}, tc.extra...)
 		cmd := osexec.CommandContext(ctx, filepath.Join(dir, "tablegate"), args...)
+		cmd.Dir = dir
 		stdout, err := cmd.Output()
 		code := 0
 		if ee, ok := err.(*osexec.ExitError); ok {
@@ -60,7 +63,9 @@ func TestCLI(t *testing.T) {
 			t.Errorf("%v: exit %d, outcome %v; want %d, %s", tc.extra, code, rep.Outcome, tc.code, tc.want)
 		}
 	}
-	if n := len(rowsOf(t, db, out)); n != 7 {
-		t.Errorf("the table has %d rows, want 7", n)
+	for _, table := range []string{out, filepath.Join(dir, "rel", "small.parquet")} {
+		if n := len(rowsOf(t, db, table)); n != 7 {
+			t.Errorf("%s has %d rows, want 7", table, n)
+		}
 	}
 }

@@ -21,11 +21,6 @@ type writes struct {
 	keepQuarantine bool
 }
 
-// quarantinePath is <dir>/<asset>_quarantine.parquet beside the output directory.
-func quarantinePath(output, asset string) string {
-	return filepath.Join(filepath.Dir(strings.TrimRight(output, "/")), asset+"_quarantine.parquet")
-}
-
 // write writes each output into a temporary sibling directory, checks that Spark finished it
 // (its _SUCCESS marker), and only then swaps it into place: Spark's own overwrite empties the
 // target first, so a job failing mid-write would lose the last-known-good table. The quarantine

@@ -9,12 +9,11 @@ package spark
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -27,38 +26,13 @@ import (
 	"github.com/tablegate/tablegate/outcome"
 )
 
-// Asset is what a run validates and writes.
-type Asset struct {
-	// Name names the asset and its quarantine (<name>_quarantine.parquet); "" takes the output's
-	// base name without extension, or the schema's name.
-	Name string
-	Plan *compile.Plan
-	// Input is a Parquet file or a directory of Parquet files, on a filesystem both this process
-	// and the Spark driver see (a path or a file:// URL); "" is the skipped outcome.
-	Input string
-	// Output is the directory the valid rows go to (Spark writes a directory of part files);
-	// "" validates without writing.
-	Output string
-	// Quarantine writes the invalid rows beside the output instead of aborting.
-	Quarantine bool
-}
-
-// Options tune a run.
-type Options struct {
-	// MaxFailureSamples caps the failing rows each check shows: 0 means 5, negative none.
-	MaxFailureSamples int
-	// Warnings, when set, receives each warning of the run.
-	Warnings func(string)
-}
-
-func (o Options) samples() int {
-	switch {
-	case o.MaxFailureSamples == 0:
-		return 5
-	case o.MaxFailureSamples < 0:
-		return 0
-	}
-	return o.MaxFailureSamples
+// asset is a run's asset as the Spark engine reads it: the input (a Parquet file or directory,
+// a path or a file:// URL; "" the skipped outcome) and the output directory ("" none), both
+// on a filesystem this process and the Spark driver see.
+type asset struct {
+	Plan          *compile.Plan
+	Input, Output string
+	Quarantine    bool
 }
 
 // sessionConf pins what the dialect's results depend on, whatever the server's defaults are.
@@ -93,24 +67,51 @@ type run struct {
 	prog *dialect.Program
 }
 
-// Run validates the asset and applies the failure policy, as the DuckDB engine does. The report
-// is always returned; the error is typed for the failing outcomes.
+// Run validates the asset and applies the failure policy, as the DuckDB engine does, with the
+// same report (its duckdb_version empty). The report is always returned; the error is typed for
+// the failing outcomes. The asset's input is an exec.ParquetInput (a Parquet file or a
+// directory of Parquet files) and its output an exec.ParquetOutput (a directory of part
+// files); what Spark cannot run, of the asset and of opts, is refused before anything runs
+// (*RefusedError).
 //
 // Cancelling ctx interrupts the session's operations on the server (Spark Connect's Interrupt)
 // and stops the run; nothing is swapped into place after a cancellation.
-func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
-	p := a.Plan
-	rep := newReport(assetName(a), p.Name)
-	if a.Name != "" {
-		// The name makes the quarantine's path: no separators, no "..".
-		if err := exec.CheckAssetName(a.Name); err != nil {
-			return rep, fail(rep, err)
+func (e *Engine) Run(ctx context.Context, ea exec.Asset, opts exec.Options) (*outcome.Report, error) {
+	p := ea.Plan
+	rep, done := opts.Begin(ea)
+	defer done()
+	rep.DuckDBVersion = ""
+	if err := refuse(ea, opts); err != nil {
+		return rep, fail(rep, err)
+	}
+	for _, name := range []string{ea.Name, ea.QuarantineName} {
+		// A name makes the quarantine's path: no separators, no "..".
+		if name != "" {
+			if err := exec.CheckAssetName(name); err != nil {
+				return rep, fail(rep, err)
+			}
 		}
 	}
-	if a.Output != "" {
+	a := asset{Plan: p, Quarantine: ea.Quarantine}
+	if in, ok := ea.Input.(exec.ParquetInput); ok {
+		a.Input = in.Path
+		if _, local, err := fileURL(in.Path); err == nil && local != "" && opts.SkipMissing {
+			if _, err := os.Stat(local); errors.Is(err, os.ErrNotExist) {
+				a.Input = "" // no source data: skipped
+			}
+		}
+	}
+	if out, ok := ea.Output.(exec.ParquetOutput); ok {
+		// Absolute as the input is: Spark would read a relative path against its own working
+		// directory, or a "file://dir/…" URL as a host. Checked writable before any work.
+		abs, err := outputDir(out.Path)
+		if err != nil {
+			return rep, fail(rep, &outcome.OutputError{Output: out.Path, Err: err})
+		}
+		a.Output, ea.Output = abs, exec.ParquetOutput{Path: abs}
 		rep.Table.Address = a.Output
 		if a.Quarantine {
-			rep.Quarantine.Address = quarantinePath(a.Output, rep.Asset)
+			rep.Quarantine.Address = ea.QuarantineAddress(rep.Asset)
 		}
 	} else if a.Quarantine {
 		return rep, fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
@@ -165,7 +166,7 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		return rep, fail(rep, err)
 	}
 	defer s.Close()
-	r := &run{s: s, id: runID(), prog: prog}
+	r := &run{s: s, id: rep.RunID, prog: prog}
 	// A cancelled run stops its server-side jobs: the client alone would leave them running.
 	stop := context.AfterFunc(ctx, func() {
 		ictx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -183,7 +184,7 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	return rep2, err
 }
 
-func (r *run) validate(ctx context.Context, a Asset, opts Options, rep *outcome.Report, input string, singleFile bool) (*outcome.Report, error) {
+func (r *run) validate(ctx context.Context, a asset, opts exec.Options, rep *outcome.Report, input string, singleFile bool) (*outcome.Report, error) {
 	p := a.Plan
 	for _, kv := range sessionConf {
 		if err := r.s.Exec(ctx, fmt.Sprintf("SET %s=%s", kv[0], kv[1])); err != nil {
@@ -200,16 +201,16 @@ func (r *run) validate(ctx context.Context, a Asset, opts Options, rep *outcome.
 	if err != nil {
 		return rep, fail(rep, &outcome.InputError{Input: a.Input, Err: err})
 	}
-	var actual [][2]string
+	var actual []casting.ColumnType
 	for _, row := range types {
 		name, _ := row[0].(string)
 		typ, _ := row[1].(string)
 		if name == compile.RowIDColumn {
 			return rep, fail(rep, &outcome.InputError{Input: a.Input, Err: fmt.Errorf("the input has a column %s, the name tablegate gives the row ordinal", name)})
 		}
-		actual = append(actual, [2]string{name, typ})
+		actual = append(actual, casting.ColumnType{Name: name, Type: typ})
 	}
-	if mm := checkColumns(p.Schema().Columns, actual); len(mm) > 0 {
+	if mm := casting.CheckColumnsWith(p.Schema().Columns, actual, casting.ParseSparkType); len(mm) > 0 {
 		out := outcome.ColumnSchemaMismatch
 		rep.Outcome = &out
 		rep.Checks = []outcome.Check{columnsCheck(p, mm)}
@@ -286,7 +287,7 @@ func (r *run) validate(ctx context.Context, a Asset, opts Options, rep *outcome.
 	}
 	out := outcome.Decide(total, invalid, policy)
 	rep.Outcome = &out
-	samples, err := r.failureSamples(ctx, failed, opts.samples())
+	samples, err := r.failureSamples(ctx, failed, opts.Samples())
 	if err != nil {
 		return rep, fail(rep, fmt.Errorf("sample failing rows: %w", err))
 	}
@@ -314,11 +315,7 @@ func (r *run) validate(ctx context.Context, a Asset, opts Options, rep *outcome.
 			return rep, fail(rep, &outcome.OutputError{Output: a.Output, Err: err})
 		}
 		if kept != "" {
-			msg := fmt.Sprintf("the previous quarantine %s is kept as %s: this run found no invalid rows", w.quarantine, kept)
-			rep.Warnings = append(rep.Warnings, msg)
-			if opts.Warnings != nil {
-				opts.Warnings(msg)
-			}
+			opts.Warn(rep, fmt.Sprintf("the previous quarantine %s is kept as %s: this run found no invalid rows", w.quarantine, kept))
 		}
 		rep.Table.Written = w.tableSQL != ""
 		rep.Quarantine.Written = w.quarantineSQL != ""
@@ -474,31 +471,44 @@ func (e *CustomSQLError) Error() string {
 
 func (e *CustomSQLError) Unwrap() []error { return e.Problems }
 
-func newReport(asset, schemaName string) *outcome.Report {
-	return &outcome.Report{Asset: asset, Schema: schemaName, Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{}}
+// RefusedError is what a Spark run cannot do, of its asset or options; nothing ran.
+type RefusedError struct {
+	What    string // what Spark cannot do: "read CSV inputs"
+	Instead string // what the user can do instead
 }
 
-func assetName(a Asset) string {
-	switch {
-	case a.Name != "":
-		return a.Name
-	case a.Output != "":
-		base := filepath.Base(strings.TrimRight(a.Output, "/"))
-		return strings.TrimSuffix(base, filepath.Ext(base))
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("the Spark engine cannot %s: %s", e.What, e.Instead)
+}
+
+// refuse returns the first of the asset's inputs, outputs and the options a Spark run cannot
+// honour.
+func refuse(a exec.Asset, opts exec.Options) error {
+	switch a.Input.(type) {
+	case nil, exec.ParquetInput:
+	default:
+		return &RefusedError{What: fmt.Sprintf("read %T inputs", a.Input), Instead: "give it Parquet (a file or a directory of files), or validate with the DuckDB engine"}
 	}
-	return a.Plan.Name
+	switch a.Output.(type) {
+	case nil, exec.ParquetOutput:
+	default:
+		return &RefusedError{What: "write DuckDB tables", Instead: "write a Parquet directory (--out DIR), or validate with the DuckDB engine"}
+	}
+	switch {
+	case opts.Cast:
+		return &RefusedError{What: "cast columns (--cast)", Instead: "write the input with the declared types, or validate with the DuckDB engine"}
+	case opts.RowSample > 0:
+		return &RefusedError{What: "sample valid and invalid rows (--row-sample)", Instead: "leave it out; each failing check still shows its failing rows"}
+	case opts.Granularity != "" && opts.Granularity != exec.PerRule:
+		return &RefusedError{What: fmt.Sprintf("report checks per %s (--granularity)", opts.Granularity), Instead: "it reports one check per rule"}
+	}
+	return nil
 }
 
 func fail(rep *outcome.Report, err error) error {
 	rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
 	rep.Health = outcome.Degraded
 	return err
-}
-
-func runID() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 // fileURL turns the input into the URL Spark reads and, for a local path, the path this process
@@ -518,6 +528,33 @@ func fileURL(in string) (string, string, error) {
 	return "file://" + abs, abs, nil
 }
 
+// outputDir is the absolute local path of an output (a path or a file:// URL), after checking
+// that its folder can be made and written to: a run that cannot write finds it out before it
+// validates anything.
+func outputDir(out string) (string, error) {
+	path := out
+	if u, err := url.Parse(out); err == nil && len(u.Scheme) > 1 {
+		if u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") {
+			return "", fmt.Errorf("the Spark engine writes only to paths this process and the Spark driver share, not to %s", out)
+		}
+		path = u.Path
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	parent := filepath.Dir(abs)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", fmt.Errorf("make the output's folder: %w", err)
+	}
+	probe, err := os.CreateTemp(parent, ".tg-probe-*")
+	if err != nil {
+		return "", fmt.Errorf("the output's folder cannot be written: %w", err)
+	}
+	probe.Close()
+	return abs, os.Remove(probe.Name())
+}
+
 // ColumnsCheckName is the name of the column-schema check.
 const ColumnsCheckName = "dy_schema__columns"
 
@@ -529,7 +566,7 @@ func columnsCheck(p *compile.Plan, mm []casting.Mismatch) outcome.Check {
 		cols[i] = m.Column
 	}
 	return outcome.Check{
-		Name: ColumnsCheckName, Passed: len(mm) == 0, Severity: outcome.SeverityError, Blocking: true,
+		Name: ColumnsCheckName, Passed: len(mm) == 0, Severity: outcome.SeverityError, Declared: outcome.SeverityError, Blocking: true,
 		Description: fmt.Sprintf("Columns and dtypes match %s.", p.Name), Mismatches: mm,
 		ResultDescription: outcome.ColumnsDescription(cols),
 	}
@@ -537,7 +574,7 @@ func columnsCheck(p *compile.Plan, mm []casting.Mismatch) outcome.Check {
 
 // buildChecks reports the column-schema check and one check per rule, as the DuckDB engine's
 // per-rule granularity does, under the same contract (outcome's severity, keys and descriptions).
-func buildChecks(prog *dialect.Program, a Asset, failed []int64, samples map[int][]json.RawMessage) []outcome.Check {
+func buildChecks(prog *dialect.Program, a asset, failed []int64, samples map[int][]json.RawMessage) []outcome.Check {
 	p := prog.Plan
 	checks := []outcome.Check{columnsCheck(p, nil)}
 	for i, rule := range p.Rules {
@@ -547,7 +584,7 @@ func buildChecks(prog *dialect.Program, a Asset, failed []int64, samples map[int
 		}
 		c := outcome.Check{
 			Name: rule.Check, Passed: n == 0, Severity: outcome.FailedSeverity(rule.IsError() && n > 0),
-			Blocking: outcome.Blocks(a.Quarantine, rule.IsError()), Description: rule.Description,
+			Declared: outcome.FailedSeverity(rule.IsError()), Blocking: outcome.Blocks(a.Quarantine, rule.IsError()), Description: rule.Description,
 			ResultDescription: outcome.RowsDescription(n), Rule: rule.Name, Expr: prog.Rules[i].Expr,
 			Failed: n, Samples: samples[i],
 		}

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/tablegate/tablegate/internal/filekind"
 )
 
 // A Swap is the renames that put one run's Parquet outputs in place, in order, as base names in
@@ -17,6 +19,10 @@ import (
 // killed between the renames leaves it behind for the next run to complete (RecoverSwap) before
 // it does anything else. Every source is a file the swap alone moves, so a rename whose source is
 // gone has been done, and so have all those before it.
+//
+// A rename that fails (a name the file system refuses, a folder put in the way) undoes those
+// done, so that a swap that cannot complete never blocks the output: each file a rename replaces
+// is first kept under a hard link (Keep), which the rollback renames back.
 type Swap struct {
 	Dir   string
 	Steps []rename
@@ -25,6 +31,11 @@ type Swap struct {
 type rename struct {
 	From string `json:"from"`
 	To   string `json:"to"`
+	// Keep is the hard link to the file To named when the swap was recorded, which a rollback
+	// puts back; Fresh says To named no file then (or one an earlier rename moves away). A
+	// rename with neither (the file system has no hard links) cannot be undone.
+	Keep  string `json:"keep,omitempty"`
+	Fresh bool   `json:"fresh,omitempty"`
 }
 
 // crashPoint, when set, is called at each step of a swap with its name ("journal written",
@@ -55,9 +66,60 @@ func (s *Swap) Add(from, to string) {
 	s.Steps = append(s.Steps, rename{From: filepath.Base(from), To: filepath.Base(to)})
 }
 
-// Commit writes the journal under a temporary name (removed with the table's other
-// temporaries if the run dies), flushes it and renames it into place.
-func (s *Swap) Commit(journal string) error {
+// Check refuses a swap that cannot complete, before anything is recorded or renamed: a source
+// that is missing, a target that is not a regular file (a folder, a named pipe, a device), or a
+// name longer than the folder's file system allows.
+func (s *Swap) Check() error {
+	limit := NameMax(s.Dir)
+	for _, st := range s.Steps {
+		for _, n := range []string{st.From, st.To, st.Keep} {
+			if len(n) > limit {
+				return &NameTooLongError{Dir: s.Dir, Name: n, Max: limit}
+			}
+		}
+		if _, err := os.Lstat(filepath.Join(s.Dir, st.From)); err != nil {
+			return err
+		}
+		if err := filekind.Regular(filepath.Join(s.Dir, st.To)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NameTooLongError is a file name longer than its folder's file system allows.
+type NameTooLongError struct {
+	Dir, Name string
+	Max       int
+}
+
+func (e *NameTooLongError) Error() string {
+	return fmt.Sprintf("the file name %q is %d bytes; the file system of %s allows at most %d", e.Name, len(e.Name), e.Dir, e.Max)
+}
+
+// Commit checks the swap, keeps a hard link to each file it replaces (keep names the link of
+// step i: a temporary the table's cleanup removes), then writes the journal under a temporary
+// name (removed with the table's other temporaries if the run dies), flushes it and renames it
+// into place.
+func (s *Swap) Commit(journal string, keep func(step int) string) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	movedAway := map[string]bool{}
+	for i := range s.Steps {
+		st := &s.Steps[i]
+		to := filepath.Join(s.Dir, st.To)
+		if _, err := os.Lstat(to); err != nil || movedAway[st.To] {
+			st.Fresh = true
+		} else if k := filepath.Join(s.Dir, filepath.Base(keep(i))); os.Link(to, k) == nil {
+			st.Keep = filepath.Base(k)
+		}
+		movedAway[st.From] = true
+	}
+	if err := s.Check(); err != nil { // the keeps' names too
+		s.removeKeeps()
+		return err
+	}
 	data, err := json.Marshal(s.Steps)
 	if err != nil {
 		return err
@@ -65,6 +127,7 @@ func (s *Swap) Commit(journal string) error {
 	tmp := filepath.Join(s.Dir, fmt.Sprintf("%s-%d.tmp", filepath.Base(journal), os.Getpid()))
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
+		s.removeKeeps()
 		return fmt.Errorf("write the swap's journal: %w", err)
 	}
 	_, err = f.Write(data)
@@ -79,18 +142,28 @@ func (s *Swap) Commit(journal string) error {
 	}
 	if err != nil {
 		_ = os.Remove(tmp)
+		s.removeKeeps()
 		return fmt.Errorf("write the swap's journal: %w", err)
 	}
 	return SyncDir(s.Dir)
 }
 
 // Apply does the renames from step from on, flushes the folder and removes the journal ("" when
-// there is none).
+// there is none) and the kept files. When a rename fails, the renames done are undone and the
+// journal removed: the error is a *RolledBackError; if the rollback fails too the journal stays,
+// for the next run.
 func (s *Swap) Apply(from int, journal string) error {
 	for i := from; i < len(s.Steps); i++ {
 		st := s.Steps[i]
-		if err := os.Rename(filepath.Join(s.Dir, st.From), filepath.Join(s.Dir, st.To)); err != nil {
-			return err
+		to := filepath.Join(s.Dir, st.To)
+		if st.Keep != "" {
+			// Put back by a rollback that a kill interrupted: keep the file again.
+			if _, err := os.Lstat(filepath.Join(s.Dir, st.Keep)); errors.Is(err, os.ErrNotExist) {
+				_ = os.Link(to, filepath.Join(s.Dir, st.Keep))
+			}
+		}
+		if err := os.Rename(filepath.Join(s.Dir, st.From), to); err != nil {
+			return s.rollback(i, journal, err)
 		}
 		Crash(fmt.Sprintf("renamed %d", i))
 	}
@@ -100,13 +173,79 @@ func (s *Swap) Apply(from int, journal string) error {
 	if err := os.Remove(journal); err != nil {
 		return err
 	}
+	s.removeKeeps()
 	return SyncDir(s.Dir)
 }
 
+// RolledBackError is a swap that could not complete and was undone: the files it would have
+// replaced are back under their names, and its journal is gone.
+type RolledBackError struct {
+	Err error // why the swap could not complete
+}
+
+func (e *RolledBackError) Error() string {
+	return fmt.Sprintf("%v; the swap was rolled back, the previous files are in place", e.Err)
+}
+
+func (e *RolledBackError) Unwrap() error { return e.Err }
+
+// rollback undoes the renames before step failed, newest first: each target goes back to its
+// source, then the file it replaced comes back from its keep. It needs every done rename to be
+// undoable (a keep, or a target that named no file).
+func (s *Swap) rollback(failed int, journal string, cause error) error {
+	for i := 0; i < failed; i++ {
+		if st := s.Steps[i]; !st.Fresh && st.Keep == "" {
+			return fmt.Errorf("%w; the swap cannot be rolled back (the file system keeps no hard link to %s)%s", cause, st.To, pending(journal))
+		}
+	}
+	for i := failed - 1; i >= 0; i-- {
+		st := s.Steps[i]
+		if err := os.Rename(filepath.Join(s.Dir, st.To), filepath.Join(s.Dir, st.From)); err != nil {
+			return fmt.Errorf("%w; rolling the swap back failed too: %v%s", cause, err, pending(journal))
+		}
+		if st.Keep != "" {
+			if err := os.Rename(filepath.Join(s.Dir, st.Keep), filepath.Join(s.Dir, st.To)); err != nil {
+				return fmt.Errorf("%w; rolling the swap back failed too: %v%s", cause, err, pending(journal))
+			}
+		}
+		Crash(fmt.Sprintf("undone %d", i))
+	}
+	s.removeKeeps() // those of the renames not done
+	_ = SyncDir(s.Dir)
+	if journal != "" {
+		if err := os.Remove(journal); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%w; the swap was rolled back but its journal %s could not be removed: %v", cause, journal, err)
+		}
+		_ = SyncDir(s.Dir)
+	}
+	return &RolledBackError{Err: cause}
+}
+
+func pending(journal string) string {
+	if journal == "" {
+		return ""
+	}
+	return fmt.Sprintf("; the swap stays recorded in %s, which the next run completes or rolls back", journal)
+}
+
+func (s *Swap) removeKeeps() {
+	for _, st := range s.Steps {
+		if st.Keep != "" {
+			_ = os.Remove(filepath.Join(s.Dir, st.Keep))
+		}
+	}
+}
+
 // RecoverSwap completes the swap a killed run recorded beside the table, if any: its outputs
-// were complete and flushed before the journal was written, so the swap rolls forward.
+// were complete and flushed before the journal was written, so the swap rolls forward. A swap
+// that cannot roll forward (a rename fails) is rolled back: the error is then a
+// *RolledBackError, which says what was done; the previous files are in place and the table may
+// be written.
 func RecoverSwap(table string) error {
 	journal := JournalPath(table)
+	if err := filekind.Regular(journal); err != nil {
+		return fmt.Errorf("the unfinished swap %s cannot be read: %w; check the outputs beside it, then remove it", journal, err)
+	}
 	data, err := os.ReadFile(journal)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -125,6 +264,10 @@ func RecoverSwap(table string) error {
 		}
 	}
 	if err := s.Apply(done, journal); err != nil {
+		var rb *RolledBackError
+		if errors.As(err, &rb) {
+			return &RolledBackError{Err: fmt.Errorf("the unfinished swap %s could not be completed: %w", journal, rb.Err)}
+		}
 		return fmt.Errorf("complete the unfinished swap %s: %w", journal, err)
 	}
 	return nil
@@ -136,7 +279,10 @@ func (s *Swap) valid() bool {
 		return false
 	}
 	for _, st := range s.Steps {
-		for _, n := range []string{st.From, st.To} {
+		for _, n := range []string{st.From, st.To, st.Keep} {
+			if n == st.Keep && n == "" {
+				continue
+			}
 			if n == "" || n == "." || n == ".." || filepath.Base(n) != n || n != filepath.Clean(n) {
 				return false
 			}
@@ -155,3 +301,6 @@ func SyncDir(dir string) error {
 	_ = d.Sync() // not every filesystem can sync a directory
 	return nil
 }
+
+// defaultNameMax is the longest file name when the file system does not say (NAME_MAX).
+const defaultNameMax = 255

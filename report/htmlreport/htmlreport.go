@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
 )
@@ -25,7 +26,7 @@ import (
 //go:embed page.html
 var pageHTML string
 
-var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"when": when, "whenShort": whenShort}).Parse(pageHTML))
+var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"when": when, "whenShort": whenShort, "count": report.Count}).Parse(pageHTML))
 
 // when shows an RFC 3339 time to the second, in UTC; other text as it is.
 func when(s string) string {
@@ -45,8 +46,12 @@ func whenShort(s string) string {
 	return t.UTC().Format("2006-01-02 15:04")
 }
 
-// barWidth is the width of a check's failed-rows bar, in pixels: the whole input.
-const barWidth = 80
+// barWidth is the width of a check's failed-rows bar, in pixels: the whole input. minBar is the
+// least a bar with failed rows draws, so that 1,860 of 1,078,800 rows shows.
+const (
+	barWidth = 80
+	minBar   = 2
+)
 
 // MaxRuleSets is how many invalid_by_rules entries the page lists; the rest are counted.
 const MaxRuleSets = 20
@@ -65,6 +70,9 @@ func Write(w io.Writer, run *report.Run) error {
 // WriteFile renders the run's page to the file path, replacing it whole: it is written beside
 // and renamed into place, so a reader never sees half a page.
 func WriteFile(path string, run *report.Run) error {
+	if err := filekind.Regular(path); err != nil {
+		return fmt.Errorf("write the HTML report: %w", err)
+	}
 	if err := writeFile(path, run); err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -99,9 +107,13 @@ type page struct {
 	Run         *report.Run
 	Report      *outcome.Report
 	OutcomeText string
-	Tone        string // ok, warn or bad: the banner's colour
-	Failing     int
-	Checks      []checkRow
+	Verdict     string // PASS, WARN or FAIL, as the text output says
+	Tone        string // ok, warn or bad: the banner's colour, the verdict's
+	// NotRead, when set, says why the run read no rows (a column mismatch, no source data, an
+	// error first), for the cards to say instead of row counts.
+	NotRead string
+	Failing int
+	Checks  []checkRow
 	// TableChecks are shown first, in a section of their own.
 	TableChecks  []tableRow
 	Failures     []failure
@@ -139,17 +151,18 @@ func newPage(run *report.Run) page {
 	rep := run.Report
 	p := page{Run: run, Report: rep, OutcomeText: "error", Tone: "bad", SQLLines: strings.Count(run.SQL, "\n"),
 		Duration: strconv.FormatFloat(rep.DurationS, 'f', 3, 64) + " s", HasTrends: len(run.Trends) > 0}
+	p.Verdict = report.Verdict(rep)
+	p.Tone = map[string]string{"PASS": "ok", "WARN": "warn", "FAIL": "bad"}[p.Verdict]
 	if rep.Outcome != nil {
 		p.OutcomeText = string(*rep.Outcome)
-		switch {
-		case *rep.Outcome == outcome.AllValid || *rep.Outcome == outcome.Skipped:
-			p.Tone = "ok"
-		case rep.Outcome.Succeeded():
-			p.Tone = "warn"
-		}
-		if p.Tone == "ok" && rep.Health == outcome.Warning {
-			p.Tone = "warn"
-		}
+	}
+	switch {
+	case rep.Outcome == nil && rep.Rows.Input == 0:
+		p.NotRead = "no rows read: the run stopped with an error first"
+	case rep.Outcome != nil && *rep.Outcome == outcome.ColumnSchemaMismatch:
+		p.NotRead = "no rows read: the input's columns do not match the schema"
+	case rep.Outcome != nil && *rep.Outcome == outcome.Skipped:
+		p.NotRead = "no rows read: no source data"
 	}
 	p.MoreRuleSets = max(0, len(rep.InvalidByRules)-MaxRuleSets)
 	for _, c := range rep.Checks {
@@ -167,8 +180,9 @@ func newPage(run *report.Run) page {
 			row.Declared = outcome.SeverityWarn
 		}
 		row.BarWidth = "0"
-		if rep.Rows.Input > 0 {
-			row.BarWidth = strconv.FormatFloat(barWidth*float64(min(row.Failed, rep.Rows.Input))/float64(rep.Rows.Input), 'f', 1, 64)
+		if rep.Rows.Input > 0 && row.Failed > 0 {
+			w := max(minBar, barWidth*float64(min(row.Failed, rep.Rows.Input))/float64(rep.Rows.Input))
+			row.BarWidth = strconv.FormatFloat(w, 'f', 1, 64)
 		}
 		if t, ok := run.Trends[c.Name]; ok {
 			row.Spark, row.LastPassed = newSparkline(t), t.LastPassed
@@ -182,7 +196,32 @@ func newPage(run *report.Run) page {
 		}
 		p.Checks = append(p.Checks, row)
 	}
+	// Failing checks first, those that failed at ERROR before WARN; each group in report order.
+	rank := func(c checkRow) int {
+		switch {
+		case c.Passed:
+			return 2
+		case c.Severity == outcome.SeverityError:
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(p.Checks, func(a, b checkRow) int { return rank(a) - rank(b) })
 	return p
+}
+
+// ChecksFailing and ChecksPassing count the checks table's rows (the table checks aside), for
+// its filter.
+func (p page) ChecksFailing() int { return len(p.Checks) - p.ChecksPassing() }
+
+func (p page) ChecksPassing() int {
+	n := 0
+	for _, c := range p.Checks {
+		if c.Passed {
+			n++
+		}
+	}
+	return n
 }
 
 // failureOf lays out a failing check's samples as a table: the schema's columns in order, after
@@ -203,6 +242,9 @@ func failureOf(c outcome.Check, columns []report.Column) (failure, bool) {
 		names[i] = col.Name
 	}
 	f.Note = fmt.Sprintf("first %d failing rows", len(rows))
+	if len(rows) == 1 {
+		f.Note = "the first failing row"
+	}
 	f.Columns, f.Rows = table(rows, names)
 	return f, true
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -159,4 +160,75 @@ func TestWriteFileReplacesWhole(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(path))
 	assert.Len(t, entries, 1, "no temporary file left beside it")
 	assert.Error(t, htmlreport.WriteFile(filepath.Join(t.TempDir(), "missing", "r.html"), run))
+}
+
+func render(t *testing.T, run *report.Run) string {
+	t.Helper()
+	var buf bytes.Buffer
+	require.NoError(t, htmlreport.Write(&buf, run))
+	return buf.String()
+}
+
+// TestPageLeadsWithFailures: the failing checks come first (ERROR before WARN), a passing check's
+// declared chip is neutral, the filter counts the checks, and counts have thousands separators.
+func TestPageLeadsWithFailures(t *testing.T) {
+	run := fixture(t, true, exec.PerRule)
+	page := render(t, run)
+	order := regexp.MustCompile(`data-check="([^"]+)" data-passed="(true|false)"`).FindAllStringSubmatch(page, -1)
+	require.NotEmpty(t, order)
+	seenPassing := false
+	for _, m := range order {
+		if m[2] == "true" {
+			seenPassing = true
+		}
+		assert.False(t, seenPassing && m[2] == "false", "failing check %s after a passing one", m[1])
+	}
+	assert.Equal(t, "false", order[0][2])
+	for _, row := range strings.Split(page, `<tr class="check"`)[1:] {
+		if strings.Contains(row, `data-passed="true"`) {
+			assert.Contains(t, row, `<span class="sev neutral">`, "a passing check's chip is neutral")
+			assert.NotContains(t, row, `class="sev ERROR"`)
+		}
+	}
+	assert.Regexp(t, `<label for="show-all">all \d+</label>`, page)
+	assert.Regexp(t, `<label for="show-failing">failing [1-9]\d*</label>`, page)
+
+	// 1,860 of 1,078,800 rows: a bar that shows, and the counts spelt as the CLI spells them.
+	run.Report.Rows.Input, run.Report.Rows.Valid = 1078800, 1076940
+	for i := range run.Report.Checks {
+		if !run.Report.Checks[i].Passed {
+			run.Report.Checks[i].Failed = 1860
+		}
+	}
+	page = render(t, run)
+	assert.Contains(t, page, `<div class="n">1,078,800</div>`)
+	assert.Contains(t, page, `<td class="num">1,860</td>`)
+	assert.Contains(t, page, `aria-label="1,860 of 1,078,800 rows"><rect width="80" height="10" rx="2" fill="#eaeef2"/><rect width="2.0"`)
+}
+
+// TestPageVerdict: the banner says the text output's verdict (an all-valid run whose warn rule
+// failed is WARN on both), one run of history is "last 1 run", a page of a run that read no
+// rows says so rather than "0 rows in", and the input's columns not written are listed.
+func TestPageVerdict(t *testing.T) {
+	run := fixture(t, true, exec.PerRule)
+	allValid, mismatch := outcome.AllValid, outcome.ColumnSchemaMismatch
+	run.Report.Outcome, run.Report.Health = &allValid, outcome.Warning
+	page := render(t, run)
+	assert.Contains(t, page, `class="banner warn" data-verdict="WARN" data-outcome="all_valid" data-health="Warning"`)
+	assert.Equal(t, "WARN", report.Verdict(run.Report))
+
+	run.Trends = map[string]report.Trend{"dy_rule__primary_key": {Failed: []int64{3}, Passed: []bool{false}}}
+	assert.Contains(t, render(t, run), "<th>last 1 run</th>")
+	run.Trends["dy_rule__primary_key"] = report.Trend{Failed: []int64{3, 0}, Passed: []bool{false, true}}
+	assert.Contains(t, render(t, run), "<th>last 2 runs</th>")
+
+	run.Report.DroppedColumns = []string{"wind", hostile}
+	page = render(t, run)
+	assert.Contains(t, page, `2 input columns not in the schema, not written: <code>wind</code>, <code>&lt;script&gt;`)
+
+	run.Report.Outcome, run.Report.Health, run.Report.Rows = &mismatch, outcome.Degraded, outcome.Rows{}
+	page = render(t, run)
+	assert.Contains(t, page, "no rows read: the input&#39;s columns do not match the schema")
+	assert.NotContains(t, page, "rows in")
+	assert.Contains(t, page, `data-verdict="FAIL"`)
 }

@@ -1,5 +1,5 @@
 WITH __tg_src AS (
-  SELECT `customer_id`, `payment_no`, `amount`, `currency`, __tg_rid FROM __tg_input
+  SELECT `customer_id`, `payment_no`, `amount`, `currency`, __tg_rid AS __tg_rid FROM __tg_input
 ),
 __tg_k0 AS (
   SELECT `customer_id` AS __tg_k0_0, (NOT COALESCE((sum(amount) < 1000000), TRUE)) AS __tg_m0, (NOT COALESCE((count(DISTINCT currency) = 1), TRUE)) AS __tg_m1

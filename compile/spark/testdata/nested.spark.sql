@@ -1,5 +1,5 @@
 WITH __tg_src AS (
-  SELECT `tags`, `scores`, `grid`, `address`, `lines`, `ids`, __tg_rid FROM __tg_input
+  SELECT `tags`, `scores`, `grid`, `address`, `lines`, `ids`, __tg_rid AS __tg_rid FROM __tg_input
 ),
 __tg_k0 AS (
   SELECT `address`.`zip` AS __tg_k0_0, (count(*) > 1) AS __tg_m0
@@ -38,7 +38,7 @@ SELECT
   COALESCE(CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE NOT (abs(`address`.`geo`.`lat`) = CAST('Infinity' AS DOUBLE)) END, TRUE) AS `address|inner_geo_inner_lat_inf`,
   COALESCE(CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE NOT isnan(`address`.`geo`.`lat`) END, TRUE) AS `address|inner_geo_inner_lat_nan`,
   COALESCE(CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE `address`.`geo`.`lon` IS NOT NULL END, TRUE) AS `address|inner_geo_inner_lon_nullability`,
-  COALESCE(CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE (`address`.`geo`.`lon` BETWEEN -180 AND 180) END, TRUE) AS `address|inner_geo_inner_lon_check`,
+  COALESCE(CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE ((`address`.`geo`.`lon` BETWEEN -180 AND 180)) END, TRUE) AS `address|inner_geo_inner_lon_check`,
   COALESCE(CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE NOT (abs(`address`.`geo`.`lon`) = CAST('Infinity' AS DOUBLE)) END, TRUE) AS `address|inner_geo_inner_lon_inf`,
   COALESCE(CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE NOT isnan(`address`.`geo`.`lon`) END, TRUE) AS `address|inner_geo_inner_lon_nan`,
   COALESCE(`lines` IS NOT NULL, TRUE) AS `lines|nullability`,
@@ -81,7 +81,7 @@ address|inner_geo_inner_lat_max	CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE
 address|inner_geo_inner_lat_inf	CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE NOT (abs(`address`.`geo`.`lat`) = CAST('Infinity' AS DOUBLE)) END
 address|inner_geo_inner_lat_nan	CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE NOT isnan(`address`.`geo`.`lat`) END
 address|inner_geo_inner_lon_nullability	CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE `address`.`geo`.`lon` IS NOT NULL END
-address|inner_geo_inner_lon_check	CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE (`address`.`geo`.`lon` BETWEEN -180 AND 180) END
+address|inner_geo_inner_lon_check	CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE ((`address`.`geo`.`lon` BETWEEN -180 AND 180)) END
 address|inner_geo_inner_lon_inf	CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE NOT (abs(`address`.`geo`.`lon`) = CAST('Infinity' AS DOUBLE)) END
 address|inner_geo_inner_lon_nan	CASE WHEN `address`.`geo` IS NULL THEN TRUE ELSE NOT isnan(`address`.`geo`.`lon`) END
 lines|nullability	`lines` IS NOT NULL

@@ -1,5 +1,5 @@
 WITH __tg_src AS (
-  SELECT `id`, `select`, `qty`, `score`, `ratio`, `price`, `name`, `code`, `order`, `none_allowed`, `day`, `ts`, `ts_month`, `ts_tz`, `flag`, `blob`, __tg_rid FROM __tg_input
+  SELECT `id`, `select`, `qty`, `score`, `ratio`, `price`, `name`, `code`, `order`, `none_allowed`, `day`, `ts`, `ts_month`, `ts_tz`, `flag`, `blob`, __tg_rid AS __tg_rid FROM __tg_input
 ),
 __tg_k0 AS (
   SELECT `id` AS __tg_k0_0, (count(*) > 1) AS __tg_m0

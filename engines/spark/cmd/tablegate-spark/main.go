@@ -18,6 +18,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/spark"
+	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -143,8 +144,14 @@ func validate(ctx context.Context, f *flags, getenv func(string) string, stderr 
 	if samples == 0 {
 		samples = -1
 	}
-	return spark.New(remote).Run(ctx, spark.Asset{Name: f.name, Plan: p, Input: f.input, Output: f.out, Quarantine: f.quarantine},
-		spark.Options{MaxFailureSamples: samples, Warnings: func(w string) { fmt.Fprintln(stderr, "warning: "+w) }})
+	a := exec.Asset{Name: f.name, Plan: p, Quarantine: f.quarantine}
+	if f.input != "" {
+		a.Input = exec.ParquetInput{Path: f.input}
+	}
+	if f.out != "" {
+		a.Output = exec.ParquetOutput{Path: f.out}
+	}
+	return spark.New(remote).Run(ctx, a, exec.Options{MaxFailureSamples: samples, Warnings: stderr})
 }
 
 func exitCode(err error) int {
