@@ -26,6 +26,7 @@ type Rule struct {
 
 	value string // the SQL of the rule column in the plan query
 	group int    // the failing-keys aggregate the rule reads, or -1
+	mark  int    // the rule's failure condition in that aggregate
 }
 
 // IsError reports whether a failure of the rule makes the row invalid.
@@ -197,6 +198,9 @@ func severityOf(spec schema.SeveritySpec, rule string, ruleNames []string) schem
 func (c *compiler) add(r Rule) {
 	r.Check = schema.CheckName(r.Name)
 	r.group, c.pendingGroup = c.pendingGroup, -1
+	if r.group >= 0 {
+		r.mark = len(c.plan.keyed[r.group].conds) - 1
+	}
 	c.plan.Rules = append(c.plan.Rules, r)
 }
 

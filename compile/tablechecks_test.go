@@ -182,14 +182,14 @@ func TestTableChecksProgramStep(t *testing.T) {
 	counts, checks := -1, -1
 	for i, op := range ops {
 		switch op {
-		case compile.Counts:
+		case compile.Counts, compile.RuleCounts:
 			counts = i
 		case compile.TableChecks:
 			checks = i
 		}
 	}
 	if counts < 0 || checks != counts+1 {
-		t.Fatalf("the table checks come right after the counts: %v", ops)
+		t.Fatalf("the table checks come right after the counts (per rule too): %v", ops)
 	}
 	if !strings.Contains(prog.String(), "evaluate the table checks") {
 		t.Errorf("explain lacks the table checks:\n%s", prog)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/schema"
@@ -16,14 +17,14 @@ import (
 func blameRule(ctx context.Context, r *run, p *compile.Plan, rel compile.Relation, err error) error {
 	want := firstLine(err.Error())
 	for _, rule := range p.Rules {
-		if rule.Kind != "custom" && rule.Kind != schema.RuleCheck {
+		if rule.Kind != "custom" && rule.Kind != "group" && rule.Kind != schema.RuleCheck {
 			continue
 		}
 		if ctx.Err() != nil {
 			return err
 		}
 		var n int64
-		perr := r.conn.QueryRowContext(ctx, compile.RuleProbe(rel, rule)).Scan(&n)
+		perr := r.conn.QueryRowContext(ctx, p.RuleProbe(rel, rule)).Scan(&n)
 		if perr == nil || firstLine(perr.Error()) != want {
 			continue
 		}
@@ -43,7 +44,46 @@ type RuleRuntimeError struct {
 }
 
 func (e *RuleRuntimeError) Error() string {
-	return fmt.Sprintf("rule '%s' (%s) failed on the data: %s; %s", e.Rule, e.Expr, firstLine(e.Err.Error()), e.Hint)
+	return fmt.Sprintf("rule '%s' (%s) failed on the data: %s; %s", e.Rule, e.Expr, quoteExcerpts(firstLine(e.Err.Error())), e.Hint)
+}
+
+// maxQuoted is how much of a quoted value (a value of the data, in DuckDB's message) an error
+// shows: enough to find the row, not a cell's whole text in every report and log.
+const maxQuoted = 32
+
+// quoteExcerpts cuts each '…'-quoted value in msg to maxQuoted characters, control characters
+// replaced.
+func quoteExcerpts(msg string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(msg, '\'')
+		if i < 0 {
+			b.WriteString(msg)
+			return b.String()
+		}
+		j := strings.IndexByte(msg[i+1:], '\'')
+		if j < 0 {
+			b.WriteString(msg)
+			return b.String()
+		}
+		b.WriteString(msg[:i+1])
+		val := []rune(msg[i+1 : i+1+j])
+		cut := len(val) > maxQuoted
+		if cut {
+			val = val[:maxQuoted]
+		}
+		for _, r := range val {
+			if unicode.IsControl(r) {
+				r = '?'
+			}
+			b.WriteRune(r)
+		}
+		if cut {
+			b.WriteString("…")
+		}
+		b.WriteByte('\'')
+		msg = msg[i+2+j:]
+	}
 }
 
 func (e *RuleRuntimeError) Unwrap() error { return e.Err }

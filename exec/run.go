@@ -249,6 +249,9 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 	}
 	actual, err := b.Describe(ctx, rel)
 	if err != nil {
+		if in, ok := a.Input.(ParquetInput); ok {
+			err = in.unreadableFooter(ctx, r, err)
+		}
 		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
 	}
 	rep.DroppedColumns = undeclared(p.Schema().Columns, actual)
@@ -257,7 +260,7 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 		// A multi-file scan (one file has nothing to compare): DuckDB casts every file to one
 		// file's types without a word.
 		if files, err = in.fileMismatches(ctx, r, p.Schema().Columns, actual); err != nil {
-			return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
+			return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: in.unreadableFooter(ctx, r, err)})
 		}
 	}
 	if len(files) == 0 && shadowsOrdinal(actual, rel) {

@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/duckdb/duckdb-go/v2"
+
 	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/filekind"
@@ -248,6 +250,27 @@ func checkParquetMagic(path string) error {
 		return fmt.Errorf("%s is truncated or corrupt: a Parquet file ends with its footer and magic bytes, this one does not (%d bytes; was it still being written?)", path, st.Size())
 	}
 	return nil
+}
+
+// unreadableFooter names the file of the input whose footer DuckDB cannot read, when reading
+// the input's columns failed with err: DuckDB's own message is its Thrift decoder's ("don't know
+// what type:", "Variable-length int over 10 bytes") and names no file. It returns err when every
+// footer reads.
+func (in ParquetInput) unreadableFooter(ctx context.Context, r *run, err error) error {
+	matches, gerr := filepath.Glob(in.Path)
+	if gerr != nil || ctx.Err() != nil {
+		return err
+	}
+	for _, m := range matches {
+		var n int64
+		ferr := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM parquet_file_metadata("+sql.String(m)+")").Scan(&n)
+		var de *duckdb.Error
+		// Only a decoding error says the footer is bad; running out of memory says nothing of it.
+		if errors.As(ferr, &de) && (de.Type == duckdb.ErrorTypeInvalid || de.Type == duckdb.ErrorTypeInvalidInput) && ctx.Err() == nil {
+			return fmt.Errorf("%s is not a valid Parquet file: its footer (the file's metadata) cannot be read; was it written completely, by a Parquet writer? (DuckDB: %s)", m, firstLine(ferr.Error()))
+		}
+	}
+	return err
 }
 
 // materialise copies a relation into a temp table, for inputs that have no stable row ordinal

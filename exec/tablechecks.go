@@ -243,7 +243,7 @@ func tableCheck(t tableResult) outcome.Check {
 	}
 }
 
-// sentence capitalises nothing and ends the text with a full stop.
+// sentence ends the text with a full stop.
 func sentence(s string) string {
 	if s == "" || s[len(s)-1] == '.' {
 		return s

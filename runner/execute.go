@@ -139,7 +139,7 @@ func Execute(ctx context.Context, b Backend, a Asset, p *Prepared) (*Result, err
 		if err := x.step(ctx, s); err != nil {
 			return x.res, &StepError{What: s.What, Op: s.Op, Err: err}
 		}
-		if s.Op == compile.Counts || s.Op == compile.TableChecks {
+		if s.Op == compile.Counts || s.Op == compile.RuleCounts || s.Op == compile.TableChecks {
 			x.res.Counted = true
 			x.decide()
 		}
@@ -178,6 +178,8 @@ type interpreter struct {
 	rowGroup int64
 	// tablesFail tells that a table check fails the run.
 	tablesFail bool
+	// ruleCounted is how many rules' counts the RuleCounts steps read so far.
+	ruleCounted int
 }
 
 func (x *interpreter) holds(s compile.Step) bool { return s.When&x.flags == s.When }
@@ -191,28 +193,24 @@ func (x *interpreter) decide() {
 		r.Outcome = outcome.TableCheckFailed
 	}
 	x.take = sampleTakes(x.a.Groups, r.Failed, x.a.Program.Samples)
-	x.flags = conditions(r.Facts.Rows, r.Invalid, r.Failed, r.Outcome, x.a.Output, x.a.Quarantine, x.a.Program.RowSample, len(x.take) > 0)
+	x.flags = conditions(r.Facts.Rows, r.Invalid, r.Failing, r.Outcome, x.a.Output, x.a.Quarantine, x.a.Program.RowSample, len(x.take) > 0)
 	r.Conds = x.flags
 }
 
 // conditions are the program's conditions that hold for a run with these counts and outcome.
-func conditions(total, invalid int64, failed []int64, out outcome.Outcome, output, quarantine bool, rowSample int, sampled bool) compile.Cond {
+func conditions(total, invalid, failing int64, out outcome.Outcome, output, quarantine bool, rowSample int, sampled bool) compile.Cond {
 	var c compile.Cond
 	set := func(flag compile.Cond, holds bool) {
 		if holds {
 			c |= flag
 		}
 	}
-	anyFailure := false
-	for _, n := range failed {
-		anyFailure = anyFailure || n > 0
-	}
 	writing := output && writes(out)
 	set(compile.AnyInvalid, invalid > 0)
 	set(compile.NoInvalid, invalid == 0)
 	set(compile.AnyValid, invalid < total)
 	set(compile.Sampled, sampled)
-	set(compile.AnyFailure, anyFailure)
+	set(compile.AnyFailure, failing > 0)
 	set(compile.WriteTable, writing && out != outcome.NoValidRows)
 	set(compile.WriteQuarant, writing && invalid > 0 && quarantine)
 	set(compile.NeedValid, c&compile.WriteTable != 0 || (rowSample > 0 && invalid < total))
@@ -259,11 +257,14 @@ func (x *interpreter) step(ctx context.Context, s compile.Step) error {
 		// A speed setting: if the engine refuses it, the aggregates run with the threads there are.
 		_ = t.Tune(ctx, s)
 	case compile.Counts:
-		dest := make([]any, 0, len(r.Failed)+1)
-		dest = append(dest, &r.Invalid)
-		for i := range r.Failed {
+		return queryRow(ctx, b, s.SQL, nil, &r.Invalid, &r.Failing)
+	case compile.RuleCounts:
+		hi := min(x.ruleCounted+compile.RuleCountChunk, len(r.Failed))
+		dest := make([]any, 0, hi-x.ruleCounted)
+		for i := x.ruleCounted; i < hi; i++ {
 			dest = append(dest, &r.Failed[i])
 		}
+		x.ruleCounted = hi
 		return queryRow(ctx, b, s.SQL, nil, dest...)
 	case compile.SamplePicks:
 		return x.readPicks(ctx, s.SQL)

@@ -94,26 +94,26 @@ func TestConditions(t *testing.T) {
 	for _, c := range []struct {
 		name               string
 		total, invalid     int64
-		failed             []int64
+		failing            int64
 		policy             outcome.Policy
 		output, quarantine bool
 		rowSample          int
 		sampled            bool
 		want               compile.Cond
 	}{
-		{"all valid, written", 10, 0, []int64{0}, outcome.PolicyQuarantine, true, true, 0, false, none | valid | table | need | write | drop | plain},
-		{"all valid, a warning fails", 10, 0, []int64{4}, outcome.PolicyAbort, true, false, 0, true, none | valid | samp | fail | table | need | write | drop | plain},
-		{"aborted: nothing written", 10, 3, []int64{3}, outcome.PolicyAbort, true, false, 0, true, inv | valid | samp | fail | plain},
-		{"aborted, row sample: the valid rows are sampled", 10, 3, []int64{3}, outcome.PolicyAbort, true, false, 2, true, inv | valid | samp | fail | need | plain},
-		{"quarantined", 10, 3, []int64{3}, outcome.PolicyQuarantine, true, true, 0, true, inv | valid | samp | fail | table | quar | need | write | plain},
-		{"no valid rows: only the quarantine", 10, 10, []int64{10}, outcome.PolicyQuarantine, true, true, 0, true, inv | samp | fail | quar | write | plain},
-		{"in place", 10, 3, []int64{3}, outcome.PolicyAbort, false, false, 0, false, inv | valid | fail | plain},
-		{"empty input", 0, 0, []int64{0}, outcome.PolicyQuarantine, true, true, 0, false, none | table | need | write | drop | plain},
-		{"filter, every row invalid", 10, 10, []int64{10}, outcome.PolicyFilter, false, true, 0, true, inv | samp | fail | plain},
+		{"all valid, written", 10, 0, 0, outcome.PolicyQuarantine, true, true, 0, false, none | valid | table | need | write | drop | plain},
+		{"all valid, a warning fails", 10, 0, 4, outcome.PolicyAbort, true, false, 0, true, none | valid | samp | fail | table | need | write | drop | plain},
+		{"aborted: nothing written", 10, 3, 3, outcome.PolicyAbort, true, false, 0, true, inv | valid | samp | fail | plain},
+		{"aborted, row sample: the valid rows are sampled", 10, 3, 3, outcome.PolicyAbort, true, false, 2, true, inv | valid | samp | fail | need | plain},
+		{"quarantined", 10, 3, 3, outcome.PolicyQuarantine, true, true, 0, true, inv | valid | samp | fail | table | quar | need | write | plain},
+		{"no valid rows: only the quarantine", 10, 10, 10, outcome.PolicyQuarantine, true, true, 0, true, inv | samp | fail | quar | write | plain},
+		{"in place", 10, 3, 3, outcome.PolicyAbort, false, false, 0, false, inv | valid | fail | plain},
+		{"empty input", 0, 0, 0, outcome.PolicyQuarantine, true, true, 0, false, none | table | need | write | drop | plain},
+		{"filter, every row invalid", 10, 10, 10, outcome.PolicyFilter, false, true, 0, true, inv | samp | fail | plain},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := outcome.Decide(c.total, c.invalid, c.policy)
-			got := conditions(c.total, c.invalid, c.failed, out, c.output, c.quarantine, c.rowSample, c.sampled)
+			got := conditions(c.total, c.invalid, c.failing, out, c.output, c.quarantine, c.rowSample, c.sampled)
 			if got != c.want {
 				t.Errorf("conditions = %q, want %q", got, c.want)
 			}

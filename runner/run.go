@@ -39,9 +39,10 @@ type Result struct {
 	Facts   compile.Facts
 	Counted bool
 	Outcome outcome.Outcome
-	// Invalid is the rows failing an error rule; Failed, per rule, the rows failing it.
-	Invalid int64
-	Failed  []int64
+	// Invalid is the rows failing an error rule, Failing those failing some rule; Failed, per
+	// rule, the rows failing it.
+	Invalid, Failing int64
+	Failed           []int64
 	// CheckFailed is, per collapsed check (compile.ProgramOptions.Checks, in order), the rows
 	// failing some member.
 	CheckFailed []int64

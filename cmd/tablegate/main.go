@@ -50,7 +50,7 @@ func main() {
 // own. DuckDB notices an interrupt between pieces of work, not inside one call that builds a
 // large value; past the grace the process exits anyway, as it would on SIGKILL, which the
 // outputs' swap journal makes safe.
-const exitGrace = 500 * time.Millisecond
+const exitGrace = 300 * time.Millisecond
 
 // watchdog ends the process with exit status 2 when ctx ends and the command has not returned
 // (called the returned end) within exitGrace; last first writes what the command owes, given

@@ -420,12 +420,23 @@ func outOfMemory(err error, f *validateFlags) error {
 		threads = fmt.Sprintf("%d threads", f.threads)
 	}
 	msg := err.Error()
-	if i := strings.Index(msg, "\n\nPossible solutions"); i >= 0 {
-		const unchanged = " (the previous table is unchanged)"
-		tail := ""
-		if strings.HasSuffix(msg, unchanged) {
-			tail = unchanged
+	const unchanged = " (the previous table is unchanged)"
+	tail := ""
+	if strings.HasSuffix(msg, unchanged) {
+		tail = unchanged
+	}
+	if strings.Contains(msg, "max_temp_directory_size") {
+		// DuckDB could not spill: its temp folder's disk is full. Its message names a setting
+		// the CLI does not expose.
+		dir := "DuckDB's default temp folder (beside the database, or .tmp in the working folder)"
+		if f.tempDir != "" {
+			dir = "--temp-dir " + f.tempDir
 		}
+		return &oomError{err: err, msg: fmt.Sprintf("%s. DuckDB spills what does not fit in %s to %s, and that disk is full: "+
+			"free space there, point --temp-dir at a folder on a disk with more room, or raise --memory-limit so that less spills. "+
+			"See docs/reliability.md.%s", strings.TrimRight(strings.SplitN(msg, "\n", 2)[0], ". "), limit, dir, tail)}
+	}
+	if i := strings.Index(msg, "\n\nPossible solutions"); i >= 0 {
 		msg = msg[:i] + tail
 	}
 	return &oomError{err: err, msg: fmt.Sprintf("%s. DuckDB ran out of memory under %s with %s: raise --memory-limit, or lower --threads "+

@@ -80,73 +80,76 @@ DROP TABLE IF EXISTS temp.main."__tg_keys1_1";
 DROP TABLE IF EXISTS temp.main."__tg_keys2_1";
 
 -- 13. count failures: read the counts
-SELECT coalesce(count_if(NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique")), 0), coalesce(count_if(NOT "primary_key"), 0), coalesce(count_if(NOT "order_id|nullability"), 0), coalesce(count_if(NOT "line_no|nullability"), 0), coalesce(count_if(NOT "line_no|min"), 0), coalesce(count_if(NOT "sku|unique"), 0), coalesce(count_if(NOT "ean|nullability"), 0), coalesce(count_if(NOT "ean|unique"), 0) FROM "__tg_failed_1";
+SELECT coalesce(count_if(NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique")), 0), count(*) FROM "__tg_failed_1";
 
--- 14. sample failing rows: read the sampled ordinals; when some check shows failing rows
+-- 14. count failures per rule (1 to 7): read the counts of the next rules; when some rule fails
+SELECT coalesce(count_if(NOT "primary_key"), 0), coalesce(count_if(NOT "order_id|nullability"), 0), coalesce(count_if(NOT "line_no|nullability"), 0), coalesce(count_if(NOT "line_no|min"), 0), coalesce(count_if(NOT "sku|unique"), 0), coalesce(count_if(NOT "ean|nullability"), 0), coalesce(count_if(NOT "ean|unique"), 0) FROM "__tg_failed_1";
+
+-- 15. sample failing rows: read the sampled ordinals; when some check shows failing rows
 SELECT k, CAST(__tg_rid AS VARCHAR) FROM (SELECT __tg_rid, unnest(list_filter([CASE WHEN NOT "primary_key" THEN 1 END, CASE WHEN NOT "order_id|nullability" THEN 2 END, CASE WHEN NOT "line_no|nullability" THEN 3 END, CASE WHEN NOT "line_no|min" THEN 4 END, CASE WHEN NOT "sku|unique" THEN 5 END, CASE WHEN NOT "ean|nullability" THEN 6 END, CASE WHEN NOT "ean|unique" THEN 7 END], lambda x: x IS NOT NULL AND ($1::BIGINT[])[x] > 0)) AS k FROM "__tg_failed_1") QUALIFY row_number() OVER (PARTITION BY k ORDER BY __tg_rid) <= ($1::BIGINT[])[k] ORDER BY k, __tg_rid;
 
--- 15. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
+-- 16. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
 SELECT CAST(__tg_rid AS VARCHAR), CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END, "line_no" := "line_no", "sku" := CASE WHEN length(CAST("sku" AS VARCHAR)) > 1024 THEN left(CAST("sku" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("sku" AS VARCHAR)) || ' bytes)' ELSE CAST("sku" AS VARCHAR) END, "ean" := "ean")) AS VARCHAR) FROM "__tg_failed_1" WHERE __tg_rid IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT));
 
--- 16. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
+-- 17. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
 SELECT concat_ws(', ', CASE WHEN NOT "ean|nullability" THEN 'dy_rule__ean__nullability' END, CASE WHEN NOT "ean|unique" THEN 'dy_rule__ean__unique' END, CASE WHEN NOT "line_no|min" THEN 'dy_rule__line_no__min' END, CASE WHEN NOT "line_no|nullability" THEN 'dy_rule__line_no__nullability' END, CASE WHEN NOT "order_id|nullability" THEN 'dy_rule__order_id__nullability' END, CASE WHEN NOT "primary_key" THEN 'dy_rule__primary_key' END, CASE WHEN NOT "sku|unique" THEN 'dy_rule__sku__unique' END) AS rules, count(*) AS n FROM "__tg_failed_1" WHERE NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique") GROUP BY ALL ORDER BY n DESC, rules;
 
--- 17. index the invalid rows: run; when some row is invalid
+-- 18. index the invalid rows: run; when some row is invalid
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM "__tg_failed_1" WHERE NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique")) GROUP BY block;
 
--- 18. index the invalid rows: run; when some row is invalid
+-- 19. index the invalid rows: run; when some row is invalid
 SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 0);
 
--- 19. index the invalid rows: run; when some row is invalid
+-- 20. index the invalid rows: run; when some row is invalid
 SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 1);
 
--- 20. index the invalid rows: run; when some row is invalid
+-- 21. index the invalid rows: run; when some row is invalid
 SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
 
--- 21. read the filtered rows: hand the invalid rows to the caller
+-- 22. read the filtered rows: hand the invalid rows to the caller
 SELECT "order_id", "line_no", "sku", "ean", CASE WHEN "primary_key" THEN 'valid' ELSE 'invalid' END AS "dy_rule__primary_key", CASE WHEN "order_id|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__order_id__nullability", CASE WHEN "line_no|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__line_no__nullability", CASE WHEN "line_no|min" THEN 'valid' ELSE 'invalid' END AS "dy_rule__line_no__min", CASE WHEN "sku|unique" THEN 'valid' ELSE 'invalid' END AS "dy_rule__sku__unique", CASE WHEN "ean|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__ean__nullability", CASE WHEN "ean|unique" THEN 'valid' ELSE 'invalid' END AS "dy_rule__ean__unique" FROM "__tg_failed_1" WHERE NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique") ORDER BY __tg_rid;
 
--- 22. read the filtered rows: hand the valid rows to the caller; when no row is invalid
+-- 23. read the filtered rows: hand the valid rows to the caller; when no row is invalid
 SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", (([0, 1000000]::BIGINT[])[file_index::BIGINT + 1] + file_row_number) AS __tg_rid FROM read_parquet('in/*.parquet', can_have_nan = true)) AS s;
 
--- 23. read the filtered rows: hand the valid rows to the caller; when some row is invalid
+-- 24. read the filtered rows: hand the valid rows to the caller; when some row is invalid
 SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", (([0, 1000000]::BIGINT[])[file_index::BIGINT + 1] + file_row_number) AS __tg_rid FROM read_parquet('in/*.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
 
--- 24. drop the run's temp table: clean up (also when the run fails)
+-- 25. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_failed_1";
 
--- 25. drop the run's temp table: clean up (also when the run fails)
+-- 26. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
 
--- 26. drop the run's temp table: clean up (also when the run fails)
+-- 27. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys1_1";
 
--- 27. drop the run's temp table: clean up (also when the run fails)
+-- 28. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys2_1";
 
--- 28. drop the run's temp table: clean up (also when the run fails)
+-- 29. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_suspects_1";
 
--- 29. drop the run's temp table: clean up (also when the run fails)
+-- 30. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_suspect_blocks_1";
 
--- 30. drop the run's temp table: clean up (also when the run fails)
+-- 31. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
 
--- 31. reset the run's variable: clean up (also when the run fails)
+-- 32. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_0;
 
--- 32. reset the run's variable: clean up (also when the run fails)
+-- 33. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_1;
 
--- 33. reset the run's variable: clean up (also when the run fails)
+-- 34. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_2;
 
--- 34. reset the run's variable: clean up (also when the run fails)
+-- 35. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_0;
 
--- 35. reset the run's variable: clean up (also when the run fails)
+-- 36. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_1;
 
--- 36. reset the run's variable: clean up (also when the run fails)
+-- 37. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_2;

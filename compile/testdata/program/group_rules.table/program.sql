@@ -70,91 +70,94 @@ DROP TABLE IF EXISTS temp.main."__tg_keys1_1";
 DROP TABLE IF EXISTS temp.main."__tg_keys2_1";
 
 -- 8. count failures: read the counts
-SELECT coalesce(count_if(NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability")), 0), coalesce(count_if(NOT "customer_total_bounded"), 0), coalesce(count_if(NOT "customer_single_currency"), 0), coalesce(count_if(NOT "few_payments_per_id"), 0), coalesce(count_if(NOT "table_not_empty_total"), 0), coalesce(count_if(NOT "amount_is_rounded"), 0), coalesce(count_if(NOT "primary_key"), 0), coalesce(count_if(NOT "payment_id|nullability"), 0), coalesce(count_if(NOT "amount|nullability"), 0), coalesce(count_if(NOT "amount|check__total_positive"), 0), coalesce(count_if(NOT "amount|inf"), 0), coalesce(count_if(NOT "amount|nan"), 0), coalesce(count_if(NOT "currency|nullability"), 0) FROM "__tg_failed_1";
+SELECT coalesce(count_if(NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability")), 0), count(*) FROM "__tg_failed_1";
 
--- 9. sample failing rows: read the sampled ordinals; when some check shows failing rows
+-- 9. count failures per rule (1 to 12): read the counts of the next rules; when some rule fails
+SELECT coalesce(count_if(NOT "customer_total_bounded"), 0), coalesce(count_if(NOT "customer_single_currency"), 0), coalesce(count_if(NOT "few_payments_per_id"), 0), coalesce(count_if(NOT "table_not_empty_total"), 0), coalesce(count_if(NOT "amount_is_rounded"), 0), coalesce(count_if(NOT "primary_key"), 0), coalesce(count_if(NOT "payment_id|nullability"), 0), coalesce(count_if(NOT "amount|nullability"), 0), coalesce(count_if(NOT "amount|check__total_positive"), 0), coalesce(count_if(NOT "amount|inf"), 0), coalesce(count_if(NOT "amount|nan"), 0), coalesce(count_if(NOT "currency|nullability"), 0) FROM "__tg_failed_1";
+
+-- 10. sample failing rows: read the sampled ordinals; when some check shows failing rows
 SELECT k, CAST(__tg_rid AS VARCHAR) FROM (SELECT __tg_rid, unnest(list_filter([CASE WHEN NOT "customer_total_bounded" THEN 1 END, CASE WHEN NOT "customer_single_currency" THEN 2 END, CASE WHEN NOT "few_payments_per_id" THEN 3 END, CASE WHEN NOT "table_not_empty_total" THEN 4 END, CASE WHEN NOT "amount_is_rounded" THEN 5 END, CASE WHEN NOT "primary_key" THEN 6 END, CASE WHEN NOT "payment_id|nullability" THEN 7 END, CASE WHEN NOT "amount|nullability" THEN 8 END, CASE WHEN NOT "amount|check__total_positive" THEN 9 END, CASE WHEN NOT "amount|inf" THEN 10 END, CASE WHEN NOT "amount|nan" THEN 11 END, CASE WHEN NOT "currency|nullability" THEN 12 END], lambda x: x IS NOT NULL AND ($1::BIGINT[])[x] > 0)) AS k FROM "__tg_failed_1") QUALIFY row_number() OVER (PARTITION BY k ORDER BY __tg_rid) <= ($1::BIGINT[])[k] ORDER BY k, __tg_rid;
 
--- 10. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
+-- 11. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
 SELECT CAST(__tg_rid AS VARCHAR), CAST(to_json(struct_pack("payment_id" := "payment_id", "customer_id" := "customer_id", "amount" := "amount", "currency" := CASE WHEN length(CAST("currency" AS VARCHAR)) > 1024 THEN left(CAST("currency" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("currency" AS VARCHAR)) || ' bytes)' ELSE CAST("currency" AS VARCHAR) END)) AS VARCHAR) FROM "__tg_failed_1" WHERE __tg_rid IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT));
 
--- 11. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
+-- 12. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
 SELECT concat_ws(', ', CASE WHEN NOT "amount|check__total_positive" THEN 'dy_rule__amount__check__total_positive' END, CASE WHEN NOT "amount|inf" THEN 'dy_rule__amount__inf' END, CASE WHEN NOT "amount|nan" THEN 'dy_rule__amount__nan' END, CASE WHEN NOT "amount|nullability" THEN 'dy_rule__amount__nullability' END, CASE WHEN NOT "amount_is_rounded" THEN 'dy_rule__amount_is_rounded' END, CASE WHEN NOT "currency|nullability" THEN 'dy_rule__currency__nullability' END, CASE WHEN NOT "customer_single_currency" THEN 'dy_rule__customer_single_currency' END, CASE WHEN NOT "customer_total_bounded" THEN 'dy_rule__customer_total_bounded' END, CASE WHEN NOT "few_payments_per_id" THEN 'dy_rule__few_payments_per_id' END, CASE WHEN NOT "payment_id|nullability" THEN 'dy_rule__payment_id__nullability' END, CASE WHEN NOT "primary_key" THEN 'dy_rule__primary_key' END, CASE WHEN NOT "table_not_empty_total" THEN 'dy_rule__table_not_empty_total' END) AS rules, count(*) AS n FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability") GROUP BY ALL ORDER BY n DESC, rules;
 
--- 12. sample invalid rows: read the invalid rows' sample; when some row is invalid
+-- 13. sample invalid rows: read the invalid rows' sample; when some row is invalid
 SELECT CAST(to_json(struct_pack("payment_id" := "payment_id", "customer_id" := "customer_id", "amount" := "amount", "currency" := CASE WHEN length(CAST("currency" AS VARCHAR)) > 1024 THEN left(CAST("currency" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("currency" AS VARCHAR)) || ' bytes)' ELSE CAST("currency" AS VARCHAR) END)) AS VARCHAR) FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability") ORDER BY __tg_rid LIMIT 3;
 
--- 13. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 14. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability")) GROUP BY block;
 
--- 14. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 15. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 0);
 
--- 15. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 16. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 1);
 
--- 16. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 17. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
 
--- 17. sample valid rows: read the valid rows' sample; when no row is invalid, some row is valid
+-- 18. sample valid rows: read the valid rows' sample; when no row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("payment_id" := "payment_id", "customer_id" := "customer_id", "amount" := "amount", "currency" := CASE WHEN length(CAST("currency" AS VARCHAR)) > 1024 THEN left(CAST("currency" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("currency" AS VARCHAR)) || ' bytes)' ELSE CAST("currency" AS VARCHAR) END)) AS VARCHAR) FROM (SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM "main"."input") AS s LIMIT 3);
 
--- 18. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
+-- 19. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("payment_id" := "payment_id", "customer_id" := "customer_id", "amount" := "amount", "currency" := CASE WHEN length(CAST("currency" AS VARCHAR)) > 1024 THEN left(CAST("currency" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("currency" AS VARCHAR)) || ' bytes)' ELSE CAST("currency" AS VARCHAR) END)) AS VARCHAR) FROM (SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END) LIMIT 3);
 
--- 19. begin the write: write; when the outputs are written
+-- 20. begin the write: write; when the outputs are written
 BEGIN TRANSACTION;
 
--- 20. create the output's schema: write; when the outputs are written
+-- 21. create the output's schema: write; when the outputs are written
 CREATE SCHEMA IF NOT EXISTS "__tg_db1_0"."clean";
 
--- 21. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
+-- 22. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
 SELECT count(*) FROM duckdb_tables() WHERE database_name = '__tg_db1_0' AND lower(schema_name) = lower('clean') AND lower(table_name) = lower('orders_quarantine');
 
--- 22. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+-- 23. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
 DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine_prev";
 
--- 23. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+-- 24. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
 ALTER TABLE "__tg_db1_0"."clean"."orders_quarantine" RENAME TO "orders_quarantine_prev";
 
--- 24. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+-- 25. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM "main"."input") AS s;
 
--- 25. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
+-- 26. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
 
--- 26. write the invalid rows: write (the invalid rows); when the invalid rows are written
+-- 27. write the invalid rows: write (the invalid rows); when the invalid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders_quarantine" AS SELECT "payment_id", "customer_id", "amount", "currency", CASE WHEN "customer_total_bounded" THEN 'valid' ELSE 'invalid' END AS "dy_rule__customer_total_bounded", CASE WHEN "customer_single_currency" THEN 'valid' ELSE 'invalid' END AS "dy_rule__customer_single_currency", CASE WHEN "few_payments_per_id" THEN 'valid' ELSE 'invalid' END AS "dy_rule__few_payments_per_id", CASE WHEN "table_not_empty_total" THEN 'valid' ELSE 'invalid' END AS "dy_rule__table_not_empty_total", CASE WHEN "amount_is_rounded" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount_is_rounded", CASE WHEN "primary_key" THEN 'valid' ELSE 'invalid' END AS "dy_rule__primary_key", CASE WHEN "payment_id|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__payment_id__nullability", CASE WHEN "amount|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__nullability", CASE WHEN "amount|check__total_positive" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__check__total_positive", CASE WHEN "amount|inf" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__inf", CASE WHEN "amount|nan" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__nan", CASE WHEN "currency|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__currency__nullability" FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability") ORDER BY __tg_rid;
 
--- 27. remove the older quarantine: write; when no invalid rows are written
+-- 28. remove the older quarantine: write; when no invalid rows are written
 DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine";
 
--- 28. commit the write: write (commit); when the outputs are written
+-- 29. commit the write: write (commit); when the outputs are written
 COMMIT;
 
--- 29. undo the write: write (only when it fails); when the outputs are written
+-- 30. undo the write: write (only when it fails); when the outputs are written
 ROLLBACK;
 
--- 30. drop the run's temp table: clean up (also when the run fails)
+-- 31. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_failed_1";
 
--- 31. drop the run's temp table: clean up (also when the run fails)
+-- 32. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
 
--- 32. drop the run's temp table: clean up (also when the run fails)
+-- 33. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys1_1";
 
--- 33. drop the run's temp table: clean up (also when the run fails)
+-- 34. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys2_1";
 
--- 34. drop the run's temp table: clean up (also when the run fails)
+-- 35. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
 
--- 35. reset the run's variable: clean up (also when the run fails)
+-- 36. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_0;
 
--- 36. reset the run's variable: clean up (also when the run fails)
+-- 37. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_1;
 
--- 37. reset the run's variable: clean up (also when the run fails)
+-- 38. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_2;
