@@ -20,7 +20,7 @@ func TestLambdaParameterNamedValue(t *testing.T) {
 		plain, want string
 		data        rtData
 	}{
-		{"lambda keyword (the issue's repro)", schema.String("s"),
+		{"lambda keyword in a list_transform", schema.String("s"),
 			"list_bool_and(list_transform(string_split(_, ','), lambda _: _ <> ''))",
 			"list_bool_and(list_transform(string_split(s, ','), lambda _: _ <> ''))", "TFF", parts},
 		{"list_filter", schema.String("s"),

@@ -370,7 +370,7 @@ func TestFloatBounds(t *testing.T) {
 			want:   map[string]string{"a|max": "TF"},
 		},
 		{
-			// The bound takes the column's own type, as polars types a literal (RULES §2.4).
+			// The bound takes the column's own type, as polars types a literal.
 			name:   "Float family on a FLOAT column compares as FLOAT",
 			schema: rtOne(schema.Float("a").Max(0.1).MinExclusive(-0.1)),
 			data:   rtData{cols: "a FLOAT", rows: []string{"0.1", "0.2", "-0.1", "-0.09"}},

@@ -16,7 +16,7 @@ import (
 
 // Check granularity, descriptions and failure samples, beyond run_test.go (docs/report.md).
 
-// describedSchema has a rule of every kind whose description the issue spells out.
+// describedSchema has a rule of every kind that has a description of its own.
 func describedSchema() *schema.Schema {
 	return schema.New("Orders",
 		schema.String("order_id").PrimaryKey().Regex(`^ORD-\d+$`),

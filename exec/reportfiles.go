@@ -87,7 +87,7 @@ func CheckReportFiles(a Asset, files ...ReportFile) error {
 		if f.Path == "" {
 			continue
 		}
-		// A folder fails (or, for a history, warns) where the file is written, as it did; a
+		// A folder fails (or, for a history, warns) where the file is written; a
 		// special file would block that write, so it is refused here.
 		if err := filekind.NotSpecial(f.Path); err != nil {
 			return &ReportFileError{ReportFile: f, Err: err}

@@ -1,7 +1,7 @@
 // Command harness measures tablegate against the floor (a plain DuckDB copy of the same columns)
 // and its peers in one run, each as a whole process (wall time, peak RSS and CPU time, median of
 // runs), and writes into -results (by default the scratch folder's results/): a Markdown table
-// of ratios with the targets, where traced runs spend their time, the raw JSON and an
+// of ratios with the speed and memory targets, where traced runs spend their time, the raw JSON and an
 // SVG plot.
 //
 //	go run ./benchmarks/harness                          # 1M and 10M rows x 5/15/40 rules x both storages

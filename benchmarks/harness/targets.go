@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// goal is one speed or memory target of issue 4, checked against one run's medians.
+// goal is one of tablegate's speed or memory targets, checked against one run's medians.
 type goal struct {
-	what   string  // the target as the issue states it
+	what   string  // the target, in words
 	cell   string  // where it is measured
 	value  float64 // this run's ratio (or relative change)
 	limit  float64
@@ -179,7 +179,7 @@ func targetRows(rows []int64) int64 {
 func goalsMarkdown(all []measurement, rows []int64, cores int) string {
 	n := targetRows(rows)
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n## Against the targets of issue 4 (%s rows; 2 cores is the targets' machine)\n\n", humanRows(n))
+	fmt.Fprintf(&b, "\n## Against the speed and memory targets (%s rows; 2 cores is the targets' machine)\n\n", humanRows(n))
 	b.WriteString("| target | cell | this run | verdict |\n| --- | --- | --- | --- |\n")
 	for _, g := range goals(all, n, cores) {
 		value := "–"

@@ -285,7 +285,7 @@ func TestNestedColumnCheckCLI(t *testing.T) {
 		map[string]any{"column": "mood", "expected": "Enum('happy', 'sad')", "actual": "VARCHAR"},
 	}, checkByName(t, rep, "dy_schema__columns")["metadata"].(map[string]any)["dataframely/column_schema_errors"])
 
-	// The example: a list of the wrong element type.
+	// A list of the wrong element type.
 	listOfInts := f.parquet("ints.parquet", "SELECT [1, 2]::INTEGER[] AS tags")
 	tagsOnly := f.write("tags.yaml", "schema: Tags\ncolumns:\n  - name: tags\n    type: List\n    inner: {type: String}\n")
 	code, _, stderr = cli(t, "validate", "--schema", tagsOnly, "--input", listOfInts)

@@ -56,7 +56,7 @@ func Compile(p *compile.Plan) (*Program, error) {
 	}
 	for _, t := range p.TableChecks {
 		problems = append(problems, &schema.DeclarationError{Schema: s.Name, Pos: schema.Pos{File: s.File}, Key: "table_checks",
-			Msg: fmt.Sprintf("table check '%s' cannot run on Spark yet: table checks run on the DuckDB engine (validate without --engine spark), or leave them out of the schema for Spark", t.Name)})
+			Msg: fmt.Sprintf("table check '%s' cannot run on Spark: table checks run on the DuckDB engine only (validate without --engine spark), or leave them out of the schema for Spark", t.Name)})
 	}
 	if len(problems) > 0 {
 		return nil, &schema.Errors{Schema: s.Name, Problems: problems}
