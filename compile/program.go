@@ -207,18 +207,10 @@ type Step struct {
 // the text that runs.
 type Program struct {
 	steps []Step
-	// temps and variables are what the run drops and resets when it ends.
-	temps, variables []string
 }
 
 // Steps is a copy of the program's steps.
 func (p *Program) Steps() []Step { return slices.Clone(p.steps) }
-
-// Temps are the temp tables the program may create (unqualified names).
-func (p *Program) Temps() []string { return slices.Clone(p.temps) }
-
-// Variables are the session variables the program may set.
-func (p *Program) Variables() []string { return slices.Clone(p.variables) }
 
 // String renders the program as `explain` prints it (Listing).
 func (p *Program) String() string { return Listing(p.steps) }
@@ -283,6 +275,8 @@ func (p *Plan) RuleProbe(rel Relation, r Rule) string {
 type builder struct {
 	prog Program
 	id   int64
+	// temps and variables are what the run drops and resets when it ends (cleanup).
+	temps, variables []string
 }
 
 func (b *builder) add(op Op, when Cond, what, query string) {
@@ -292,7 +286,7 @@ func (b *builder) add(op Op, when Cond, what, query string) {
 // temp names a temp table of the run, as a run's connection sees it.
 func (b *builder) temp(base string) string {
 	name := fmt.Sprintf("__tg_%s_%d", base, b.id)
-	b.prog.temps = append(b.prog.temps, name)
+	b.temps = append(b.temps, name)
 	return name
 }
 
@@ -315,10 +309,10 @@ func (p *Plan) Program(rel Relation, f Facts, o ProgramOptions) *Program {
 
 // cleanup adds the steps that drop the run's temp tables and reset its variables.
 func (b *builder) cleanup() {
-	for _, t := range b.prog.temps {
+	for _, t := range b.temps {
 		b.add(Cleanup, 0, "drop the run's temp table", DropTemp(t))
 	}
-	for _, v := range b.prog.variables {
+	for _, v := range b.variables {
 		b.add(Cleanup, 0, "reset the run's variable", ResetVariable(v))
 	}
 }
@@ -671,7 +665,7 @@ func (b *builder) ordinalSet(when Cond, what, base, rows, rid string, f Facts) s
 	for id := f.FirstRowID >> blockBits; id <= f.LastRowID>>blockBits; id++ {
 		v := fmt.Sprintf("__tg_%s_%d_%d", base, b.id, len(ids))
 		b.add(Exec, when, what, fmt.Sprintf("SET VARIABLE %s = (SELECT bits FROM %s WHERE block = %d)", v, blocks, id))
-		b.prog.variables = append(b.prog.variables, v)
+		b.variables = append(b.variables, v)
 		ids, vars = append(ids, id), append(vars, v)
 	}
 	return ordinalTree(rid, ids, vars)
