@@ -29,3 +29,6 @@ func SetCrashPoint(at func(stage string)) (restore func()) { return durable.SetC
 func (e *Engine) ExplainFilter(ctx context.Context, p *compile.Plan, in Input, opts Options) (string, error) {
 	return e.explain(ctx, Asset{Plan: p, Input: in}, opts, outcome.PolicyFilter)
 }
+
+// AnomalyBand draws an anomaly check's band, for tests of the band alone.
+var AnomalyBand = drawBand

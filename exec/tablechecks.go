@@ -17,17 +17,17 @@ type tableResult struct {
 	check  compile.TableCheck
 	value  any // float64 for a metric, bool for a condition, nil for NULL (or not evaluated)
 	passed bool
-	band   *Band
+	band   *anomalyBand
 	why    string // what it found, for the check's result description and the error
 }
 
 // failsRun reports whether the result fails the run: an error check that failed.
 func (t tableResult) failsRun() bool { return !t.passed && t.check.Severity == schema.Error }
 
-// Band is a metric's anomaly band from its earlier values: median ± threshold × 1.4826 × MAD
+// anomalyBand is a metric's anomaly band from its earlier values: median ± threshold × 1.4826 × MAD
 // (Low or High nil on the side a one-sided band leaves open). Runs is how many earlier values it
 // was drawn from; with fewer than the check's min_history there is no band (Ready false).
-type Band struct {
+type anomalyBand struct {
 	Median, MAD float64
 	Low, High   *float64
 	Runs        int
@@ -38,9 +38,9 @@ type Band struct {
 // deviation.
 const madScale = 1.4826
 
-// AnomalyBand draws the band of an anomaly check from the metric's earlier values, newest first:
+// drawBand draws the band of an anomaly check from the metric's earlier values, newest first:
 // the last a.Lookback of them that are numbers.
-func AnomalyBand(a schema.Anomaly, earlier []float64) Band {
+func drawBand(a schema.Anomaly, earlier []float64) anomalyBand {
 	var vals []float64
 	for _, v := range earlier {
 		if len(vals) == a.Lookback {
@@ -50,7 +50,7 @@ func AnomalyBand(a schema.Anomaly, earlier []float64) Band {
 			vals = append(vals, v)
 		}
 	}
-	b := Band{Runs: len(vals)}
+	b := anomalyBand{Runs: len(vals)}
 	if len(vals) < a.MinHistory || len(vals) == 0 {
 		return b
 	}
@@ -168,7 +168,7 @@ func judgeTableCheck(c compile.TableCheck, v any, baselines map[string][]float64
 		t.why += "; no anomaly band: the run has no history (--history) to draw it from"
 		return t
 	}
-	b := AnomalyBand(*c.Anomaly, baselines[c.Check])
+	b := drawBand(*c.Anomaly, baselines[c.Check])
 	t.band = &b
 	switch {
 	case !b.Ready:
