@@ -35,7 +35,10 @@ $(STATICCHECK):
 $(GOTESTSUM):
 	$(GO) install gotest.tools/gotestsum@$(GOTESTSUM_VERSION)
 
-# Rewrite the golden files (compile/testdata/*.sql, *.rules) from the schemas beside them; review
-# the diff before committing it.
+# Rewrite every golden file (compile's SQL, rules and programs, the Spark SQL, the CLI's outputs,
+# the HTML pages) from the inputs beside them; review the diff before committing it.
 regen:
 	$(GO) test -tags duckdb_arrow ./compile/ -run '^TestGolden$$' -update
+	$(GO) test -tags duckdb_arrow ./compile/spark/ -run '^TestGolden$$' -update
+	$(GO) test -tags duckdb_arrow ./cmd/tablegate/ -run '^TestOutputsGolden$$' -update
+	$(GO) test -tags duckdb_arrow ./report/htmlreport/ -run '^TestGolden$$' -update

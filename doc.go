@@ -46,11 +46,12 @@
 // # Results and errors
 //
 // A run that reaches an outcome returns a [Result]: the [Outcome] (all_valid, quarantined, …),
-// row counts, where the table and the quarantine went, one [Check] per rule with its severity,
-// failed count and samples, and the [Health]. [Result.Report] is the JSON report. A run that
-// fails returns a typed error for errors.As: *[ValidationAbortError] and *[NoValidRowsError] (the
-// data failed), *[ColumnSchemaError] (the input's columns or dtypes are not the schema's),
-// *[CastError], *[InputError], *[OutputError], *[SettingError], *[StorageVersionError]; with it,
+// row counts, where the table and the quarantine went, one [Check] per rule or table check with
+// its severity, failed count and samples, and the [Health]. [Result.Report] is the JSON report. A
+// run that fails returns a typed error for errors.As: *[ValidationAbortError], *[NoValidRowsError]
+// and *[TableCheckError] (the data failed), *[ColumnSchemaError] (the input's columns or dtypes
+// are not the schema's), *[CastError], *[TimeoutError] (Options.Timeout ran out), *[InputError],
+// *[OutputError], *[SettingError], *[StorageVersionError]; with it,
 // the Result when the run decided an outcome. A failing run never changes the previous table.
 //
 // The packages underneath stay available for what this one does not cover: schema (the model and

@@ -227,8 +227,9 @@ func (o Options) asset(p *Plan, in Input, out Output) exec.Asset {
 //
 // The result is always returned, with its outcome when the run got that far. The error is typed
 // for the failing outcomes (*ColumnSchemaError, *ValidationAbortError, *NoValidRowsError,
-// *CastError) and for problems with the input (*InputError), the output (*OutputError) or a
-// setting (*SettingError); a failing run leaves the previous table as it was.
+// *TableCheckError, *CastError), for a run stopped by opts.Timeout (*TimeoutError) and for
+// problems with the input (*InputError), the output (*OutputError) or a setting (*SettingError);
+// a failing run leaves the previous table as it was.
 //
 // With opts.HTML or opts.History the settled run is then published: a history that cannot be
 // written is a warning, a page that cannot be written a *PageError joined to the run's error.

@@ -2,8 +2,9 @@
 // the program (compile), executes its steps through the Backend, decides the outcome, and hands
 // the write steps to the Backend's Writer. The steps say what to do with each statement
 // (compile.Op) and when (compile.Cond); this package is their one interpreter. A Backend is an
-// engine's session (DuckDB in package exec, Spark in engines/spark): it runs statements and
-// reads rows, like a database/sql driver, and holds no SQL of the run's own.
+// engine's session: it runs statements and reads rows, like a database/sql driver, and holds no
+// SQL of the run's own. DuckDB (package exec) implements it; the Spark engine (engines/spark)
+// still runs its own loop, and a second engine would plug in here.
 package runner
 
 import (

@@ -8,11 +8,11 @@ import (
 
 // SlowVar is the variable that turns on the slow tests: kills, signals, interop with other
 // DuckDB builds, external servers and browsers. `go test ./...` stays the quick loop without it;
-// CI's second stage sets it and runs only them (SlowPattern).
+// CI's second stage sets it and runs only them (`-run '^'+SlowPrefix`).
 const SlowVar = "TABLEGATE_SLOW"
 
-// SlowPrefix starts the name of every slow test, so that SlowPattern selects them all and no
-// quick test: `TABLEGATE_SLOW=1 go test -run '^TestSlow' ./...`.
+// SlowPrefix starts the name of every slow test, so that `-run '^'+SlowPrefix` selects them
+// all and no quick test: `TABLEGATE_SLOW=1 go test -run '^TestSlow' ./...`.
 const SlowPrefix = "TestSlow"
 
 // Slow skips t unless the slow tests were asked for. A test of this module that calls it is
