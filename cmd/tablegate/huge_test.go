@@ -118,10 +118,10 @@ func TestSlowAddressSpaceLimit(t *testing.T) {
 	}
 }
 
-// TestTempDirFull: a --temp-dir whose disk fills up (a tmpfs of 2 MB; skipped where none can be
+// TestSlowTempDirFull: a --temp-dir whose disk fills up (a tmpfs of 2 MB; skipped where none can be
 // mounted) is said to be full, naming the folder and what to do, not DuckDB's setting the CLI
 // does not expose.
-func TestTempDirFull(t *testing.T) {
+func TestSlowTempDirFull(t *testing.T) {
 	testenv.Slow(t) // spills a million rows' unique keys
 	require.NoError(t, buildErr)
 	f := newFixture(t)
