@@ -201,11 +201,11 @@ func (s *Swap) rollback(failed int, journal string, cause error) error {
 	for i := failed - 1; i >= 0; i-- {
 		st := s.Steps[i]
 		if err := os.Rename(filepath.Join(s.Dir, st.To), filepath.Join(s.Dir, st.From)); err != nil {
-			return fmt.Errorf("%w; rolling the swap back failed too: %v%s", cause, err, pending(journal))
+			return fmt.Errorf("%w; rolling the swap back failed too: %w%s", cause, err, pending(journal))
 		}
 		if st.Keep != "" {
 			if err := os.Rename(filepath.Join(s.Dir, st.Keep), filepath.Join(s.Dir, st.To)); err != nil {
-				return fmt.Errorf("%w; rolling the swap back failed too: %v%s", cause, err, pending(journal))
+				return fmt.Errorf("%w; rolling the swap back failed too: %w%s", cause, err, pending(journal))
 			}
 		}
 		Crash(fmt.Sprintf("undone %d", i))
@@ -214,7 +214,7 @@ func (s *Swap) rollback(failed int, journal string, cause error) error {
 	_ = SyncDir(s.Dir)
 	if journal != "" {
 		if err := os.Remove(journal); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("%w; the swap was rolled back but its journal %s could not be removed: %v", cause, journal, err)
+			return fmt.Errorf("%w; the swap was rolled back but its journal %s could not be removed: %w", cause, journal, err)
 		}
 		_ = SyncDir(s.Dir)
 	}

@@ -138,3 +138,17 @@ func TestSwapCheckRefusesBeforeRecording(t *testing.T) {
 		assert.Equal(t, before, folder(t, dir), "nothing changed for %s", to)
 	}
 }
+
+// TestRollbackFailureKeepsBothCauses: when undoing a rename fails too, the error wraps the
+// rename that stopped the swap and the one that stopped the rollback, for errors.Is on either.
+func TestRollbackFailureKeepsBothCauses(t *testing.T) {
+	dir := t.TempDir()
+	stopped := errors.New("the rename that stopped the swap")
+	// The renamed file is gone, so putting it back fails.
+	s := Swap{Dir: dir, Steps: []rename{{From: "t.tmp", To: "t.parquet", Fresh: true}}}
+	err := s.rollback(1, "", stopped)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, stopped)
+	assert.ErrorIs(t, err, os.ErrNotExist, "the rollback's own failure")
+	assert.Contains(t, err.Error(), "rolling the swap back failed too")
+}
