@@ -39,7 +39,10 @@ type Rule struct {
 // Compile renders the plan for Spark. It refuses, all at once in a *schema.Errors, what a Spark
 // run cannot do exactly: dtypes Spark cannot read or tell apart, custom rules without a Spark
 // form, regexes that Java cannot match the same way, table checks (the DuckDB engine's alone).
-func Compile(p *compile.Plan) (*Program, error) {
+func Compile(p *compile.Plan) (*Program, error) { return CompileContext(context.Background(), p) }
+
+// CompileContext is Compile; cancelling ctx stops the rendering.
+func CompileContext(ctx context.Context, p *compile.Plan) (*Program, error) {
 	s := p.Schema()
 	var problems []error
 	for _, col := range s.Columns {
@@ -61,7 +64,7 @@ func Compile(p *compile.Plan) (*Program, error) {
 	if len(problems) > 0 {
 		return nil, &schema.Errors{Schema: s.Name, Problems: problems}
 	}
-	sp, err := p.In(context.Background(), Dialect, bind)
+	sp, err := p.In(ctx, Dialect, bind)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package spark_test
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -33,5 +35,21 @@ func TestReferencesRefused(t *testing.T) {
 	_, err = spark.Compile(p)
 	if err == nil || !strings.Contains(err.Error(), "customer_id") || !strings.Contains(err.Error(), "known_vendor") {
 		t.Fatalf("want both references refused, got %v", err)
+	}
+}
+
+// TestCompileContextCancelled: a cancelled context stops the Spark rendering with its cause.
+func TestCompileContextCancelled(t *testing.T) {
+	p, err := compile.Compile(schema.New("Orders", schema.Int64("id").Min(0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := spark.CompileContext(ctx, p); !errors.Is(err, context.Canceled) {
+		t.Fatalf("want context.Canceled, got %v", err)
+	}
+	if _, err := spark.Compile(p); err != nil {
+		t.Fatalf("the same plan without a cancel: %v", err)
 	}
 }

@@ -116,7 +116,7 @@ func (e *Engine) Run(ctx context.Context, ea exec.Asset, opts exec.Options) (*ou
 	} else if a.Quarantine {
 		return rep, fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
 	}
-	prog, err := dialect.Compile(p)
+	prog, err := dialect.CompileContext(ctx, p)
 	if err != nil {
 		return rep, fail(rep, err)
 	}
