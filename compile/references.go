@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tablegate/tablegate/internal/datafile"
 	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -32,8 +33,8 @@ func (c *compiler) reference(rule string, r *schema.Reference, columns, to []str
 		input = abs
 	}
 	reader := "read_parquet"
-	if strings.HasSuffix(strings.ToLower(input), ".csv") {
-		reader = "read_csv"
+	if datafile.Ext(input) == ".csv" {
+		reader = "read_csv" // also compressed: DuckDB reads a.csv.gz by its suffix
 	}
 	source := reader + "(" + sql.String(input) + ")"
 	c.plan.references = append(c.plan.references, Reference{Rule: rule, Input: input, Source: source, Columns: columns, To: to})

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tablegate/tablegate/internal/datafile"
 )
 
 // RuleReferences is the kind of a column's foreign-key rule: its non-NULL values must be values
@@ -53,10 +55,10 @@ func (r *Reference) clone() *Reference {
 	return &c
 }
 
-// referenceInputKinds says whether a reference input is one a run can read.
+// referenceInputKind says whether a reference input is one a run can read: Parquet, or CSV,
+// compressed or not.
 func referenceInputKind(input string) bool {
-	low := strings.ToLower(input)
-	return strings.HasSuffix(low, ".parquet") || strings.HasSuffix(low, ".csv")
+	return strings.HasSuffix(strings.ToLower(input), ".parquet") || datafile.Ext(input) == ".csv"
 }
 
 // validateReference checks a reference's declaration; bad reports a problem.
@@ -65,7 +67,7 @@ func validateReference(s *Schema, r *Reference, composite bool, bad func(key, fo
 	case strings.TrimSpace(r.Input) == "":
 		bad("references.input", "the reference has no input (a Parquet file or glob, or a CSV file)")
 	case !referenceInputKind(r.Input):
-		bad("references.input", "reference input %q: give a Parquet file or glob (.parquet) or a CSV file (.csv)", r.Input)
+		bad("references.input", "reference input %q: give a Parquet file or glob (.parquet) or a CSV file (.csv, .csv.gz, .csv.zst)", r.Input)
 	}
 	if !composite {
 		if strings.TrimSpace(r.Column) == "" {
