@@ -241,43 +241,12 @@ type sqlInfo struct {
 func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupBy []string) (sqlInfo, error) {
 	expr = strings.TrimSpace(expr)
 	info := sqlInfo{text: expr}
-	if strings.ContainsRune(expr, 0) {
-		return info, fmt.Errorf("the SQL contains a NUL byte")
-	}
-	if strings.Contains(strings.ToLower(expr), "__tg_") {
-		// The probe and the plan query name their internals differently; a reference to one
-		// would pass here and break the plan query.
-		return info, fmt.Errorf("the prefix __tg_ is reserved for tablegate's generated names")
-	}
-	ps, err := c.useParser()
+	parsed, err := c.parseChecked(expr)
 	if err != nil {
 		return info, err
 	}
-	db := ps.db
-	// Newlines keep a trailing -- comment from swallowing what follows. The bracketed copy must
-	// read as the same expression: a parenthesis that closes the probe's own would not match
-	// a bracket.
-	var parsed struct {
-		Probe, Bracketed string
-	}
-	stmt := "SELECT (\n" + expr + "\n) AS __tg_r FROM " + probeTable
-	if err := db.QueryRowContext(c.ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR), CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)",
-		stmt, "SELECT [\n"+expr+"\n] AS __tg_r FROM "+probeTable).Scan(&parsed.Probe, &parsed.Bracketed); err != nil {
-		return info, fmt.Errorf("parse: %w", err)
-	}
-	node, err := probeNode(parsed.Probe)
-	if err != nil {
-		return info, err
-	}
-	if err := sameAsBracketed(node, parsed.Bracketed); err != nil {
-		return info, err
-	}
-	if err := walkTree(node, ps.refused, ps.aggregates, &info.aggregate); err != nil {
-		return info, err
-	}
-	if err := checkBuilds(parsed.Probe); err != nil {
-		return info, err
-	}
+	ps, db, node, stmt := parsed.ps, parsed.ps.db, parsed.node, parsed.stmt
+	info.aggregate = parsed.aggregate
 
 	// Bind: the value is a column of the probe relation.
 	probe := node
@@ -286,10 +255,7 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 			return info, err
 		}
 	}
-	if probe, err = c.unfoldable(db, probe, ps); err != nil {
-		return info, err
-	}
-	bindExpr, err := render(c, db, probe)
+	bindExpr, err := c.bindable(ps, probe)
 	if err != nil {
 		return info, err
 	}
@@ -340,6 +306,66 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 		return info, err
 	}
 	return info, nil
+}
+
+// parsedSQL is a custom expression that DuckDB's parser read as one expression of the probe
+// statement, with no subquery, window, parameter or refused function.
+type parsedSQL struct {
+	ps        *Parser
+	stmt      string         // the probe statement around the expression
+	node      map[string]any // the expression's parse tree
+	aggregate bool           // it calls an aggregate
+}
+
+// parseChecked reads expr with DuckDB's parser and checks it as every custom SQL is checked
+// (rules and table checks alike), before anything binds it.
+func (c *compiler) parseChecked(expr string) (parsedSQL, error) {
+	var p parsedSQL
+	if strings.ContainsRune(expr, 0) {
+		return p, fmt.Errorf("the SQL contains a NUL byte")
+	}
+	if strings.Contains(strings.ToLower(expr), "__tg_") {
+		// The probe and the plan query name their internals differently; a reference to one
+		// would pass here and break the plan query.
+		return p, fmt.Errorf("the prefix __tg_ is reserved for tablegate's generated names")
+	}
+	ps, err := c.useParser()
+	if err != nil {
+		return p, err
+	}
+	p.ps = ps
+	// Newlines keep a trailing -- comment from swallowing what follows. The bracketed copy must
+	// read as the same expression: a parenthesis that closes the probe's own would not match
+	// a bracket.
+	var probe, bracketed string
+	p.stmt = "SELECT (\n" + expr + "\n) AS __tg_r FROM " + probeTable
+	if err := ps.db.QueryRowContext(c.ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR), CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)",
+		p.stmt, "SELECT [\n"+expr+"\n] AS __tg_r FROM "+probeTable).Scan(&probe, &bracketed); err != nil {
+		return p, fmt.Errorf("parse: %w", err)
+	}
+	if p.node, err = probeNode(probe); err != nil {
+		return p, err
+	}
+	if err := sameAsBracketed(p.node, bracketed); err != nil {
+		return p, err
+	}
+	if err := walkTree(p.node, ps.refused, ps.aggregates, &p.aggregate); err != nil {
+		return p, err
+	}
+	if err := checkBuilds(probe); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// bindable renders tree as DuckDB's binder is to see it: with its calls of constants replaced
+// (unfoldable), so that binding evaluates none of them.
+func (c *compiler) bindable(ps *Parser, tree map[string]any) (string, error) {
+	tree, err := c.unfoldable(ps.db, tree, ps)
+	if err != nil {
+		return "", err
+	}
+	return render(c, ps.db, tree)
 }
 
 // unfoldable returns the tree to bind in place of node, which DuckDB can type without

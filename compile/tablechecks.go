@@ -111,45 +111,19 @@ var metricTypes = []string{"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"
 // in the parse tree by the counts parameter), and whether it reads the counts.
 func (c *compiler) checkTableSQL(expr string, metric bool) (shown, run string, counts bool, err error) {
 	expr = strings.TrimSpace(expr)
-	if strings.ContainsRune(expr, 0) {
-		return "", "", false, fmt.Errorf("the SQL contains a NUL byte")
-	}
-	if strings.Contains(strings.ToLower(expr), "__tg_") {
-		return "", "", false, fmt.Errorf("the prefix __tg_ is reserved for tablegate's generated names")
-	}
-	ps, err := c.useParser()
+	parsed, err := c.parseChecked(expr)
 	if err != nil {
 		return "", "", false, err
 	}
-	db := ps.db
-	var probe, bracketed string
-	stmt := "SELECT (\n" + expr + "\n) AS __tg_r FROM " + probeTable
-	if err := db.QueryRowContext(c.ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR), CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)",
-		stmt, "SELECT [\n"+expr+"\n] AS __tg_r FROM "+probeTable).Scan(&probe, &bracketed); err != nil {
-		return "", "", false, fmt.Errorf("parse: %w", err)
-	}
-	node, err := probeNode(probe)
-	if err != nil {
-		return "", "", false, err
-	}
-	if err := sameAsBracketed(node, bracketed); err != nil {
-		return "", "", false, err
-	}
-	aggregate := false
-	if err := walkTree(node, ps.refused, ps.aggregates, &aggregate); err != nil {
-		return "", "", false, err
-	}
-	if err := checkBuilds(probe); err != nil {
-		return "", "", false, err
-	}
+	ps, db, node := parsed.ps, parsed.ps.db, parsed.node
 	bindTree, runTree, counts, err := c.ruleResults(node)
 	if err != nil {
 		return "", "", false, err
 	}
-	if !aggregate && readsColumn(node) {
+	if !parsed.aggregate && readsColumn(node) {
 		return "", "", false, fmt.Errorf("%q is not an aggregate: a table check is one value for the whole input (count(*), avg(amount), max(placed_at)); for a condition on each row, write a rule", expr)
 	}
-	bindExpr, err := render(c, db, bindTree)
+	bindExpr, err := c.bindable(ps, bindTree)
 	if err != nil {
 		return "", "", false, err
 	}
