@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/tablegate/tablegate/casting"
@@ -15,9 +16,16 @@ import (
 // checkReferences opens each foreign-key rule's other data and compares its key columns' types
 // with the keys' declared dtypes, before any row is read: a reference that cannot be read is an
 // input error naming it, one whose types differ a column-schema mismatch.
-func (e *Engine) checkReferences(ctx context.Context, r *run, rep *outcome.Report, p *compile.Plan) error {
+// written are the database files the run writes (outputFiles): a reference in one of them is
+// attached for writing, as the write will need it.
+func (e *Engine) checkReferences(ctx context.Context, r *run, rep *outcome.Report, p *compile.Plan, written map[string]bool) error {
 	for _, ref := range p.References() {
-		err := referenceFilesKind(ref)
+		var err error
+		if ref.File != "" {
+			err = r.openReferenceTable(ctx, ref, written[ref.File])
+		} else {
+			err = referenceFilesKind(ref)
+		}
 		var actual []casting.ColumnType
 		if err == nil {
 			actual, err = casting.Describe(ctx, r.conn, ref.Source)
@@ -41,6 +49,28 @@ func (e *Engine) checkReferences(ctx context.Context, r *run, rep *outcome.Repor
 		}
 	}
 	return nil
+}
+
+// openReferenceTable attaches a reference's DuckDB database file, read-only unless write (or finds
+// it attached already, as the run's input), and points the reference's view at its table.
+func (r *run) openReferenceTable(ctx context.Context, ref compile.Reference, write bool) error {
+	if _, err := os.Stat(ref.File); err != nil {
+		return fmt.Errorf("database file: %w", err)
+	}
+	alias, err := r.attach(ctx, ref.File, write)
+	if err != nil {
+		return err
+	}
+	schemaName := ref.DBSchema
+	if schemaName == "" {
+		schemaName = "main"
+	}
+	var kind string
+	if err := r.conn.QueryRowContext(ctx, compile.TableKind(true), schemaName, ref.Table, alias).Scan(&kind); err != nil {
+		return fmt.Errorf("no table %s.%s in %s (tables there: %s)", schemaName, ref.Table, ref.File, listTables(ctx, r, alias))
+	}
+	r.views = append(r.views, ref.Source)
+	return r.exec(ctx, compile.ReferenceView(ref.Source, alias, schemaName, ref.Table))
 }
 
 // referenceFilesKind refuses a reference whose files (each of a glob) are not regular files: a
