@@ -65,9 +65,8 @@ func (r *run) openReferenceTable(ctx context.Context, ref compile.Reference, wri
 	if schemaName == "" {
 		schemaName = "main"
 	}
-	var kind string
-	if err := r.conn.QueryRowContext(ctx, compile.TableKind(true), schemaName, ref.Table, alias).Scan(&kind); err != nil {
-		return fmt.Errorf("no table %s.%s in %s (tables there: %s)", schemaName, ref.Table, ref.File, listTables(ctx, r, alias))
+	if _, err := tableKind(ctx, r, alias, ref.File, schemaName, ref.Table); err != nil {
+		return err
 	}
 	r.views = append(r.views, ref.Source)
 	return r.exec(ctx, compile.ReferenceView(ref.Source, alias, schemaName, ref.Table))
