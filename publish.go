@@ -27,12 +27,8 @@ func (o Options) publish(ctx context.Context, p *Plan, in Input, rep *outcome.Re
 	}
 	run := report.New(rep, p, facts)
 	if o.History != "" {
-		history.Record(ctx, o.History, run, func(msg string) {
-			rep.Warnings = append(rep.Warnings, msg)
-			if o.Warnings != nil {
-				fmt.Fprintln(o.Warnings, "warning: "+msg)
-			}
-		})
+		warnings := exec.Options{Warnings: o.Warnings}
+		history.Record(ctx, o.History, run, func(msg string) { warnings.Warn(rep, msg) })
 	}
 	if o.HTML != "" {
 		if err := htmlreport.WriteFile(o.HTML, run); err != nil {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tablegate/tablegate/internal/datafile"
 	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -48,8 +49,8 @@ func (c *compiler) reference(rule string, r *schema.Reference, columns, to []str
 			input = abs
 		}
 		reader := "read_parquet"
-		if strings.HasSuffix(strings.ToLower(input), ".csv") {
-			reader = "read_csv"
+		if datafile.Ext(input) == ".csv" {
+			reader = "read_csv" // also compressed: DuckDB reads a.csv.gz by its suffix
 		}
 		ref.Input, ref.Source = input, reader+"("+sql.String(input)+")"
 	}

@@ -17,25 +17,33 @@ import (
 	"github.com/tablegate/tablegate/schema"
 )
 
-// A cancelled run stops promptly, reports the cancellation and writes nothing.
-func TestCancelStopsPromptlyAndWritesNothing(t *testing.T) {
+// bigRun runs a rule over 2e9 generated rows into a Parquet output, which takes far longer than
+// the tests let it: it returns the run's report, how long it took, the output path and the error.
+func bigRun(t *testing.T, ctx context.Context, opts exec.Options) (*outcome.Report, time.Duration, string, error) {
+	t.Helper()
 	eng, err := exec.Open(exec.Config{})
 	require.NoError(t, err)
-	defer eng.Close()
+	t.Cleanup(func() { eng.Close() })
 	plan, err := compile.Compile(schema.New("Big", schema.Int64("a").Min(0)).
 		AddRule("slow", "a % 7 <> 3 OR a % 11 <> 5"))
 	require.NoError(t, err)
 	out := filepath.Join(t.TempDir(), "big.parquet")
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
 	start := time.Now()
-	_, err = eng.Run(ctx, exec.Asset{
+	rep, err := eng.Run(ctx, exec.Asset{
 		Plan:   plan,
 		Input:  exec.QueryInput{SQL: "SELECT range AS a FROM range(2000000000)"},
 		Output: exec.ParquetOutput{Path: out},
-	}, exec.Options{})
+	}, opts)
+	return rep, time.Since(start), out, err
+}
+
+// A cancelled run stops promptly, reports the cancellation and writes nothing.
+func TestCancelStopsPromptlyAndWritesNothing(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, took, out, err := bigRun(t, ctx, exec.Options{})
 	require.Error(t, err)
-	require.Less(t, time.Since(start), 5*time.Second, "the run must stop soon after the context ends")
+	require.Less(t, took, 5*time.Second, "the run must stop soon after the context ends")
 	_, statErr := os.Stat(out)
 	require.True(t, os.IsNotExist(statErr), "nothing is written")
 	entries, _ := os.ReadDir(filepath.Dir(out))
@@ -47,23 +55,11 @@ func TestCancelStopsPromptlyAndWritesNothing(t *testing.T) {
 // Options.Timeout bounds the run: past it the run ends with *outcome.TimeoutError, in the report
 // too, and writes nothing.
 func TestTimeoutStopsTheRun(t *testing.T) {
-	eng, err := exec.Open(exec.Config{})
-	require.NoError(t, err)
-	defer eng.Close()
-	plan, err := compile.Compile(schema.New("Big", schema.Int64("a").Min(0)).
-		AddRule("slow", "a % 7 <> 3 OR a % 11 <> 5"))
-	require.NoError(t, err)
-	out := filepath.Join(t.TempDir(), "big.parquet")
-	start := time.Now()
-	rep, err := eng.Run(context.Background(), exec.Asset{
-		Plan:   plan,
-		Input:  exec.QueryInput{SQL: "SELECT range AS a FROM range(2000000000)"},
-		Output: exec.ParquetOutput{Path: out},
-	}, exec.Options{Timeout: 300 * time.Millisecond})
+	rep, took, out, err := bigRun(t, context.Background(), exec.Options{Timeout: 300 * time.Millisecond})
 	var timeout *outcome.TimeoutError
 	require.ErrorAs(t, err, &timeout)
 	require.Equal(t, 300*time.Millisecond, timeout.Limit)
-	require.Less(t, time.Since(start), 5*time.Second, "the run must stop soon after its timeout")
+	require.Less(t, took, 5*time.Second, "the run must stop soon after its timeout")
 	require.NotNil(t, rep.Error)
 	require.Equal(t, "TimeoutError", rep.Error.Type)
 	_, statErr := os.Stat(out)

@@ -38,14 +38,11 @@ func (e *Engine) checkReferences(ctx context.Context, r *run, rep *outcome.Repor
 			want[i] = &schema.Column{Name: to, DType: p.Schema().Column(ref.Columns[i]).DType}
 		}
 		if mm := casting.CheckColumns(want, actual); len(mm) > 0 {
-			out := outcome.ColumnSchemaMismatch
-			rep.Outcome = &out
-			rep.Checks = []outcome.Check{columnsCheck(p, mm)}
-			names := make([]string, len(actual))
-			for i, c := range actual {
-				names[i] = c.Name
+			producer := "file"
+			if ref.File != "" {
+				producer = "table"
 			}
-			return fail(rep, &outcome.ColumnSchemaError{Schema: fmt.Sprintf("the keys of rule %s (reference data %s)", ref.Rule, ref.Input), Mismatches: mm, Producer: "file", Columns: names})
+			return columnMismatch(rep, p, mm, fmt.Sprintf("the keys of rule %s (reference data %s)", ref.Rule, ref.Input), producer, actual)
 		}
 	}
 	return nil

@@ -88,6 +88,12 @@ func TestReferenceProblems(t *testing.T) {
 	var abort *outcome.ValidationAbortError
 	require.ErrorAs(t, err, &abort, "a CSV reference works too")
 	assert.Equal(t, int64(1), rep.Rows.Invalid)
+
+	gz := e.path("ref", "customers.csv.gz")
+	e.exec("COPY (SELECT * FROM (VALUES ('c1'), ('c2')) t(id)) TO " + lit(gz) + " (HEADER, COMPRESSION gzip)")
+	rep, err = run(t, schema.New("Orders", schema.String("customer_id").References(gz, "id")), in, exec.Options{})
+	require.ErrorAs(t, err, &abort, "a compressed CSV reference is read as CSV")
+	assert.Equal(t, int64(1), rep.Rows.Invalid)
 }
 
 // TestReferenceFilesGuarded: a reference that is a named pipe is refused before DuckDB opens it

@@ -278,7 +278,7 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 	}
 	mismatches = append(mismatches, files...)
 	if len(mismatches) > 0 {
-		return rel, e.columnMismatch(rep, p, mismatches, a.Input, actual)
+		return rel, columnMismatch(rep, p, mismatches, p.Name, producerOf(a.Input), actual)
 	}
 	return rel, e.checkReferences(ctx, r, rep, p, b.written)
 }
@@ -429,7 +429,9 @@ func (e *Engine) skipped(rep *outcome.Report, a Asset, opts Options) *outcome.Re
 	return rep
 }
 
-func (e *Engine) columnMismatch(rep *outcome.Report, p *compile.Plan, mm []casting.Mismatch, in Input, actual []casting.ColumnType) error {
+// columnMismatch settles the run as a column-schema mismatch: the columns check alone reports,
+// and the error names what was compared (label) and what produced the actual columns.
+func columnMismatch(rep *outcome.Report, p *compile.Plan, mm []casting.Mismatch, label, producer string, actual []casting.ColumnType) error {
 	out := outcome.ColumnSchemaMismatch
 	rep.Outcome = &out
 	rep.Checks = []outcome.Check{columnsCheck(p, mm)}
@@ -437,7 +439,7 @@ func (e *Engine) columnMismatch(rep *outcome.Report, p *compile.Plan, mm []casti
 	for i, c := range actual {
 		names[i] = c.Name
 	}
-	return fail(rep, &outcome.ColumnSchemaError{Schema: p.Name, Mismatches: mm, Producer: producerOf(in), Columns: names})
+	return fail(rep, &outcome.ColumnSchemaError{Schema: label, Mismatches: mm, Producer: producer, Columns: names})
 }
 
 // applyCasts casts the mismatched columns that exist, after checking that every value converts;

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/datafile"
 	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -27,21 +28,9 @@ import (
 // 30,000 rows reads as VARCHAR there). A value that does not read is an UnreadableValueError
 // naming the file, the line and the column.
 
-// compressions are the compressed-file suffixes DuckDB reads (by extension) and tablegate
-// reads through.
-var compressions = []string{".gz", ".zst"}
-
 // DataExt is the lower-case extension of a file's data format, beneath a compression suffix
 // DuckDB reads: ".csv" for both a.csv and a.csv.gz.
-func DataExt(path string) string {
-	ext := strings.ToLower(filepath.Ext(path))
-	for _, c := range compressions {
-		if ext == c {
-			return strings.ToLower(filepath.Ext(strings.TrimSuffix(path, filepath.Ext(path))))
-		}
-	}
-	return ext
-}
+func DataExt(path string) string { return datafile.Ext(path) }
 
 // openText opens a file for reading its text, decompressed when its extension says it is
 // compressed (as DuckDB reads it).

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tablegate/tablegate/internal/datafile"
 )
 
 // RuleReferences is the kind of a column's foreign-key rule: its non-NULL values must be values
@@ -54,13 +56,13 @@ func (r *Reference) clone() *Reference {
 	return &c
 }
 
-// referenceInputKind says whether a reference input is one a run can read.
+// referenceInputKind says whether a reference input is one a run can read: Parquet, CSV
+// (compressed or not), or a table of a DuckDB database file.
 func referenceInputKind(input string) bool {
 	if _, _, _, ok := SplitTableAddress(input); ok {
 		return true
 	}
-	low := strings.ToLower(input)
-	return strings.HasSuffix(low, ".parquet") || strings.HasSuffix(low, ".csv")
+	return strings.HasSuffix(strings.ToLower(input), ".parquet") || datafile.Ext(input) == ".csv"
 }
 
 // dbSuffixes mark DuckDB database files in addresses like db.duckdb:schema.table.
@@ -91,7 +93,7 @@ func validateReference(s *Schema, r *Reference, composite bool, bad func(key, fo
 	case strings.TrimSpace(r.Input) == "":
 		bad("references.input", "the reference has no input (a Parquet file or glob, a CSV file, or FILE.duckdb:[schema.]table)")
 	case !referenceInputKind(r.Input):
-		bad("references.input", "reference input %q: give a Parquet file or glob (.parquet), a CSV file (.csv), or a table of a DuckDB file (FILE.duckdb:[schema.]table)", r.Input)
+		bad("references.input", "reference input %q: give a Parquet file or glob (.parquet), a CSV file (.csv, .csv.gz, .csv.zst), or a table of a DuckDB file (FILE.duckdb:[schema.]table)", r.Input)
 	}
 	if !composite {
 		if strings.TrimSpace(r.Column) == "" {
