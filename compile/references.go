@@ -19,6 +19,10 @@ type Reference struct {
 	Input, Source string
 	// Columns are this schema's key columns, To the referenced ones, in the same order.
 	Columns, To []string
+	// File, DBSchema and Table name a table of a DuckDB database file (File absolute, DBSchema
+	// "" for main), which the run attaches read-only and reads through the temp view Source
+	// (ReferenceView): the attachment's name is the run's.
+	File, DBSchema, Table string
 }
 
 // References lists the plan's foreign-key rules' other data, in rule order.
@@ -29,26 +33,39 @@ func (p *Plan) References() []Reference { return append([]Reference(nil), p.refe
 // DuckDB runs as a hash join inside the plan query.
 func (c *compiler) reference(rule string, r *schema.Reference, columns, to []string) (expr string) {
 	input := r.ResolveInput(c.s.File)
-	if abs, err := filepath.Abs(input); err == nil && !strings.ContainsAny(input, "*?[") {
-		input = abs
+	ref := Reference{Rule: rule, Columns: columns, To: to}
+	if file, dbSchema, table, ok := schema.SplitTableAddress(input); ok {
+		if abs, err := filepath.Abs(file); err == nil {
+			file = abs
+		}
+		ref.File, ref.DBSchema, ref.Table = file, dbSchema, table
+		ref.Input = input
+		if abs, err := filepath.Abs(input); err == nil {
+			ref.Input = abs
+		}
+		ref.Source = sql.QualifiedIdent("temp", "main", fmt.Sprintf("__tg_ref_%d", len(c.plan.references)))
+	} else {
+		if abs, err := filepath.Abs(input); err == nil && !strings.ContainsAny(input, "*?[") {
+			input = abs
+		}
+		reader := "read_parquet"
+		if datafile.Ext(input) == ".csv" {
+			reader = "read_csv" // also compressed: DuckDB reads a.csv.gz by its suffix
+		}
+		ref.Input, ref.Source = input, reader+"("+sql.String(input)+")"
 	}
-	reader := "read_parquet"
-	if datafile.Ext(input) == ".csv" {
-		reader = "read_csv" // also compressed: DuckDB reads a.csv.gz by its suffix
-	}
-	source := reader + "(" + sql.String(input) + ")"
-	c.plan.references = append(c.plan.references, Reference{Rule: rule, Input: input, Source: source, Columns: columns, To: to})
+	c.plan.references = append(c.plan.references, ref)
 	keys, refs, nulls, refNotNull := make([]string, len(columns)), make([]string, len(to)), make([]string, len(columns)), make([]string, len(to))
 	for i := range columns {
 		keys[i], refs[i] = quote(columns[i]), quote(to[i])
 		nulls[i] = keys[i] + " IS NULL"
 		refNotNull[i] = refs[i] + " IS NOT NULL"
 	}
-	key, ref := keys[0], refs[0]
+	key, refKey := keys[0], refs[0]
 	if len(keys) > 1 {
-		key, ref = "("+strings.Join(keys, ", ")+")", strings.Join(refs, ", ")
+		key, refKey = "("+strings.Join(keys, ", ")+")", strings.Join(refs, ", ")
 	}
-	return fmt.Sprintf("(%s OR %s IN (SELECT %s FROM %s WHERE %s))", strings.Join(nulls, " OR "), key, ref, source, strings.Join(refNotNull, " AND "))
+	return fmt.Sprintf("(%s OR %s IN (SELECT %s FROM %s WHERE %s))", strings.Join(nulls, " OR "), key, refKey, ref.Source, strings.Join(refNotNull, " AND "))
 }
 
 // referenceRule compiles a schema-level foreign key of several columns.
@@ -60,3 +77,15 @@ func (c *compiler) referenceRule(r *schema.Rule, names []string) {
 	}
 	c.add(Rule{Name: r.Name, Kind: schema.RuleReferences, Severity: severityOf(c.s.Severity, r.Name, names), Expr: expr, Description: desc, value: expr})
 }
+
+// ReferenceView is the statement that makes view (a Reference's Source) read the table
+// catalog.schemaName.table of the run's attachment.
+func ReferenceView(view, catalog, schemaName, table string) string {
+	if schemaName == "" {
+		schemaName = "main"
+	}
+	return "CREATE OR REPLACE TEMP VIEW " + view + " AS SELECT * FROM " + sql.QualifiedIdent(catalog, schemaName, table)
+}
+
+// DropReferenceView drops a reference's view (ReferenceView).
+func DropReferenceView(view string) string { return "DROP VIEW IF EXISTS " + view }

@@ -63,3 +63,44 @@ rules:
 		}
 	}
 }
+
+// TestReferenceTablesDeclared: a reference to FILE.duckdb:[schema.]table, relative to the schema
+// file's folder, reads through the run's temp view of the attached table.
+func TestReferenceTablesDeclared(t *testing.T) {
+	doc := `
+schema: Orders
+columns:
+  - {name: customer_id, type: String, references: {input: ref/shop.duckdb:crm.customers, column: id}}
+  - {name: vendor, type: String}
+rules:
+  - name: known_vendor
+    references: {columns: [vendor], input: /data/shop.db:vendors, to: [id]}
+`
+	s, err := schema.Parse([]byte(doc), "/schemas/orders.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := compile.Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := p.References()
+	if len(refs) != 2 {
+		t.Fatalf("references %+v", refs)
+	}
+	want := []compile.Reference{
+		{Rule: "known_vendor", Input: "/data/shop.db:vendors", Source: `"temp"."main"."__tg_ref_0"`, Columns: []string{"vendor"}, To: []string{"id"}, File: "/data/shop.db", Table: "vendors"},
+		{Rule: "customer_id|references", Input: filepath.FromSlash("/schemas/ref/shop.duckdb:crm.customers"), Source: `"temp"."main"."__tg_ref_1"`,
+			Columns: []string{"customer_id"}, To: []string{"id"}, File: filepath.FromSlash("/schemas/ref/shop.duckdb"), DBSchema: "crm", Table: "customers"},
+	}
+	for i := range want {
+		if got := refs[i]; got.Rule != want[i].Rule || got.Input != want[i].Input || got.Source != want[i].Source || got.File != want[i].File ||
+			got.DBSchema != want[i].DBSchema || got.Table != want[i].Table {
+			t.Errorf("reference %d: got %+v, want %+v", i, got, want[i])
+		}
+	}
+	if _, err := schema.Parse([]byte("schema: X\ncolumns: [{name: a, type: String, references: {input: 'r.duckdb:', column: id}}]\n"), "x.yaml"); err == nil ||
+		!strings.Contains(err.Error(), "FILE.duckdb:[schema.]table") {
+		t.Errorf("a database file without a table: %v", err)
+	}
+}

@@ -267,6 +267,8 @@ type run struct {
 	// temps are the temp tables the run's input made; prog the run's program, whose cleanup
 	// steps drop its own temp tables and variables.
 	temps []string
+	// views are the reference views (compile.ReferenceView) the run made.
+	views []string
 	prog  *compile.Program
 	// callerPerfectHash is perfect_ht_threshold as the run found it (0: not read, left alone).
 	callerPerfectHash int64
@@ -408,6 +410,9 @@ func (r *run) close() {
 	}
 	for _, t := range r.temps {
 		_, _ = r.conn.ExecContext(ctx, compile.DropTemp(t))
+	}
+	for _, v := range r.views {
+		_, _ = r.conn.ExecContext(ctx, compile.DropReferenceView(v))
 	}
 	r.restorePerfectHash(ctx)
 	for _, alias := range r.attached {

@@ -173,7 +173,7 @@ func checkTraceIsProgram(t *testing.T, program, traced string) []string {
 // temp tables, its attached databases).
 func sessionStatement(stmt string) bool {
 	for _, prefix := range []string{"SELECT CAST(current_setting(", "SELECT current_setting(", "SET SESSION perfect_ht_threshold", "RESET SESSION perfect_ht_threshold",
-		"SET threads = $1", `DROP TABLE IF EXISTS temp.main."__tg_`, "DETACH DATABASE IF EXISTS "} {
+		"SET threads = $1", `DROP TABLE IF EXISTS temp.main."__tg_`, `DROP VIEW IF EXISTS "temp"."main"."__tg_ref_`, "DETACH DATABASE IF EXISTS "} {
 		if strings.HasPrefix(stmt, prefix) {
 			return true
 		}

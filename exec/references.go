@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/tablegate/tablegate/casting"
@@ -15,9 +16,16 @@ import (
 // checkReferences opens each foreign-key rule's other data and compares its key columns' types
 // with the keys' declared dtypes, before any row is read: a reference that cannot be read is an
 // input error naming it, one whose types differ a column-schema mismatch.
-func (e *Engine) checkReferences(ctx context.Context, r *run, rep *outcome.Report, p *compile.Plan) error {
+// written are the database files the run writes (outputFiles): a reference in one of them is
+// attached for writing, as the write will need it.
+func (e *Engine) checkReferences(ctx context.Context, r *run, rep *outcome.Report, p *compile.Plan, written map[string]bool) error {
 	for _, ref := range p.References() {
-		err := referenceFilesKind(ref)
+		var err error
+		if ref.File != "" {
+			err = r.openReferenceTable(ctx, ref, written[ref.File])
+		} else {
+			err = referenceFilesKind(ref)
+		}
 		var actual []casting.ColumnType
 		if err == nil {
 			actual, err = casting.Describe(ctx, r.conn, ref.Source)
@@ -30,10 +38,35 @@ func (e *Engine) checkReferences(ctx context.Context, r *run, rep *outcome.Repor
 			want[i] = &schema.Column{Name: to, DType: p.Schema().Column(ref.Columns[i]).DType}
 		}
 		if mm := casting.CheckColumns(want, actual); len(mm) > 0 {
-			return columnMismatch(rep, p, mm, fmt.Sprintf("the keys of rule %s (reference data %s)", ref.Rule, ref.Input), "file", actual)
+			producer := "file"
+			if ref.File != "" {
+				producer = "table"
+			}
+			return columnMismatch(rep, p, mm, fmt.Sprintf("the keys of rule %s (reference data %s)", ref.Rule, ref.Input), producer, actual)
 		}
 	}
 	return nil
+}
+
+// openReferenceTable attaches a reference's DuckDB database file, read-only unless write (or finds
+// it attached already, as the run's input), and points the reference's view at its table.
+func (r *run) openReferenceTable(ctx context.Context, ref compile.Reference, write bool) error {
+	if _, err := os.Stat(ref.File); err != nil {
+		return fmt.Errorf("database file: %w", err)
+	}
+	alias, err := r.attach(ctx, ref.File, write)
+	if err != nil {
+		return err
+	}
+	schemaName := ref.DBSchema
+	if schemaName == "" {
+		schemaName = "main"
+	}
+	if _, err := tableKind(ctx, r, alias, ref.File, schemaName, ref.Table); err != nil {
+		return err
+	}
+	r.views = append(r.views, ref.Source)
+	return r.exec(ctx, compile.ReferenceView(ref.Source, alias, schemaName, ref.Table))
 }
 
 // referenceFilesKind refuses a reference whose files (each of a glob) are not regular files: a

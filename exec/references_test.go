@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -132,4 +133,91 @@ func TestReferenceFilesGuarded(t *testing.T) {
 	after, err := os.ReadFile(ref)
 	require.NoError(t, err)
 	assert.Equal(t, before, after)
+}
+
+// TestReferenceTables: a reference to a table of a DuckDB database file, single and composite,
+// attached read-only; orphans are quarantined with their rule column, NULL keys pass; the
+// ATTACH and the semi-join are in explain; the same file can be the input and the reference;
+// a type mismatch, a missing file and a missing table are refused before any row is read.
+func TestReferenceTables(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	refs := e.path("ref", "shop.duckdb")
+	require.NoError(t, os.MkdirAll(filepath.Dir(refs), 0o755))
+	e.exec("ATTACH " + lit(refs) + " AS d")
+	e.exec("CREATE SCHEMA d.crm")
+	e.exec("DETACH d")
+	e.table(refs, "crm.customers", "SELECT * FROM (VALUES ('c1'), ('c2'), (NULL)) t(id)")
+	e.table(refs, "products", "SELECT * FROM (VALUES ('v1', 1::BIGINT), ('v2', 2), (NULL, 3)) t(vendor, sku)")
+	orders := e.parquet("in/orders.parquet", `SELECT * FROM (VALUES
+		(1, 'c1', 'v1', 1::BIGINT), (2, 'c9', 'v1', 1), (3, NULL, 'v2', 2), (4, 'c2', 'v1', 2), (5, 'c2', NULL, 3)) t(id, customer_id, vendor, sku)`)
+	s := schema.New("Orders",
+		schema.Int32("id"),
+		schema.String("customer_id").Nullable().References(refs+":crm.customers", "id"),
+		schema.String("vendor").Nullable(),
+		schema.Int64("sku").Nullable(),
+	).AddReference("known_product", []string{"vendor", "sku"}, refs+":products", []string{"vendor", "sku"})
+	out := exec.ParquetOutput{Path: e.path("out", "orders.parquet")}
+	rep, err := run(t, s, exec.Asset{Input: exec.ParquetInput{Path: orders}, Output: out, Quarantine: true}, exec.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, outcome.Quarantined, *rep.Outcome)
+	assert.Equal(t, int64(2), rep.Rows.Invalid)
+	q := e.query("SELECT id, \"dy_rule__customer_id__references\", \"dy_rule__known_product\" FROM read_parquet(" + lit(e.path("out", "orders_quarantine.parquet")) + ") ORDER BY id")
+	assert.Equal(t, [][]any{{int32(2), "invalid", "valid"}, {int32(4), "valid", "invalid"}}, q)
+
+	p, err := compile.Compile(s)
+	require.NoError(t, err)
+	eng, err := exec.Open(exec.Config{Threads: 2})
+	require.NoError(t, err)
+	defer eng.Close()
+	text, err := eng.ExplainAsset(context.Background(), exec.Asset{Plan: p, Input: exec.ParquetInput{Path: orders}}, exec.Options{})
+	require.NoError(t, err)
+	assert.Contains(t, text, "ATTACH "+lit(refs)+" AS ")
+	assert.Contains(t, text, "(READ_ONLY)")
+	assert.Contains(t, text, `"customer_id" IN (SELECT "id" FROM "temp"."main"."__tg_ref_1" WHERE "id" IS NOT NULL)`)
+	assert.Contains(t, text, `."crm"."customers"`)
+	assert.Contains(t, text, `("vendor", "sku") IN (SELECT "vendor", "sku" FROM "temp"."main"."__tg_ref_0"`)
+	// Explain is what runs: every statement of a traced run, the ATTACH and the views included.
+	_, trace, err := runTraced(t, s, exec.Asset{Input: exec.ParquetInput{Path: orders}}, exec.Options{})
+	var aborted *outcome.ValidationAbortError
+	require.ErrorAs(t, err, &aborted)
+	stmts := checkTraceIsProgram(t, text, trace)
+	assert.Contains(t, strings.Join(stmts, "\n"), "ATTACH "+lit(refs))
+
+	// The same database file as the input and the reference: attached once.
+	e.table(refs, "orders", "SELECT * FROM (VALUES ('c1'), ('c3'), (NULL)) t(customer_id)")
+	same := schema.New("Orders", schema.String("customer_id").Nullable().References(refs+":crm.customers", "id"))
+	rep, err = run(t, same, exec.Asset{Input: exec.TableInput{File: refs, Table: "orders"}}, exec.Options{})
+	var abort *outcome.ValidationAbortError
+	require.ErrorAs(t, err, &abort)
+	assert.Equal(t, int64(1), rep.Rows.Invalid)
+
+	// The reference's database file is the output's: attached once, for writing.
+	rep, err = run(t, same, exec.Asset{Input: exec.ParquetInput{Path: e.parquet("in/k.parquet", "SELECT * FROM (VALUES ('c1'), ('c2')) t(customer_id)")},
+		Output: exec.TableOutput{File: refs, Table: "valid_orders"}}, exec.Options{})
+	require.NoError(t, err)
+	assert.True(t, rep.Table.Written)
+	rows, _, ok := e.tableRows(refs, "valid_orders")
+	require.True(t, ok)
+	assert.Len(t, rows, 2)
+
+	in := exec.Asset{Input: exec.ParquetInput{Path: e.parquet("in/keys.parquet", "SELECT * FROM (VALUES ('c1'), ('c3')) t(customer_id)")}}
+	ints := schema.New("Orders", schema.Int64("customer_id").References(refs+":crm.customers", "id"))
+	_, err = run(t, ints, exec.Asset{Input: exec.ParquetInput{Path: e.parquet("in/ints.parquet", "SELECT 1::BIGINT AS customer_id")}}, exec.Options{})
+	var colErr *outcome.ColumnSchemaError
+	require.ErrorAs(t, err, &colErr)
+	assert.Contains(t, err.Error(), "'id' (expected Int64, got VARCHAR)")
+	assert.Contains(t, err.Error(), "customer_id|references")
+
+	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(e.path("ref", "absent.duckdb")+":customers", "id")), in, exec.Options{})
+	var inErr *outcome.InputError
+	require.ErrorAs(t, err, &inErr)
+	assert.Contains(t, err.Error(), "absent.duckdb:customers (the reference data of rule customer_id|references)")
+	assert.Contains(t, err.Error(), "no such file")
+	assert.NoFileExists(t, e.path("ref", "absent.duckdb"), "a missing reference database is not created")
+
+	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(refs+":clients", "id")), in, exec.Options{})
+	require.ErrorAs(t, err, &inErr)
+	assert.Contains(t, err.Error(), "no table main.clients in "+refs)
+	assert.Contains(t, err.Error(), "crm.customers")
 }

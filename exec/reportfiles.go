@@ -68,6 +68,10 @@ func CheckReportFiles(a Asset, files ...ReportFile) error {
 	}
 	if a.Plan != nil {
 		for _, ref := range a.Plan.References() {
+			if ref.File != "" {
+				add("the reference database of rule "+ref.Rule, ref.File)
+				continue
+			}
 			matches, _ := filepath.Glob(ref.Input)
 			for _, m := range matches {
 				add("the reference data of rule "+ref.Rule, m)

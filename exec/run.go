@@ -280,7 +280,7 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 	if len(mismatches) > 0 {
 		return rel, columnMismatch(rep, p, mismatches, p.Name, producerOf(a.Input), actual)
 	}
-	return rel, e.checkReferences(ctx, r, rep, p)
+	return rel, e.checkReferences(ctx, r, rep, p, b.written)
 }
 
 // undeclared are the input's columns, in its order, that no declared column names: a run does
@@ -558,5 +558,5 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 // sessionNote is explain's one line for the statements of a run that are not its program's: the
 // settings it reads and sets when it opens and gives back when it closes, and what it closes.
 const sessionNote = "-- Besides these statements, the run reads DuckDB's settings (threads, memory_limit, perfect_ht_threshold) " +
-	"and sets its perfect-hash threshold when it opens; when it closes it drops the input's temp tables, gives the " +
+	"and sets its perfect-hash threshold when it opens; when it closes it drops the input's temp tables and the references' views, gives the " +
 	"threshold back and detaches the databases it attached.\n"

@@ -572,20 +572,30 @@ func (in TableInput) open(ctx context.Context, r *run, writes map[string]bool) (
 	if schemaName == "" {
 		schemaName = "main"
 	}
-	var kind string
-	args := []any{schemaName, in.Table}
-	if catalog != "" {
-		args = append(args, catalog)
-	}
-	if err := r.conn.QueryRowContext(ctx, compile.TableKind(catalog != ""), args...).Scan(&kind); err != nil {
-		tables := listTables(ctx, r, catalog)
-		return compile.Relation{}, fmt.Errorf("no table %s.%s in %s (tables there: %s)", schemaName, in.Table, orMemory(in.File), tables)
+	kind, err := tableKind(ctx, r, catalog, in.File, schemaName, in.Table)
+	if err != nil {
+		return compile.Relation{}, err
 	}
 	from := sql.QualifiedIdent(catalog, schemaName, in.Table)
 	if kind != "BASE TABLE" {
 		return materialise(ctx, r, from) // views have no rowid
 	}
 	return compile.Relation{From: from, RowID: "rowid"}, nil
+}
+
+// tableKind reads whether schemaName.table of catalog (the attachment of file; "" for the
+// engine's database) is a base table or a view; a missing table is an error naming the tables
+// there are.
+func tableKind(ctx context.Context, r *run, catalog, file, schemaName, table string) (string, error) {
+	var kind string
+	args := []any{schemaName, table}
+	if catalog != "" {
+		args = append(args, catalog)
+	}
+	if err := r.conn.QueryRowContext(ctx, compile.TableKind(catalog != ""), args...).Scan(&kind); err != nil {
+		return "", fmt.Errorf("no table %s.%s in %s (tables there: %s)", schemaName, table, orMemory(file), listTables(ctx, r, catalog))
+	}
+	return kind, nil
 }
 
 func orMemory(file string) string {

@@ -14,8 +14,9 @@ import (
 // of a column of other data.
 const RuleReferences = "references"
 
-// Reference names the data a key must be found in: Input (a Parquet file or glob, or a CSV file;
-// relative paths are from the schema file's folder) and its column. On a column, Column is the
+// Reference names the data a key must be found in: Input (a Parquet file or glob, a CSV file, or
+// a table of a DuckDB database file, FILE.duckdb:[schema.]table; relative paths are from the
+// schema file's folder) and its column. On a column, Column is the
 // referenced column; on a schema-level rule, Columns are this schema's key columns and To the
 // referenced ones, in the same order.
 type Reference struct {
@@ -55,19 +56,44 @@ func (r *Reference) clone() *Reference {
 	return &c
 }
 
-// referenceInputKind says whether a reference input is one a run can read: Parquet, or CSV,
-// compressed or not.
+// referenceInputKind says whether a reference input is one a run can read: Parquet, CSV
+// (compressed or not), or a table of a DuckDB database file.
 func referenceInputKind(input string) bool {
+	if _, _, _, ok := SplitTableAddress(input); ok {
+		return true
+	}
 	return strings.HasSuffix(strings.ToLower(input), ".parquet") || datafile.Ext(input) == ".csv"
+}
+
+// dbSuffixes mark DuckDB database files in addresses like db.duckdb:schema.table.
+var dbSuffixes = []string{".duckdb:", ".ddb:", ".db:"}
+
+// SplitTableAddress splits a table address FILE.duckdb:[schema.]table (also .ddb, .db); ok is
+// false for anything else.
+func SplitTableAddress(addr string) (file, schemaName, table string, ok bool) {
+	for _, suf := range dbSuffixes {
+		if i := strings.LastIndex(addr, suf); i >= 0 {
+			file = addr[:i+len(suf)-1]
+			name := addr[i+len(suf):]
+			if name == "" {
+				return "", "", "", false
+			}
+			if s, t, found := strings.Cut(name, "."); found {
+				return file, s, t, true
+			}
+			return file, "", name, true
+		}
+	}
+	return "", "", "", false
 }
 
 // validateReference checks a reference's declaration; bad reports a problem.
 func validateReference(s *Schema, r *Reference, composite bool, bad func(key, format string, args ...any)) {
 	switch {
 	case strings.TrimSpace(r.Input) == "":
-		bad("references.input", "the reference has no input (a Parquet file or glob, or a CSV file)")
+		bad("references.input", "the reference has no input (a Parquet file or glob, a CSV file, or FILE.duckdb:[schema.]table)")
 	case !referenceInputKind(r.Input):
-		bad("references.input", "reference input %q: give a Parquet file or glob (.parquet) or a CSV file (.csv, .csv.gz, .csv.zst)", r.Input)
+		bad("references.input", "reference input %q: give a Parquet file or glob (.parquet), a CSV file (.csv, .csv.gz, .csv.zst), or a table of a DuckDB file (FILE.duckdb:[schema.]table)", r.Input)
 	}
 	if !composite {
 		if strings.TrimSpace(r.Column) == "" {

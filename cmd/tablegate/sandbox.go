@@ -46,6 +46,10 @@ func allowedDirs(in exec.Input, out exec.Output, extra []string) []string {
 func referenceDirs(p *compile.Plan) []string {
 	var dirs []string
 	for _, r := range p.References() {
+		if r.File != "" {
+			dirs = append(dirs, filepath.Dir(r.File))
+			continue
+		}
 		dirs = append(dirs, filepath.Dir(globPrefix(r.Input)))
 	}
 	return dirs

@@ -17,27 +17,12 @@ import (
 	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/internal/pipes"
+	"github.com/tablegate/tablegate/schema"
 )
-
-// dbSuffixes mark DuckDB database files in addresses like db.duckdb:schema.table.
-var dbSuffixes = []string{".duckdb:", ".ddb:", ".db:"}
 
 // splitTable splits FILE.duckdb:[schema.]table.
 func splitTable(addr string) (file, schemaName, table string, ok bool) {
-	for _, suf := range dbSuffixes {
-		if i := strings.LastIndex(addr, suf); i >= 0 {
-			file = addr[:i+len(suf)-1]
-			name := addr[i+len(suf):]
-			if name == "" {
-				return "", "", "", false
-			}
-			if s, t, found := strings.Cut(name, "."); found {
-				return file, s, t, true
-			}
-			return file, "", name, true
-		}
-	}
-	return "", "", "", false
+	return schema.SplitTableAddress(addr)
 }
 
 func parseInput(in string) (exec.Input, error) {
