@@ -418,7 +418,7 @@ func killParquet(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small str
 	write := ref.writing()
 	t.Logf("a complete run takes %.2f s, %.2f s of it writing", full.Seconds(), write.Seconds())
 
-	temporary := regexp.MustCompile(`^\.events\.parquet\.tablegate-(\d+-\d+-(table|quarantine)|journal-\d+)\.tmp$`)
+	temporary := regexp.MustCompile(`^\.events\.parquet\.tablegate-(\d+-\d+-(table|quarantine|keep\d+)|journal-\d+)\.tmp$`)
 	prevQ := filepath.Join(dir, "events_quarantine.prev.parquet")
 	outcomes := map[string]int{}
 	leftovers, journals, mismatched := 0, 0, 0
@@ -440,8 +440,14 @@ func killParquet(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small str
 				t.Fatalf("kill %d: unexpected file %s", kills, name)
 			}
 		}
-		// The next open completes a decided swap; then the pair is one run's.
+		// The next open completes a decided swap, and removes the temporaries (a swap's kept
+		// previous files included); then the pair is one run's.
 		require.NoError(t, exec.RecoverOutput(context.Background(), exec.ParquetOutput{Path: table}))
+		after, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		for _, e := range after {
+			require.False(t, temporary.MatchString(e.Name()), "kill %d: %s left after recovery", kills, e.Name())
+		}
 		outputs := []string{table}
 		if fileExists(quar) {
 			outputs = append(outputs, quar)
