@@ -89,8 +89,8 @@ func (f *setFixture) outputs(t *testing.T) [2]map[string]string {
 // nothing of it running after (the swap's code defers nothing).
 type killed struct{ stage string }
 
-// runSet commits and applies the set, stopped at stage ("" never).
-func runSet(s *SetSwap, keep func(m, step int) string, stage string) (stopped bool, err error) {
+// stopAt runs fn, stopped at stage ("" never) as if killed there.
+func stopAt(stage string, fn func() error) (stopped bool, err error) {
 	restore := SetCrashPoint(func(at string) {
 		if at == stage {
 			panic(killed{at})
@@ -105,10 +105,17 @@ func runSet(s *SetSwap, keep func(m, step int) string, stage string) (stopped bo
 			stopped = true
 		}
 	}()
-	if err := s.Commit(keep); err != nil {
-		return false, err
-	}
-	return false, s.Apply()
+	return false, fn()
+}
+
+// runSet commits and applies the set, stopped at stage.
+func runSet(s *SetSwap, keep func(m, step int) string, stage string) (bool, error) {
+	return stopAt(stage, func() error {
+		if err := s.Commit(keep); err != nil {
+			return err
+		}
+		return s.Apply()
+	})
 }
 
 // stages are the crash points a complete set passes, in order.
@@ -207,7 +214,7 @@ func TestSetRollbackKilledIsCompletedByRecovery(t *testing.T) {
 			s := f.set()
 			require.NoError(t, s.Commit(keepName(f)))
 			require.NoError(t, os.Remove(filepath.Join(f.dirs[1], ".refunds.tmp")))
-			stopped, _ := runApply(s, stage)
+			stopped, _ := stopAt(stage, s.Apply)
 			require.True(t, stopped)
 			err := recoverMember(t, f, 2)
 			var rb *RolledBackError
@@ -216,21 +223,6 @@ func TestSetRollbackKilledIsCompletedByRecovery(t *testing.T) {
 			assert.Equal(t, f.previous(), f.outputs(t))
 		})
 	}
-}
-
-func runApply(s *SetSwap, stage string) (stopped bool, err error) {
-	restore := SetCrashPoint(func(at string) {
-		if at == stage {
-			panic(killed{at})
-		}
-	})
-	defer restore()
-	defer func() {
-		if r := recover(); r != nil {
-			stopped = true
-		}
-	}()
-	return false, s.Apply()
 }
 
 // TestSetCheckRefusesBeforeRecording: two members writing one file, a member whose target is a
