@@ -427,6 +427,8 @@ type tableWriter struct {
 	size              int64
 	committing        bool
 	table, quarantine bool
+	// began tells that this member of a write set began the set's transaction.
+	began bool
 }
 
 func (o TableOutput) writer(r *run, quarantineName string, _ bool) runner.Writer {
@@ -467,18 +469,30 @@ func (w *tableWriter) prepared() error {
 	return nil
 }
 
+// Step runs a write step. A member of a write set (run.set) runs its writes inside the set's
+// one transaction: the first member's BEGIN opens it, the others' are left out, and no member
+// commits (the set does, writeSet.finish).
 func (w *tableWriter) Step(ctx context.Context, s compile.Step, _ ...any) error {
 	switch s.Op {
 	case compile.AttachOutput:
 		return w.r.attachAs(ctx, w.o.File, w.abs, w.catalog, s.SQL)
 	case compile.Commit:
+		if w.r.set != nil {
+			w.r.set.commitLater(s.SQL)
+			return nil
+		}
 		durable.Crash("tables written")
 		w.committing = true
+	case compile.Write:
+		if w.r.set != nil && s.SQL == compile.BeginWrite {
+			if open, err := w.r.set.begin(w); open || err != nil {
+				return err // the set's transaction is open already
+			}
+		}
 	case compile.WriteValid:
 		w.table = true
 	case compile.WriteInvalid:
 		w.quarantine = true
-	case compile.Write:
 	default:
 		return fmt.Errorf("a DuckDB table output runs no step %q", s.Op)
 	}
@@ -488,8 +502,17 @@ func (w *tableWriter) Step(ctx context.Context, s compile.Step, _ ...any) error 
 	return w.r.exec(ctx, s.SQL)
 }
 
-// Abort rolls the write back and, unless it failed committing, gives back the space it took.
+// Abort rolls the write back and, unless it failed committing, gives back the space it took. In
+// a write set the set's transaction is rolled back, and only the member that began it gives the
+// space back (its size is the file's before the set).
 func (w *tableWriter) Abort(rollback string) {
+	if w.r.set != nil {
+		w.r.set.rollback()
+		if !w.began {
+			return
+		}
+		rollback = ""
+	}
 	if rollback != "" {
 		_ = w.r.exec(context.Background(), rollback)
 	}

@@ -27,6 +27,12 @@ type writeSet struct {
 	// rolled back while the set took its locks: warnings for the report.
 	rolledBack []error
 	recorded   []recordedSwap
+	// txn is the member whose BEGIN opened the transaction every DuckDB table member writes in
+	// (nil: none open); commit is the COMMIT the members left to the set.
+	txn    *tableWriter
+	commit string
+	// ended tells that the transaction was committed or rolled back.
+	ended bool
 }
 
 // memberOutput is a member's output and its quarantine's name.
@@ -227,11 +233,53 @@ func (ws *writeSet) record(w *parquetWriter, s durable.Swap) error {
 	return nil
 }
 
-// finish puts every recorded member's files in place as one set of swaps: checked, journaled,
-// renamed. When it fails before its journal, or a rename fails and the set is rolled back,
-// nothing of any member was put in place and the temporaries are removed; a set whose rollback
-// failed too stays journaled for the next run.
-func (ws *writeSet) finish() error {
+// begin is a DuckDB table member's BEGIN: the first opens the set's transaction (open false:
+// run it), the others write inside it (open true: leave it out), on the same connection.
+func (ws *writeSet) begin(w *tableWriter) (open bool, err error) {
+	if ws.txn == nil {
+		ws.txn, w.began = w, true
+		return false, nil
+	}
+	if ws.txn.r.conn.Conn != w.r.conn.Conn {
+		return false, fmt.Errorf("the members writing DuckDB tables run on different connections, so no one transaction covers them")
+	}
+	return true, nil
+}
+
+// commitLater keeps a member's COMMIT for finish.
+func (ws *writeSet) commitLater(stmt string) { ws.commit = stmt }
+
+// rollback undoes the set's transaction, once.
+func (ws *writeSet) rollback() {
+	if ws.txn != nil && !ws.ended {
+		_ = ws.txn.r.exec(context.Background(), "ROLLBACK")
+		ws.ended = true
+	}
+}
+
+// finish puts every member's outputs in place: the DuckDB tables by committing the set's one
+// transaction; the Parquet files as one set of swaps, checked, journaled, renamed. When it fails
+// before the commit or the journal, or a rename fails and the set is rolled back, nothing of
+// any member was put in place and the temporaries are removed; a set whose rollback failed too
+// stays journaled for the next run.
+func (ws *writeSet) finish(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		ws.rollback()
+		ws.abort()
+		return err
+	}
+	if ws.txn != nil {
+		if ws.ended {
+			return fmt.Errorf("the members' transaction was rolled back")
+		}
+		durable.Crash("tables written")
+		ws.txn.committing, ws.ended = true, true
+		if err := ws.txn.r.exec(ctx, ws.commit); err != nil {
+			_ = ws.txn.r.exec(context.Background(), "ROLLBACK")
+			return err
+		}
+		return nil
+	}
 	var set durable.SetSwap
 	var keeps []func(int) string
 	for _, r := range ws.recorded {
@@ -264,8 +312,10 @@ func (ws *writeSet) abort() {
 	ws.recorded = nil
 }
 
-// release removes what was recorded and not put in place, and gives back every lock.
+// release undoes what was written and not put in place (the transaction not committed, the
+// temporaries not renamed), and gives back every lock.
 func (ws *writeSet) release() {
+	ws.rollback()
 	ws.abort()
 	if ws.unlock != nil {
 		ws.unlock()

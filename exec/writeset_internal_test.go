@@ -80,7 +80,7 @@ func writeSetOf(t *testing.T, e *Engine, members []setMember, stage string) (kil
 			return false, err
 		}
 	}
-	err = ws.finish()
+	err = ws.finish(ctx)
 	ws.release()
 	return false, err
 }
@@ -289,4 +289,72 @@ func TestWriteSetRenameFailureWritesNoMember(t *testing.T) {
 	state, others := setState(t, e, outs)
 	assert.Equal(t, previousState, state)
 	assert.Empty(t, others)
+}
+
+// writeTablesSet writes each query to its table of one database file through one write set,
+// every member on one run (one connection), as a collection run does; a query that fails fails
+// the set.
+func writeTablesSet(t *testing.T, e *Engine, file string, queries map[string]string, order []string) error {
+	t.Helper()
+	ctx := context.Background()
+	var outs []memberOutput
+	for _, name := range order {
+		outs = append(outs, memberOutput{Output: TableOutput{File: file, Table: name}, QuarantineName: name + "_quarantine"})
+	}
+	ws, err := lockMembers(ctx, outs)
+	if err != nil {
+		return err
+	}
+	defer ws.release()
+	r, err := e.newRun(ctx)
+	require.NoError(t, err)
+	defer r.close()
+	r.set = ws
+	for i, name := range order {
+		out := outs[i].Output
+		prog := compile.WriteProgram(queries[name], out.sink(), out.target(r, outs[i].QuarantineName, false))
+		if _, err := runner.Write(ctx, &backend{r: r}, out.writer(r, outs[i].QuarantineName, false), prog.Steps(), 0); err != nil {
+			return err
+		}
+	}
+	return ws.finish(ctx)
+}
+
+// TestWriteSetTablesInOneTransaction: members writing tables of one database file write in one
+// transaction: all new tables after the commit; a member whose write fails leaves every
+// member's previous table (those written before it are rolled back too), and the file is
+// usable by the next set.
+func TestWriteSetTablesInOneTransaction(t *testing.T) {
+	e := newSetEngine(t)
+	file := filepath.Join(t.TempDir(), "wh.duckdb")
+	order := []string{"orders", "items", "refunds"}
+	read := func() []string {
+		var got []string
+		for _, name := range order {
+			var n int64
+			var run string
+			require.NoError(t, e.DB().QueryRow(fmt.Sprintf("SELECT count(*), min(run) FROM %s.main.%s", "wh", sql.Ident(name))).Scan(&n, &run))
+			got = append(got, fmt.Sprintf("%s:%d", run, n))
+		}
+		return got
+	}
+	attach := func(fn func()) {
+		_, err := e.DB().Exec("ATTACH " + sql.String(file) + " AS wh (READ_ONLY)")
+		require.NoError(t, err)
+		defer func() { _, _ = e.DB().Exec("DETACH wh") }()
+		fn()
+	}
+	old := map[string]string{"orders": "SELECT 'old' AS run FROM range(3)", "items": "SELECT 'old' AS run FROM range(4)", "refunds": "SELECT 'old' AS run FROM range(5)"}
+	require.NoError(t, writeTablesSet(t, e, file, old, order))
+	attach(func() { assert.Equal(t, []string{"old:3", "old:4", "old:5"}, read()) })
+
+	failing := map[string]string{"orders": "SELECT 'new' AS run FROM range(6)", "items": "SELECT 'new' AS run FROM range(7)", "refunds": "SELECT error('the disk is full')"}
+	err := writeTablesSet(t, e, file, failing, order)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the disk is full")
+	attach(func() { assert.Equal(t, []string{"old:3", "old:4", "old:5"}, read(), "no member written") })
+
+	next := map[string]string{"orders": "SELECT 'new' AS run FROM range(6)", "items": "SELECT 'new' AS run FROM range(7)", "refunds": "SELECT 'new' AS run FROM range(8)"}
+	require.NoError(t, writeTablesSet(t, e, file, next, order))
+	attach(func() { assert.Equal(t, []string{"new:6", "new:7", "new:8"}, read()) })
 }
