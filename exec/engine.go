@@ -283,6 +283,9 @@ type run struct {
 	// afterOpen, when set, gives back what the input held until it was open (an Arrow view's
 	// registration).
 	afterOpen func()
+	// set, when not nil, is the write set the run's outputs join: their writers take no lock of
+	// their own and put nothing in place; the set does it for every member at once.
+	set *writeSet
 }
 
 func (e *Engine) newRun(ctx context.Context) (*run, error) {
