@@ -32,10 +32,17 @@ import typing
 import dataframely as dy
 import polars as pl
 
-# Member names: plain, a SQL reserved word, Unicode.
-MEMBER_NAMES = ["orders", "items", "select", "rechnungsposition_ä"]
+# Member names: plain, and a SQL reserved word.
+MEMBER_NAMES = ["orders", "items", "select", "rechnungsposition"]
 STRINGS = ["", "a", "ab", "abc", "é", "日本語", "a b", "zz", "ß", "x1"]
 KEY2 = ["a", "b", "é"]
+# SQL filter conditions and their polars equivalents (NULL results drop the key in both).
+SQL_FILTERS = [
+    ("count(*) <= 2", lambda: pl.len() <= 2),
+    ("max(v) >= 1", lambda: pl.col("v").max() >= 1),
+    ("count(s) = count(*)", lambda: pl.col("s").count() == pl.len()),
+    ("sum(v) > 0", lambda: pl.col("v").sum() > 0),
+]
 
 
 def maybe(r, p=0.5):
@@ -137,12 +144,18 @@ class Case:
             ignored[r.randrange(n)] = False
         self.members = [Member(r, name, self.common, ig) for name, ig in zip(names, ignored)]
         active = [m for m in self.members if not m.ignored]
+        # The common key dataframely derives: every such member may have "sub" too.
+        self.key = sorted(set.intersection(*(set(m.pk) for m in active)))
         self.filters = []
         for i in range(r.choice([0, 1, 1, 2, 2, 3])):
+            kind = r.choice(["one_to_one", "one_to_at_least_one", "one_to_one", "one_to_at_least_one", "sql"])
+            if kind == "sql":
+                # A condition over each key's valid rows of one member.
+                self.filters.append((f"f{i}_sql", kind, r.choice(active).name, r.randrange(len(SQL_FILTERS))))
+                continue
             a, b = r.sample(active, 2)
-            kind = r.choice(["one_to_one", "one_to_at_least_one"])
             self.filters.append((f"f{i}_{kind}", kind, a.name, b.name))
-        referenced = {m for _, _, a, b in self.filters for m in (a, b)}
+        referenced = {m for _, kind, a, b in self.filters for m in ((a,) if kind == "sql" else (a, b))}
         for m in self.members:
             # An optional member is absent sometimes; never one a filter names (dataframely's
             # filter would read None).
@@ -187,8 +200,12 @@ class Case:
                 t = typing.Annotated[t, dy.CollectionMember(ignored_in_filters=m.ignored, propagate_row_failures=propagate)]
             ann[m.name] = t
         for name, kind, a, b in self.filters:
+            if kind == "sql":
+                cond = SQL_FILTERS[b][1]
+                ns[name] = dy.filter()(lambda self, a=a, cond=cond, on=self.key: getattr(self, a).group_by(on).agg(cond().alias("__ok")).filter(pl.col("__ok")).select(on))
+                continue
             fn = dy.functional.require_relationship_one_to_one if kind == "one_to_one" else dy.functional.require_relationship_one_to_at_least_one
-            ns[name] = dy.filter()(lambda self, fn=fn, a=a, b=b, on=self.common: fn(getattr(self, a), getattr(self, b), on=on))
+            ns[name] = dy.filter()(lambda self, fn=fn, a=a, b=b, on=self.key: fn(getattr(self, a), getattr(self, b), on=on))
         ns["__annotations__"] = ann
         return type("C", (dy.Collection,), ns)
 
@@ -205,7 +222,8 @@ class Case:
             members[m.name] = opts if len(opts) > 1 else opts["schema"]
         out = {"collection": "C", "members": members}
         if self.filters:
-            out["filters"] = [{"name": name, kind: [a, b]} for name, kind, a, b in self.filters]
+            out["filters"] = [{"name": name, "sql": SQL_FILTERS[b][0], "member": a} if kind == "sql" else {"name": name, kind: [a, b]}
+                              for name, kind, a, b in self.filters]
         return out
 
     def describe(self):
