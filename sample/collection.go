@@ -39,12 +39,13 @@ type CollectionSpec struct {
 // CollectionQueries returns the SELECT that generates each member of c (in c's order), so that
 // the members are consistent: spec.Rows common keys, every member that shares the key has a row
 // for each (one, or 1 to 3 when its own primary key is a superset of the common key and no
-// one_to_one relationship names it), the same key values in every member, and references drawn
-// from the values their target generates. A member ignored in filters gets spec.Rows rows of its
-// own. At an invalid rate r, each member's rows break its rules as Query's do, and each
+// one_to_one relationship names it; MemberRows sets it), the same key values in every member,
+// and references drawn from the values their target generates. A member ignored in filters gets
+// spec.Rows rows of its own, or MemberRows. At an invalid rate r, each member's rows break its rules as Query's do, and each
 // relationship loses a share r of the keys: its second member has no row for them, so the first
 // member's rows with those keys fail it (and any other relationship of the second member); a
-// share r of the rows of a reference's member points at no target value.
+// reference is one of the rules a bad row of its member may break (it then points at no target
+// value).
 func CollectionQueries(c *collection.Collection, cspec CollectionSpec) ([]MemberQuery, error) {
 	spec := cspec.Spec
 	if err := checkSpec(spec); err != nil {

@@ -12,33 +12,14 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/sample"
-	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
 
-func loadShop(t *testing.T) *collection.Collection {
+func loadCollection(t *testing.T, path string) *collection.Collection {
 	t.Helper()
-	load := func(name string) *schema.Schema {
-		s, err := schema.LoadFile(filepath.Join("testdata", "shop", name+".yaml"))
-		require.NoError(t, err)
-		return s
-	}
-	return &collection.Collection{
-		Name: "Shop",
-		Members: []*collection.Member{
-			{Name: "orders", Schema: load("orders")},
-			{Name: "items", Schema: load("items"), PropagateRowFailures: true},
-			{Name: "invoices", Schema: load("invoices"), Optional: true},
-			{Name: "select", Schema: load("select")},
-			{Name: "products", Schema: load("products"), IgnoredInFilters: true},
-		},
-		Filters: []collection.Filter{
-			{Name: "orders_have_items", Kind: collection.OneToAtLeastOne, Members: []string{"orders", "items"}},
-			{Name: "one_invoice", Kind: collection.OneToOne, Members: []string{"orders", "invoices"}},
-			{Name: "one_select", Kind: collection.OneToOne, Members: []string{"select", "orders"}},
-		},
-		References: []collection.Reference{{Name: "item_product", From: "items", FromColumn: "product_id", To: "products", ToColumn: "product_id"}},
-	}
+	c, err := collection.LoadFile(context.Background(), path)
+	require.NoError(t, err)
+	return c
 }
 
 // TestSampleCollectionConsistent: the members of a collection's sample share their keys, so at
@@ -47,7 +28,7 @@ func loadShop(t *testing.T) *collection.Collection {
 // some rows. The relationships and references are checked here with plain SQL over the
 // generated tables.
 func TestSampleCollectionConsistent(t *testing.T) {
-	c := loadShop(t)
+	c := loadCollection(t, filepath.Join("testdata", "shop", "shop.yaml"))
 	eng, err := exec.Open(exec.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
@@ -116,22 +97,7 @@ func TestSampleCollectionConsistent(t *testing.T) {
 // of the common key gets exactly that many rows per key, a member ignored in filters its own
 // count; counts that cannot be met are refused with what would fit.
 func TestSampleCollectionSizes(t *testing.T) {
-	dir := filepath.Join("..", "benchmarks", "schemas", "collection")
-	load := func(name string) *schema.Schema {
-		s, err := schema.LoadFile(filepath.Join(dir, name+".yaml"))
-		require.NoError(t, err)
-		return s
-	}
-	c := &collection.Collection{
-		Name: "Shop",
-		Members: []*collection.Member{
-			{Name: "orders", Schema: load("orders")},
-			{Name: "items", Schema: load("items"), PropagateRowFailures: true},
-			{Name: "customers", Schema: load("customers"), IgnoredInFilters: true},
-		},
-		Filters:    []collection.Filter{{Name: "orders_have_items", Kind: collection.OneToAtLeastOne, Members: []string{"orders", "items"}}},
-		References: []collection.Reference{{Name: "order_customer", From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "customer_id"}},
-	}
+	c := loadCollection(t, filepath.Join("..", "benchmarks", "schemas", "collection", "shop.yaml"))
 	eng, err := exec.Open(exec.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()

@@ -38,7 +38,7 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 			"for exactly N/rows per key), the same key values in every member, references drawn from their targets' values, " +
 			"and --member-rows M=N rows in a member ignored in filters. At an invalid rate R, each member's rows break its rules " +
 			"as a single table's do, each relationship loses a share R of the keys (its second member has no row for them), " +
-			"and a share R of a reference's rows point at no target value.",
+			"and a reference is one of the rules a bad row may break (it then points at no target value).",
 		Example: `  tablegate sample --schema orders.yaml --rows 100000 --out orders.parquet
   tablegate sample --schema orders.yaml --rows 1000000 --invalid-rate 0.05 --seed 7 --out test.duckdb:orders
   tablegate sample --collection shop.yaml --rows 100000 --member-rows items=300000 --invalid-rate 0.02 --out-dir sample/`,
