@@ -237,9 +237,9 @@ func (im *importer) document() *yaml.Node {
 	for _, col := range im.columns {
 		col.finish()
 	}
-	for i, q := range o.Quality {
+	for _, q := range o.Quality {
 		if q != nil {
-			im.objectQuality(q, i)
+			im.objectQuality(q)
 		}
 	}
 	for _, r := range o.Relationships {
@@ -343,9 +343,9 @@ func (im *importer) column(p *Property, top bool) *column {
 	if len(p.Enum) > 0 {
 		im.enum(col)
 	}
-	for i, q := range p.Quality {
+	for _, q := range p.Quality {
 		if q != nil {
-			im.propertyQuality(col, q, i)
+			im.propertyQuality(col, q)
 		}
 	}
 	for _, r := range p.Relationships {

@@ -515,27 +515,34 @@ func (im *importer) common(q *Quality) {
 	}
 }
 
-// propertyQuality maps a property's quality entry.
-func (im *importer) propertyQuality(col *column, q *Quality, i int) {
+// library compiles the entry when it is not a library metric (col is nil on an object), and
+// returns a library entry's severity and operator.
+func (im *importer) library(q *Quality, col *column) (sev string, o operator, ok bool) {
 	im.common(q)
 	switch q.QualityType() {
 	case "text":
 		im.note(q.Pos(), "text quality is for people: not checked")
-		return
+		return "", o, false
 	case "sql":
 		im.sqlQuality(q, col)
-		return
+		return "", o, false
 	case "custom":
 		im.customQuality(q, col)
-		return
+		return "", o, false
 	case "library":
 	default:
 		im.refuse(q.Pos("type"), "", "quality type %q: use library, sql, custom or text", q.Type)
-		return
+		return "", o, false
 	}
-	sev, ok := im.severity(q)
+	sev, okSev := im.severity(q)
 	o, okOp := im.operator(q)
-	if !ok || !okOp {
+	return sev, o, okSev && okOp
+}
+
+// propertyQuality maps a property's quality entry.
+func (im *importer) propertyQuality(col *column, q *Quality) {
+	sev, o, ok := im.library(q, col)
+	if !ok {
 		return
 	}
 	metric := q.MetricName()
@@ -757,26 +764,9 @@ func (im *importer) invalid(col *column, q *Quality, asRules bool, sev string) (
 }
 
 // objectQuality maps an object's quality entry.
-func (im *importer) objectQuality(q *Quality, i int) {
-	im.common(q)
-	switch q.QualityType() {
-	case "text":
-		im.note(q.Pos(), "text quality is for people: not checked")
-		return
-	case "sql":
-		im.sqlQuality(q, nil)
-		return
-	case "custom":
-		im.customQuality(q, nil)
-		return
-	case "library":
-	default:
-		im.refuse(q.Pos("type"), "", "quality type %q: use library, sql, custom or text", q.Type)
-		return
-	}
-	sev, ok := im.severity(q)
-	o, okOp := im.operator(q)
-	if !ok || !okOp {
+func (im *importer) objectQuality(q *Quality) {
+	sev, o, ok := im.library(q, nil)
+	if !ok {
 		return
 	}
 	switch m := q.MetricName(); m {
@@ -889,14 +879,13 @@ func (im *importer) sqlQuality(q *Quality, col *column) {
 		}
 		expr = fmt.Sprintf("%s(%s) FILTER (WHERE %s)", call[1], call[2], where)
 	}
-	want := "sql_" + strconvItoa(len(im.checks.Content))
+	want := "sql_" + strconv.Itoa(len(im.checks.Content))
 	if col != nil {
 		want = col.name + "_sql"
 	}
 	im.tableCheck(q, want, expr, o, sev, "")
 }
 
-func strconvItoa(i int) string { return strconv.Itoa(i) }
 
 // balanced reports whether parentheses nest properly (outside quotes).
 func balanced(s string) bool {
