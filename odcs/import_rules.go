@@ -886,7 +886,6 @@ func (im *importer) sqlQuality(q *Quality, col *column) {
 	im.tableCheck(q, want, expr, o, sev, "")
 }
 
-
 // balanced reports whether parentheses nest properly (outside quotes).
 func balanced(s string) bool {
 	depth := 0
