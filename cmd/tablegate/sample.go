@@ -45,8 +45,8 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if collectionFile != "" || outDir != "" || len(memberRows) > 0 {
-				if collectionFile == "" || outDir == "" || sf.path != "" || out != "" {
-					return usagef("sample --collection needs --out-dir (not --schema or --out); --out-dir and --member-rows go with --collection")
+				if collectionFile == "" || outDir == "" || sf.given() || out != "" {
+					return usagef("sample --collection needs --out-dir (not --schema, --contract or --out); --out-dir and --member-rows go with --collection")
 				}
 				if err := checkProgress(progressMode); err != nil {
 					return err
@@ -58,8 +58,8 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 				return sampleCollection(cmd.Context(), stdout, collectionFile, outDir, sample.CollectionSpec{Spec: spec, MemberRows: rows},
 					exec.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion, Confined: true})
 			}
-			if sf.path == "" || out == "" {
-				return usagef("sample needs --schema and --out")
+			if !sf.given() || out == "" {
+				return usagef("sample needs --schema (or --contract) and --out, or --collection and --out-dir")
 			}
 			if err := checkProgress(progressMode); err != nil {
 				return err
