@@ -152,8 +152,9 @@ func TestPasses(t *testing.T) {
 	if got.inputRows < rows {
 		t.Errorf("the stages read %d input rows, fewer than the input's %d: the REST API's counts are not the run's", got.inputRows, rows)
 	}
-	// Today's cost, measured: a change that adds passes over the input fails here.
-	if scans := float64(got.inputRows) / rows; scans > maxScans {
+	// Today's cost, measured: a change that adds a pass over the input fails here. (The stages
+	// read a little more than whole scans: 600,861 rows for 3 x 200,000 measured.)
+	if scans := float64(got.inputRows) / rows; scans > maxScans+0.05 {
 		t.Errorf("%.2f scans of the input, more than %d", scans, maxScans)
 	}
 }
