@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -70,7 +71,11 @@ func (s *S3) CreateBucket(ctx context.Context, bucket string) error {
 
 // Put stores an object.
 func (s *S3) Put(ctx context.Context, bucket, key string, body io.Reader) error {
-	return s.do(ctx, http.MethodPut, "/"+url.PathEscape(bucket)+"/"+key, body, nil)
+	segs := strings.Split(key, "/")
+	for i, seg := range segs {
+		segs[i] = url.PathEscape(seg)
+	}
+	return s.do(ctx, http.MethodPut, "/"+url.PathEscape(bucket)+"/"+strings.Join(segs, "/"), body, nil)
 }
 
 // List returns the keys under prefix, in key order (at most 1000).
@@ -95,21 +100,9 @@ func (s *S3) List(ctx context.Context, bucket, prefix string) ([]string, error) 
 func (s *S3) Stop() { s.p.stop() }
 
 func (s *S3) do(ctx context.Context, method, path string, body io.Reader, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, s.Endpoint+path, body)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 500))
-		return fmt.Errorf("%s %s: %s %s", method, path, resp.Status, b)
-	}
+	var read func(io.Reader) error
 	if out != nil {
-		return xml.NewDecoder(resp.Body).Decode(out)
+		read = func(r io.Reader) error { return xml.NewDecoder(r).Decode(out) }
 	}
-	return nil
+	return request(ctx, method, s.Endpoint+path, body, read)
 }

@@ -413,7 +413,13 @@ func (s *Server) Stages(ctx context.Context) ([]Stage, error) {
 }
 
 func getJSON(ctx context.Context, url string, v any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	return request(ctx, http.MethodGet, url, nil, func(r io.Reader) error { return json.NewDecoder(r).Decode(v) })
+}
+
+// request sends an HTTP request and hands a 2xx response's body to read (if not nil); any other
+// status is an error with the start of the body.
+func request(ctx context.Context, method, url string, body io.Reader, read func(io.Reader) error) error {
+	req, err := http.NewRequestWithContext(ctx, method, url, body)
 	if err != nil {
 		return err
 	}
@@ -422,11 +428,14 @@ func getJSON(ctx context.Context, url string, v any) error {
 		return err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode/100 != 2 {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 500))
-		return fmt.Errorf("GET %s: %s %s", url, resp.Status, b)
+		return fmt.Errorf("%s %s: %s %s", method, url, resp.Status, b)
 	}
-	return json.NewDecoder(resp.Body).Decode(v)
+	if read == nil {
+		return nil
+	}
+	return read(resp.Body)
 }
 
 // proc is a process of the cluster, in its own process group, its output in a log file.
