@@ -58,6 +58,7 @@ func (im *importer) agree(p *Property, d schema.DType) {
 func (col *column) charLength(rule string, n int64, p Pos, what string) {
 	im := col.im
 	switch {
+	case col.untyped(p, what):
 	case col.dtype.Kind != schema.KindString && col.dtype.Kind != 0:
 		im.refuse(p, "", "%s applies to strings; the column is %s", what, col.dtype)
 	case im.opts.Lengths == LengthsBytes:
@@ -92,6 +93,16 @@ func (col *column) setLength(rule string, n int64) {
 		}
 	}
 	col.args = append(col.args, kv{rule, scalar(strconv.FormatInt(n, 10))})
+}
+
+// untyped refuses, as not checked, what a column without a dtype cannot compile; only a lossy
+// import leaves one.
+func (col *column) untyped(p Pos, what string) bool {
+	if col.dtype.Kind != schema.KindAny {
+		return false
+	}
+	col.im.refuse(p, "not checked", "the column has no dtype, so %s cannot be compiled", what)
+	return true
 }
 
 // asciiPattern reports whether the property's pattern admits ASCII values only.
@@ -145,10 +156,8 @@ func (im *importer) options(col *column) {
 		if v == nil {
 			return
 		}
-		if k == schema.KindAny {
-			return
-		}
 		switch {
+		case col.untyped(o.Pos(key), key):
 		case k.IsInteger() || k.IsFloat() || k == schema.KindDecimal:
 			text, ok := number(v)
 			if !ok {
@@ -202,8 +211,8 @@ func (im *importer) options(col *column) {
 	bound(lek, lowerEx, "min_exclusive")
 	bound(uk, upper, maxRule)
 	bound(uek, upperEx, "max_exclusive")
-	if o.Pattern != nil {
-		if k != schema.KindString && k != schema.KindAny {
+	if o.Pattern != nil && !col.untyped(o.Pos("pattern"), "pattern") {
+		if k != schema.KindString {
 			im.refuse(o.Pos("pattern"), "", "pattern applies to strings; the column is %s", col.dtype)
 		} else if re, err := patternToRE2(o.Pattern.Text); err != nil {
 			im.refuse(o.Pos("pattern"), "not checked", "pattern %q: %v", o.Pattern.Text, err)
@@ -237,6 +246,9 @@ func (im *importer) options(col *column) {
 		v         *Value
 	}{{"minItems", "min_length", o.MinItems}, {"maxItems", "max_length", o.MaxItems}} {
 		if l.v == nil {
+			continue
+		}
+		if col.untyped(o.Pos(l.key), l.key) {
 			continue
 		}
 		if k != schema.KindList {
@@ -343,6 +355,9 @@ func (im *importer) format(col *column, o *LogicalTypeOptions) {
 
 // enum maps enum (v3.2) to is_in.
 func (im *importer) enum(col *column) {
+	if col.untyped(col.p.Pos("enum"), "enum") {
+		return
+	}
 	k := col.dtype.Kind
 	seq := flow()
 	for _, e := range col.p.Enum {
@@ -519,6 +534,9 @@ func (im *importer) common(q *Quality) {
 // returns a library entry's severity and operator.
 func (im *importer) library(q *Quality, col *column) (sev string, o operator, ok bool) {
 	im.common(q)
+	if col != nil && q.QualityType() != "text" && col.untyped(q.Pos(), "its quality entry") {
+		return "", o, false
+	}
 	switch q.QualityType() {
 	case "text":
 		im.note(q.Pos(), "text quality is for people: not checked")

@@ -281,6 +281,7 @@ func TestImportLossyWarnsNeverSilently(t *testing.T) {
 	require.Error(t, err)
 	res, err := importText(t, text, odcs.ImportOptions{AllowLossy: true})
 	require.NoError(t, err)
+	yml := string(res.YAML)
 	var lossy, notEnforced []string
 	for _, n := range res.Notices {
 		if n.Lossy {
@@ -290,14 +291,21 @@ func TestImportLossyWarnsNeverSilently(t *testing.T) {
 		}
 	}
 	require.Len(t, lossy, 3, "%v", lossy)
+	res, err = importText(t, contract(`      - {name: a, physicalType: "float(3,2)", quality: [{metric: invalidValues, arguments: {validValues: [1]}, mustBe: 0}]}
+`, ""), odcs.ImportOptions{AllowLossy: true})
+	require.NoError(t, err)
+	require.Len(t, res.Notices, 2, "%v", res.Notices)
+	require.Contains(t, res.Notices[0].String(), "schema[0].properties[0].physicalType: physicalType \"float(3,2)\" is not a type tablegate knows")
+	require.Contains(t, res.Notices[1].String(), "schema[0].properties[0].quality[0]: the column has no dtype, so its quality entry cannot be compiled; not checked")
+	require.NotContains(t, string(res.YAML), "is_in")
 	require.Contains(t, lossy[0], "schema[0].properties[0].logicalType")
 	require.Contains(t, lossy[0], "imported as Float")
 	require.Contains(t, lossy[1], "imported as max_length 10 UTF-8 bytes")
 	require.Len(t, notEnforced, 2, "%v", notEnforced)
 	require.Contains(t, notEnforced[0], "quality[1].schedule: the schedule is not enforced")
 	require.Contains(t, notEnforced[1], "slaProperties[0]: service level latency is not enforced")
-	require.Contains(t, string(res.YAML), "type: Float\n")
-	require.Contains(t, string(res.YAML), "max_length: 10\n")
+	require.Contains(t, yml, "type: Float\n")
+	require.Contains(t, yml, "max_length: 10\n")
 }
 
 func TestImportQualityReferences(t *testing.T) {
