@@ -131,6 +131,17 @@ func Import(ctx context.Context, c *Contract, opts ImportOptions) (*Result, erro
 	return &Result{YAML: b.Bytes(), Schema: s, Object: obj, Notices: im.notices}, nil
 }
 
+// sameElement reports whether an array's items say nothing but the element type the array's
+// physicalType gives.
+func sameElement(items *Property, elem schema.DType) bool {
+	if items.PhysicalType == "" || items.LogicalTypeOptions != nil || len(items.Quality) > 0 || len(items.Enum) > 0 ||
+		items.Required || items.Unique || len(items.Properties) > 0 || items.Items != nil {
+		return false
+	}
+	ph, err := physicalTypeOf(items.PhysicalType)
+	return err == nil && ph.maxChars == 0 && ph.dtype.String() == elem.String()
+}
+
 func pickObject(c *Contract, name string) (*Object, error) {
 	var names []string
 	for _, o := range c.Schema {
@@ -215,7 +226,7 @@ func (im *importer) document() *yaml.Node {
 		if p == nil {
 			continue
 		}
-		if col := im.column(p, true); col != nil {
+		if col := im.column(p, true, false); col != nil {
 			im.columns = append(im.columns, col)
 			cols.Content = append(cols.Content, col.node)
 		}
@@ -339,8 +350,9 @@ type kv struct {
 
 var columnNameRE = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 
-// column maps a property; top is false for a nested object's property or an array's item.
-func (im *importer) column(p *Property, top bool) *column {
+// column maps a property; top is false for a nested object's property or an array's item, inner
+// true for an array's item (a column without a name).
+func (im *importer) column(p *Property, top, inner bool) *column {
 	name := firstNonEmpty(p.PhysicalName, p.Name)
 	key := "name"
 	if p.PhysicalName != "" {
@@ -355,14 +367,17 @@ func (im *importer) column(p *Property, top bool) *column {
 	if top {
 		col.node.HeadComment = p.Pos().Path
 	}
-	if name != "" && (top || p.Name != "") {
+	if name != "" && !inner {
 		add(col.node, "name", str(name))
 	}
 	col.pk = p.PrimaryKey
+	if p.PrimaryKey && col.untyped(p.Pos("primaryKey"), "primaryKey") {
+		col.pk = false
+	}
 	if p.PrimaryKey && !top {
 		im.refuse(p.Pos("primaryKey"), "", "primaryKey on a nested property: tablegate's primary key is made of top-level columns")
 	}
-	col.unique = p.Unique
+	col.unique = p.Unique && !col.untyped(p.Pos("unique"), "unique")
 	if !top && (len(p.Quality) > 0 || len(p.Relationships) > 0) {
 		im.refuse(p.Pos(), "not checked", "quality and relationships on a nested property are not imported: tablegate's table checks and references are on top-level columns")
 		p = &Property{Name: p.Name, PhysicalType: p.PhysicalType, LogicalType: p.LogicalType, LogicalTypeOptions: p.LogicalTypeOptions,
@@ -556,8 +571,8 @@ func (im *importer) dtype(p *Property, col *column) schema.DType {
 			col.charLength("max_length", ph.maxChars, p.Pos("physicalType"), fmt.Sprintf("physicalType %s (at most %d characters)", p.PhysicalType, ph.maxChars))
 		}
 		im.agree(p, ph.dtype)
-		if k := ph.dtype.Kind; (k == schema.KindList || k == schema.KindArray) && p.Items != nil {
-			im.refuse(p.Pos("items"), "", "items beside a physicalType that gives the element type: give one of them")
+		if k := ph.dtype.Kind; (k == schema.KindList || k == schema.KindArray) && p.Items != nil && !sameElement(p.Items, ph.dtype.Inner.DType) {
+			im.refuse(p.Pos("items"), "", "items beside a physicalType that gives the element type: give one of them (items that only repeat the element's physicalType are read)")
 		}
 		return ph.dtype
 	}
@@ -616,7 +631,7 @@ func (im *importer) dtype(p *Property, col *column) schema.DType {
 			if f == nil {
 				continue
 			}
-			fc := im.column(f, false)
+			fc := im.column(f, false, false)
 			fc.finish()
 			d.Fields = append(d.Fields, &schema.Column{Name: fc.name})
 			col.fields = append(col.fields, fc)
@@ -627,7 +642,7 @@ func (im *importer) dtype(p *Property, col *column) schema.DType {
 			im.refuse(p.Pos("logicalType"), "imported as Any (no type check)", "logicalType array without items has no element type")
 			return schema.DType{Kind: schema.KindAny}
 		}
-		ic := im.column(p.Items, false)
+		ic := im.column(p.Items, false, true)
 		ic.finish()
 		col.inner = ic
 		return schema.DType{Kind: schema.KindList, Inner: &schema.Column{}}

@@ -34,15 +34,16 @@ func (im *importer) agree(p *Property, d schema.DType) {
 	case "boolean":
 		ok = k == schema.KindBool
 	case "date":
-		ok = k == schema.KindDate
+		// v3.0 had no timestamp or time logical types: its date is any temporal type.
+		ok = k == schema.KindDate || strings.HasPrefix(im.c.APIVersion, "v3.0.") && (k == schema.KindDatetime || k == schema.KindTime)
 	case "timestamp":
 		ok = k == schema.KindDatetime
 	case "time":
 		ok = k == schema.KindTime
-	case "array":
-		ok = k == schema.KindList || k == schema.KindArray
-	case "object":
-		ok = k == schema.KindStruct
+	case "array", "object":
+		// A JSON column holds objects and arrays as text.
+		ok = k == schema.KindStruct && p.LogicalType == "object" || k == schema.KindList && p.LogicalType == "array" ||
+			k == schema.KindArray && p.LogicalType == "array" || strings.EqualFold(strings.TrimSpace(p.PhysicalType), "json")
 	}
 	if !ok {
 		im.refuse(p.Pos("logicalType"), "", "logicalType %s disagrees with physicalType %s (%s)", p.LogicalType, p.PhysicalType, d)
@@ -404,6 +405,7 @@ type operator struct {
 
 func (im *importer) operator(q *Quality) (operator, bool) {
 	var found []operator
+	bad := false
 	one := func(key, op string, v *Value) {
 		if v == nil {
 			return
@@ -411,6 +413,7 @@ func (im *importer) operator(q *Quality) (operator, bool) {
 		text, ok := number(v)
 		if !ok {
 			im.refuse(q.Pos(key), "", "%s %q is not a number", key, v.Text)
+			bad = true
 			return
 		}
 		o := operator{key: key, op: op, a: text}
@@ -446,6 +449,7 @@ func (im *importer) operator(q *Quality) (operator, bool) {
 		b, okB := number(&between.vs[1])
 		if !okA || !okB {
 			im.refuse(q.Pos(between.key), "", "%s takes two numbers, smallest first", between.key)
+			bad = true
 			continue
 		}
 		o := operator{key: between.key, op: between.op, a: a, b: b}
@@ -454,11 +458,13 @@ func (im *importer) operator(q *Quality) (operator, bool) {
 		}
 		found = append(found, o)
 	}
-	switch len(found) {
-	case 0:
+	switch {
+	case bad:
+		return operator{}, false
+	case len(found) == 0:
 		im.refuse(q.Pos(), "", "the quality entry has no operator (mustBe, mustBeLessThan, mustBeBetween …)")
 		return operator{}, false
-	case 1:
+	case len(found) == 1:
 		return found[0], true
 	}
 	im.refuse(q.Pos(found[1].key), "", "the quality entry has several operators (%s, %s); give one", found[0].key, found[1].key)
@@ -844,6 +850,7 @@ func (im *importer) columnNamed(name string) *column {
 var (
 	selectRE        = regexp.MustCompile(`(?is)^\s*SELECT\s+(.+?)\s+FROM\s+(\S+)(?:\s+(?:AS\s+)?[A-Za-z_][A-Za-z0-9_]*)??(?:\s+WHERE\s+(.+?))?\s*;?\s*$`)
 	forbiddenSQL    = regexp.MustCompile(`(?i)\b(SELECT|FROM|JOIN|GROUP\s+BY|HAVING|UNION|INTERSECT|EXCEPT|LIMIT|ORDER\s+BY|OVER|QUALIFY|WINDOW)\b`)
+	columnAlias     = regexp.MustCompile(`(?is)^(.*\S)\s+AS\s+(?:"[^"]*"|[A-Za-z_][A-Za-z0-9_]*)$`)
 	firstSelectFrom = regexp.MustCompile(`(?is)^\s*SELECT\b|\bFROM\s+\S+`)
 	aggregateCall   = regexp.MustCompile(`(?is)^([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)$`)
 )
@@ -872,6 +879,9 @@ func (im *importer) sqlQuality(q *Quality, col *column) {
 		return
 	}
 	expr, table, where := strings.TrimSpace(m[1]), strings.Trim(m[2], `"`+"`"), strings.TrimSpace(m[3])
+	if a := columnAlias.FindStringSubmatch(expr); a != nil && balanced(a[1]) {
+		expr = strings.TrimSpace(a[1]) // the result's name does not matter
+	}
 	switch table {
 	case "{object}", "${object}", "{table}", "${table}", im.obj.Name, im.obj.PhysicalName:
 	default:
