@@ -503,6 +503,9 @@ func (im *importer) primaryKey() {
 // dtype maps physicalType, or a logicalType that fixes the dtype alone.
 func (im *importer) dtype(p *Property, col *column) schema.DType {
 	opts := p.LogicalTypeOptions
+	if d, ok := im.tablegateType(p, col); ok {
+		return d
+	}
 	if p.PhysicalType != "" {
 		ph, err := physicalTypeOf(p.PhysicalType)
 		if err != nil {
@@ -520,7 +523,13 @@ func (im *importer) dtype(p *Property, col *column) schema.DType {
 		}
 		im.agree(p, ph.dtype)
 		if k := ph.dtype.Kind; (k == schema.KindList || k == schema.KindArray) && p.Items != nil {
-			im.refuse(p.Pos("items"), "", "items beside a physicalType that gives the element type: give one of them")
+			// items carries the element's rules; its type must be the physicalType's element type.
+			ic := im.column(p.Items, false)
+			ic.finish()
+			if got, want := ic.dtype.String(), ph.dtype.Inner.DType.String(); got != want {
+				im.refuse(p.Pos("items"), "", "items is %s, but physicalType %s has elements of %s", got, p.PhysicalType, want)
+			}
+			col.inner = ic
 		}
 		return ph.dtype
 	}
