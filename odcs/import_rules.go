@@ -587,14 +587,10 @@ func (im *importer) propertyQuality(col *column, q *Quality) {
 	case "duplicateValues", "duplicateCount":
 		if o.zero() {
 			col.unique = true
-			if sev == "warn" {
-				col.sev["unique"] = "warn"
+			col.uniqueQ = append(col.uniqueQ, q)
+			if sev == "warn" && !col.p.Unique {
+				col.uniqueSev = "warn"
 			}
-			rule := "unique"
-			if col.nullable && !col.nested {
-				rule = col.name + "_unique"
-			}
-			im.ref(q, col.ruleName(rule), false)
 			return
 		}
 		// The values that repeat an earlier one: count(x) - count(DISTINCT x).
@@ -621,16 +617,9 @@ func (im *importer) propertyQuality(col *column, q *Quality) {
 	im.tableCheck(q, col.name+"_"+metric, m, o, sev, "")
 }
 
-func (col *column) ruleName(rule string) string {
-	if strings.Contains(rule, "_unique") && rule != "unique" {
-		return rule // a schema rule
-	}
-	return col.name + "|" + rule
-}
-
 // rowRule records the column rule a quality entry became, with its severity.
 func (im *importer) rowRule(col *column, q *Quality, rule, sev string) {
-	if sev == "warn" && !(rule == "nullability" && col.p.Required) {
+	if sev == "warn" && !(rule == "nullability" && (col.p.Required || col.pk)) {
 		col.sev[rule] = "warn"
 	}
 	im.ref(q, col.name+"|"+rule, false)
@@ -697,7 +686,11 @@ func (im *importer) literals(col *column, q *Quality, key string, list []any) (l
 func (im *importer) invalid(col *column, q *Quality, asRules bool, sev string) ([]string, bool) {
 	var conds []string
 	id := sql.Ident(col.name)
-	if raw, ok := q.Arguments["validValues"]; ok {
+	raw, ok := q.Arguments["validValues"]
+	if !ok {
+		raw, ok = q.Extra["validValues"] // v3.0 wrote it beside the rule
+	}
+	if ok {
 		list, isList := raw.([]any)
 		if !isList {
 			im.refuse(q.Pos("arguments"), "", "arguments.validValues is a list of values")
