@@ -363,7 +363,7 @@ func (im *importer) column(p *Property, top bool) *column {
 		im.refuse(p.Pos("primaryKey"), "", "primaryKey on a nested property: tablegate's primary key is made of top-level columns")
 	}
 	col.unique = p.Unique
-	if !top && (len(p.Quality) > 0 || len(p.Relationships) > 0) {
+	if !top && (!tablegateOnly(p.Quality) || len(p.Relationships) > 0) {
 		im.refuse(p.Pos(), "not checked", "quality and relationships on a nested property are not imported: tablegate's table checks and references are on top-level columns")
 		p = &Property{Name: p.Name, PhysicalType: p.PhysicalType, LogicalType: p.LogicalType, LogicalTypeOptions: p.LogicalTypeOptions,
 			Required: p.Required, Unique: p.Unique, Enum: p.Enum, Properties: p.Properties, Items: p.Items, Description: p.Description, at: p.at}

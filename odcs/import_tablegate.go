@@ -143,6 +143,17 @@ func (im *importer) tablegateColumnKeys(q *Quality, col *column, keys map[string
 	}
 }
 
+// tablegateOnly reports whether every quality entry is tablegate's own (engine tablegate), whose
+// keys are the nested column's own arguments, exact at any depth.
+func tablegateOnly(qs []*Quality) bool {
+	for _, q := range qs {
+		if q != nil && (q.QualityType() != "custom" || !strings.EqualFold(q.Engine, Engine)) {
+			return false
+		}
+	}
+	return true
+}
+
 // isPair reports whether a check is {sql, spark}: one check in two dialects.
 func isPair(m map[string]any) bool {
 	_, hasSQL := m["sql"]
