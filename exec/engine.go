@@ -280,6 +280,17 @@ type run struct {
 	threads, keyThreads int64
 	boost               *threadBoost
 	closed              bool
+	// sibling runs share another run's connection (a collection's members): closing one drops
+	// only what it made.
+	sibling bool
+}
+
+// sibling is a run on r's connection with its own number, so that its temp tables and
+// attachments are its own (a collection's member): it shares r's settings and threads, and
+// r closes the connection.
+func (e *Engine) sibling(r *run) *run {
+	return &run{conn: r.conn, id: e.nextID.Add(1), attached: map[string]string{}, boost: r.boost, sibling: true,
+		perfectHashBits: r.perfectHashBits, memoryLimit: r.memoryLimit, threads: r.threads, keyThreads: r.keyThreads}
 }
 
 func (e *Engine) newRun(ctx context.Context) (*run, error) {
@@ -414,10 +425,13 @@ func (r *run) close() {
 	for _, v := range r.views {
 		_, _ = r.conn.ExecContext(ctx, compile.DropReferenceView(v))
 	}
-	r.restorePerfectHash(ctx)
 	for _, alias := range r.attached {
 		_, _ = r.conn.ExecContext(ctx, compile.DetachIfExists(alias))
 	}
+	if r.sibling {
+		return
+	}
+	r.restorePerfectHash(ctx)
 	if r.boost != nil {
 		r.boost.closed(r)
 	}
