@@ -237,3 +237,19 @@ func TestCollectionMissingMember(t *testing.T) {
 	_, err = eng.RunCollection(context.Background(), exec.CollectionAsset{Plan: cp, Members: map[string]exec.Asset{"order": {}}}, exec.Options{})
 	require.ErrorContains(t, err, "collection c has no member order; its members are orders, items")
 }
+
+// Two members read tables of one DuckDB file: the file is attached once for both.
+func TestCollectionMembersInOneDatabase(t *testing.T) {
+	e := newEnv(t)
+	db := e.path("shop.duckdb")
+	e.table(db, "orders", fmt.Sprintf(colSelects["orders"], "(1, 1.0), (2, 1.0)"))
+	e.table(db, "items", fmt.Sprintf(colSelects["items"], "(1, 1, 'p', 1)"))
+	c := collection.New("c").Member("orders", colOrders()).Member("items", colItems()).OneToAtLeastOne("has_items", "orders", "items")
+	rep, err := runCollection(t, c, map[string]exec.Asset{
+		"orders": {Input: exec.TableInput{File: db, Table: "orders"}, Output: exec.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true},
+		"items":  {Input: exec.TableInput{File: db, Table: "items"}, Output: exec.ParquetOutput{Path: e.path("out", "items.parquet")}, Quarantine: true},
+	}, exec.Options{})
+	require.NoError(t, err)
+	require.True(t, rep.Written)
+	require.Equal(t, [][]any{{int64(1), 1.0}}, e.parquetRows(e.path("out", "orders.parquet")))
+}

@@ -280,16 +280,20 @@ type run struct {
 	threads, keyThreads int64
 	boost               *threadBoost
 	closed              bool
+	// set, when not nil, is the write set the run's outputs join: their writers take no lock of
+	// their own and put nothing in place; the set does it for every member at once.
+	set *writeSet
 	// sibling runs share another run's connection (a collection's members): closing one drops
 	// only what it made.
 	sibling bool
 }
 
-// sibling is a run on r's connection with its own number, so that its temp tables and
-// attachments are its own (a collection's member): it shares r's settings and threads, and
-// r closes the connection.
+// sibling is a run on r's connection with its own number, so that its temp tables are its own
+// (a collection's member): it shares r's settings, threads and attached databases (DuckDB
+// attaches a file once per connection, and two members may read or write one file), and r
+// detaches them and closes the connection.
 func (e *Engine) sibling(r *run) *run {
-	return &run{conn: r.conn, id: e.nextID.Add(1), attached: map[string]string{}, boost: r.boost, sibling: true,
+	return &run{conn: r.conn, id: e.nextID.Add(1), attached: r.attached, boost: r.boost, sibling: true,
 		perfectHashBits: r.perfectHashBits, memoryLimit: r.memoryLimit, threads: r.threads, keyThreads: r.keyThreads}
 }
 
@@ -425,11 +429,11 @@ func (r *run) close() {
 	for _, v := range r.views {
 		_, _ = r.conn.ExecContext(ctx, compile.DropReferenceView(v))
 	}
-	for _, alias := range r.attached {
-		_, _ = r.conn.ExecContext(ctx, compile.DetachIfExists(alias))
-	}
 	if r.sibling {
 		return
+	}
+	for _, alias := range r.attached {
+		_, _ = r.conn.ExecContext(ctx, compile.DetachIfExists(alias))
 	}
 	r.restorePerfectHash(ctx)
 	if r.boost != nil {
