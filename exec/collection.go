@@ -98,18 +98,18 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		m.b = newBackend(r, m.a, outputFiles(m.a))
 		rel, err := e.load(ctx, m.b, m.rep, mopts)
 		if err != nil {
-			return crep, e.endCollection(crep, members, m, err)
+			return crep, endCollection(crep, m, err)
 		}
 		if m.ing, err = e.beginEvaluation(ctx, m.b, m.rep, rel, mopts, policyOf(m.a)); err != nil {
-			return crep, e.endCollection(crep, members, m, fail(m.rep, err))
+			return crep, endCollection(crep, m, fail(m.rep, err))
 		}
 		if m.ex, err = runner.Start(m.b, m.ing.ra, m.ing.p); err != nil {
-			return crep, e.endCollection(crep, members, m, fail(m.rep, err))
+			return crep, endCollection(crep, m, fail(m.rep, err))
 		}
 		defer m.ex.Close()
 		// The collection's rules are set in the failing rows before they are counted.
 		if err := m.ex.Until(ctx, func(s compile.Step) bool { return s.Op == compile.Counts }); err != nil {
-			return crep, e.endCollection(crep, members, m, m.settle(ctx, err))
+			return crep, endCollection(crep, m, m.settle(ctx, err))
 		}
 		runs[m.plan.Name] = compile.MemberRun{Plan: m.a.Plan, Rel: m.ing.p.Rel, Failed: m.ing.p.Program.Failed()}
 	}
@@ -131,10 +131,10 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 			continue
 		}
 		if err := m.ex.Until(ctx, nil); err != nil {
-			return crep, e.endCollection(crep, members, m, m.settle(ctx, err))
+			return crep, endCollection(crep, m, m.settle(ctx, err))
 		}
 		if err := m.settle(ctx, nil); err != nil {
-			return crep, e.endCollection(crep, members, m, err)
+			return crep, endCollection(crep, m, err)
 		}
 	}
 	crep.Filters = filterResults(cp, members, runs)
@@ -210,8 +210,7 @@ func (m *memberRun) settle(ctx context.Context, err error) error {
 // endCollection ends the collection's run on the failure err of member at (its report has it):
 // a failing outcome (a column mismatch) fails the collection, anything else is the member's
 // error.
-func (e *Engine) endCollection(crep *outcome.CollectionReport, members []*memberRun, at *memberRun, err error) error {
-	_ = members
+func endCollection(crep *outcome.CollectionReport, at *memberRun, err error) error {
 	if rep := at.rep; rep.Error == nil {
 		fail(rep, err)
 	}
@@ -266,13 +265,13 @@ func concludeCollection(crep *outcome.CollectionReport, members []*memberRun, op
 			nv.Quarantine = "" // no member was written, its quarantine neither
 			fail(m.rep, err)
 		}
-		if err != nil {
-			var w *runner.WriteError
-			if errors.As(werr, &w) || (m.err != nil && runErr == nil) {
+		switch {
+		case err != nil && m.err != nil: // the write failed: no outcome
+			if runErr == nil {
 				runErr = m.err
-			} else {
-				failed[m.plan.Name] = err
 			}
+		case err != nil:
+			failed[m.plan.Name] = err
 		}
 		if m.a.Output != nil && !m.rep.Table.Written && m.ev != nil && m.ev.out != outcome.NoValidRows {
 			written = false

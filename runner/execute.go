@@ -156,6 +156,17 @@ type Execution struct {
 	w        Writer
 	rollback string
 	begun    bool
+	// writer is the backend's Writer, asked once (fetched tells that it was).
+	writer  Writer
+	fetched bool
+}
+
+// backendWriter is the backend's Writer, asked for once.
+func (e *Execution) backendWriter() Writer {
+	if !e.fetched {
+		e.writer, e.fetched = e.x.b.Writer(), true
+	}
+	return e.writer
 }
 
 // Start begins executing the program on b: the backend is asked for every step first.
@@ -199,13 +210,13 @@ func (e *Execution) Until(ctx context.Context, stop func(compile.Step) bool) err
 
 // Writes tells whether the outcome writes the outputs (and the asset has a Writer).
 func (e *Execution) Writes() bool {
-	return e.x.a.Output && writes(e.x.res.Outcome) && e.x.b.Writer() != nil
+	return e.x.a.Output && writes(e.x.res.Outcome) && e.backendWriter() != nil
 }
 
 // Stage begins the write and runs each write step whose condition holds (Until must have run
 // every step before them): the outputs' temporaries are written, Finish puts them in place. A
 // failure aborts the write and is a *WriteError.
-func (e *Execution) Stage(ctx context.Context) error { return e.stage(ctx, e.x.b.Writer()) }
+func (e *Execution) Stage(ctx context.Context) error { return e.stage(ctx, e.backendWriter()) }
 
 func (e *Execution) stage(ctx context.Context, w Writer) error {
 	x := e.x
