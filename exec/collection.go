@@ -96,7 +96,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		r := e.sibling(root)
 		defer r.close()
 		m.b = newBackend(r, m.a, outputFiles(m.a))
-		rel, err := e.load(ctx, m.b, m.rep, mopts)
+		rel, err := e.load(ctx, m.b, m.rep, mopts, nil)
 		if err != nil {
 			return crep, endCollection(crep, m, err)
 		}
@@ -371,10 +371,8 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 		r := e.sibling(root)
 		defer r.close()
 		bk := newBackend(r, m.a, outputFiles(m.a))
-		var opened []string
-		r.conn.record = &opened
-		rel, err := e.load(ctx, bk, &outcome.Report{}, opts)
-		r.conn.record = nil
+		var checked []string
+		rel, err := e.load(ctx, bk, &outcome.Report{}, opts, &checked)
 		if err != nil {
 			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
 		}
@@ -382,8 +380,9 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 		if err != nil {
 			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
 		}
-		for _, stmt := range opened {
-			p.Open = append(p.Open, compile.Step{Op: compile.OpenInput, What: "open the input", SQL: stmt})
+		p.Open = bk.opening.Steps
+		for _, stmt := range checked {
+			p.Open = append(p.Open, compile.Step{Op: compile.OpenInput, What: "check the input", SQL: stmt})
 		}
 		steps := p.Program.Steps()
 		cut := slices.IndexFunc(steps, func(s compile.Step) bool { return s.Op == compile.Counts || s.Op.Writes() || s.Op == compile.Cleanup })

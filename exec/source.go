@@ -398,6 +398,12 @@ func (r *run) attachInput(src *compile.Source, path string, writes map[string]bo
 	if err != nil {
 		return err
 	}
+	if alias, ok := r.attached[abs]; ok {
+		// Attached already on the connection (another member of a collection reads it too):
+		// DuckDB attaches a file once per connection.
+		src.Catalog = alias
+		return nil
+	}
 	write := writes[abs]
 	if !write {
 		if _, err := os.Stat(abs); err != nil {
