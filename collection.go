@@ -77,8 +77,9 @@ func (e *Engine) ValidateCollection(ctx context.Context, cp *CollectionPlan, mem
 	return e.e.RunCollection(ctx, ca, opts.exec())
 }
 
-// ExplainCollection prints every statement a collection's run would execute: each member's
-// program up to its counts, the collection's steps, then the rest of each member's program.
+// ExplainCollection prints every statement a collection's run would execute, in order: each
+// member's program up to its counts, the collection's steps, each member's counts and report,
+// every member's writes, the cleanup.
 func (e *Engine) ExplainCollection(ctx context.Context, cp *CollectionPlan, members map[string]MemberIO, opts Options) (string, error) {
 	ca, err := opts.collectionAsset(cp, members)
 	if err != nil {

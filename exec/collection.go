@@ -87,14 +87,30 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 	if err != nil {
 		return crep, failCollection(crep, err)
 	}
-	defer root.close()
+	// The end, in the order explain prints it: the collection's cleanup, then each member's.
+	var cleanup []compile.Step
+	var opened []*run
+	defer func() {
+		for _, s := range cleanup {
+			_, _ = root.conn.ExecContext(context.Background(), s.SQL)
+		}
+		for _, m := range members {
+			if m.ex != nil {
+				m.ex.Close()
+			}
+		}
+		for _, r := range opened {
+			r.close()
+		}
+		root.close()
+	}()
 	runs := map[string]compile.MemberRun{}
 	for _, m := range members {
 		if m.absent {
 			continue
 		}
 		r := e.sibling(root)
-		defer r.close()
+		opened = append(opened, r)
 		m.b = newBackend(r, m.a, outputFiles(m.a))
 		rel, err := e.load(ctx, m.b, m.rep, mopts, nil)
 		if err != nil {
@@ -106,7 +122,6 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		if m.ex, err = runner.Start(m.b, m.ing.ra, m.ing.p); err != nil {
 			return crep, endCollection(crep, m, fail(m.rep, err))
 		}
-		defer m.ex.Close()
 		// The collection's rules are set in the failing rows before they are counted.
 		if err := m.ex.Until(ctx, func(s compile.Step) bool { return s.Op == compile.Counts }); err != nil {
 			return crep, endCollection(crep, m, m.settle(ctx, err))
@@ -115,11 +130,6 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 	}
 
 	steps, cleanup := cp.Steps(root.id, runs)
-	defer func() {
-		for _, s := range cleanup {
-			_, _ = root.conn.ExecContext(context.Background(), s.SQL)
-		}
-	}()
 	for _, s := range steps {
 		if _, err := root.conn.ExecContext(ctx, s.SQL); err != nil {
 			return crep, failCollection(crep, fmt.Errorf("collection %s: %s: %w", cp.Collection.Name, s.What, err))
@@ -342,9 +352,9 @@ func filterResults(cp *compile.CollectionPlan, members []*memberRun, runs map[st
 }
 
 // ExplainCollection returns the statements a collection's run with these members executes, in
-// order: each member's (as ExplainAsset's) up to its counts, the collection's steps, then the rest
-// of each member's program, its writes and cleanup included. It opens every member's input and
-// counts its rows; it evaluates nothing.
+// order: each member's (as ExplainAsset's) up to its counts, the collection's steps, each
+// member's counts and report, every member's writes, then the cleanup. It opens every member's
+// input and counts its rows; it evaluates nothing.
 func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts Options) (string, error) {
 	cp := ca.Plan
 	members, err := collectionMembers(ca)
@@ -362,7 +372,7 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 	var b strings.Builder
 	b.WriteString(sessionNote)
 	runs := map[string]compile.MemberRun{}
-	rest := map[string][]compile.Step{}
+	rest, memberCleanup := map[string][]compile.Step{}, map[string][]compile.Step{}
 	for _, m := range members {
 		if m.absent {
 			fmt.Fprintf(&b, "\n-- member %s: absent (optional), nothing runs\n", m.plan.Name)
@@ -384,24 +394,45 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 		for _, stmt := range checked {
 			p.Open = append(p.Open, compile.Step{Op: compile.OpenInput, What: "check the input", SQL: stmt})
 		}
-		steps := p.Program.Steps()
-		cut := slices.IndexFunc(steps, func(s compile.Step) bool { return s.Op == compile.Counts || s.Op.Writes() || s.Op == compile.Cleanup })
+		var steps, ends []compile.Step
+		for _, s := range p.Program.Steps() {
+			if s.Op == compile.Cleanup {
+				ends = append(ends, s)
+			} else {
+				steps = append(steps, s)
+			}
+		}
+		cut := slices.IndexFunc(steps, func(s compile.Step) bool { return s.Op == compile.Counts || s.Op.Writes() })
 		if cut < 0 {
 			cut = len(steps)
 		}
 		fmt.Fprintf(&b, "\n-- member %s: its input and its rules\n%s", m.plan.Name, compile.Listing(slices.Concat(p.Open, p.Probes, steps[:cut])))
-		rest[m.plan.Name] = steps[cut:]
+		rest[m.plan.Name], memberCleanup[m.plan.Name] = steps[cut:], ends
 		runs[m.plan.Name] = compile.MemberRun{Plan: m.a.Plan, Rel: p.Rel, Failed: p.Program.Failed()}
 	}
 	steps, cleanup := cp.Steps(root.id, runs)
 	fmt.Fprintf(&b, "\n-- collection %s: its filters, propagation and references, on every member's failing rows\n%s", cp.Collection.Name, compile.Listing(steps))
+	// Each member's counts and report, then every member's writes: a run stages them only once
+	// every member's outcome is known.
+	var writes []compile.Step
 	for _, m := range members {
-		if s := rest[m.plan.Name]; len(s) > 0 {
-			fmt.Fprintf(&b, "\n-- member %s: its counts, report and writes (the writes only when every member's outcome succeeds)\n%s", m.plan.Name, compile.Listing(s))
+		s := rest[m.plan.Name]
+		w := slices.IndexFunc(s, func(s compile.Step) bool { return s.Op.Writes() })
+		if w < 0 {
+			w = len(s)
 		}
+		if w > 0 {
+			fmt.Fprintf(&b, "\n-- member %s: its counts and report\n%s", m.plan.Name, compile.Listing(s[:w]))
+		}
+		writes = append(writes, s[w:]...)
 	}
-	if len(cleanup) > 0 {
-		fmt.Fprintf(&b, "\n-- collection %s: cleanup\n%s", cp.Collection.Name, compile.Listing(cleanup))
+	if len(writes) > 0 {
+		fmt.Fprintf(&b, "\n-- collection %s: every member's writes, in member order, only when every member's outcome succeeds\n%s", cp.Collection.Name, compile.Listing(writes))
 	}
+	var ends []compile.Step
+	for _, m := range members {
+		ends = append(ends, memberCleanup[m.plan.Name]...)
+	}
+	fmt.Fprintf(&b, "\n-- cleanup: the collection's, then each member's\n%s", compile.Listing(append(cleanup, ends...)))
 	return b.String(), nil
 }

@@ -1,10 +1,13 @@
 package exec_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -252,4 +255,54 @@ func TestCollectionMembersInOneDatabase(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, rep.Written)
 	require.Equal(t, [][]any{{int64(1), 1.0}}, e.parquetRows(e.path("out", "orders.parquet")))
+}
+
+var sectionTitle = regexp.MustCompile(`^-- (member|collection|cleanup)\b`)
+
+// Every statement a collection's run executes is the explained one, in its order: each
+// member's program up to its counts, the collection's steps, each member's rest, the cleanup.
+func TestCollectionExplainIsWhatRuns(t *testing.T) {
+	e := newEnv(t)
+	db := e.path("shop.duckdb")
+	e.table(db, "items", fmt.Sprintf(colSelects["items"], "(1, 1, 'p1', 1), (2, 1, 'zz', 1), (3, 1, 'p1', 0)"))
+	orders := e.parquet("in/orders.parquet", fmt.Sprintf(colSelects["orders"], "(1, 1.0), (2, 1.0), (4, -1.0)"))
+	refunds := e.parquet("in/refunds.parquet", fmt.Sprintf(colSelects["refunds"], "(1, 1, 1.0), (2, 1, -1.0)"))
+	products := e.parquet("in/products.parquet", fmt.Sprintf(colSelects["products"], "('p1', 'mug')"))
+	c := collection.New("c").Member("orders", colOrders()).Member("items", colItems()).
+		Member("refunds", colRefunds(), collection.PropagateRowFailures()).
+		Member("products", colProducts(), collection.IgnoredInFilters()).
+		OneToAtLeastOne("has_items", "orders", "items").SQLFilter("units", "items", "sum(qty) > 0").
+		Reference("known_product", "items.product_id", "products.product_id")
+	cp := compileCollection(t, c)
+	ca := exec.CollectionAsset{Plan: cp, Members: map[string]exec.Asset{
+		"orders":   {Input: exec.ParquetInput{Path: orders}, Output: exec.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true},
+		"items":    {Input: exec.TableInput{File: db, Table: "items"}, Output: exec.ParquetOutput{Path: e.path("out", "items.parquet")}, Quarantine: true},
+		"refunds":  {Input: exec.ParquetInput{Path: refunds}, Output: exec.ParquetOutput{Path: e.path("out", "refunds.parquet")}, Quarantine: true},
+		"products": {Input: exec.ParquetInput{Path: products}, Output: exec.ParquetOutput{Path: e.path("out", "products.parquet")}, Quarantine: true},
+	}}
+	explainer, err := exec.Open(exec.Config{})
+	require.NoError(t, err)
+	defer explainer.Close()
+	text, err := explainer.ExplainCollection(context.Background(), ca, exec.Options{})
+	require.NoError(t, err)
+
+	var trace bytes.Buffer
+	eng, err := exec.Open(exec.Config{Trace: &trace, TraceFull: true})
+	require.NoError(t, err)
+	defer eng.Close()
+	rep, err := eng.RunCollection(context.Background(), ca, exec.Options{})
+	require.NoError(t, err)
+	require.True(t, rep.Written)
+	// The sections' titles are comments of their own, which the single table's listing has not.
+	var lines []string
+	for _, line := range strings.Split(text, "\n") {
+		if !sectionTitle.MatchString(line) {
+			lines = append(lines, line)
+		}
+	}
+	stmts := checkTraceIsProgram(t, strings.Join(lines, "\n"), trace.String())
+	joined := strings.Join(stmts, "\n")
+	for _, want := range []string{`INSERT INTO "__tg_failed_`, `UPDATE "__tg_failed_`, "GROUP BY ALL HAVING coalesce(", "sum(qty)", "COPY (SELECT s."} {
+		require.Contains(t, joined, want)
+	}
 }

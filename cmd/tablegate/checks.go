@@ -54,8 +54,7 @@ func checksCmd(stdout io.Writer) *cobra.Command {
 		Short: "List the checks a validate run would report (name, blocking, description, rules), without reading data",
 		Example: `  tablegate checks --schema orders.yaml
   tablegate checks --schema orders.yaml --quarantine --format json
-  tablegate checks --schema orders.yaml --granularity column --schema-rules per_rule
-  tablegate checks --collection shop.yaml --quarantine`,
+  tablegate checks --collection shop.yaml --granularity column`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.format != "text" && f.format != "json" {

@@ -24,7 +24,6 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 		Use:   "explain --schema S [--input IN [--out OUT [--quarantine]]]",
 		Short: "Print the compiled SQL; with an input, check its column types first and print every statement a run executes",
 		Example: `  tablegate explain --schema orders.yaml
-  tablegate explain --schema orders.yaml --input orders.parquet
   tablegate explain --schema orders.yaml --input orders.parquet --out clean/orders.parquet --quarantine
   tablegate explain --collection shop.yaml --input-dir in/ --out-dir clean/ --quarantine`,
 		Args: noArgs,
