@@ -112,7 +112,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		r := e.sibling(root)
 		opened = append(opened, r)
 		m.b = newBackend(r, m.a, outputFiles(m.a))
-		rel, err := e.load(ctx, m.b, m.rep, mopts, nil)
+		rel, err := e.load(ctx, m.b, m.rep, mopts)
 		if err != nil {
 			return crep, endCollection(crep, m, err)
 		}
@@ -381,8 +381,7 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 		r := e.sibling(root)
 		defer r.close()
 		bk := newBackend(r, m.a, outputFiles(m.a))
-		var checked []string
-		rel, err := e.load(ctx, bk, &outcome.Report{}, opts, &checked)
+		rel, err := e.load(ctx, bk, &outcome.Report{}, opts)
 		if err != nil {
 			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
 		}
@@ -391,9 +390,6 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
 		}
 		p.Open = bk.opening.Steps
-		for _, stmt := range checked {
-			p.Open = append(p.Open, compile.Step{Op: compile.OpenInput, What: "check the input", SQL: stmt})
-		}
 		var steps, ends []compile.Step
 		for _, s := range p.Program.Steps() {
 			if s.Op == compile.Cleanup {

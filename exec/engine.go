@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -224,38 +223,27 @@ func (e *Engine) Close() error {
 	return nil
 }
 
-// conn is a run's connection; with a tracer, it writes every statement it runs to it, and while
-// it records (what a run checks after its input is open) it keeps them for explain.
+// conn is a run's connection; with a tracer, it writes every statement it runs to it.
 type conn struct {
 	*gosql.Conn
-	trace  *trace.Tracer // nil: not traced
-	record *[]string     // nil: not recording
-}
-
-func (c conn) keep(query string) {
-	if c.record != nil {
-		*c.record = append(*c.record, query)
-	}
+	trace *trace.Tracer // nil: not traced
 }
 
 // ExecContext runs a statement.
 func (c conn) ExecContext(ctx context.Context, query string, args ...any) (gosql.Result, error) {
 	defer c.trace.Log(c.trace.Begin(), query)
-	c.keep(query)
 	return c.Conn.ExecContext(ctx, query, args...)
 }
 
 // QueryContext runs a query; DuckDB has built the whole result when it returns.
 func (c conn) QueryContext(ctx context.Context, query string, args ...any) (*gosql.Rows, error) {
 	defer c.trace.Log(c.trace.Begin(), query)
-	c.keep(query)
 	return c.Conn.QueryContext(ctx, query, args...)
 }
 
 // QueryRowContext runs a query for one row.
 func (c conn) QueryRowContext(ctx context.Context, query string, args ...any) *gosql.Row {
 	defer c.trace.Log(c.trace.Begin(), query)
-	c.keep(query)
 	return c.Conn.QueryRowContext(ctx, query, args...)
 }
 
@@ -456,28 +444,6 @@ func (r *run) restorePerfectHash(ctx context.Context) {
 	if err := r.conn.QueryRowContext(ctx, duckdbtune.ReadPerfectHash).Scan(&now); err == nil && now != r.callerPerfectHash {
 		_, _ = r.conn.ExecContext(ctx, duckdbtune.SetPerfectHash(int(r.callerPerfectHash)))
 	}
-}
-
-// attach makes a database file available under an alias, once per run. Inputs attach read-only
-// unless the same file is also the output.
-func (r *run) attach(ctx context.Context, path string, write bool) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	if alias, ok := r.attached[abs]; ok {
-		return alias, nil
-	}
-	if !write {
-		if _, err := os.Stat(abs); err != nil {
-			return "", fmt.Errorf("database file: %w", err)
-		}
-	}
-	alias := r.alias(path)
-	if err := r.attachAs(ctx, path, abs, alias, compile.Attach(abs, alias, write)); err != nil {
-		return "", err
-	}
-	return alias, nil
 }
 
 // attachAs runs stmt, which attaches the file path (abs) as alias.

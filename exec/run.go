@@ -3,6 +3,7 @@ package exec
 import (
 	"cmp"
 	"context"
+	gosql "database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -150,7 +151,7 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 
 	opts.progress("reading input", 0)
 	b := newBackend(r, a, outputFiles(a))
-	rel, err := e.load(ctx, b, rep, opts, nil)
+	rel, err := e.load(ctx, b, rep, opts)
 	if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
 		return e.skipped(rep, a, opts), nil
 	}
@@ -253,10 +254,8 @@ func precheck(ctx context.Context, a Asset, opts Options, rep *outcome.Report) e
 
 // load opens the input and checks its column types against the schema, casting when asked. A
 // mismatch is reported (rep gets the column_schema_mismatch outcome) and returned as the error.
-// While record is set, the statements a run executes after its input is open (the casts'
-// check, the references') are kept there, for explain.
-func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts Options, record *[]string) (compile.Relation, error) {
-	a, r := b.a, b.r
+func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts Options) (compile.Relation, error) {
+	a := b.a
 	p := a.Plan
 	o, err := b.openInput(ctx, readAs(a.Input, reading{declared: p.Schema().Columns}), true)
 	rel := o.Rel
@@ -266,19 +265,14 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 		}
 		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
 	}
-	r.conn.record = record
-	defer func() { r.conn.record = nil }()
-	actual := make([]casting.ColumnType, len(o.Columns))
-	for i, c := range o.Columns {
-		actual[i] = casting.ColumnType{Name: c.Name, Type: c.Type}
-	}
+	actual := columnTypes(o.Columns)
 	rep.DroppedColumns = undeclared(p.Schema().Columns, actual)
 	// A multi-file scan (one file has nothing to compare): DuckDB casts every file to one file's
 	// types without a word.
 	files := fileMismatches(b.src, o)
 	mismatches := casting.CheckColumns(p.Schema().Columns, actual)
 	if len(mismatches) > 0 && opts.Cast && len(files) == 0 {
-		if mismatches, err = e.applyCasts(ctx, r, p, &rel, mismatches); err != nil {
+		if mismatches, err = e.applyCasts(ctx, b, p, &rel, mismatches); err != nil {
 			return rel, fail(rep, err)
 		}
 	}
@@ -286,7 +280,7 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 	if len(mismatches) > 0 {
 		return rel, columnMismatch(rep, p, mismatches, p.Name, producerOf(a.Input), actual)
 	}
-	return rel, e.checkReferences(ctx, r, rep, p, b.written)
+	return rel, e.checkReferences(ctx, b, rep, p)
 }
 
 // undeclared are the input's columns, in its order, that no declared column names: a run does
@@ -438,7 +432,7 @@ func columnMismatch(rep *outcome.Report, p *compile.Plan, mm []casting.Mismatch,
 
 // applyCasts casts the mismatched columns that exist, after checking that every value converts;
 // it returns the mismatches a cast cannot mend (missing columns).
-func (e *Engine) applyCasts(ctx context.Context, r *run, p *compile.Plan, rel *compile.Relation, mm []casting.Mismatch) ([]casting.Mismatch, error) {
+func (e *Engine) applyCasts(ctx context.Context, b *backend, p *compile.Plan, rel *compile.Relation, mm []casting.Mismatch) ([]casting.Mismatch, error) {
 	var rest []casting.Mismatch
 	var cast []*schema.Column
 	for _, m := range mm {
@@ -451,15 +445,15 @@ func (e *Engine) applyCasts(ctx context.Context, r *run, p *compile.Plan, rel *c
 	if len(rest) > 0 || len(cast) == 0 {
 		return rest, nil
 	}
-	vals := make([]any, len(cast))
-	ptrs := make([]any, len(cast))
-	for i := range vals {
-		ptrs[i] = &vals[i]
+	probe := compile.Step{Op: compile.ReadRow, What: "find a value of each column to cast that does not cast", SQL: casting.FailedCastProbe(cast, rel.From)}
+	rows, err := runner.ReadStep(ctx, b, b.opening, probe)
+	if err == nil && len(rows) == 0 {
+		err = gosql.ErrNoRows
 	}
-	if err := r.conn.QueryRowContext(ctx, casting.FailedCastProbe(cast, rel.From)).Scan(ptrs...); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("check the casts: %w", err)
 	}
-	for i, v := range vals {
+	for i, v := range rows[0] {
 		if v != nil {
 			return nil, &outcome.CastError{Column: cast[i].Name, Value: fmt.Sprint(v), Target: cast[i].DType.String()}
 		}
@@ -532,8 +526,7 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 	}
 	defer r.close()
 	b := newBackend(r, a, outputFiles(a))
-	var checked []string
-	rel, err := e.load(ctx, b, &outcome.Report{}, opts, &checked)
+	rel, err := e.load(ctx, b, &outcome.Report{}, opts)
 	if err != nil {
 		return "", err
 	}
@@ -542,9 +535,6 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 		return "", err
 	}
 	p.Open = b.opening.Steps
-	for _, stmt := range checked {
-		p.Open = append(p.Open, compile.Step{Op: compile.OpenInput, What: "check the input", SQL: stmt})
-	}
 	return sessionNote + p.String(), nil
 }
 

@@ -705,7 +705,7 @@ func sanitizeJSON(s string) string {
 
 // Prepared is a run's program with what it was built from: the input's probes as they ran, and
 // the relation and facts they completed. Open, which the backend fills when it explains, are
-// the statements that opened the input (compile.OpenInput steps).
+// the statements that opened the input and checked it (compile.Opening's Steps).
 type Prepared struct {
 	Rel     compile.Relation
 	Facts   compile.Facts

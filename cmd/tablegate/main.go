@@ -133,7 +133,8 @@ func newRoot(con console, stdout, stderr io.Writer, code *int) *cobra.Command {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(validateCmd(con, stdout, stderr, code), explainCmd(stdout), checkCmd(stdout), checksCmd(stdout),
-		sampleCmd(con, stdout, stderr), initCmd(stdout, stderr), importCmd(stdout, stderr), benchCmd(stdout, stderr), historyCmd(stdout), reportCmd(),
+		sampleCmd(con, stdout, stderr), initCmd(stdout, stderr), importCmd(stdout, stderr), exportCmd(stdout, stderr), benchCmd(stdout, stderr),
+		historyCmd(stdout), reportCmd(),
 		versionCmd(stdout))
 	return root
 }
