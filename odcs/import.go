@@ -102,6 +102,7 @@ func Import(ctx context.Context, c *Contract, opts ImportOptions) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
+	opts.References = withExportedInputs(c, opts.References)
 	im := &importer{c: c, obj: obj, opts: opts, ruleSev: map[string]string{}, origin: map[string]Pos{}}
 	doc := im.document()
 	if len(im.problems) > 0 {
@@ -129,17 +130,6 @@ func Import(ctx context.Context, c *Contract, opts ImportOptions) (*Result, erro
 		return nil, im.translate(c, obj, err)
 	}
 	return &Result{YAML: b.Bytes(), Schema: s, Object: obj, Notices: im.notices}, nil
-}
-
-// sameElement reports whether an array's items say nothing but the element type the array's
-// physicalType gives.
-func sameElement(items *Property, elem schema.DType) bool {
-	if items.PhysicalType == "" || items.LogicalTypeOptions != nil || len(items.Quality) > 0 || len(items.Enum) > 0 ||
-		items.Required || items.Unique || len(items.Properties) > 0 || items.Items != nil {
-		return false
-	}
-	ph, err := physicalTypeOf(items.PhysicalType)
-	return err == nil && ph.maxChars == 0 && ph.dtype.String() == elem.String()
 }
 
 func pickObject(c *Contract, name string) (*Object, error) {
@@ -335,6 +325,8 @@ type column struct {
 	isIn     bool
 	regex    bool
 	nested   bool
+	// untypedByLoss marks a column left without a dtype because its type was refused.
+	untypedByLoss bool
 	// uniqueQ are the quality entries unique came from; uniqueSev their severity.
 	uniqueQ   []*Quality
 	uniqueSev string
@@ -362,7 +354,10 @@ func (im *importer) column(p *Property, top, inner bool) *column {
 		im.refuse(p.Pos(key), "", "column %q: tablegate's column names are letters, digits and underscores (they make the check names); rename the column in the query that produces the table, or give physicalName", name)
 	}
 	col := &column{im: im, p: p, name: name, nullable: !p.Required, sev: map[string]string{}, nested: !top}
+	reported := len(im.problems) + len(im.notices)
 	col.dtype = im.dtype(p, col)
+	// Any is either declared (an exported schema's tablegateType) or what a refused type became.
+	col.untypedByLoss = col.dtype.Kind == schema.KindAny && len(im.problems)+len(im.notices) > reported
 	col.node = mapping()
 	if top {
 		col.node.HeadComment = p.Pos().Path
@@ -378,7 +373,7 @@ func (im *importer) column(p *Property, top, inner bool) *column {
 		im.refuse(p.Pos("primaryKey"), "", "primaryKey on a nested property: tablegate's primary key is made of top-level columns")
 	}
 	col.unique = p.Unique && !col.untyped(p.Pos("unique"), "unique")
-	if !top && (len(p.Quality) > 0 || len(p.Relationships) > 0) {
+	if !top && (!tablegateOnly(p.Quality) || len(p.Relationships) > 0) {
 		im.refuse(p.Pos(), "not checked", "quality and relationships on a nested property are not imported: tablegate's table checks and references are on top-level columns")
 		p = &Property{Name: p.Name, PhysicalType: p.PhysicalType, LogicalType: p.LogicalType, LogicalTypeOptions: p.LogicalTypeOptions,
 			Required: p.Required, Unique: p.Unique, Enum: p.Enum, Properties: p.Properties, Items: p.Items, Description: p.Description, at: p.at}
@@ -555,6 +550,9 @@ func (im *importer) primaryKey() {
 // dtype maps physicalType, or a logicalType that fixes the dtype alone.
 func (im *importer) dtype(p *Property, col *column) schema.DType {
 	opts := p.LogicalTypeOptions
+	if d, ok := im.tablegateType(p, col); ok {
+		return d
+	}
 	if p.PhysicalType != "" {
 		ph, err := physicalTypeOf(p.PhysicalType)
 		if err != nil {
@@ -571,8 +569,14 @@ func (im *importer) dtype(p *Property, col *column) schema.DType {
 			col.charLength("max_length", ph.maxChars, p.Pos("physicalType"), fmt.Sprintf("physicalType %s (at most %d characters)", p.PhysicalType, ph.maxChars))
 		}
 		im.agree(p, ph.dtype)
-		if k := ph.dtype.Kind; (k == schema.KindList || k == schema.KindArray) && p.Items != nil && !sameElement(p.Items, ph.dtype.Inner.DType) {
-			im.refuse(p.Pos("items"), "", "items beside a physicalType that gives the element type: give one of them (items that only repeat the element's physicalType are read)")
+		if k := ph.dtype.Kind; (k == schema.KindList || k == schema.KindArray) && p.Items != nil {
+			// items carries the element's rules; its type must be the physicalType's element type.
+			ic := im.column(p.Items, false, true)
+			ic.finish()
+			if got, want := ic.dtype.String(), ph.dtype.Inner.DType.String(); got != want {
+				im.refuse(p.Pos("items"), "", "items is %s, but physicalType %s has elements of %s", got, p.PhysicalType, want)
+			}
+			col.inner = ic
 		}
 		return ph.dtype
 	}

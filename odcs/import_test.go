@@ -235,8 +235,8 @@ func TestImportRefusals(t *testing.T) {
 `, "", "schema[0].properties[0].logicalType", "disagrees"},
 		{"date on a timestamp from v3.1", `      - {name: a, physicalType: TIMESTAMP, logicalType: date}
 `, "", "schema[0].properties[0].logicalType", "logicalType date disagrees with physicalType TIMESTAMP"},
-		{"items that say more than the physicalType", `      - {name: a, physicalType: "INTEGER[]", items: {physicalType: INTEGER, required: true}}
-`, "", "schema[0].properties[0].items", "give one of them"},
+		{"items of another type than the physicalType's elements", `      - {name: a, physicalType: "INTEGER[]", items: {physicalType: VARCHAR}}
+`, "", "schema[0].properties[0].items", "items is String, but physicalType INTEGER[] has elements of Int32"},
 		{"bound on a string", `      - {name: a, physicalType: VARCHAR, logicalTypeOptions: {minimum: 1}}
 `, "", "schema[0].properties[0].logicalTypeOptions.minimum", "applies to numbers"},
 		{"decimal bound finer than the scale", `      - {name: a, physicalType: "DECIMAL(5,1)", logicalTypeOptions: {minimum: 0.25}}
