@@ -48,3 +48,38 @@ func TestExportRefusesInvalidSchemas(t *testing.T) {
 		t.Fatalf("got %v; want the schema's two declaration errors", err)
 	}
 }
+
+// TestImportReadsExportedInputs: a contract export wrote names its relationships' data, relative
+// to the contract's folder; import reads it from there when no reference data is given, and a
+// given one wins.
+func TestImportReadsExportedInputs(t *testing.T) {
+	dir := t.TempDir()
+	s, err := schema.Parse([]byte(`schema: Refs
+columns:
+  - {name: vendor, type: String, references: {input: data/vendors.parquet, column: id}}
+`), filepath.Join(dir, "schemas", "refs.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(dir, "contracts")
+	c, err := Export(context.Background(), s, ExportOptions{Folder: folder})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.File = filepath.Join(folder, "refs.odcs.yaml")
+	for _, tc := range []struct {
+		given map[string]string
+		want  string
+	}{
+		{nil, filepath.Join(dir, "schemas", "data", "vendors.parquet")},
+		{map[string]string{"vendors": "/elsewhere/v.parquet"}, "/elsewhere/v.parquet"},
+	} {
+		res, err := Import(context.Background(), c, ImportOptions{References: tc.given})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Schema.Column("vendor").Args.References; got == nil || got.Input != tc.want || got.Column != "id" {
+			t.Errorf("given %v: reference %+v; want input %s", tc.given, got, tc.want)
+		}
+	}
+}

@@ -102,6 +102,7 @@ func Import(ctx context.Context, c *Contract, opts ImportOptions) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
+	opts.References = withExportedInputs(c, opts.References)
 	im := &importer{c: c, obj: obj, opts: opts, ruleSev: map[string]string{}, origin: map[string]Pos{}}
 	doc := im.document()
 	if len(im.problems) > 0 {
