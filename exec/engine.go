@@ -274,6 +274,18 @@ type run struct {
 	// set, when not nil, is the write set the run's outputs join: their writers take no lock of
 	// their own and put nothing in place; the set does it for every member at once.
 	set *writeSet
+	// sibling runs share another run's connection (a collection's members): closing one drops
+	// only what it made.
+	sibling bool
+}
+
+// sibling is a run on r's connection with its own number, so that its temp tables are its own
+// (a collection's member): it shares r's settings, threads and attached databases (DuckDB
+// attaches a file once per connection, and two members may read or write one file), and r
+// detaches them and closes the connection.
+func (e *Engine) sibling(r *run) *run {
+	return &run{conn: r.conn, id: e.nextID.Add(1), attached: r.attached, boost: r.boost, sibling: true,
+		perfectHashBits: r.perfectHashBits, memoryLimit: r.memoryLimit, threads: r.threads, keyThreads: r.keyThreads}
 }
 
 func (e *Engine) newRun(ctx context.Context) (*run, error) {
@@ -408,10 +420,13 @@ func (r *run) close() {
 	for _, v := range r.views {
 		_, _ = r.conn.ExecContext(ctx, compile.DropReferenceView(v))
 	}
-	r.restorePerfectHash(ctx)
+	if r.sibling {
+		return
+	}
 	for _, alias := range r.attached {
 		_, _ = r.conn.ExecContext(ctx, compile.DetachIfExists(alias))
 	}
+	r.restorePerfectHash(ctx)
 	if r.boost != nil {
 		r.boost.closed(r)
 	}

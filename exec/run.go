@@ -134,44 +134,10 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 }
 
 func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
-	p := a.Plan
 	rep, done := opts.Begin(a)
 	defer done()
-	if err := opts.validate(); err != nil {
-		return rep, fail(rep, err)
-	}
-	if err := CheckReportFiles(a, opts.ReportFiles...); err != nil {
-		return rep, fail(rep, err)
-	}
-	if a.Name != "" {
-		if err := CheckAssetName(a.Name); err != nil {
-			return rep, fail(rep, err)
-		}
-	}
-	if a.QuarantineName != "" {
-		if err := checkQuarantineName(a); err != nil {
-			return rep, fail(rep, err)
-		}
-	}
-	if a.Output != nil {
-		rep.Table.Address = a.Output.String()
-		if a.Quarantine {
-			rep.Quarantine.Address = a.QuarantineAddress(rep.Asset)
-		}
-	} else if a.Quarantine {
-		return rep, fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
-	}
-	if a.Output != nil {
-		if err := a.Output.check(quarantineName(a, rep.Asset)); err != nil {
-			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
-		}
-		rolledBack, err := recoverOutput(ctx, a.Output)
-		if err != nil {
-			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
-		}
-		if rolledBack != nil {
-			warn(rep, opts, rolledBack.Error())
-		}
+	if err := precheck(ctx, a, opts, rep); err != nil {
+		return rep, err
 	}
 	if a.Input == nil {
 		return e.skipped(rep, a, opts), nil
@@ -193,6 +159,14 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		return rep, err
 	}
 	ev, err := e.evaluate(ctx, b, rep, rel, opts, policyOf(a))
+	return rep, conclude(rep, a, opts, ev, err)
+}
+
+// conclude settles the report of a run of a from its evaluation (nil when the run did not get to
+// its steps) and the error it ended with, and returns the run's error: typed for the failing
+// outcomes.
+func conclude(rep *outcome.Report, a Asset, opts Options, ev *evaluation, err error) error {
+	p := a.Plan
 	if ev != nil && ev.res.Counted {
 		rep.Rows = outcome.Rows{Input: ev.total, Invalid: ev.stats.invalid, Valid: ev.total - ev.stats.invalid}
 		out := ev.out
@@ -202,10 +176,10 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	if errors.As(err, &werr) {
 		// The run did not reach its outcome: like every exit-2 error, it has none.
 		rep.Outcome = nil
-		return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: werr.Err})
+		return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: werr.Err})
 	}
 	if err != nil {
-		return rep, fail(rep, err)
+		return fail(rep, err)
 	}
 	total, stats, out := ev.total, ev.stats, ev.out
 	if w := ev.res.Written; a.Output != nil && out != outcome.Aborted && out != outcome.TableCheckFailed {
@@ -227,13 +201,55 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	counts := errorCounts(p, stats)
 	switch out {
 	case outcome.TableCheckFailed:
-		return rep, fail(rep, tableCheckError(p, ev.tables))
+		return fail(rep, tableCheckError(p, ev.tables))
 	case outcome.Aborted:
-		return rep, fail(rep, &outcome.ValidationAbortError{Schema: p.Name, Invalid: stats.invalid, Counts: counts})
+		return fail(rep, &outcome.ValidationAbortError{Schema: p.Name, Invalid: stats.invalid, Counts: counts})
 	case outcome.NoValidRows:
-		return rep, fail(rep, &outcome.NoValidRowsError{Schema: p.Name, Rows: total, Counts: counts, Quarantine: rep.Quarantine.Address})
+		return fail(rep, &outcome.NoValidRowsError{Schema: p.Name, Rows: total, Counts: counts, Quarantine: rep.Quarantine.Address})
 	}
-	return rep, nil
+	return nil
+}
+
+// precheck checks what a run of a can check before it reads anything (its options, report files,
+// names, output) and recovers the output from an interrupted write; a failure is recorded in rep.
+func precheck(ctx context.Context, a Asset, opts Options, rep *outcome.Report) error {
+	if err := opts.validate(); err != nil {
+		return fail(rep, err)
+	}
+	if err := CheckReportFiles(a, opts.ReportFiles...); err != nil {
+		return fail(rep, err)
+	}
+	if a.Name != "" {
+		if err := CheckAssetName(a.Name); err != nil {
+			return fail(rep, err)
+		}
+	}
+	if a.QuarantineName != "" {
+		if err := checkQuarantineName(a); err != nil {
+			return fail(rep, err)
+		}
+	}
+	if a.Output != nil {
+		rep.Table.Address = a.Output.String()
+		if a.Quarantine {
+			rep.Quarantine.Address = a.QuarantineAddress(rep.Asset)
+		}
+	} else if a.Quarantine {
+		return fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
+	}
+	if a.Output != nil {
+		if err := a.Output.check(quarantineName(a, rep.Asset)); err != nil {
+			return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
+		rolledBack, err := recoverOutput(ctx, a.Output)
+		if err != nil {
+			return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
+		if rolledBack != nil {
+			warn(rep, opts, rolledBack.Error())
+		}
+	}
+	return nil
 }
 
 // load opens the input and checks its column types against the schema, casting when asked. A

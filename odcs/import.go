@@ -102,6 +102,7 @@ func Import(ctx context.Context, c *Contract, opts ImportOptions) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
+	opts.References = withExportedInputs(c, opts.References)
 	im := &importer{c: c, obj: obj, opts: opts, ruleSev: map[string]string{}, origin: map[string]Pos{}}
 	doc := im.document()
 	if len(im.problems) > 0 {
@@ -363,7 +364,7 @@ func (im *importer) column(p *Property, top bool) *column {
 		im.refuse(p.Pos("primaryKey"), "", "primaryKey on a nested property: tablegate's primary key is made of top-level columns")
 	}
 	col.unique = p.Unique
-	if !top && (len(p.Quality) > 0 || len(p.Relationships) > 0) {
+	if !top && (!tablegateOnly(p.Quality) || len(p.Relationships) > 0) {
 		im.refuse(p.Pos(), "not checked", "quality and relationships on a nested property are not imported: tablegate's table checks and references are on top-level columns")
 		p = &Property{Name: p.Name, PhysicalType: p.PhysicalType, LogicalType: p.LogicalType, LogicalTypeOptions: p.LogicalTypeOptions,
 			Required: p.Required, Unique: p.Unique, Enum: p.Enum, Properties: p.Properties, Items: p.Items, Description: p.Description, at: p.at}
@@ -540,6 +541,9 @@ func (im *importer) primaryKey() {
 // dtype maps physicalType, or a logicalType that fixes the dtype alone.
 func (im *importer) dtype(p *Property, col *column) schema.DType {
 	opts := p.LogicalTypeOptions
+	if d, ok := im.tablegateType(p, col); ok {
+		return d
+	}
 	if p.PhysicalType != "" {
 		ph, err := physicalTypeOf(p.PhysicalType)
 		if err != nil {
@@ -557,7 +561,13 @@ func (im *importer) dtype(p *Property, col *column) schema.DType {
 		}
 		im.agree(p, ph.dtype)
 		if k := ph.dtype.Kind; (k == schema.KindList || k == schema.KindArray) && p.Items != nil {
-			im.refuse(p.Pos("items"), "", "items beside a physicalType that gives the element type: give one of them")
+			// items carries the element's rules; its type must be the physicalType's element type.
+			ic := im.column(p.Items, false)
+			ic.finish()
+			if got, want := ic.dtype.String(), ph.dtype.Inner.DType.String(); got != want {
+				im.refuse(p.Pos("items"), "", "items is %s, but physicalType %s has elements of %s", got, p.PhysicalType, want)
+			}
+			col.inner = ic
 		}
 		return ph.dtype
 	}

@@ -26,7 +26,8 @@ func (im *importer) agree(p *Property, d schema.DType) {
 	switch p.LogicalType {
 	case "":
 	case "string":
-		ok = k == schema.KindString || k == schema.KindEnum
+		ok = k == schema.KindString || k == schema.KindEnum || stringFormats[k] != "" && p.LogicalTypeOptions != nil &&
+			p.LogicalTypeOptions.Format != nil && p.LogicalTypeOptions.Format.Text == stringFormats[k]
 	case "integer":
 		ok = k.IsInteger()
 	case "number":
@@ -328,7 +329,7 @@ func (im *importer) format(col *column, o *LogicalTypeOptions) {
 	f := o.Format.Text
 	k := col.dtype.Kind
 	switch {
-	case k.IsInteger() && intFormats[f] != 0, k.IsFloat() && (f == "f32" || f == "f64"):
+	case k.IsInteger() && intFormats[f] != 0, k.IsFloat() && (f == "f32" || f == "f64"), stringFormats[k] != "" && stringFormats[k] == f:
 		// The width, already the dtype's.
 	case k == schema.KindDate || k == schema.KindDatetime || k == schema.KindTime:
 		im.note(o.Pos("format"), "format %q is how the values are written as text; the column holds typed values, so there is nothing to check", f)
@@ -910,6 +911,12 @@ func (im *importer) customQuality(q *Quality, col *column) {
 		im.refuse(q.Pos("engine"), "not checked", "custom quality for engine %q is run by that engine, not by tablegate", q.Engine)
 		return
 	}
+	if keys, isMap := q.Implementation.(map[string]any); isMap {
+		if sev, ok := im.severity(q); ok {
+			im.tablegateKeys(q, col, keys, sev)
+		}
+		return
+	}
 	impl, ok := q.Implementation.(string)
 	if !ok || strings.TrimSpace(impl) == "" {
 		im.refuse(q.Pos("implementation"), "", "a tablegate custom entry's implementation is its SQL")
@@ -1062,7 +1069,7 @@ func (im *importer) objectRelationship(r *Relationship) {
 	if !ok {
 		return
 	}
-	if len(from) == 1 {
+	if len(from) == 1 && !r.From.List {
 		if col := im.columnNamed(from[0]); col != nil {
 			ref := mapping()
 			ref.Style = yaml.FlowStyle
@@ -1160,6 +1167,12 @@ func add(m *yaml.Node, key string, v *yaml.Node) {
 func dtypeKeys(n *yaml.Node, d schema.DType, col *column) {
 	add(n, "type", scalar(d.Kind.String()))
 	switch d.Kind {
+	case schema.KindEnum:
+		cats := flow()
+		for _, c := range d.Categories {
+			cats.Content = append(cats.Content, str(c))
+		}
+		add(n, "categories", cats)
 	case schema.KindDecimal:
 		add(n, "precision", scalar(strconv.Itoa(d.Precision)))
 		add(n, "scale", scalar(strconv.Itoa(d.Scale)))
