@@ -140,7 +140,12 @@ func (im *importer) tablegateColumnKeys(q *Quality, col *column, keys map[string
 			}
 			col.sev[rule] = "warn"
 		}
-		im.ref(q, col.name+"|"+rule, false)
+		// A nested column's rules are named from the top-level column, which it does not know; an
+		// allow_* key makes no rule.
+		makesRule := !(strings.HasPrefix(k, "allow_") && v == true)
+		if !col.nested && makesRule {
+			im.ref(q, col.name+"|"+rule, false)
+		}
 	}
 }
 
