@@ -235,7 +235,7 @@ func (im *importer) tablegateType(p *Property, col *column) (schema.DType, bool)
 				shape = append(shape, size)
 			}
 			if shape != nil {
-				ic := im.column(p.Items, false)
+				ic := im.column(p.Items, false, true)
 				ic.finish()
 				col.inner = ic
 				return schema.DType{Kind: schema.KindArray, Inner: &schema.Column{DType: ic.dtype}, Shape: shape}, true
