@@ -133,9 +133,15 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 }
 
 func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
-	p := a.Plan
 	rep, done := opts.Begin(a)
 	defer done()
+	if e.other != nil {
+		rep.DuckDBVersion = "" // not DuckDB's run
+		var err error
+		if a, err = e.other.Prepare(ctx, a, opts); err != nil {
+			return rep, fail(rep, err)
+		}
+	}
 	if err := opts.validate(); err != nil {
 		return rep, fail(rep, err)
 	}
@@ -160,7 +166,7 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	} else if a.Quarantine {
 		return rep, fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
 	}
-	if a.Output != nil {
+	if a.Output != nil && e.other == nil {
 		if err := a.Output.check(quarantineName(a, rep.Asset)); err != nil {
 			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
 		}
@@ -176,15 +182,28 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		return e.skipped(rep, a, opts), nil
 	}
 
-	r, err := e.newRun(ctx)
-	if err != nil {
-		return rep, fail(rep, err)
-	}
-	defer r.close()
-
+	var b session
+	var rel compile.Relation
+	var err error
 	opts.progress("reading input", 0)
-	b := newBackend(r, a, outputFiles(a))
-	rel, err := e.load(ctx, b, rep, opts)
+	if e.other != nil {
+		f, cerr := e.connect(ctx, a)
+		if cerr != nil {
+			return rep, fail(rep, cerr)
+		}
+		defer f.close()
+		b = f
+		rel, err = loadOn(ctx, f, rep, opts)
+	} else {
+		r, rerr := e.newRun(ctx)
+		if rerr != nil {
+			return rep, fail(rep, rerr)
+		}
+		defer r.close()
+		d := newBackend(r, a, outputFiles(a))
+		b = d
+		rel, err = e.load(ctx, d, rep, opts)
+	}
 	if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
 		return e.skipped(rep, a, opts), nil
 	}
@@ -192,6 +211,13 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		return rep, err
 	}
 	ev, err := e.evaluate(ctx, b, rep, rel, opts, policyOf(a))
+	return settle(rep, a, opts, ev, err)
+}
+
+// settle takes the report from what the run found, and returns the run's error, typed for the
+// failing outcomes.
+func settle(rep *outcome.Report, a Asset, opts Options, ev *evaluation, err error) (*outcome.Report, error) {
+	p := a.Plan
 	if ev != nil && ev.res.Counted {
 		rep.Rows = outcome.Rows{Input: ev.total, Invalid: ev.stats.invalid, Valid: ev.total - ev.stats.invalid}
 		out := ev.out
@@ -526,11 +552,14 @@ func (e *Engine) ExplainAsset(ctx context.Context, a Asset, opts Options) (strin
 
 // explain is the program of a run of the asset with the policy (Filter's is outcome.PolicyFilter).
 func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outcome.Policy) (string, error) {
-	if a.Input == nil {
-		return "", fmt.Errorf("explain needs an input: %w", ErrNoSourceData)
-	}
 	if err := opts.validate(); err != nil {
 		return "", err
+	}
+	if e.other != nil {
+		return e.explainOn(ctx, a, opts, policy)
+	}
+	if a.Input == nil {
+		return "", fmt.Errorf("explain needs an input: %w", ErrNoSourceData)
 	}
 	r, err := e.newRun(ctx)
 	if err != nil {
@@ -545,7 +574,7 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 	if err != nil {
 		return "", err
 	}
-	p, err := prepare(ctx, b, runAsset(r, a, opts, policy, checkGroups(a.Plan, opts)), rel)
+	p, err := prepare(ctx, b, runAsset(b.id(), a, opts, policy, checkGroups(a.Plan, opts), b.target()), rel)
 	if err != nil {
 		return "", err
 	}
