@@ -65,11 +65,11 @@ type foreign struct {
 	prog *compile.Program
 }
 
-func (f *foreign) asset() Asset                                               { return f.a }
-func (f *foreign) id() int64                                                  { return f.runs }
-func (f *foreign) target() compile.Output                                     { return f.Target() }
+func (f *foreign) asset() Asset                                                 { return f.a }
+func (f *foreign) id() int64                                                    { return f.runs }
+func (f *foreign) target() compile.Output                                       { return f.Target() }
 func (f *foreign) blame(_ context.Context, _ compile.Relation, err error) error { return err }
-func (f *foreign) prepared(p *runner.Prepared)                                { f.prog = p.Program }
+func (f *foreign) prepared(p *runner.Prepared)                                  { f.prog = p.Program }
 
 // close runs the program's cleanup and ends the session.
 func (f *foreign) close() {

@@ -260,23 +260,8 @@ func (w *parquetWriter) Finish(ctx context.Context, conds compile.Cond) (written
 	if w.tableTmp != "" {
 		s.Add(w.tableTmp, o.Path)
 	}
-	durable.Crash("outputs flushed")
-	journal := ""
-	if len(s.Steps) > 1 {
-		journal = durable.JournalPath(o.Path)
-		keep := func(step int) string { return durable.TempPath(o.Path, w.r.id, fmt.Sprintf("keep%d", step)) }
-		if err := s.Commit(journal, keep); err != nil {
-			return written, err
-		}
-		journaled = true
-	} else if err := s.Check(); err != nil {
-		return written, err
-	}
-	durable.Crash("journal written")
-	if err := s.Apply(0, journal); err != nil {
-		if rb := (*durable.RolledBackError)(nil); errors.As(err, &rb) {
-			journaled = false // the temporaries are back under their names: remove them
-		}
+	journaled, err = s.Put(o.Path, w.r.id)
+	if err != nil {
 		return written, err
 	}
 	return runner.Written{Table: w.tableTmp != "", Quarantine: w.quarTmp != "", Was: kept[0], Kept: kept[1]}, nil

@@ -81,9 +81,9 @@ func (w *writer) Step(ctx context.Context, s compile.Step, args ...any) error {
 // does not replace is kept as <name>.prev.parquet, and the directories put aside are removed
 // once the swap is done.
 func (w *writer) Finish(ctx context.Context, conds compile.Cond) (written runner.Written, err error) {
-	journaled := false
+	pending := false // the swap stays recorded: keep its sources
 	defer func() {
-		if journaled {
+		if pending {
 			// The swap stays recorded with its temporaries, for the next run to complete.
 			w.tableTmp, w.quarTmp = "", ""
 		}
@@ -120,26 +120,9 @@ func (w *writer) Finish(ctx context.Context, conds compile.Cond) (written runner
 	if len(s.Steps) == 0 {
 		return written, nil
 	}
-	durable.Crash("outputs flushed")
-	journal := ""
-	if len(s.Steps) > 1 {
-		journal = durable.JournalPath(w.table)
-		keep := func(step int) string { return durable.TempPath(w.table, id, fmt.Sprintf("keep%d", step)) }
-		if err := s.Commit(journal, keep); err != nil {
-			return written, err
-		}
-		journaled = true
-	} else if err := s.Check(); err != nil {
+	if pending, err = s.Put(w.table, w.b.id); err != nil {
 		return written, err
 	}
-	durable.Crash("journal written")
-	if err := s.Apply(0, journal); err != nil {
-		if rb := (*durable.RolledBackError)(nil); errors.As(err, &rb) {
-			journaled = false // the temporaries are back under their names: remove them
-		}
-		return written, err
-	}
-	journaled = false
 	for _, old := range aside {
 		_ = os.RemoveAll(old) // left by a kill here: the next run's Begin removes it
 	}

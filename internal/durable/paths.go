@@ -1,6 +1,7 @@
 package durable
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,4 +30,29 @@ func RemoveStale(table string) {
 	for _, m := range matches {
 		_ = os.RemoveAll(m)
 	}
+}
+
+// Put checks, records and applies the swap of the table's outputs: a swap of more than one
+// rename is first journaled beside the table (JournalPath), each file it replaces kept under a
+// temporary of the run id (TempPath, keep0…). pending reports that the swap stays recorded after
+// err (it failed after its journal was written and could not be rolled back): its sources must
+// stay, for the next run to complete it.
+func (s *Swap) Put(table string, id int64) (pending bool, err error) {
+	Crash("outputs flushed")
+	journal := ""
+	if len(s.Steps) > 1 {
+		journal = JournalPath(table)
+		keep := func(step int) string { return TempPath(table, id, fmt.Sprintf("keep%d", step)) }
+		if err := s.Commit(journal, keep); err != nil {
+			return false, err
+		}
+	} else if err := s.Check(); err != nil {
+		return false, err
+	}
+	Crash("journal written")
+	if err := s.Apply(0, journal); err != nil {
+		var rb *RolledBackError
+		return journal != "" && !errors.As(err, &rb), err
+	}
+	return false, nil
 }
