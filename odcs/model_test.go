@@ -1,0 +1,152 @@
+package odcs_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tablegate/tablegate/odcs"
+)
+
+const orders = `apiVersion: v3.1.0
+kind: DataContract
+id: orders-contract
+version: 1.2.0
+name: Orders
+schema:
+  - name: orders
+    physicalType: table
+    properties:
+      - name: order_id
+        physicalType: BIGINT
+        primaryKey: true
+        primaryKeyPosition: 1
+        required: true
+      - name: "größe"
+        logicalType: string
+        physicalType: VARCHAR
+        logicalTypeOptions:
+          maxLength: 10
+          pattern: "^[a-z]+$"
+      - name: amount
+        physicalType: DECIMAL(12,2)
+        logicalTypeOptions:
+          minimum: 0.10
+          exclusiveMaximum: 1e6
+        quality:
+          - id: amount_nulls
+            metric: nullValues
+            mustBe: 0
+            severity: warning
+      - name: status
+        physicalType: VARCHAR
+        enum: [open, {value: closed, label: Closed}, 3]
+        relationships:
+          - to: statuses.code
+    relationships:
+      - from: [orders.order_id, orders.status]
+        to: [lines.order_id, lines.status]
+    quality:
+      - metric: rowCount
+        mustBeGreaterThan: 100
+slaProperties:
+  - property: latency
+    value: 4
+    unit: d
+`
+
+func TestParseKeepsValuesAndPlaces(t *testing.T) {
+	c, err := odcs.Parse([]byte(orders), "orders.odcs.yaml")
+	require.NoError(t, err)
+	require.Equal(t, "orders-contract", c.ID)
+	o := c.Object("orders")
+	require.NotNil(t, o)
+	require.Len(t, o.Properties, 4)
+
+	size := o.Properties[1]
+	require.Equal(t, "größe", size.Name)
+	require.Equal(t, "10", size.LogicalTypeOptions.MaxLength.Text)
+	require.Equal(t, odcs.Pos{File: "orders.odcs.yaml", Line: 19, Path: "schema[0].properties[1].logicalTypeOptions.maxLength"},
+		size.LogicalTypeOptions.Pos("maxLength"))
+	require.Equal(t, "orders.odcs.yaml:19: schema[0].properties[1].logicalTypeOptions.maxLength", size.LogicalTypeOptions.Pos("maxLength").String())
+
+	amount := o.Properties[2]
+	require.Equal(t, "0.10", amount.LogicalTypeOptions.Minimum.Text, "a decimal bound keeps its digits")
+	require.True(t, amount.LogicalTypeOptions.Minimum.IsNumber())
+	require.Equal(t, "1e6", amount.LogicalTypeOptions.ExclusiveMaximum.Text)
+	q := amount.Quality[0]
+	require.Equal(t, "nullValues", q.MetricName())
+	require.Equal(t, "library", q.QualityType())
+	require.Equal(t, "0", q.MustBe.Text)
+	require.Equal(t, "schema[0].properties[2].quality[0].severity", q.Pos("severity").Path)
+	require.Equal(t, 30, q.Pos("severity").Line)
+
+	status := o.Properties[3]
+	require.Len(t, status.Enum, 3)
+	require.Equal(t, "open", status.Enum[0].Value.Text)
+	require.Equal(t, "closed", status.Enum[1].Value.Text)
+	require.Equal(t, "!!int", status.Enum[2].Value.Tag)
+	require.Equal(t, []string{"statuses.code"}, status.Relationships[0].To.Names)
+	require.False(t, status.Relationships[0].To.List)
+
+	require.Equal(t, 1, *o.Properties[0].PrimaryKeyPosition)
+	require.Equal(t, []string{"orders.order_id", "orders.status"}, o.Relationships[0].From.Names)
+	require.True(t, o.Relationships[0].From.List)
+	require.Equal(t, "schema[0].quality[0]", o.Quality[0].Pos().Path)
+	require.Equal(t, "slaProperties[0].value", c.SLAProperties[0].Pos("value").Path)
+}
+
+func TestMarshalReadsBackTheSame(t *testing.T) {
+	c, err := odcs.Parse([]byte(orders), "orders.odcs.yaml")
+	require.NoError(t, err)
+	out, err := odcs.Marshal(c)
+	require.NoError(t, err)
+	back, err := odcs.Parse(out, "back.yaml")
+	require.NoError(t, err, string(out))
+	again, err := odcs.Marshal(back)
+	require.NoError(t, err)
+	require.Equal(t, string(out), string(again))
+	require.Contains(t, string(out), "minimum: 0.10")
+	require.Contains(t, string(out), "from:\n")
+	require.Contains(t, string(out), "- to: statuses.code")
+}
+
+func TestParseRefuses(t *testing.T) {
+	for _, tc := range []struct{ name, doc, want string }{
+		{"empty", "  \n", "is empty"},
+		{"not a mapping", "- a\n- b\n", "is a mapping"},
+		{"old version", "apiVersion: v2.2.2\nkind: DataContract\nid: x\n", `apiVersion "v2.2.2" is not an ODCS version`},
+		{"other kind", "apiVersion: v3.1.0\nkind: Schema\nid: x\n", "kind DataContract"},
+		{"bad bool", "apiVersion: v3.1.0\nkind: DataContract\nid: x\nschema:\n  - name: t\n    properties:\n      - name: a\n        required: maybe\n", "line 8"},
+		{"list bound", "apiVersion: v3.1.0\nkind: DataContract\nid: x\nschema:\n  - name: t\n    properties:\n      - name: a\n        logicalTypeOptions:\n          maximum: [1]\n", "line 9: expected a single value"},
+		{"syntax", "apiVersion: v3.1.0\nkind: [\n", "x.yaml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := odcs.Parse([]byte(tc.doc), "x.yaml")
+			require.Error(t, err)
+			require.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+// TestParseStandardExamples reads the standard's examples when a copy is at hand
+// (ODCS_EXAMPLES=folder); the examples under testdata are read by the import tests.
+func TestParseStandardExamples(t *testing.T) {
+	dir := os.Getenv("ODCS_EXAMPLES")
+	if dir == "" {
+		t.Skip("ODCS_EXAMPLES not set")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		c, err := odcs.LoadFile(f)
+		require.NoError(t, err, f)
+		out, err := odcs.Marshal(c)
+		require.NoError(t, err, f)
+		_, err = odcs.Parse(out, f)
+		require.NoError(t, err, f+"\n"+strings.TrimSpace(string(out)))
+	}
+}
