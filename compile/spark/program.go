@@ -145,4 +145,5 @@ func quotedEnd(stmt string, start int) int {
 	}
 	return len(stmt)
 }
+
 var _ compile.ProgramDialect = dialect{}

@@ -150,7 +150,9 @@ func (b *backend) Describe(ctx context.Context, rel compile.Relation) ([]casting
 }
 
 // ParseType reads Spark's DESCRIBE spelling.
-func (b *backend) ParseType(typ string) (*casting.DuckType, error) { return casting.ParseSparkType(typ) }
+func (b *backend) ParseType(typ string) (*casting.DuckType, error) {
+	return casting.ParseSparkType(typ)
+}
 
 // Analyze has Spark's analyzer type each custom rule's Spark SQL over the input: it must be one
 // BOOLEAN column (a *CustomSQLError lists every rule that is not).
