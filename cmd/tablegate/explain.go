@@ -15,6 +15,8 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 		input      string
 		output     string
 		quarantine bool
+		// checkEngine refuses --engine and --spark-remote but for DuckDB (spark is delegated).
+		checkEngine func() error
 	)
 	cmd := &cobra.Command{
 		Use:   "explain --schema S [--input IN [--out OUT [--quarantine]]]",
@@ -24,6 +26,9 @@ func explainCmd(stdout io.Writer) *cobra.Command {
   tablegate explain --schema orders.yaml --input orders.parquet --out clean/orders.parquet --quarantine`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkEngine(); err != nil {
+				return err
+			}
 			plan, err := loadPlan(cmd.Context(), sf)
 			if err != nil {
 				return err
@@ -59,5 +64,6 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 	cmd.Flags().StringVar(&input, "input", "", "input whose column types are checked first")
 	cmd.Flags().StringVar(&output, "out", "", "table the run writes (the program then holds the rows it writes)")
 	cmd.Flags().BoolVar(&quarantine, "quarantine", false, "the run quarantines invalid rows beside the output")
+	checkEngine = engineFlags(cmd)
 	return cmd
 }
