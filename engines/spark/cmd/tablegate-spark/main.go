@@ -96,29 +96,39 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 			return err
 		},
 	}
-	for _, c := range []*cobra.Command{validate, explain} {
-		fl := c.Flags()
-		fl.StringVar(&f.schema, "schema", "", "schema file (YAML or JSON)")
-		fl.StringVar(&f.schemaRoot, "schema-root", "", "folder the schema's extends may read from")
-		fl.StringVar(&f.input, "input", "", "a Parquet file or a directory of Parquet files, on a filesystem the Spark driver sees")
-		fl.StringVar(&f.out, "out", "", "the table: a directory Spark writes Parquet part files into")
-		fl.BoolVar(&f.quarantine, "quarantine", false, "write invalid rows to the quarantine and the valid rows to the table")
-		fl.StringVar(&f.engine, "engine", "spark", "spark (the only engine of this binary)")
-		fl.StringVar(&f.remote, "spark-remote", "", "the Spark Connect server, sc://HOST:PORT (default: env SPARK_REMOTE)")
-		for _, s := range settingFlags {
-			v := new(string)
-			f.settings[s.flag] = v
-			fl.StringVar(v, s.flag, "", s.usage+" (env TABLEGATE_"+strings.ToUpper(s.setting)+")")
-		}
+	type flag struct {
+		value       *string
+		name, usage string
 	}
-	fl := validate.Flags()
-	fl.StringVar(&f.name, "name", "", "asset name (default: OUT's base name); the quarantine is <name>_quarantine.parquet")
-	fl.StringVar(&f.quarantineName, "quarantine-name", "", "the quarantine's name beside the table (default <name>_quarantine)")
-	fl.BoolVar(&f.skipMissing, "skip-missing", false, "an input that matches no file is the skipped outcome, not an error")
-	fl.StringVar(&f.report, "report", "", "write the JSON report to this file")
-	fl.StringVar(&f.format, "format", "text", "output: text or json")
-	fl.StringVar(&f.html, "html", "", "write the report as one self-contained HTML page to this file")
-	fl.StringVar(&f.history, "history", "", "append the run to the run history in this DuckDB file")
+	both := []flag{
+		{&f.schema, "schema", "schema file (YAML or JSON)"},
+		{&f.schemaRoot, "schema-root", "folder the schema's extends may read from"},
+		{&f.input, "input", "a Parquet file or a directory of Parquet files, on a filesystem the Spark driver sees"},
+		{&f.out, "out", "the table: a directory Spark writes Parquet part files into"},
+		{&f.remote, "spark-remote", "the Spark Connect server, sc://HOST:PORT (default: env SPARK_REMOTE)"},
+	}
+	for _, s := range settingFlags {
+		f.settings[s.flag] = new(string)
+		both = append(both, flag{f.settings[s.flag], s.flag, s.usage + " (env TABLEGATE_" + strings.ToUpper(s.setting) + ")"})
+	}
+	for _, c := range []*cobra.Command{validate, explain} {
+		for _, fl := range both {
+			c.Flags().StringVar(fl.value, fl.name, "", fl.usage)
+		}
+		c.Flags().StringVar(&f.engine, "engine", "spark", "spark (the only engine of this binary)")
+		c.Flags().BoolVar(&f.quarantine, "quarantine", false, "write invalid rows to the quarantine and the valid rows to the table")
+	}
+	for _, fl := range []flag{
+		{&f.name, "name", "asset name (default: OUT's base name); the quarantine is <name>_quarantine.parquet"},
+		{&f.quarantineName, "quarantine-name", "the quarantine's name beside the table (default <name>_quarantine)"},
+		{&f.report, "report", "write the JSON report to this file"},
+		{&f.html, "html", "write the report as one self-contained HTML page to this file"},
+		{&f.history, "history", "append the run to the run history in this DuckDB file"},
+	} {
+		validate.Flags().StringVar(fl.value, fl.name, "", fl.usage)
+	}
+	validate.Flags().StringVar(&f.format, "format", "text", "output: text or json")
+	validate.Flags().BoolVar(&f.skipMissing, "skip-missing", false, "an input that matches no file is the skipped outcome, not an error")
 	root.AddCommand(validate, explain)
 	root.SetArgs(args)
 	root.SetOut(stdout)
