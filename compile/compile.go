@@ -27,6 +27,9 @@ type Rule struct {
 	value string // the SQL of the rule column in the plan query
 	group int    // the failing-keys aggregate the rule reads, or -1
 	mark  int    // the rule's failure condition in that aggregate
+	// collection marks a collection's rule in a member's plan: TRUE in the member's own
+	// evaluation, set in its failing rows by the collection's steps (CollectionPlan.Steps).
+	collection bool
 }
 
 // IsError reports whether a failure of the rule makes the row invalid.

@@ -207,7 +207,13 @@ type Step struct {
 // the text that runs.
 type Program struct {
 	steps []Step
+	// failed is the temp table of the failing rows ("" when the plan has no rules).
+	failed string
 }
+
+// Failed names the temp table of the run's failing rows, "" when the plan has no rules: the
+// schema's columns, __tg_rid and one boolean column per rule, named by the rule.
+func (p *Program) Failed() string { return p.failed }
 
 // Steps is a copy of the program's steps.
 func (p *Program) Steps() []Step { return slices.Clone(p.steps) }
@@ -308,6 +314,7 @@ func (p *Plan) Program(rel Relation, f Facts, o ProgramOptions) *Program {
 	b.sink(p, rel, f, failed, o)
 	b.tune(f)
 	b.cleanup()
+	b.prog.failed = failed
 	return &b.prog
 }
 

@@ -158,6 +158,9 @@ func (p *Plan) query(rel Relation, shape queryShape) string {
 // failsSQL is TRUE for a row that fails the rule and FALSE or NULL otherwise: a filter, not a
 // value.
 func (r Rule) failsSQL() string {
+	if r.collection {
+		return "FALSE"
+	}
 	if r.group >= 0 {
 		return "NOT " + r.value
 	}

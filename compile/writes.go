@@ -41,6 +41,10 @@ type validRows struct {
 	sized bool // a Parquet table whose row group size a RowGroupSize step may set
 }
 
+// BeginWrite is the statement that begins a DuckDB table output's write transaction: an engine
+// writing several outputs in one transaction runs the first and leaves the others out.
+const BeginWrite = "BEGIN TRANSACTION"
+
 // WriteProgram is the program that writes a query's rows to an output as a run writes its valid
 // rows, without a quarantine (`tablegate sample`); every step runs (Rollback only on failure).
 func WriteProgram(query string, sink Sink, out Output) *Program {
@@ -79,7 +83,7 @@ func (b *builder) writes(sink Sink, out Output, valid []validRows, invalid strin
 	if out.AttachFile != "" {
 		b.add(AttachOutput, writing, "attach the output's database", Attach(out.AttachFile, out.Catalog, true))
 	}
-	b.add(Write, writing, "begin the write", "BEGIN TRANSACTION")
+	b.add(Write, writing, "begin the write", BeginWrite)
 	if out.Schema != "" {
 		b.add(Write, writing, "create the output's schema", "CREATE SCHEMA IF NOT EXISTS "+sql.QualifiedIdent(out.Catalog, out.Schema))
 	}

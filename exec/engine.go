@@ -282,6 +282,9 @@ type run struct {
 	threads, keyThreads int64
 	boost               *threadBoost
 	closed              bool
+	// set, when not nil, is the write set the run's outputs join: their writers take no lock of
+	// their own and put nothing in place; the set does it for every member at once.
+	set *writeSet
 }
 
 func (e *Engine) newRun(ctx context.Context) (*run, error) {

@@ -163,10 +163,14 @@ func (o ParquetOutput) writer(r *run, quarantineName string, keepPrevious bool) 
 	return &parquetWriter{o: o, r: r, t: o.target(r, quarantineName, keepPrevious), quarantineName: quarantineName, keepPrevious: keepPrevious}
 }
 
-// Begin makes the folder and takes the table's lock.
+// Begin makes the folder and takes the table's lock; a member of a write set (run.set) takes
+// none: the set holds every member's.
 func (w *parquetWriter) Begin(ctx context.Context) error {
 	if err := os.MkdirAll(filepath.Dir(w.o.Path), 0o755); err != nil {
 		return err
+	}
+	if w.r.set != nil {
+		return w.r.set.holds(w.o)
 	}
 	unlock, _, err := w.o.lockRecovered(ctx) // a swap rolled back here is the recovery's, before the run
 	if err != nil {
@@ -217,24 +221,23 @@ func (w *parquetWriter) flushed() error {
 // Abort waits for the flushes, removes the temporaries and gives back the lock.
 func (w *parquetWriter) Abort(string) {
 	_ = w.flushed()
-	for _, tmp := range w.temps {
-		_ = os.Remove(tmp) // temporaries not moved into place
-	}
+	w.removeTemps()
 	if w.unlock != nil {
 		w.unlock()
 	}
 }
 
-// Finish renames the flushed files into place.
+// Finish renames the flushed files into place; a member of a write set records its renames in
+// the set instead, which does every member's under one journal (writeSet.finish).
 func (w *parquetWriter) Finish(ctx context.Context, conds compile.Cond) (written runner.Written, err error) {
 	journaled := false
 	defer func() {
 		if !journaled {
-			for _, tmp := range w.temps {
-				_ = os.Remove(tmp) // temporaries not moved into place
-			}
+			w.removeTemps()
 		}
-		w.unlock()
+		if w.unlock != nil {
+			w.unlock()
+		}
 	}()
 	if err := w.flushed(); err != nil {
 		return written, err
@@ -242,16 +245,30 @@ func (w *parquetWriter) Finish(ctx context.Context, conds compile.Cond) (written
 	if err := ctx.Err(); err != nil {
 		return written, err
 	}
-	o, dir := w.o, filepath.Dir(w.o.Path)
+	s, written := w.swap(conds)
+	if w.r.set != nil {
+		journaled = true // the set removes the temporaries
+		return written, w.r.set.record(w, s)
+	}
+	journaled, err = s.Put(w.o.Path, w.r.id)
+	if err != nil {
+		return written, err
+	}
+	return written, nil
+}
+
+// swap is the renames that put the written files in place, and what they write. The quarantine
+// side changes first, so that even a swap whose journal is lost with the disk never puts a new
+// table beside the older quarantine.
+func (w *parquetWriter) swap(conds compile.Cond) (durable.Swap, runner.Written) {
+	o := w.o
 	qPath := o.QuarantineAddress(w.quarantineName)
-	// The quarantine side changes first, so that even a swap whose journal is lost with the disk
-	// never puts a new table beside the older quarantine.
-	s := durable.Swap{Dir: dir}
-	var kept [2]string
+	s := durable.Swap{Dir: filepath.Dir(o.Path)}
+	written := runner.Written{Table: w.tableTmp != "", Quarantine: w.quarTmp != ""}
 	if conds&compile.DropQuarant != 0 || w.keepPrevious && w.quarTmp != "" {
 		if _, err := os.Lstat(qPath); err == nil {
-			kept = [2]string{qPath, prevParquet(qPath)}
-			s.Add(kept[0], kept[1])
+			written.Was, written.Kept = qPath, prevParquet(qPath)
+			s.Add(written.Was, written.Kept)
 		}
 	}
 	if w.quarTmp != "" {
@@ -260,11 +277,20 @@ func (w *parquetWriter) Finish(ctx context.Context, conds compile.Cond) (written
 	if w.tableTmp != "" {
 		s.Add(w.tableTmp, o.Path)
 	}
-	journaled, err = s.Put(o.Path, w.r.id)
-	if err != nil {
-		return written, err
+	return s, written
+}
+
+// keep names the hard link that keeps the file step of the swap replaces: a temporary of the
+// table.
+func (w *parquetWriter) keep(step int) string {
+	return durable.TempPath(w.o.Path, w.r.id, fmt.Sprintf("keep%d", step))
+}
+
+// removeTemps removes the written files not moved into place.
+func (w *parquetWriter) removeTemps() {
+	for _, tmp := range w.temps {
+		_ = os.Remove(tmp)
 	}
-	return runner.Written{Table: w.tableTmp != "", Quarantine: w.quarTmp != "", Was: kept[0], Kept: kept[1]}, nil
 }
 
 // RecoverOutput completes what a killed run left unfinished at the output: for a Parquet output,
@@ -297,9 +323,31 @@ func recoverOutput(ctx context.Context, out Output) (rolledBack, err error) {
 // lockRecovered takes the table's lock, then completes a killed run's recorded swap (before the
 // temporaries it names are cleaned) and removes the table's stale temporaries. A recorded swap
 // that could not complete is rolled back: rolledBack says so, and the output may be written.
+//
+// A table that belongs to an unfinished set of swaps (a collection's write) is recovered with
+// the whole set, under every member's lock taken in order; then its own lock is taken again.
 func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), rolledBack, err error) {
-	if unlock, err = durable.LockPath(ctx, durable.LockFile(o.Path)); err != nil {
-		return nil, nil, err
+	for {
+		if unlock, err = durable.LockPath(ctx, durable.LockFile(o.Path)); err != nil {
+			return nil, nil, err
+		}
+		members, err := durable.SetMembers(o.Path)
+		if err != nil {
+			unlock()
+			return nil, nil, err
+		}
+		if members == nil {
+			break
+		}
+		unlock()
+		release, rb, err := lockRecoveredAll(ctx, members)
+		if err != nil {
+			return nil, nil, err
+		}
+		release()
+		if len(rb) > 0 {
+			rolledBack = rb[0]
+		}
 	}
 	if err := durable.RecoverSwap(o.Path); err != nil {
 		if rb := (*durable.RolledBackError)(nil); !errors.As(err, &rb) {
@@ -344,6 +392,8 @@ type tableWriter struct {
 	size              int64
 	committing        bool
 	table, quarantine bool
+	// began tells that this member of a write set began the set's transaction.
+	began bool
 }
 
 func (o TableOutput) writer(r *run, quarantineName string, _ bool) runner.Writer {
@@ -384,18 +434,30 @@ func (w *tableWriter) prepared() error {
 	return nil
 }
 
+// Step runs a write step. A member of a write set (run.set) runs its writes inside the set's
+// one transaction: the first member's BEGIN opens it, the others' are left out, and no member
+// commits (the set does, writeSet.finish).
 func (w *tableWriter) Step(ctx context.Context, s compile.Step, _ ...any) error {
 	switch s.Op {
 	case compile.AttachOutput:
 		return w.r.attachAs(ctx, w.o.File, w.abs, w.catalog, s.SQL)
 	case compile.Commit:
+		if w.r.set != nil {
+			w.r.set.commitLater(s.SQL)
+			return nil
+		}
 		durable.Crash("tables written")
 		w.committing = true
+	case compile.Write:
+		if w.r.set != nil && s.SQL == compile.BeginWrite {
+			if open, err := w.r.set.begin(w); open || err != nil {
+				return err // the set's transaction is open already
+			}
+		}
 	case compile.WriteValid:
 		w.table = true
 	case compile.WriteInvalid:
 		w.quarantine = true
-	case compile.Write:
 	default:
 		return fmt.Errorf("a DuckDB table output runs no step %q", s.Op)
 	}
@@ -405,8 +467,17 @@ func (w *tableWriter) Step(ctx context.Context, s compile.Step, _ ...any) error 
 	return w.r.exec(ctx, s.SQL)
 }
 
-// Abort rolls the write back and, unless it failed committing, gives back the space it took.
+// Abort rolls the write back and, unless it failed committing, gives back the space it took. In
+// a write set the set's transaction is rolled back, and only the member that began it gives the
+// space back (its size is the file's before the set).
 func (w *tableWriter) Abort(rollback string) {
+	if w.r.set != nil {
+		w.r.set.rollback()
+		if !w.began {
+			return
+		}
+		rollback = ""
+	}
 	if rollback != "" {
 		_ = w.r.exec(context.Background(), rollback)
 	}

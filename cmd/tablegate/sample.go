@@ -33,8 +33,8 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
   tablegate sample --schema orders.yaml --rows 1000000 --invalid-rate 0.05 --seed 7 --out test.duckdb:orders`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if sf.path == "" || out == "" {
-				return usagef("sample needs --schema and --out")
+			if !sf.given() || out == "" {
+				return usagef("sample needs --schema (or --contract) and --out")
 			}
 			if err := checkProgress(progressMode); err != nil {
 				return err

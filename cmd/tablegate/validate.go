@@ -273,8 +273,8 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 	if f.format != "text" && f.format != "json" {
 		return nil, usagef("--format %q: use text or json", f.format)
 	}
-	if f.schema.path == "" {
-		return nil, usagef("--schema is required")
+	if !f.schema.given() {
+		return nil, usagef("--schema (or --contract) is required")
 	}
 	if err := checkProgress(f.progress); err != nil {
 		return nil, err

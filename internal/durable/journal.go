@@ -111,6 +111,23 @@ func (e *NameTooLongError) Error() string {
 // name (removed with the table's other temporaries if the run dies), flushes it and renames it
 // into place.
 func (s *Swap) Commit(journal string, keep func(step int) string) error {
+	if err := s.keepReplaced(keep); err != nil {
+		return err
+	}
+	data, err := json.Marshal(s.Steps)
+	if err == nil {
+		err = writeSynced(s.Dir, journal, data)
+	}
+	if err != nil {
+		s.removeKeeps()
+		return fmt.Errorf("write the swap's journal: %w", err)
+	}
+	return nil
+}
+
+// keepReplaced checks the swap, then keeps a hard link to each file it replaces (keep names the
+// link of step i) and checks the links' names too.
+func (s *Swap) keepReplaced(keep func(step int) string) error {
 	if err := s.Check(); err != nil {
 		return err
 	}
@@ -129,15 +146,16 @@ func (s *Swap) Commit(journal string, keep func(step int) string) error {
 		s.removeKeeps()
 		return err
 	}
-	data, err := json.Marshal(s.Steps)
-	if err != nil {
-		return err
-	}
-	tmp := filepath.Join(s.Dir, fmt.Sprintf("%s-%d.tmp", filepath.Base(journal), os.Getpid()))
+	return nil
+}
+
+// writeSynced writes data to path under a temporary name in dir (path-<pid>.tmp, which the
+// table's cleanup removes if the run dies), flushes it, renames it into place and flushes dir.
+func writeSynced(dir, path string, data []byte) error {
+	tmp := fmt.Sprintf("%s-%d.tmp", path, os.Getpid())
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
-		s.removeKeeps()
-		return fmt.Errorf("write the swap's journal: %w", err)
+		return err
 	}
 	_, err = f.Write(data)
 	if err == nil {
@@ -147,14 +165,13 @@ func (s *Swap) Commit(journal string, keep func(step int) string) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, journal)
+		err = os.Rename(tmp, path)
 	}
 	if err != nil {
 		_ = os.Remove(tmp)
-		s.removeKeeps()
-		return fmt.Errorf("write the swap's journal: %w", err)
+		return err
 	}
-	return SyncDir(s.Dir)
+	return SyncDir(dir)
 }
 
 // Apply does the renames from step from on, flushes the folder and removes the journal ("" when
@@ -163,15 +180,7 @@ func (s *Swap) Commit(journal string, keep func(step int) string) error {
 // for the next run.
 func (s *Swap) Apply(from int, journal string) error {
 	for i := from; i < len(s.Steps); i++ {
-		st := s.Steps[i]
-		to := filepath.Join(s.Dir, st.To)
-		if st.Keep != "" {
-			// Put back by a rollback that a kill interrupted: keep the file again.
-			if _, err := os.Lstat(filepath.Join(s.Dir, st.Keep)); errors.Is(err, os.ErrNotExist) {
-				_ = os.Link(to, filepath.Join(s.Dir, st.Keep))
-			}
-		}
-		if err := os.Rename(filepath.Join(s.Dir, st.From), to); err != nil {
+		if err := s.do(i); err != nil {
 			return s.rollback(i, journal, err)
 		}
 		Crash(fmt.Sprintf("renamed %d", i))
@@ -202,20 +211,12 @@ func (e *RolledBackError) Unwrap() error { return e.Err }
 // source, then the file it replaced comes back from its keep. It needs every done rename to be
 // undoable (a keep, or a target that named no file).
 func (s *Swap) rollback(failed int, journal string, cause error) error {
-	for i := 0; i < failed; i++ {
-		if st := s.Steps[i]; !st.Fresh && st.Keep == "" {
-			return fmt.Errorf("%w; the swap cannot be rolled back (the file system keeps no hard link to %s)%s", cause, st.To, pending(journal))
-		}
+	if to := s.notUndoable(failed); to != "" {
+		return fmt.Errorf("%w; the swap cannot be rolled back (the file system keeps no hard link to %s)%s", cause, to, pending(journal))
 	}
 	for i := failed - 1; i >= 0; i-- {
-		st := s.Steps[i]
-		if err := os.Rename(filepath.Join(s.Dir, st.To), filepath.Join(s.Dir, st.From)); err != nil {
+		if err := s.undo(i); err != nil {
 			return fmt.Errorf("%w; rolling the swap back failed too: %w%s", cause, err, pending(journal))
-		}
-		if st.Keep != "" {
-			if err := os.Rename(filepath.Join(s.Dir, st.Keep), filepath.Join(s.Dir, st.To)); err != nil {
-				return fmt.Errorf("%w; rolling the swap back failed too: %w%s", cause, err, pending(journal))
-			}
 		}
 		Crash(fmt.Sprintf("undone %d", i))
 	}
@@ -228,6 +229,59 @@ func (s *Swap) rollback(failed int, journal string, cause error) error {
 		_ = SyncDir(s.Dir)
 	}
 	return &RolledBackError{Err: cause}
+}
+
+// do does rename i. A file it replaces that a rollback interrupted by a kill had put back is
+// kept again first.
+func (s *Swap) do(i int) error {
+	st := s.Steps[i]
+	to := filepath.Join(s.Dir, st.To)
+	if st.Keep != "" {
+		if _, err := os.Lstat(filepath.Join(s.Dir, st.Keep)); errors.Is(err, os.ErrNotExist) {
+			_ = os.Link(to, filepath.Join(s.Dir, st.Keep))
+		}
+	}
+	return os.Rename(filepath.Join(s.Dir, st.From), to)
+}
+
+// undo undoes rename i: its target goes back to its source, then the file it replaced comes
+// back from its keep.
+func (s *Swap) undo(i int) error {
+	st := s.Steps[i]
+	if err := os.Rename(filepath.Join(s.Dir, st.To), filepath.Join(s.Dir, st.From)); err != nil {
+		return err
+	}
+	if st.Keep != "" {
+		return os.Rename(filepath.Join(s.Dir, st.Keep), filepath.Join(s.Dir, st.To))
+	}
+	return nil
+}
+
+// notUndoable is the target of the first of the first n renames that cannot be undone (it
+// replaced a file no hard link keeps), "" when all can.
+func (s *Swap) notUndoable(n int) string {
+	for _, st := range s.Steps[:n] {
+		if !st.Fresh && st.Keep == "" {
+			return st.To
+		}
+	}
+	return ""
+}
+
+// doneUpTo is how many of the renames a killed run had done: a rename whose source is gone and
+// whose target is there has been done, and so have all those before it. A source gone with no
+// target (removed by hand, or the cause of a rollback that a kill interrupted) is not a rename
+// done: redoing it fails, and the swap is rolled back.
+func (s *Swap) doneUpTo() int {
+	done := 0
+	for i, st := range s.Steps {
+		_, fromErr := os.Lstat(filepath.Join(s.Dir, st.From))
+		_, toErr := os.Lstat(filepath.Join(s.Dir, st.To))
+		if errors.Is(fromErr, os.ErrNotExist) && toErr == nil {
+			done = i + 1
+		}
+	}
+	return done
 }
 
 func pending(journal string) string {
@@ -250,6 +304,9 @@ func (s *Swap) removeKeeps() {
 // that cannot roll forward (a rename fails) is rolled back: the error is then a
 // *RolledBackError, which says what was done; the previous files are in place and the table may
 // be written.
+//
+// A journal or pointer of a set (SetSwap) completes, or rolls back, the whole set: the caller
+// then holds the lock of every member that SetMembers names.
 func RecoverSwap(table string) error {
 	journal := JournalPath(table)
 	if err := filekind.Regular(journal); err != nil {
@@ -262,17 +319,14 @@ func RecoverSwap(table string) error {
 	if err != nil {
 		return fmt.Errorf("read the unfinished swap %s: %w", journal, err)
 	}
+	if isSetRecord(data) {
+		return recoverSet(table)
+	}
 	s := Swap{Dir: filepath.Dir(table)}
 	if err := json.Unmarshal(data, &s.Steps); err != nil || !s.valid() {
 		return fmt.Errorf("the unfinished swap %s cannot be read (%d bytes); check the outputs beside it, then remove it", journal, len(data))
 	}
-	done := 0
-	for i, st := range s.Steps {
-		if _, err := os.Lstat(filepath.Join(s.Dir, st.From)); errors.Is(err, os.ErrNotExist) {
-			done = i + 1
-		}
-	}
-	if err := s.Apply(done, journal); err != nil {
+	if err := s.Apply(s.doneUpTo(), journal); err != nil {
 		var rb *RolledBackError
 		if errors.As(err, &rb) {
 			return &RolledBackError{Err: fmt.Errorf("the unfinished swap %s could not be completed: %w", journal, rb.Err)}

@@ -1,0 +1,338 @@
+package collection
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/tablegate/tablegate/schema"
+)
+
+// MaxFileSize is the largest collection file that is read.
+const MaxFileSize = 1 << 20
+
+// LoadOption changes how a collection file is loaded.
+type LoadOption func(*loadConfig)
+
+type loadConfig struct{ root string }
+
+// WithRoot lets the members' schema files be anywhere under dir. Without it, they must be in the
+// collection file's folder tree, as a schema's `extends` must.
+func WithRoot(dir string) LoadOption { return func(c *loadConfig) { c.root = dir } }
+
+// LoadFile reads a collection file (YAML, or JSON) and the members' schema files, which are named
+// relative to it, and validates the collection. The error is a syntax error with its line (and
+// no collection), or *schema.Errors listing every declaration problem at once, the members'
+// schemas' included; the collection read so far comes with it, so that
+// compile.CompileCollection reports those problems with its own (the SQL filters').
+func LoadFile(ctx context.Context, path string, opts ...LoadOption) (*Collection, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("read collection: %w", err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("read collection: %s is not a regular file", path)
+	}
+	if info.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%s: the collection file is larger than %d MiB", path, MaxFileSize>>20)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read collection: %w", err)
+	}
+	return Parse(ctx, data, path, opts...)
+}
+
+// Parse reads a collection from YAML or JSON text; file names it in messages, and the members'
+// schema files are read relative to its folder.
+func Parse(ctx context.Context, data []byte, file string, opts ...LoadOption) (*Collection, error) {
+	var cfg loadConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.root == "" {
+		cfg.root = filepath.Dir(file)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%s: the collection file is empty", file)
+	}
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: the collection file is empty", file)
+		}
+		return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	l := &loader{ctx: ctx, file: file, dir: filepath.Dir(file), root: cfg.root, c: &Collection{File: file}}
+	l.collection(&doc)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c := l.c
+	c.problems = l.problems
+	return c, c.Validate()
+}
+
+type loader struct {
+	ctx       context.Context
+	file, dir string
+	root      string
+	c         *Collection
+	problems  []error
+}
+
+func (l *loader) pos(n *yaml.Node) schema.Pos { return schema.Pos{File: l.file, Line: n.Line} }
+
+func (l *loader) bad(n *yaml.Node, key, format string, args ...any) {
+	name := "collection"
+	if l.c.Name != "" {
+		name = "collection " + l.c.Name
+	}
+	l.problems = append(l.problems, &schema.DeclarationError{Schema: name, Pos: l.pos(n), Key: key, Msg: fmt.Sprintf(format, args...)})
+}
+
+func pairs(n *yaml.Node) [][2]*yaml.Node {
+	var out [][2]*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		out = append(out, [2]*yaml.Node{n.Content[i], n.Content[i+1]})
+	}
+	return out
+}
+
+// mapping checks that n is a mapping with only the keys allowed, each once.
+func (l *loader) mapping(n *yaml.Node, what string, allowed ...string) bool {
+	if n.Kind != yaml.MappingNode {
+		l.bad(n, "", "%s is a mapping with keys %s", what, strings.Join(allowed, ", "))
+		return false
+	}
+	seen := map[string]bool{}
+	for _, kv := range pairs(n) {
+		k := kv[0].Value
+		switch {
+		case !slices.Contains(allowed, k):
+			l.bad(kv[0], k, "%s has no key %q; its keys are %s", what, k, strings.Join(allowed, ", "))
+		case seen[k]:
+			l.bad(kv[0], k, "%s gives %q twice; give each key once", what, k)
+		}
+		seen[k] = true
+	}
+	return true
+}
+
+func (l *loader) str(n *yaml.Node, key string) string {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		l.bad(n, key, "%s is a string", key)
+		return ""
+	}
+	return n.Value
+}
+
+func (l *loader) boolean(n *yaml.Node, key string) bool {
+	var b bool
+	if n.Kind != yaml.ScalarNode || n.Decode(&b) != nil {
+		l.bad(n, key, "%s is true or false; got %q", key, n.Value)
+	}
+	return b
+}
+
+var collectionKeys = []string{"collection", "description", "members", "filters", "references"}
+
+func (l *loader) collection(doc *yaml.Node) {
+	root := doc
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		root = doc.Content[0]
+	}
+	l.c.pos = l.pos(root)
+	if !l.mapping(root, "a collection file", collectionKeys...) {
+		return
+	}
+	for _, kv := range pairs(root) {
+		if kv[0].Value == "collection" {
+			l.c.Name = l.str(kv[1], "collection")
+		}
+	}
+	for _, kv := range pairs(root) {
+		switch kv[0].Value {
+		case "members":
+			l.c.membersPos = l.pos(kv[0])
+			l.members(kv[1])
+		case "filters":
+			l.filters(kv[1])
+		case "references":
+			l.references(kv[1])
+		}
+	}
+}
+
+func (l *loader) members(n *yaml.Node) {
+	if n.Kind != yaml.MappingNode {
+		l.bad(n, "members", "members is a mapping of member names to schema files ({schema: FILE, optional: true, …})")
+		return
+	}
+	for _, kv := range pairs(n) {
+		m := &Member{Name: kv[0].Value, pos: l.pos(kv[0])}
+		val := kv[1]
+		var path string
+		var pathNode *yaml.Node
+		switch val.Kind {
+		case yaml.ScalarNode:
+			path, pathNode = l.str(val, m.Name), val
+		case yaml.MappingNode:
+			if !l.mapping(val, "member "+m.Name, "schema", "optional", "ignored_in_filters", "propagate_row_failures") {
+				continue
+			}
+			for _, o := range pairs(val) {
+				switch o[0].Value {
+				case "schema":
+					path, pathNode = l.str(o[1], "schema"), o[1]
+				case "optional":
+					m.Optional = l.boolean(o[1], "optional")
+				case "ignored_in_filters":
+					m.IgnoredInFilters = l.boolean(o[1], "ignored_in_filters")
+				case "propagate_row_failures":
+					m.PropagateRowFailures = l.boolean(o[1], "propagate_row_failures")
+				}
+			}
+			if pathNode == nil {
+				l.bad(kv[0], m.Name, "member %s names no schema file (schema: FILE)", m.Name)
+			}
+		default:
+			l.bad(val, m.Name, "member %s is a schema file or a mapping {schema: FILE, optional: …}", m.Name)
+		}
+		if path != "" {
+			m.Schema = l.schema(pathNode, m.Name, path)
+		}
+		l.c.Members = append(l.c.Members, m)
+	}
+}
+
+// schema loads a member's schema file, named relative to the collection file; its declaration
+// problems join the collection's.
+func (l *loader) schema(n *yaml.Node, member, path string) *schema.Schema {
+	full := path
+	if !filepath.IsAbs(full) {
+		full = filepath.Join(l.dir, path)
+	}
+	if err := inside(l.root, full); err != nil {
+		l.bad(n, member, "member %s: schema %s: %v", member, path, err)
+		return nil
+	}
+	s, err := schema.LoadFileContext(l.ctx, full, schema.WithRoot(l.root))
+	var errs *schema.Errors
+	switch {
+	case errors.As(err, &errs):
+		l.problems = append(l.problems, errs.Problems...)
+		return nil
+	case err != nil:
+		l.bad(n, member, "member %s: %v", member, err)
+		return nil
+	}
+	return s
+}
+
+// inside refuses a path outside root (after symbolic links).
+func inside(root, path string) error {
+	r, err := filepath.Abs(root)
+	if err == nil {
+		r, err = filepath.EvalSymlinks(r)
+	}
+	if err != nil {
+		return err
+	}
+	p, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	if q, err := filepath.EvalSymlinks(p); err == nil {
+		p = q
+	}
+	rel, err := filepath.Rel(r, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("is outside the collection's folder %s (load it with a root that holds both)", root)
+	}
+	return nil
+}
+
+func (l *loader) filters(n *yaml.Node) {
+	if n.Kind != yaml.SequenceNode {
+		l.bad(n, "filters", "filters is a list of {name: NAME, one_to_one: [a, b]} (or one_to_at_least_one: [a, b], or sql: CONDITION with member: NAME)")
+		return
+	}
+	for _, item := range n.Content {
+		f := Filter{pos: l.pos(item)}
+		if !l.mapping(item, "a filter", "name", "one_to_one", "one_to_at_least_one", "sql", "member", "description") {
+			continue
+		}
+		kinds := 0
+		for _, kv := range pairs(item) {
+			switch k := kv[0].Value; k {
+			case "name":
+				f.Name = l.str(kv[1], "name")
+			case "one_to_one", "one_to_at_least_one":
+				kinds++
+				f.Kind = FilterKind(k)
+				if kv[1].Kind != yaml.SequenceNode {
+					l.bad(kv[1], k, "%s is a list of two members, [a, b]", k)
+					continue
+				}
+				for _, m := range kv[1].Content {
+					f.Members = append(f.Members, l.str(m, k))
+				}
+			case "sql":
+				kinds++
+				f.Kind, f.SQL = SQL, l.str(kv[1], "sql")
+			}
+		}
+		for _, kv := range pairs(item) {
+			if kv[0].Value == "member" {
+				if f.Kind != SQL {
+					l.bad(kv[0], "member", "member is a sql filter's key; a relationship names its members in its list")
+					continue
+				}
+				f.Members = []string{l.str(kv[1], "member")}
+			}
+		}
+		if f.Name == "" {
+			l.bad(item, "name", "a filter has no name (name: NAME); it names the filter's rule")
+		}
+		if kinds != 1 {
+			f.Kind = "" // Validate says what to give
+		}
+		l.c.Filters = append(l.c.Filters, f)
+	}
+}
+
+func (l *loader) references(n *yaml.Node) {
+	if n.Kind != yaml.SequenceNode {
+		l.bad(n, "references", "references is a list of {name: NAME, from: member.column, to: member.column}")
+		return
+	}
+	for _, item := range n.Content {
+		r := Reference{pos: l.pos(item)}
+		if !l.mapping(item, "a reference", "name", "from", "to", "description") {
+			continue
+		}
+		for _, kv := range pairs(item) {
+			switch kv[0].Value {
+			case "name":
+				r.Name = l.str(kv[1], "name")
+			case "from":
+				r.From, r.FromColumn, _ = strings.Cut(l.str(kv[1], "from"), ".")
+			case "to":
+				r.To, r.ToColumn, _ = strings.Cut(l.str(kv[1], "to"), ".")
+			}
+		}
+		if r.Name == "" {
+			l.bad(item, "name", "a reference has no name (name: NAME); it names the reference's rule")
+		}
+		l.c.References = append(l.c.References, r)
+	}
+}

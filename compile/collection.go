@@ -1,0 +1,356 @@
+package compile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tablegate/tablegate/collection"
+	"github.com/tablegate/tablegate/schema"
+	"github.com/tablegate/tablegate/sql"
+)
+
+// Collection rule kinds (Rule.Kind) in a member's plan.
+const (
+	KindFilter      = "collection_filter"
+	KindPropagation = "failure_propagation"
+	KindReference   = "collection_reference"
+)
+
+// CollectionPlan is a compiled collection: each member's plan with the collection's rules added
+// (one per filter and per propagating member for the members in filters, one per reference from
+// the member), and what the collection's steps need to set them.
+type CollectionPlan struct {
+	Collection *collection.Collection
+	// Members are the members' plans, in declaration order.
+	Members []MemberPlan
+	// Key is the common primary key (sorted).
+	Key []string
+	// filterSQL is each SQL filter's checked condition, by filter name.
+	filterSQL map[string]string
+}
+
+// MemberPlan is a member's plan within a collection.
+type MemberPlan struct {
+	*collection.Member
+	Plan *Plan
+}
+
+// Member is the plan of the member named name, or nil.
+func (cp *CollectionPlan) Member(name string) *MemberPlan {
+	for i := range cp.Members {
+		if cp.Members[i].Name == name {
+			return &cp.Members[i]
+		}
+	}
+	return nil
+}
+
+// CompileCollection validates the collection and compiles its members' schemas and its SQL
+// filters (checked as custom rules are: one boolean expression over the member's columns,
+// aggregates allowed, grouped by the common key). Every problem is returned at once
+// (*schema.Errors).
+func CompileCollection(ctx context.Context, c *collection.Collection) (*CollectionPlan, error) {
+	var problems []error
+	add := func(err error) {
+		var errs *schema.Errors
+		if errors.As(err, &errs) {
+			problems = append(problems, errs.Problems...)
+		} else if err != nil {
+			problems = append(problems, err)
+		}
+	}
+	add(c.Validate())
+	cp := &CollectionPlan{Collection: c, Key: c.CommonKey(), filterSQL: map[string]string{}}
+	var parser *Parser
+	defer func() {
+		if parser != nil {
+			parser.Close()
+		}
+	}()
+	for _, m := range c.Members {
+		if m.Schema == nil {
+			continue
+		}
+		if parser == nil {
+			var err error
+			if parser, err = NewParser(); err != nil {
+				return nil, err
+			}
+		}
+		p, err := CompileWith(ctx, m.Schema, parser)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			add(err)
+			continue
+		}
+		cp.Members = append(cp.Members, MemberPlan{Member: m, Plan: p})
+	}
+	for _, f := range c.Filters {
+		if f.Kind != collection.SQL || len(f.Members) != 1 {
+			continue
+		}
+		mp := cp.Member(f.Members[0])
+		if mp == nil || len(cp.Key) == 0 {
+			continue // reported by Validate, or the member's schema failed
+		}
+		comp := &compiler{ctx: ctx, s: mp.Plan.schema, plan: &Plan{}, pendingGroup: -1, parser: parser, d: DuckDB}
+		info, err := comp.checkSQL(f.SQL, nil, "", cp.Key)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			pos := f.Pos()
+			if pos.File == "" {
+				pos.File = c.File
+			}
+			problems = append(problems, &schema.DeclarationError{Schema: "collection " + c.Name, Pos: pos, Key: "sql",
+				Msg: fmt.Sprintf("filter %s: %v", f.Name, err)})
+			continue
+		}
+		cp.filterSQL[f.Name] = info.sql
+	}
+	if len(problems) > 0 {
+		return nil, &schema.Errors{Schema: "collection " + c.Name, Problems: problems}
+	}
+	for i := range cp.Members {
+		cp.Members[i].Plan = cp.withRules(cp.Members[i])
+	}
+	return cp, nil
+}
+
+// withRules is the member's plan with the collection's rules added after its own.
+func (cp *CollectionPlan) withRules(m MemberPlan) *Plan {
+	p := *m.Plan
+	p.Rules = slices.Clone(p.Rules)
+	add := func(name, kind, desc string) {
+		p.Rules = append(p.Rules, Rule{Name: name, Check: schema.CheckName(name), Kind: kind, Severity: schema.Error,
+			Expr: desc, Description: desc, value: "TRUE", group: -1, collection: true})
+	}
+	c := cp.Collection
+	if !m.IgnoredInFilters {
+		for _, f := range c.Filters {
+			add(f.Name, KindFilter, cp.describe(f))
+		}
+		for _, pm := range c.Propagating() {
+			add(collection.PropagationRule(pm.Name), KindPropagation,
+				fmt.Sprintf("%s is not the key of an invalid row of %s", cp.keyList(), pm.Name))
+		}
+	}
+	for _, r := range c.References {
+		if r.From == m.Name {
+			add(r.Name, KindReference, fmt.Sprintf("%s is NULL or among the valid values of %s.%s", r.FromColumn, r.To, r.ToColumn))
+		}
+	}
+	return &p
+}
+
+func (cp *CollectionPlan) keyList() string {
+	if len(cp.Key) == 1 {
+		return cp.Key[0]
+	}
+	return "(" + strings.Join(cp.Key, ", ") + ")"
+}
+
+// describe says what a filter requires, for people.
+func (cp *CollectionPlan) describe(f collection.Filter) string {
+	switch f.Kind {
+	case collection.OneToOne:
+		return fmt.Sprintf("%s occurs exactly once in %s and exactly once in %s", cp.keyList(), f.Members[0], f.Members[1])
+	case collection.OneToAtLeastOne:
+		return fmt.Sprintf("%s occurs exactly once in %s and at least once in %s", cp.keyList(), f.Members[0], f.Members[1])
+	}
+	return fmt.Sprintf("the rows of %s with the same %s satisfy %s", f.Members[0], cp.keyList(), strings.TrimSpace(f.SQL))
+}
+
+// MemberRun is what the collection's steps read of a member's run: its plan, its relation and
+// the temp table of its failing rows (Program.Failed; "" when the plan has no rules).
+type MemberRun struct {
+	Plan   *Plan
+	Rel    Relation
+	Failed string
+}
+
+// FilterSkipped tells, per filter, why the steps skip it ("" applied): a member it reads is
+// absent from the run.
+func (cp *CollectionPlan) FilterSkipped(runs map[string]MemberRun) map[string]string {
+	out := map[string]string{}
+	for _, f := range cp.Collection.Filters {
+		for _, m := range f.Members {
+			if _, ok := runs[m]; !ok {
+				out[f.Name] = fmt.Sprintf("member %s is absent", m)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Steps are the collection's statements, run after every present member's failing rows are
+// stored and before their counts (runs: the present members' runs, by name; id numbers the
+// temp tables): the valid rows' common keys of every member in filters, each filter's kept
+// keys, each propagating member's invalid keys and each reference's valid values; then, for
+// every member, its collection rule columns set for its failing rows that pass its own rules,
+// and the rows that fail only collection rules added to its failing rows. The cleanup drops
+// the temp tables.
+func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cleanup []Step) {
+	c := cp.Collection
+	b := &builder{id: id}
+	n := 0
+	temp := func(base string) string {
+		n++
+		return "temp.main." + sql.Ident(b.temp(fmt.Sprintf("%s%d", base, n)))
+	}
+	skipped := cp.FilterSkipped(runs)
+	keyCols := make([]string, len(cp.Key))
+	for i, k := range cp.Key {
+		keyCols[i] = sql.Ident(k)
+	}
+	keys := strings.Join(keyCols, ", ")
+	match := func(a, z string) string {
+		parts := make([]string, len(keyCols))
+		for i, k := range keyCols {
+			parts[i] = fmt.Sprintf("%s.%s = %s.%s", a, k, z, k)
+		}
+		return strings.Join(parts, " AND ")
+	}
+
+	// The common keys of each member's valid rows, with how many rows have each.
+	keyTables := map[string]string{}
+	needKeys := func(m string) string {
+		if t, ok := keyTables[m]; ok {
+			return t
+		}
+		t := temp("ckeys")
+		b.add(Exec, 0, "count the valid rows' common keys of "+m, fmt.Sprintf(
+			"CREATE OR REPLACE TEMP TABLE %s AS SELECT %s, count(*) AS __tg_n FROM (%s) AS v GROUP BY ALL", t, keys, memberValidRows(runs[m])))
+		keyTables[m] = t
+		return t
+	}
+	keep := map[string]string{}
+	for _, f := range c.Filters {
+		if skipped[f.Name] != "" {
+			continue
+		}
+		t := temp("ckeep")
+		var q string
+		switch f.Kind {
+		case collection.OneToOne:
+			a, z := needKeys(f.Members[0]), needKeys(f.Members[1])
+			q = fmt.Sprintf("SELECT %s FROM %s AS a JOIN %s AS z ON %s WHERE a.__tg_n = 1 AND z.__tg_n = 1", qualified(keyCols, "a"), a, z, match("a", "z"))
+		case collection.OneToAtLeastOne:
+			a, z := needKeys(f.Members[0]), needKeys(f.Members[1])
+			q = fmt.Sprintf("SELECT %s FROM %s AS a SEMI JOIN %s AS z ON %s WHERE a.__tg_n = 1", qualified(keyCols, "a"), a, z, match("a", "z"))
+		case collection.SQL:
+			q = fmt.Sprintf("SELECT %s FROM (%s) AS %s GROUP BY ALL HAVING coalesce((%s), TRUE)", keys, memberValidRows(runs[f.Members[0]]), srcName, cp.filterSQL[f.Name])
+		}
+		b.add(Exec, 0, "find the keys filter "+f.Name+" keeps", fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", t, q))
+		keep[f.Name] = t
+	}
+	drop := map[string]string{}
+	for _, pm := range c.Propagating() {
+		r, ok := runs[pm.Name]
+		if !ok || r.Failed == "" {
+			continue // absent, or no rule: no invalid row
+		}
+		t := temp("cdrop")
+		b.add(Exec, 0, "find the keys of the invalid rows of "+pm.Name, fmt.Sprintf(
+			"CREATE OR REPLACE TEMP TABLE %s AS SELECT DISTINCT %s FROM %s WHERE NOT %s", t, keys, sql.Ident(r.Failed), r.Plan.ValidExpr(true)))
+		drop[pm.Name] = t
+	}
+	targets := map[string]string{}
+	for _, ref := range c.References {
+		if _, ok := runs[ref.To]; !ok {
+			continue
+		}
+		t := temp("cref")
+		b.add(Exec, 0, "find the values reference "+ref.Name+" accepts", fmt.Sprintf(
+			"CREATE OR REPLACE TEMP TABLE %s AS SELECT DISTINCT %s AS v FROM (%s) AS s", t, sql.Ident(ref.ToColumn), memberValidRows(runs[ref.To])))
+		targets[ref.Name] = t
+	}
+
+	for _, mp := range cp.Members {
+		r, ok := runs[mp.Name]
+		if !ok || r.Failed == "" {
+			continue
+		}
+		conds := map[string]string{} // rule name -> condition over the row x
+		for _, f := range c.Filters {
+			if t := keep[f.Name]; t != "" && !mp.IgnoredInFilters {
+				conds[f.Name] = fmt.Sprintf("EXISTS (SELECT 1 FROM %s AS k WHERE %s)", t, match("k", "x"))
+			}
+		}
+		for _, pm := range c.Propagating() {
+			if t := drop[pm.Name]; t != "" && !mp.IgnoredInFilters {
+				conds[collection.PropagationRule(pm.Name)] = fmt.Sprintf("NOT EXISTS (SELECT 1 FROM %s AS k WHERE %s)", t, match("k", "x"))
+			}
+		}
+		for _, ref := range c.References {
+			if t := targets[ref.Name]; t != "" && ref.From == mp.Name {
+				col := "x." + sql.Ident(ref.FromColumn)
+				conds[ref.Name] = fmt.Sprintf("(%s IS NULL OR EXISTS (SELECT 1 FROM %s AS k WHERE k.v = %s))", col, t, col)
+			}
+		}
+		if len(conds) == 0 {
+			continue
+		}
+		var sets, values, names []string
+		var own []string
+		for _, rule := range r.Plan.Rules {
+			name := sql.Ident(rule.Name)
+			if cond, ok := conds[rule.Name]; ok {
+				sets = append(sets, fmt.Sprintf("%s = %s", name, cond))
+				values = append(values, cond+" AS "+name)
+				names = append(names, name)
+			} else {
+				values = append(values, "TRUE AS "+name)
+			}
+			if rule.IsError() && !rule.collection {
+				own = append(own, name)
+			}
+		}
+		ownValid := "TRUE"
+		if len(own) > 0 {
+			ownValid = strings.Join(own, " AND ")
+		}
+		failed := sql.Ident(r.Failed)
+		b.add(Exec, 0, "evaluate the collection's rules on the failing rows of "+mp.Name, fmt.Sprintf(
+			"UPDATE %s AS x SET %s WHERE %s", failed, strings.Join(sets, ", "), ownValid))
+		b.add(Exec, 0, "add the rows of "+mp.Name+" failing only the collection's rules", fmt.Sprintf(
+			"INSERT INTO %s BY NAME SELECT * FROM (SELECT %s, x.%s, %s FROM (%s) AS x ANTI JOIN %s AS f ON x.%s = f.%s) WHERE NOT (%s)",
+			failed, columnList(r.Plan, "x."), RowIDColumn, strings.Join(values, ", "), r.Plan.SourceSQL(r.Rel), failed, RowIDColumn, RowIDColumn,
+			strings.Join(names, " AND ")))
+	}
+	b.cleanup()
+	for _, s := range b.prog.steps {
+		if s.Op == Cleanup {
+			cleanup = append(cleanup, s)
+		} else {
+			steps = append(steps, s)
+		}
+	}
+	return steps, cleanup
+}
+
+// memberValidRows selects a member's rows that pass its own error rules (its collection rules are
+// still TRUE when the collection's steps read them).
+func memberValidRows(r MemberRun) string {
+	src := r.Plan.SourceSQL(r.Rel)
+	if r.Failed == "" {
+		return src
+	}
+	return fmt.Sprintf("SELECT s.* FROM (%s) AS s ANTI JOIN (SELECT %s FROM %s WHERE NOT %s) AS f ON s.%s = f.%s",
+		src, RowIDColumn, sql.Ident(r.Failed), r.Plan.ValidExpr(true), RowIDColumn, RowIDColumn)
+}
+
+func qualified(cols []string, alias string) string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = alias + "." + c
+	}
+	return strings.Join(out, ", ")
+}
