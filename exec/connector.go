@@ -19,8 +19,8 @@ import (
 type Connector interface {
 	// Prepare readies the asset for the engine before anything is read: it renders the plan in
 	// the engine's dialect, makes the output's address the one the engine writes, completes what
-	// a killed run left at the output, and refuses what of the asset and the options the engine
-	// cannot run (a *runner.Refusal names it).
+	// a killed run left at the output, and refuses, naming it, what of the asset and the options
+	// the engine cannot run.
 	Prepare(ctx context.Context, a Asset, opts Options) (Asset, error)
 	// Connect opens the engine's session for a run of the asset (as Prepare returned it); id
 	// names the run's statements and temporaries.

@@ -135,15 +135,15 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
 	rep, done := opts.Begin(a)
 	defer done()
+	if err := opts.validate(); err != nil {
+		return rep, fail(rep, err)
+	}
 	if e.other != nil {
 		rep.DuckDBVersion = "" // not DuckDB's run
 		var err error
 		if a, err = e.other.Prepare(ctx, a, opts); err != nil {
 			return rep, fail(rep, err)
 		}
-	}
-	if err := opts.validate(); err != nil {
-		return rep, fail(rep, err)
 	}
 	if err := CheckReportFiles(a, opts.ReportFiles...); err != nil {
 		return rep, fail(rep, err)
