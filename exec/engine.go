@@ -227,7 +227,7 @@ func (e *Engine) Close() error {
 }
 
 // conn is a run's connection; with a tracer, it writes every statement it runs to it, and while
-// it records (opening the input) it keeps them for explain.
+// it records (what a run checks after its input is open) it keeps them for explain.
 type conn struct {
 	*gosql.Conn
 	trace  *trace.Tracer // nil: not traced
@@ -282,6 +282,9 @@ type run struct {
 	threads, keyThreads int64
 	boost               *threadBoost
 	closed              bool
+	// afterOpen, when set, gives back what the input held until it was open (an Arrow view's
+	// registration).
+	afterOpen func()
 	// set, when not nil, is the write set the run's outputs join: their writers take no lock of
 	// their own and put nothing in place; the set does it for every member at once.
 	set *writeSet
@@ -440,12 +443,6 @@ func (r *run) restorePerfectHash(ctx context.Context) {
 	if err := r.conn.QueryRowContext(ctx, duckdbtune.ReadPerfectHash).Scan(&now); err == nil && now != r.callerPerfectHash {
 		_, _ = r.conn.ExecContext(ctx, duckdbtune.SetPerfectHash(int(r.callerPerfectHash)))
 	}
-}
-
-func (r *run) tempName(base string) string {
-	name := fmt.Sprintf("__tg_%s_%d", base, r.id)
-	r.temps = append(r.temps, name)
-	return name
 }
 
 // attach makes a database file available under an alias, once per run. Inputs attach read-only

@@ -24,6 +24,9 @@ type backend struct {
 	keepPrevious   bool
 	// release gives back the threads raised for the key aggregates (nil: none raised).
 	release func()
+	// src and opening are the input as its opening read it (openInput).
+	src     compile.Source
+	opening *compile.Opening
 }
 
 func newBackend(r *run, a Asset, written map[string]bool) *backend {
@@ -36,7 +39,37 @@ func newBackend(r *run, a Asset, written map[string]bool) *backend {
 
 // Open opens the input, CSV and NDJSON read as the schema declares their columns.
 func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
-	return readAs(b.a.Input, reading{declared: b.a.Plan.Schema().Columns}).open(ctx, b.r, b.written)
+	o, err := b.openInput(ctx, readAs(b.a.Input, reading{declared: b.a.Plan.Schema().Columns}), false)
+	return o.Rel, err
+}
+
+// openInput opens in with the run's one interpreter (runner.OpenSource): the input says what the
+// engine knows of it without a statement (compile.Source), and check adds the reads the column
+// check needs (the columns, each file's of several). The run drops the temp tables the opening
+// made when it closes. A value of a text file that does not read as its dtype is an
+// *UnreadableValueError.
+func (b *backend) openInput(ctx context.Context, in Input, check bool) (*compile.Opening, error) {
+	r := b.r
+	src, err := in.source(ctx, r, b.written)
+	if err != nil {
+		return &compile.Opening{}, err
+	}
+	src.ID, src.Check = r.id, check
+	if check {
+		src.Declared = b.a.Plan.Schema().Columns
+	}
+	o, err := runner.OpenSource(ctx, b, src)
+	r.temps = append(r.temps, o.Temps...)
+	if r.afterOpen != nil {
+		r.afterOpen()
+		r.afterOpen = nil
+	}
+	b.src, b.opening = src, o
+	var u *compile.UnreadableText
+	if errors.As(err, &u) {
+		err = unreadableValue(in, u)
+	}
+	return o, err
 }
 
 func (b *backend) Describe(ctx context.Context, rel compile.Relation) ([]casting.ColumnType, error) {

@@ -10,6 +10,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -58,15 +59,12 @@ func (r *run) openReferenceTable(ctx context.Context, ref compile.Reference, wri
 	if err != nil {
 		return err
 	}
-	schemaName := ref.DBSchema
-	if schemaName == "" {
-		schemaName = "main"
+	o, err := runner.OpenSource(ctx, &backend{r: r}, compile.Source{Kind: compile.ReferenceSource, Catalog: alias,
+		Schema: ref.DBSchema, Table: ref.Table, File: ref.File, View: ref.Source})
+	if o.Rel.From != "" {
+		r.views = append(r.views, ref.Source) // made, or being made when it failed
 	}
-	if _, err := tableKind(ctx, r, alias, ref.File, schemaName, ref.Table); err != nil {
-		return err
-	}
-	r.views = append(r.views, ref.Source)
-	return r.exec(ctx, compile.ReferenceView(ref.Source, alias, schemaName, ref.Table))
+	return err
 }
 
 // referenceFilesKind refuses a reference whose files (each of a glob) are not regular files: a

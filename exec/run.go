@@ -202,7 +202,7 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		defer r.close()
 		d := newBackend(r, a, outputFiles(a))
 		b = d
-		rel, err = e.load(ctx, d, rep, opts)
+		rel, err = e.load(ctx, d, rep, opts, nil)
 	}
 	if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
 		return e.skipped(rep, a, opts), nil
@@ -263,39 +263,29 @@ func settle(rep *outcome.Report, a Asset, opts Options, ev *evaluation, err erro
 
 // load opens the input and checks its column types against the schema, casting when asked. A
 // mismatch is reported (rep gets the column_schema_mismatch outcome) and returned as the error.
-func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts Options) (compile.Relation, error) {
+// While record is set, the statements a run executes after its input is open (the casts'
+// check, the references') are kept there, for explain.
+func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts Options, record *[]string) (compile.Relation, error) {
 	a, r := b.a, b.r
 	p := a.Plan
-	rel, err := b.Open(ctx)
+	o, err := b.openInput(ctx, readAs(a.Input, reading{declared: p.Schema().Columns}), true)
+	rel := o.Rel
 	if err != nil {
 		if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
 			return rel, err
 		}
 		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
 	}
-	actual, err := b.Describe(ctx, rel)
-	if err != nil {
-		if in, ok := a.Input.(ParquetInput); ok {
-			err = in.unreadableFooter(ctx, r, err)
-		}
-		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
+	r.conn.record = record
+	defer func() { r.conn.record = nil }()
+	actual := make([]casting.ColumnType, len(o.Columns))
+	for i, c := range o.Columns {
+		actual[i] = casting.ColumnType{Name: c.Name, Type: c.Type}
 	}
 	rep.DroppedColumns = undeclared(p.Schema().Columns, actual)
-	var files []casting.Mismatch
-	if in, ok := a.Input.(ParquetInput); ok && rel.NoStatistics {
-		// A multi-file scan (one file has nothing to compare): DuckDB casts every file to one
-		// file's types without a word.
-		if files, err = in.fileMismatches(ctx, r, p.Schema().Columns, actual); err != nil {
-			return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: in.unreadableFooter(ctx, r, err)})
-		}
-	}
-	if len(files) == 0 && shadowsOrdinal(actual, rel) {
-		// A real column named rowid (or file_row_number, file_index) hides the ordinal DuckDB
-		// provides; copy the rows with an ordinal of our own instead.
-		if rel, err = materialiseOrdered(ctx, r, rel.From); err != nil {
-			return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
-		}
-	}
+	// A multi-file scan (one file has nothing to compare): DuckDB casts every file to one file's
+	// types without a word.
+	files := fileMismatches(b.src, o)
 	mismatches := casting.CheckColumns(p.Schema().Columns, actual)
 	if len(mismatches) > 0 && opts.Cast && len(files) == 0 {
 		if mismatches, err = e.applyCasts(ctx, r, p, &rel, mismatches); err != nil {
@@ -323,18 +313,6 @@ func undeclared(cols []*schema.Column, actual []casting.ColumnType) []string {
 		}
 	}
 	return out
-}
-
-func shadowsOrdinal(cols []casting.ColumnType, rel compile.Relation) bool {
-	for _, c := range cols {
-		switch strings.ToLower(c.Name) {
-		case "rowid", "file_row_number", "file_index":
-			if strings.Contains(rel.RowID, strings.ToLower(c.Name)) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // NewReport is the report of a run of the asset that has not started: no outcome, no checks,
@@ -567,10 +545,8 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 	}
 	defer r.close()
 	b := newBackend(r, a, outputFiles(a))
-	var opened []string
-	r.conn.record = &opened
-	rel, err := e.load(ctx, b, &outcome.Report{}, opts)
-	r.conn.record = nil
+	var checked []string
+	rel, err := e.load(ctx, b, &outcome.Report{}, opts, &checked)
 	if err != nil {
 		return "", err
 	}
@@ -578,8 +554,9 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 	if err != nil {
 		return "", err
 	}
-	for _, stmt := range opened {
-		p.Open = append(p.Open, compile.Step{Op: compile.OpenInput, What: "open the input", SQL: stmt})
+	p.Open = b.opening.Steps
+	for _, stmt := range checked {
+		p.Open = append(p.Open, compile.Step{Op: compile.OpenInput, What: "check the input", SQL: stmt})
 	}
 	return sessionNote + p.String(), nil
 }

@@ -52,18 +52,6 @@ type Notice struct {
 
 func (n Notice) String() string { return n.Pos.String() + ": " + n.Msg }
 
-// QualityRef ties a rule or table check of the imported schema to the contract entry it came
-// from, so that results can be matched to the contract.
-type QualityRef struct {
-	// Rule is the rule (amount|nullability, a schema rule's name) or the table check's name.
-	Rule string
-	// Table marks a table check.
-	Table bool
-	ID    string
-	Name  string
-	Path  string
-}
-
 // Result is an imported contract object.
 type Result struct {
 	// YAML is the schema file: what `tablegate import` writes and what Schema was read from.
@@ -72,7 +60,6 @@ type Result struct {
 	// Object is the contract's object the schema was made from.
 	Object  *Object
 	Notices []Notice
-	Quality []QualityRef
 }
 
 // ImportError is every part of a contract that has no exact tablegate form, each with its
@@ -141,7 +128,7 @@ func Import(ctx context.Context, c *Contract, opts ImportOptions) (*Result, erro
 	if _, err := compile.CompileContext(ctx, s); err != nil {
 		return nil, im.translate(c, obj, err)
 	}
-	return &Result{YAML: b.Bytes(), Schema: s, Object: obj, Notices: im.notices, Quality: im.quality}, nil
+	return &Result{YAML: b.Bytes(), Schema: s, Object: obj, Notices: im.notices}, nil
 }
 
 func pickObject(c *Contract, name string) (*Object, error) {
@@ -180,7 +167,7 @@ type importer struct {
 	opts     ImportOptions
 	problems []Notice
 	notices  []Notice
-	quality  []QualityRef
+	quality  []schema.ContractQuality
 	// columns maps a column name to its property, for messages about the generated schema.
 	columns []*column
 	rules   *yaml.Node // schema-level rules
@@ -269,12 +256,46 @@ func (im *importer) document() *yaml.Node {
 	if len(im.checks.Content) > 0 {
 		add(doc, "table_checks", im.checks)
 	}
+	add(doc, "contract", im.contract())
 	for _, s := range c.SLAProperties {
 		if s != nil {
 			im.note(s.Pos(), "service level %s is not enforced: tablegate checks the data a run reads, not when it arrives or how long it is kept", s.Property)
 		}
 	}
 	return doc
+}
+
+// contract is the schema's contract key: which contract it came from, and the quality entries
+// its rules and table checks report under.
+func (im *importer) contract() *yaml.Node {
+	n := mapping()
+	add(n, "id", str(im.c.ID))
+	for _, kv := range [][2]string{{"name", im.c.Name}, {"version", im.c.Version}, {"api_version", im.c.APIVersion}, {"object", im.obj.Name}} {
+		if kv[1] != "" {
+			add(n, kv[0], str(kv[1]))
+		}
+	}
+	if len(im.quality) > 0 {
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, q := range im.quality {
+			e := mapping()
+			e.Style = yaml.FlowStyle
+			key := "rule"
+			if q.Table {
+				key = "table_check"
+			}
+			add(e, key, str(q.Rule))
+			if q.ID != "" {
+				add(e, "id", str(q.ID))
+			}
+			if q.Name != "" {
+				add(e, "name", str(q.Name))
+			}
+			seq.Content = append(seq.Content, e)
+		}
+		add(n, "quality", seq)
+	}
+	return n
 }
 
 func firstNonEmpty(a ...string) string {

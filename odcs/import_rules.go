@@ -501,7 +501,7 @@ func (im *importer) ref(q *Quality, rule string, table bool) {
 	if q.ID == "" && q.Name == "" {
 		return
 	}
-	im.quality = append(im.quality, QualityRef{Rule: rule, Table: table, ID: q.ID, Name: q.Name, Path: q.Pos().Path})
+	im.quality = append(im.quality, schema.ContractQuality{Rule: rule, Table: table, ID: q.ID, Name: q.Name})
 }
 
 // common reports what a quality entry carries that tablegate does not enforce.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/odcs"
+	"github.com/tablegate/tablegate/schema"
 )
 
 // contract wraps properties (YAML list items at six spaces) and object-level YAML (at four)
@@ -304,11 +305,13 @@ func TestImportQualityReferences(t *testing.T) {
 	object := "    quality:\n      - {metric: rowCount, mustBeGreaterThan: 0, id: not_empty}\n"
 	res, err := importText(t, contract(props, object), odcs.ImportOptions{})
 	require.NoError(t, err)
-	require.Equal(t, []odcs.QualityRef{
-		{Rule: "a|nullability", ID: "a_not_null", Name: "A is filled", Path: "schema[0].properties[0].quality[0]"},
-		{Rule: "few", Table: true, ID: "few", Path: "schema[0].properties[0].quality[1]"},
-		{Rule: "not_empty", Table: true, ID: "not_empty", Path: "schema[0].quality[0]"},
-	}, res.Quality)
+	require.Equal(t, &schema.Contract{ID: "c1", Name: "Test contract", Version: "2.0.0", APIVersion: "v3.1.0", Object: "t",
+		Quality: []schema.ContractQuality{
+			{Rule: "a|nullability", ID: "a_not_null", Name: "A is filled"},
+			{Rule: "few", Table: true, ID: "few"},
+			{Rule: "not_empty", Table: true, ID: "not_empty"},
+		}}, res.Schema.Contract)
+	require.Contains(t, string(res.YAML), "contract:\n  id: c1\n  name: Test contract\n  version: 2.0.0\n  api_version: v3.1.0\n  object: t\n  quality:\n    - {rule: a|nullability, id: a_not_null, name: A is filled}\n    - {table_check: few, id: few}\n")
 }
 
 func TestImportPicksTheObject(t *testing.T) {
