@@ -28,8 +28,8 @@ const (
 	// ViewSource is a view the engine made of rows handed to it (Arrow records), copied into a
 	// temp table and dropped.
 	ViewSource
-	// ReferenceSource is a table of an attached database that a foreign-key rule reads, through
-	// the temp view View.
+	// ReferenceSource is what a foreign-key rule reads: a table of a database file, through the
+	// temp view View, or files, read in place by View.
 	ReferenceSource
 )
 
@@ -172,7 +172,10 @@ func (s Source) stages() []stageFunc {
 	case ViewSource:
 		open = []stageFunc{materialiseView}
 	case ReferenceSource:
-		open = []stageFunc{tableKind, tableList, tableRelation}
+		open = []stageFunc{attach, tableKind, tableList, tableRelation}
+		if s.Table == "" {
+			open = []stageFunc{referenceFiles}
+		}
 	}
 	if s.Check {
 		open = append(open, readColumns, readFileSchemas, ordinalCopy)
@@ -488,6 +491,12 @@ func refuseDuplicateKeys(s Source, o *Opening) (Stage, error) {
 	}
 	return Stage{}, fmt.Errorf("%s: the objects have keys equal in any case (%q and %q); column names match in any case, so rename one of them",
 		s.Path, fmt.Sprint(list[0]), fmt.Sprint(list[1]))
+}
+
+// referenceFiles is a reference's files, which View reads in place.
+func referenceFiles(s Source, o *Opening) (Stage, error) {
+	o.Rel = Relation{From: s.View}
+	return Stage{}, nil
 }
 
 // Tables and queries of a database file: the file attached first.

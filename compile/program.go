@@ -128,9 +128,6 @@ const (
 	// Cleanup drops a temp table or resets a variable of the run, once nothing reads it: the
 	// program's last steps, which the engine runs also when the run fails.
 	Cleanup
-	// OpenInput is a statement the engine ran to check the input once open (the casts' probe,
-	// the references' opening), before the probes; explain lists them as they ran.
-	OpenInput
 	// RuleCounts reads one row: the rows failing each of the next RuleCountChunk rules (or the
 	// rest), in rule order, after those the RuleCounts steps before it read.
 	RuleCounts
@@ -156,7 +153,7 @@ var opNames = map[Op]string{
 	ReadThreads: "read the threads", RaiseThreads: "raise the threads, unless raised", RestoreThreads: "restore the threads ($1, the count read), if the last run aggregating keys",
 	TableChecks:  "read the table checks' values",
 	ProbeFooters: "read the footers (advisory: unread, the run goes on without them)", ProbeRowGroups: "read the row groups (advisory)",
-	CountRows: "read the count", Cleanup: "clean up (also when the run fails)", OpenInput: "ran to check the input",
+	CountRows: "read the count", Cleanup: "clean up (also when the run fails)",
 	RuleCounts: "read the counts of the next rules",
 	ReadRow:    "read a row", ReadRows: "read the rows",
 }

@@ -101,7 +101,7 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 		return nil, err
 	}
 	b := newBackend(r, a, nil)
-	rel, err := e.load(ctx, b, rep, opts, nil)
+	rel, err := e.load(ctx, b, rep, opts)
 	if err != nil {
 		return abort(err)
 	}

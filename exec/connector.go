@@ -41,8 +41,8 @@ type Backend interface {
 	Analyze(ctx context.Context, rel compile.Relation) error
 	// Target is where the program writes the output: the temporaries its Writer puts in place.
 	Target() compile.Output
-	// Opened are the statements Open, Describe and Analyze ran (explain lists them).
-	Opened() []string
+	// Opened are the statements Open, Describe and Analyze ran, as steps (explain lists them).
+	Opened() []compile.Step
 }
 
 // MismatchError is an input error that is a column-type mismatch the engine found while opening
@@ -148,8 +148,40 @@ func (e *Engine) explainOn(ctx context.Context, a Asset, opts Options, policy ou
 	if err != nil {
 		return "", err
 	}
-	for _, stmt := range b.Opened() {
-		p.Open = append(p.Open, compile.Step{Op: compile.OpenInput, What: "open the input", SQL: stmt})
-	}
+	p.Open = b.Opened()
 	return e.other.Note() + p.String(), nil
+}
+
+// runOn is a run on the other engine: the same checks, evaluation and conclusion as on DuckDB,
+// after Prepare readied the asset for the engine.
+func (e *Engine) runOn(ctx context.Context, a Asset, opts Options, rep *outcome.Report) (*outcome.Report, error) {
+	rep.DuckDBVersion = "" // not DuckDB's run
+	if err := opts.validate(); err != nil {
+		return rep, fail(rep, err)
+	}
+	a, err := e.other.Prepare(ctx, a, opts)
+	if err != nil {
+		return rep, fail(rep, err)
+	}
+	if err := checkAsset(a, opts, rep); err != nil {
+		return rep, err
+	}
+	if a.Input == nil {
+		return e.skipped(rep, a, opts), nil
+	}
+	opts.progress("reading input", 0)
+	b, err := e.connect(ctx, a)
+	if err != nil {
+		return rep, fail(rep, err)
+	}
+	defer b.close()
+	rel, err := loadOn(ctx, b, rep, opts)
+	if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
+		return e.skipped(rep, a, opts), nil
+	}
+	if err != nil {
+		return rep, err
+	}
+	ev, err := e.evaluate(ctx, b, rep, rel, opts, policyOf(a))
+	return rep, conclude(rep, a, opts, ev, err)
 }

@@ -221,6 +221,28 @@ type evaluation struct {
 // evaluation is nil when the run did not get to its steps. A failed write is a
 // *runner.WriteError.
 func (e *Engine) evaluate(ctx context.Context, b session, rep *outcome.Report, rel compile.Relation, opts Options, policy outcome.Policy) (*evaluation, error) {
+	ing, err := e.beginEvaluation(ctx, b, rep, rel, opts, policy)
+	if err != nil {
+		return nil, err
+	}
+	res, err := runner.Execute(ctx, b, ing.ra, ing.p)
+	return ing.settle(ctx, res, err)
+}
+
+// evaluating is a run's program prepared and about to run: what settle needs to read its result.
+type evaluating struct {
+	b      session
+	rep    *outcome.Report
+	opts   Options
+	ra     runner.Asset
+	p      *runner.Prepared
+	groups []checkGroup
+	// tables are the table checks judged (nil until their step ran).
+	tables []tableResult
+}
+
+// beginEvaluation runs the input's probes and builds the program; nothing of it runs yet.
+func (e *Engine) beginEvaluation(ctx context.Context, b session, rep *outcome.Report, rel compile.Relation, opts Options, policy outcome.Policy) (*evaluating, error) {
 	a := b.asset()
 	groups := checkGroups(a.Plan, opts)
 	ra := runAsset(b.id(), a, opts, policy, groups, b.target())
@@ -229,22 +251,28 @@ func (e *Engine) evaluate(ctx context.Context, b session, rep *outcome.Report, r
 		return nil, err
 	}
 	opts.progress("evaluating rules", p.Facts.Rows)
-	var tables []tableResult
+	ing := &evaluating{b: b, rep: rep, opts: opts, ra: ra, p: p, groups: groups}
 	baselines := readBaselines(ctx, rep, a.Plan, opts)
-	ra.JudgeTables = func(vals []any) bool {
-		tables = judgeTableChecks(a.Plan, vals, baselines)
-		return tableFailed(tables)
+	ing.ra.JudgeTables = func(vals []any) bool {
+		ing.tables = judgeTableChecks(a.Plan, vals, baselines)
+		return tableFailed(ing.tables)
 	}
-	res, err := runner.Execute(ctx, b, ra, p)
+	return ing, nil
+}
+
+// settle reads what the program found (res, err: what it returned) into the report's checks; the
+// returned evaluation is nil when the run did not get to its steps.
+func (ing *evaluating) settle(ctx context.Context, res *runner.Result, err error) (*evaluation, error) {
+	a, rep, opts, groups := ing.b.asset(), ing.rep, ing.opts, ing.groups
 	if res == nil {
 		return nil, err
 	}
-	ev := &evaluation{res: res, total: p.Facts.Rows, stats: ruleStats{invalid: res.Invalid, failed: res.Failed}, out: res.Outcome, groups: groups, tables: tables}
+	ev := &evaluation{res: res, total: ing.p.Facts.Rows, stats: ruleStats{invalid: res.Invalid, failed: res.Failed}, out: res.Outcome, groups: groups, tables: ing.tables}
 	var step *runner.StepError
 	if err != nil && errors.As(err, &step) && !res.Counted {
 		// Until the rules are counted, a failure is the input's (or the run's end), or a custom
 		// rule's SQL failing on the data.
-		return ev, inputOrRun(a.Input, fmt.Errorf("%s: %w", step.What, b.blame(ctx, p.Rel, step.Err)))
+		return ev, inputOrRun(a.Input, fmt.Errorf("%s: %w", step.What, ing.b.blame(ctx, ing.p.Rel, step.Err)))
 	}
 	rep.InvalidByRules = cmpOr(res.InvalidByRules, rep.InvalidByRules)
 	rep.InvalidSample, rep.ValidSample = res.InvalidSample, res.ValidSample
@@ -257,7 +285,7 @@ func (e *Engine) evaluate(ctx context.Context, b session, rep *outcome.Report, r
 			detail.groupFailed[g.name] = res.CheckFailed[i]
 		}
 	}
-	rep.Checks = append(buildChecks(a.Plan, a, opts, ev.stats, &detail, groups), tableChecks(a.Plan, tables)...)
+	rep.Checks = append(buildChecks(a.Plan, a, opts, ev.stats, &detail, groups), tableChecks(a.Plan, ing.tables)...)
 	rep.Health = outcome.HealthOf(rep.Checks)
 	return ev, err
 }

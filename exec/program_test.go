@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/schema"
 )
 
 // explainedStep is one step of a printed program: its comment line and statement, the latter
@@ -75,6 +76,21 @@ func TestExplainIsWhatRuns(t *testing.T) {
 	shadowed := filepath.Join(e.path("shadowed"), "*.parquet")
 	e.parquet(filepath.Join("shadowed", "a.parquet"), "SELECT *, 7 AS file_index FROM ("+ordersSelect(mixedRows)+")")
 	e.parquet(filepath.Join("shadowed", "b.parquet"), "SELECT *, 8 AS file_index FROM ("+ordersSelect(allValidRows)+")")
+	// References to a table of a DuckDB file and to a Parquet file, and amounts stored as
+	// integers, which --cast casts after probing them.
+	refs := e.path("refs.duckdb")
+	e.table(refs, "ids", "SELECT id FROM ("+ordersSelect(mixedRows)+")")
+	idsFile := e.parquet("ids.parquet", "SELECT id FROM ("+ordersSelect(mixedRows)+")")
+	referencing := func(to string) *compile.Plan {
+		p, err := compile.Compile(schema.New("Orders",
+			schema.String("id").PrimaryKey().References(to, "id"),
+			schema.Float64("amount").Min(0),
+			schema.String("note").Nullable().MaxLength(5).Severity(schema.Warn),
+		))
+		require.NoError(t, err)
+		return p
+	}
+	integers := e.parquet("integers.parquet", "SELECT id, amount::INTEGER AS amount, note FROM ("+ordersSelect(mixedRows)+")")
 	for _, c := range []struct {
 		name string
 		a    exec.Asset
@@ -109,15 +125,21 @@ func TestExplainIsWhatRuns(t *testing.T) {
 			[]string{"SELECT table_type FROM information_schema.tables", `CREATE OR REPLACE TEMP TABLE "__tg_input_1" AS SELECT * FROM "__tg_db1_0"."main"."raw_view"`}},
 		{"files hiding the ordinal", exec.Asset{Input: exec.ParquetInput{Path: shadowed}}, exec.Options{},
 			[]string{"parquet_schema(", "row_number() OVER () AS __tg_ord"}},
+		{"a reference to a table, cast", exec.Asset{Plan: referencing(refs + ":ids"), Input: exec.ParquetInput{Path: integers}}, exec.Options{Cast: true},
+			[]string{"TRY_CAST(", "ATTACH ", `CREATE OR REPLACE TEMP VIEW`}},
+		{"a reference to a file", exec.Asset{Plan: referencing(idsFile), Input: exec.CSVInput{Path: csv}}, exec.Options{},
+			[]string{"DESCRIBE SELECT * FROM read_parquet("}},
 		{"all valid to parquet", exec.Asset{Input: exec.ParquetInput{Path: e.parquet("ok.parquet", ordersSelect(allValidRows))},
 			Output: exec.ParquetOutput{Path: e.path("ok", "orders.parquet")}}, exec.Options{RowSample: 1}, []string{"COPY (SELECT s."}},
 		{"aborted", exec.Asset{Input: exec.ParquetInput{Path: e.parquet("bad.parquet", ordersSelect(oneInvalidRows))},
 			Output: exec.ParquetOutput{Path: e.path("bad", "orders.parquet")}}, exec.Options{}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := compile.Compile(ordersSchema())
-			require.NoError(t, err)
-			c.a.Plan = p
+			if c.a.Plan == nil {
+				p, err := compile.Compile(ordersSchema())
+				require.NoError(t, err)
+				c.a.Plan = p
+			}
 			explainer, err := exec.Open(exec.Config{})
 			require.NoError(t, err)
 			defer explainer.Close()

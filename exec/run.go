@@ -3,6 +3,7 @@ package exec
 import (
 	"cmp"
 	"context"
+	gosql "database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -135,75 +136,25 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
 	rep, done := opts.Begin(a)
 	defer done()
-	if err := opts.validate(); err != nil {
-		return rep, fail(rep, err)
-	}
 	if e.other != nil {
-		rep.DuckDBVersion = "" // not DuckDB's run
-		var err error
-		if a, err = e.other.Prepare(ctx, a, opts); err != nil {
-			return rep, fail(rep, err)
-		}
+		return e.runOn(ctx, a, opts, rep)
 	}
-	if err := CheckReportFiles(a, opts.ReportFiles...); err != nil {
-		return rep, fail(rep, err)
-	}
-	if a.Name != "" {
-		if err := CheckAssetName(a.Name); err != nil {
-			return rep, fail(rep, err)
-		}
-	}
-	if a.QuarantineName != "" {
-		if err := checkQuarantineName(a); err != nil {
-			return rep, fail(rep, err)
-		}
-	}
-	if a.Output != nil {
-		rep.Table.Address = a.Output.String()
-		if a.Quarantine {
-			rep.Quarantine.Address = a.QuarantineAddress(rep.Asset)
-		}
-	} else if a.Quarantine {
-		return rep, fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
-	}
-	if a.Output != nil && e.other == nil {
-		if err := a.Output.check(quarantineName(a, rep.Asset)); err != nil {
-			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
-		}
-		rolledBack, err := recoverOutput(ctx, a.Output)
-		if err != nil {
-			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
-		}
-		if rolledBack != nil {
-			warn(rep, opts, rolledBack.Error())
-		}
+	if err := precheck(ctx, a, opts, rep); err != nil {
+		return rep, err
 	}
 	if a.Input == nil {
 		return e.skipped(rep, a, opts), nil
 	}
 
-	var b session
-	var rel compile.Relation
-	var err error
-	opts.progress("reading input", 0)
-	if e.other != nil {
-		f, cerr := e.connect(ctx, a)
-		if cerr != nil {
-			return rep, fail(rep, cerr)
-		}
-		defer f.close()
-		b = f
-		rel, err = loadOn(ctx, f, rep, opts)
-	} else {
-		r, rerr := e.newRun(ctx)
-		if rerr != nil {
-			return rep, fail(rep, rerr)
-		}
-		defer r.close()
-		d := newBackend(r, a, outputFiles(a))
-		b = d
-		rel, err = e.load(ctx, d, rep, opts, nil)
+	r, err := e.newRun(ctx)
+	if err != nil {
+		return rep, fail(rep, err)
 	}
+	defer r.close()
+
+	opts.progress("reading input", 0)
+	b := newBackend(r, a, outputFiles(a))
+	rel, err := e.load(ctx, b, rep, opts)
 	if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
 		return e.skipped(rep, a, opts), nil
 	}
@@ -211,12 +162,13 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		return rep, err
 	}
 	ev, err := e.evaluate(ctx, b, rep, rel, opts, policyOf(a))
-	return settle(rep, a, opts, ev, err)
+	return rep, conclude(rep, a, opts, ev, err)
 }
 
-// settle takes the report from what the run found, and returns the run's error, typed for the
-// failing outcomes.
-func settle(rep *outcome.Report, a Asset, opts Options, ev *evaluation, err error) (*outcome.Report, error) {
+// conclude settles the report of a run of a from its evaluation (nil when the run did not get to
+// its steps) and the error it ended with, and returns the run's error: typed for the failing
+// outcomes.
+func conclude(rep *outcome.Report, a Asset, opts Options, ev *evaluation, err error) error {
 	p := a.Plan
 	if ev != nil && ev.res.Counted {
 		rep.Rows = outcome.Rows{Input: ev.total, Invalid: ev.stats.invalid, Valid: ev.total - ev.stats.invalid}
@@ -227,10 +179,10 @@ func settle(rep *outcome.Report, a Asset, opts Options, ev *evaluation, err erro
 	if errors.As(err, &werr) {
 		// The run did not reach its outcome: like every exit-2 error, it has none.
 		rep.Outcome = nil
-		return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: werr.Err})
+		return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: werr.Err})
 	}
 	if err != nil {
-		return rep, fail(rep, err)
+		return fail(rep, err)
 	}
 	total, stats, out := ev.total, ev.stats, ev.out
 	if w := ev.res.Written; a.Output != nil && out != outcome.Aborted && out != outcome.TableCheckFailed {
@@ -252,21 +204,70 @@ func settle(rep *outcome.Report, a Asset, opts Options, ev *evaluation, err erro
 	counts := errorCounts(p, stats)
 	switch out {
 	case outcome.TableCheckFailed:
-		return rep, fail(rep, tableCheckError(p, ev.tables))
+		return fail(rep, tableCheckError(p, ev.tables))
 	case outcome.Aborted:
-		return rep, fail(rep, &outcome.ValidationAbortError{Schema: p.Name, Invalid: stats.invalid, Counts: counts})
+		return fail(rep, &outcome.ValidationAbortError{Schema: p.Name, Invalid: stats.invalid, Counts: counts})
 	case outcome.NoValidRows:
-		return rep, fail(rep, &outcome.NoValidRowsError{Schema: p.Name, Rows: total, Counts: counts, Quarantine: rep.Quarantine.Address})
+		return fail(rep, &outcome.NoValidRowsError{Schema: p.Name, Rows: total, Counts: counts, Quarantine: rep.Quarantine.Address})
 	}
-	return rep, nil
+	return nil
+}
+
+// precheck checks what a run of a can check before it reads anything (its options, report files,
+// names, output) and recovers the output from an interrupted write; a failure is recorded in rep.
+func precheck(ctx context.Context, a Asset, opts Options, rep *outcome.Report) error {
+	if err := checkAsset(a, opts, rep); err != nil {
+		return err
+	}
+	if a.Output != nil {
+		if err := a.Output.check(quarantineName(a, rep.Asset)); err != nil {
+			return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
+		rolledBack, err := recoverOutput(ctx, a.Output)
+		if err != nil {
+			return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
+		if rolledBack != nil {
+			warn(rep, opts, rolledBack.Error())
+		}
+	}
+	return nil
+}
+
+// checkAsset checks a run's options, report files and names, and gives rep the output's
+// addresses; a failure is recorded in rep.
+func checkAsset(a Asset, opts Options, rep *outcome.Report) error {
+	if err := opts.validate(); err != nil {
+		return fail(rep, err)
+	}
+	if err := CheckReportFiles(a, opts.ReportFiles...); err != nil {
+		return fail(rep, err)
+	}
+	if a.Name != "" {
+		if err := CheckAssetName(a.Name); err != nil {
+			return fail(rep, err)
+		}
+	}
+	if a.QuarantineName != "" {
+		if err := checkQuarantineName(a); err != nil {
+			return fail(rep, err)
+		}
+	}
+	if a.Output != nil {
+		rep.Table.Address = a.Output.String()
+		if a.Quarantine {
+			rep.Quarantine.Address = a.QuarantineAddress(rep.Asset)
+		}
+	} else if a.Quarantine {
+		return fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
+	}
+	return nil
 }
 
 // load opens the input and checks its column types against the schema, casting when asked. A
 // mismatch is reported (rep gets the column_schema_mismatch outcome) and returned as the error.
-// While record is set, the statements a run executes after its input is open (the casts'
-// check, the references') are kept there, for explain.
-func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts Options, record *[]string) (compile.Relation, error) {
-	a, r := b.a, b.r
+func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts Options) (compile.Relation, error) {
+	a := b.a
 	p := a.Plan
 	o, err := b.openInput(ctx, readAs(a.Input, reading{declared: p.Schema().Columns}), true)
 	rel := o.Rel
@@ -276,19 +277,14 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 		}
 		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
 	}
-	r.conn.record = record
-	defer func() { r.conn.record = nil }()
-	actual := make([]casting.ColumnType, len(o.Columns))
-	for i, c := range o.Columns {
-		actual[i] = casting.ColumnType{Name: c.Name, Type: c.Type}
-	}
+	actual := columnTypes(o.Columns)
 	rep.DroppedColumns = undeclared(p.Schema().Columns, actual)
 	// A multi-file scan (one file has nothing to compare): DuckDB casts every file to one file's
 	// types without a word.
 	files := fileMismatches(b.src, o)
 	mismatches := casting.CheckColumns(p.Schema().Columns, actual)
 	if len(mismatches) > 0 && opts.Cast && len(files) == 0 {
-		if mismatches, err = e.applyCasts(ctx, r, p, &rel, mismatches); err != nil {
+		if mismatches, err = e.applyCasts(ctx, b, p, &rel, mismatches); err != nil {
 			return rel, fail(rep, err)
 		}
 	}
@@ -296,7 +292,7 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 	if len(mismatches) > 0 {
 		return rel, columnMismatch(rep, p, mismatches, p.Name, producerOf(a.Input), actual)
 	}
-	return rel, e.checkReferences(ctx, r, rep, p, b.written)
+	return rel, e.checkReferences(ctx, b, rep, p)
 }
 
 // undeclared are the input's columns, in its order, that no declared column names: a run does
@@ -448,7 +444,7 @@ func columnMismatch(rep *outcome.Report, p *compile.Plan, mm []casting.Mismatch,
 
 // applyCasts casts the mismatched columns that exist, after checking that every value converts;
 // it returns the mismatches a cast cannot mend (missing columns).
-func (e *Engine) applyCasts(ctx context.Context, r *run, p *compile.Plan, rel *compile.Relation, mm []casting.Mismatch) ([]casting.Mismatch, error) {
+func (e *Engine) applyCasts(ctx context.Context, b *backend, p *compile.Plan, rel *compile.Relation, mm []casting.Mismatch) ([]casting.Mismatch, error) {
 	var rest []casting.Mismatch
 	var cast []*schema.Column
 	for _, m := range mm {
@@ -461,15 +457,15 @@ func (e *Engine) applyCasts(ctx context.Context, r *run, p *compile.Plan, rel *c
 	if len(rest) > 0 || len(cast) == 0 {
 		return rest, nil
 	}
-	vals := make([]any, len(cast))
-	ptrs := make([]any, len(cast))
-	for i := range vals {
-		ptrs[i] = &vals[i]
+	probe := compile.Step{Op: compile.ReadRow, What: "find a value of each column to cast that does not cast", SQL: casting.FailedCastProbe(cast, rel.From)}
+	rows, err := runner.ReadStep(ctx, b, b.opening, probe)
+	if err == nil && len(rows) == 0 {
+		err = gosql.ErrNoRows
 	}
-	if err := r.conn.QueryRowContext(ctx, casting.FailedCastProbe(cast, rel.From)).Scan(ptrs...); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("check the casts: %w", err)
 	}
-	for i, v := range vals {
+	for i, v := range rows[0] {
 		if v != nil {
 			return nil, &outcome.CastError{Column: cast[i].Name, Value: fmt.Sprint(v), Target: cast[i].DType.String()}
 		}
@@ -530,14 +526,14 @@ func (e *Engine) ExplainAsset(ctx context.Context, a Asset, opts Options) (strin
 
 // explain is the program of a run of the asset with the policy (Filter's is outcome.PolicyFilter).
 func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outcome.Policy) (string, error) {
+	if a.Input == nil {
+		return "", fmt.Errorf("explain needs an input: %w", ErrNoSourceData)
+	}
 	if err := opts.validate(); err != nil {
 		return "", err
 	}
 	if e.other != nil {
 		return e.explainOn(ctx, a, opts, policy)
-	}
-	if a.Input == nil {
-		return "", fmt.Errorf("explain needs an input: %w", ErrNoSourceData)
 	}
 	r, err := e.newRun(ctx)
 	if err != nil {
@@ -545,19 +541,15 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 	}
 	defer r.close()
 	b := newBackend(r, a, outputFiles(a))
-	var checked []string
-	rel, err := e.load(ctx, b, &outcome.Report{}, opts, &checked)
+	rel, err := e.load(ctx, b, &outcome.Report{}, opts)
 	if err != nil {
 		return "", err
 	}
-	p, err := prepare(ctx, b, runAsset(b.id(), a, opts, policy, checkGroups(a.Plan, opts), b.target()), rel)
+	p, err := prepare(ctx, b, runAsset(r.id, a, opts, policy, checkGroups(a.Plan, opts), b.target()), rel)
 	if err != nil {
 		return "", err
 	}
 	p.Open = b.opening.Steps
-	for _, stmt := range checked {
-		p.Open = append(p.Open, compile.Step{Op: compile.OpenInput, What: "check the input", SQL: stmt})
-	}
 	return sessionNote + p.String(), nil
 }
 

@@ -390,13 +390,18 @@ func (in QueryInput) source(_ context.Context, r *run, writes map[string]bool) (
 	return src, r.attachInput(&src, in.File, writes)
 }
 
-// attachInput sets src to attach the input's database file, read-only unless the run writes it
-// too. Its alias is the run's from now on: when the ATTACH fails the run ends, and DETACH IF
-// EXISTS when it closes is then a no-op.
+// attachInput sets src to attach the database file of an input or a reference, read-only unless
+// the run writes it too, once per run: a file attached already is read under its alias. The alias
+// is the run's from now on: when the ATTACH fails the run ends, and DETACH IF EXISTS when it
+// closes is then a no-op.
 func (r *run) attachInput(src *compile.Source, path string, writes map[string]bool) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err
+	}
+	if alias, ok := r.attached[abs]; ok {
+		src.Catalog = alias
+		return nil
 	}
 	write := writes[abs]
 	if !write {
@@ -412,6 +417,15 @@ func (r *run) attachInput(src *compile.Source, path string, writes map[string]bo
 	src.Diagnose = func(err error) error { return openError(path, err) }
 	r.attached[abs] = src.Catalog
 	return nil
+}
+
+// columnTypes are the columns an opening read, as casting compares them.
+func columnTypes(cols []compile.NamedType) []casting.ColumnType {
+	out := make([]casting.ColumnType, len(cols))
+	for i, c := range cols {
+		out[i] = casting.ColumnType{Name: c.Name, Type: c.Type}
+	}
+	return out
 }
 
 // fileMismatches are the declared columns the files of a multi-file Parquet input store

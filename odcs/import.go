@@ -324,6 +324,9 @@ type column struct {
 	isIn     bool
 	regex    bool
 	nested   bool
+	// uniqueQ are the quality entries unique came from; uniqueSev their severity.
+	uniqueQ   []*Quality
+	uniqueSev string
 	// fields and inner are a nested object's fields and an array's item, from logicalType.
 	fields []*column
 	inner  *column
@@ -360,6 +363,12 @@ func (im *importer) column(p *Property, top bool) *column {
 		im.refuse(p.Pos("primaryKey"), "", "primaryKey on a nested property: tablegate's primary key is made of top-level columns")
 	}
 	col.unique = p.Unique
+	if !top && (!tablegateOnly(p.Quality) || len(p.Relationships) > 0) {
+		im.refuse(p.Pos(), "not checked", "quality and relationships on a nested property are not imported: tablegate's table checks and references are on top-level columns")
+		p = &Property{Name: p.Name, PhysicalType: p.PhysicalType, LogicalType: p.LogicalType, LogicalTypeOptions: p.LogicalTypeOptions,
+			Required: p.Required, Unique: p.Unique, Enum: p.Enum, Properties: p.Properties, Items: p.Items, Description: p.Description, at: p.at}
+		col.p = p
+	}
 	im.options(col)
 	if len(p.Enum) > 0 {
 		im.enum(col)
@@ -427,11 +436,18 @@ func (col *column) finish() {
 // distinct; tablegate's unique takes two NULLs for duplicates, so a nullable column's unique is
 // a group rule that lets NULL pass.
 func (im *importer) uniqueRule(col *column) {
+	rule := col.name + "|unique"
 	if !col.nullable || col.nested {
 		add(col.node, "unique", scalar("true"))
-		return
+		if col.uniqueSev == "warn" {
+			col.sev["unique"] = "warn"
+		}
+	} else {
+		rule = im.groupUnique(col.name+"_unique", []string{col.name}, col.p.Pos("unique"), col.uniqueSev)
 	}
-	im.groupUnique(col.name+"_unique", []string{col.name}, col.p.Pos("unique"), col.sev["unique"])
+	for _, q := range col.uniqueQ {
+		im.ref(q, rule, false)
+	}
 }
 
 func (im *importer) groupUnique(name string, cols []string, p Pos, sev string) string {
@@ -524,6 +540,9 @@ func (im *importer) primaryKey() {
 // dtype maps physicalType, or a logicalType that fixes the dtype alone.
 func (im *importer) dtype(p *Property, col *column) schema.DType {
 	opts := p.LogicalTypeOptions
+	if d, ok := im.tablegateType(p, col); ok {
+		return d
+	}
 	if p.PhysicalType != "" {
 		ph, err := physicalTypeOf(p.PhysicalType)
 		if err != nil {
@@ -541,7 +560,13 @@ func (im *importer) dtype(p *Property, col *column) schema.DType {
 		}
 		im.agree(p, ph.dtype)
 		if k := ph.dtype.Kind; (k == schema.KindList || k == schema.KindArray) && p.Items != nil {
-			im.refuse(p.Pos("items"), "", "items beside a physicalType that gives the element type: give one of them")
+			// items carries the element's rules; its type must be the physicalType's element type.
+			ic := im.column(p.Items, false)
+			ic.finish()
+			if got, want := ic.dtype.String(), ph.dtype.Inner.DType.String(); got != want {
+				im.refuse(p.Pos("items"), "", "items is %s, but physicalType %s has elements of %s", got, p.PhysicalType, want)
+			}
+			col.inner = ic
 		}
 		return ph.dtype
 	}

@@ -26,7 +26,8 @@ func (im *importer) agree(p *Property, d schema.DType) {
 	switch p.LogicalType {
 	case "":
 	case "string":
-		ok = k == schema.KindString || k == schema.KindEnum
+		ok = k == schema.KindString || k == schema.KindEnum || stringFormats[k] != "" && p.LogicalTypeOptions != nil &&
+			p.LogicalTypeOptions.Format != nil && p.LogicalTypeOptions.Format.Text == stringFormats[k]
 	case "integer":
 		ok = k.IsInteger()
 	case "number":
@@ -328,7 +329,7 @@ func (im *importer) format(col *column, o *LogicalTypeOptions) {
 	f := o.Format.Text
 	k := col.dtype.Kind
 	switch {
-	case k.IsInteger() && intFormats[f] != 0, k.IsFloat() && (f == "f32" || f == "f64"):
+	case k.IsInteger() && intFormats[f] != 0, k.IsFloat() && (f == "f32" || f == "f64"), stringFormats[k] != "" && stringFormats[k] == f:
 		// The width, already the dtype's.
 	case k == schema.KindDate || k == schema.KindDatetime || k == schema.KindTime:
 		im.note(o.Pos("format"), "format %q is how the values are written as text; the column holds typed values, so there is nothing to check", f)
@@ -586,14 +587,10 @@ func (im *importer) propertyQuality(col *column, q *Quality) {
 	case "duplicateValues", "duplicateCount":
 		if o.zero() {
 			col.unique = true
-			if sev == "warn" {
-				col.sev["unique"] = "warn"
+			col.uniqueQ = append(col.uniqueQ, q)
+			if sev == "warn" && !col.p.Unique {
+				col.uniqueSev = "warn"
 			}
-			rule := "unique"
-			if col.nullable && !col.nested {
-				rule = col.name + "_unique"
-			}
-			im.ref(q, col.ruleName(rule), false)
 			return
 		}
 		// The values that repeat an earlier one: count(x) - count(DISTINCT x).
@@ -620,16 +617,9 @@ func (im *importer) propertyQuality(col *column, q *Quality) {
 	im.tableCheck(q, col.name+"_"+metric, m, o, sev, "")
 }
 
-func (col *column) ruleName(rule string) string {
-	if strings.Contains(rule, "_unique") && rule != "unique" {
-		return rule // a schema rule
-	}
-	return col.name + "|" + rule
-}
-
 // rowRule records the column rule a quality entry became, with its severity.
 func (im *importer) rowRule(col *column, q *Quality, rule, sev string) {
-	if sev == "warn" && !(rule == "nullability" && col.p.Required) {
+	if sev == "warn" && !(rule == "nullability" && (col.p.Required || col.pk)) {
 		col.sev[rule] = "warn"
 	}
 	im.ref(q, col.name+"|"+rule, false)
@@ -696,7 +686,11 @@ func (im *importer) literals(col *column, q *Quality, key string, list []any) (l
 func (im *importer) invalid(col *column, q *Quality, asRules bool, sev string) ([]string, bool) {
 	var conds []string
 	id := sql.Ident(col.name)
-	if raw, ok := q.Arguments["validValues"]; ok {
+	raw, ok := q.Arguments["validValues"]
+	if !ok {
+		raw, ok = q.Extra["validValues"] // v3.0 wrote it beside the rule
+	}
+	if ok {
 		list, isList := raw.([]any)
 		if !isList {
 			im.refuse(q.Pos("arguments"), "", "arguments.validValues is a list of values")
@@ -917,6 +911,12 @@ func (im *importer) customQuality(q *Quality, col *column) {
 		im.refuse(q.Pos("engine"), "not checked", "custom quality for engine %q is run by that engine, not by tablegate", q.Engine)
 		return
 	}
+	if keys, isMap := q.Implementation.(map[string]any); isMap {
+		if sev, ok := im.severity(q); ok {
+			im.tablegateKeys(q, col, keys, sev)
+		}
+		return
+	}
 	impl, ok := q.Implementation.(string)
 	if !ok || strings.TrimSpace(impl) == "" {
 		im.refuse(q.Pos("implementation"), "", "a tablegate custom entry's implementation is its SQL")
@@ -1069,7 +1069,7 @@ func (im *importer) objectRelationship(r *Relationship) {
 	if !ok {
 		return
 	}
-	if len(from) == 1 {
+	if len(from) == 1 && !r.From.List {
 		if col := im.columnNamed(from[0]); col != nil {
 			ref := mapping()
 			ref.Style = yaml.FlowStyle
@@ -1167,6 +1167,12 @@ func add(m *yaml.Node, key string, v *yaml.Node) {
 func dtypeKeys(n *yaml.Node, d schema.DType, col *column) {
 	add(n, "type", scalar(d.Kind.String()))
 	switch d.Kind {
+	case schema.KindEnum:
+		cats := flow()
+		for _, c := range d.Categories {
+			cats.Content = append(cats.Content, str(c))
+		}
+		add(n, "categories", cats)
 	case schema.KindDecimal:
 		add(n, "precision", scalar(strconv.Itoa(d.Precision)))
 		add(n, "scale", scalar(strconv.Itoa(d.Scale)))

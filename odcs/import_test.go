@@ -246,6 +246,11 @@ func TestImportRefusals(t *testing.T) {
 		{"other table in a relationship target file", `      - {name: a, physicalType: INTEGER, relationships: [{to: "other.yaml#/schema/x/properties/y"}]}
 `, "", "schema[0].properties[0].relationships[0].to", "another contract file"},
 		{"no properties", "", "", "schema[0].properties", "no properties"},
+		{"quality on a nested property", `      - name: s
+        logicalType: object
+        properties:
+          - {name: x, physicalType: INTEGER, quality: [{metric: nullValues, mustBe: 0}]}
+`, "", "schema[0].properties[0].properties[0]", "nested property"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := importText(t, contract(tc.props, tc.object), odcs.ImportOptions{})
@@ -312,6 +317,35 @@ func TestImportQualityReferences(t *testing.T) {
 			{Rule: "not_empty", Table: true, ID: "not_empty"},
 		}}, res.Schema.Contract)
 	require.Contains(t, string(res.YAML), "contract:\n  id: c1\n  name: Test contract\n  version: 2.0.0\n  api_version: v3.1.0\n  object: t\n  quality:\n    - {rule: a|nullability, id: a_not_null, name: A is filled}\n    - {table_check: few, id: few}\n")
+}
+
+// TestImportUniqueUnderItsEntry: a duplicateValues entry reports under the rule unique became,
+// and an entry whose rule name was taken under the name it got; v3.0's validValues beside the
+// rule is read.
+func TestImportUniqueUnderItsEntry(t *testing.T) {
+	props := `      - name: a
+        physicalType: VARCHAR
+        quality:
+          - {metric: duplicateValues, mustBe: 0, id: a_dups, severity: warning}
+      - name: b
+        physicalType: VARCHAR
+        required: true
+        quality:
+          - {metric: duplicateValues, mustBe: 0, id: b_dups, severity: warning}
+          - {rule: validValues, validValues: [x, y], mustBe: 0}
+`
+	object := "    quality:\n      - {type: custom, engine: tablegate, name: a_unique, implementation: \"a <> 'z'\"}\n"
+	text := strings.Replace(contract(props, object), "apiVersion: v3.1.0", "apiVersion: v3.0.2", 1)
+	res, err := importText(t, text, odcs.ImportOptions{})
+	require.NoError(t, err)
+	require.Equal(t, []schema.ContractQuality{
+		{Rule: "a_unique", ID: "a_dups"},
+		{Rule: "b|unique", ID: "b_dups"},
+		{Rule: "a_unique_2", Name: "a_unique"},
+	}, res.Schema.Contract.Quality, "%s", res.YAML)
+	require.Contains(t, string(res.YAML), "is_in: [x, y]")
+	require.Contains(t, string(res.YAML), "severity:\n      unique: warn\n")
+	require.Contains(t, string(res.YAML), "severity:\n  a_unique: warn\n")
 }
 
 func TestImportPicksTheObject(t *testing.T) {

@@ -24,6 +24,15 @@ func OpenSource(ctx context.Context, b Backend, src compile.Source) (*compile.Op
 	}
 }
 
+// ReadStep runs a read step (compile.ReadRow, ReadRows) of the input's checks that the caller
+// builds from what it found once the input is open (the cast probe, after the column check),
+// records it in o, where explain lists it, and returns the rows it read.
+func ReadStep(ctx context.Context, b Backend, o *compile.Opening, s compile.Step) ([][]any, error) {
+	rows, err := openStep(ctx, b, s, nil)
+	o.Ran(s, rows)
+	return rows, err
+}
+
 // runStage runs a stage's steps in order, each read recorded in o; after a failure only its
 // Cleanup steps run.
 func runStage(ctx context.Context, b Backend, st compile.Stage, o *compile.Opening) error {

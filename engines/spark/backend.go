@@ -30,9 +30,10 @@ type backend struct {
 	// out and quarantine are the output's and the quarantine's directories ("" none).
 	out, quarantine string
 	// opened are the statements Open, Describe and Analyze ran; views those to drop at Close.
-	opened, views []string
-	input         string // the URL Spark reads the input at
-	configured    bool
+	opened     []compile.Step
+	views      []string
+	input      string // the URL Spark reads the input at
+	configured bool
 }
 
 // Open checks the stored types of a local input's Parquet footers (a type Spark cannot read
@@ -108,7 +109,7 @@ func (b *backend) configure(ctx context.Context) error {
 // before it in name order. The per-file counts come from the Parquet footers through Spark.
 func (b *backend) ordinal(ctx context.Context, raw string) (string, error) {
 	q := fmt.Sprintf("SELECT __tg_file, count(*) FROM %s GROUP BY __tg_file ORDER BY __tg_file", raw)
-	b.opened = append(b.opened, q)
+	b.read("count the rows of each file", q)
 	rows, err := b.s.Rows(ctx, q)
 	if err != nil {
 		return "", b.failed(ctx, err)
@@ -132,7 +133,7 @@ func (b *backend) ordinal(ctx context.Context, raw string) (string, error) {
 // Describe reads the input's columns in Spark's type syntax (ParseType reads them).
 func (b *backend) Describe(ctx context.Context, rel compile.Relation) ([]casting.ColumnType, error) {
 	q := "DESCRIBE QUERY SELECT * FROM parquet." + dialect.Ident(b.input)
-	b.opened = append(b.opened, q)
+	b.read("read the column types", q)
 	types, err := b.s.Rows(ctx, q)
 	if err != nil {
 		return nil, b.failed(ctx, err)
@@ -172,7 +173,7 @@ func (b *backend) Analyze(ctx context.Context, rel compile.Relation) error {
 			src = true
 		}
 		q := "DESCRIBE QUERY " + rule.Probe
-		b.opened = append(b.opened, q)
+		b.read("type the custom rule's Spark SQL", q)
 		rows, err := b.s.Rows(ctx, q)
 		name := b.a.Plan.Rules[i].Name
 		switch {
@@ -194,13 +195,18 @@ func (b *backend) Analyze(ctx context.Context, rel compile.Relation) error {
 	return nil
 }
 
-// Opened are the statements Open, Describe and Analyze ran.
-func (b *backend) Opened() []string { return b.opened }
+// Opened are the statements Open, Describe and Analyze ran, as steps.
+func (b *backend) Opened() []compile.Step { return b.opened }
 
 // record runs a statement that opens the input, and keeps it for explain.
 func (b *backend) record(ctx context.Context, stmt string) error {
-	b.opened = append(b.opened, stmt)
+	b.opened = append(b.opened, compile.Step{Op: compile.Exec, What: "open the input", SQL: stmt})
 	return b.Exec(ctx, stmt)
+}
+
+// read keeps a query that opens or checks the input for explain (the caller runs it).
+func (b *backend) read(what, query string) {
+	b.opened = append(b.opened, compile.Step{Op: compile.ReadRows, What: what, SQL: query})
 }
 
 // Exec runs a statement of the run with its parameters bound as literals (dialect.Bind).
