@@ -13,6 +13,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/testenv"
 )
 
 // testWriter is a writer of dir/t.parquet and its quarantine, without a Spark server: the swap is
@@ -86,7 +87,8 @@ func TestWriterKilledBetweenRenames(t *testing.T) {
 			writeOutput(t, w.table, "old")
 			writeOutput(t, w.quarantine, "old")
 			cmd := osexec.Command(os.Args[0], "-test.run=^TestWriterKillHelper$", "-test.count=1")
-			cmd.Env = append(os.Environ(), "TG_SPARK_WRITER_DIR="+dir, "TG_SPARK_WRITER_CRASH="+stage)
+			// Without the slow stage: the child's TestMain would start a Spark server it does not need.
+			cmd.Env = append(os.Environ(), "TG_SPARK_WRITER_DIR="+dir, "TG_SPARK_WRITER_CRASH="+stage, testenv.SlowVar+"=")
 			out, err := cmd.CombinedOutput()
 			var exit *osexec.ExitError
 			if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
