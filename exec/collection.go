@@ -112,7 +112,16 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		r := e.sibling(root)
 		opened = append(opened, r)
 		m.b = newBackend(r, m.a, outputFiles(m.a))
-		rel, err := e.load(ctx, m.b, m.rep, mopts)
+		lopts := mopts
+		lopts.SkipMissing = mopts.SkipMissing || m.plan.Optional
+		rel, err := e.load(ctx, m.b, m.rep, lopts)
+		if errors.Is(err, ErrNoSourceData) && lopts.SkipMissing {
+			// An optional member whose input matches no data is absent, as one not given.
+			warn(m.rep, mopts, fmt.Sprintf("member %s: %s matches no data: the member is absent", m.plan.Name, m.a.Input))
+			e.skipped(m.rep, m.a, mopts)
+			m.absent = true
+			continue
+		}
 		if err != nil {
 			return crep, endCollection(crep, m, err)
 		}

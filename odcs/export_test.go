@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tablegate/tablegate/schema"
@@ -46,5 +47,65 @@ func TestExportRefusesInvalidSchemas(t *testing.T) {
 	var errs *schema.Errors
 	if !errors.As(err, &errs) || len(errs.Problems) != 2 {
 		t.Fatalf("got %v; want the schema's two declaration errors", err)
+	}
+}
+
+// TestImportReadsExportedInputs: a contract export wrote names its relationships' data, relative
+// to the contract's folder; import reads it from there when no reference data is given, and a
+// given one wins.
+func TestImportReadsExportedInputs(t *testing.T) {
+	dir := t.TempDir()
+	s, err := schema.Parse([]byte(`schema: Refs
+columns:
+  - {name: vendor, type: String, references: {input: data/vendors.parquet, column: id}}
+`), filepath.Join(dir, "schemas", "refs.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(dir, "contracts")
+	c, err := Export(context.Background(), s, ExportOptions{Folder: folder})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.File = filepath.Join(folder, "refs.odcs.yaml")
+	for _, tc := range []struct {
+		given map[string]string
+		want  string
+	}{
+		{nil, filepath.Join(dir, "schemas", "data", "vendors.parquet")},
+		{map[string]string{"vendors": "/elsewhere/v.parquet"}, "/elsewhere/v.parquet"},
+	} {
+		res, err := Import(context.Background(), c, ImportOptions{References: tc.given})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Schema.Column("vendor").Args.References; got == nil || got.Input != tc.want || got.Column != "id" {
+			t.Errorf("given %v: reference %+v; want input %s", tc.given, got, tc.want)
+		}
+	}
+}
+
+// TestExportedEntriesNameTheirRules: the import ties each exported tablegate entry to the rule it
+// makes (the contract's quality references), and names none that makes no rule or that belongs
+// to a nested column.
+func TestExportedEntriesNameTheirRules(t *testing.T) {
+	s := schema.New("Named",
+		schema.Float64("x").AllowNaN().Max(1).SeverityOf("max", schema.Warn),
+		schema.Struct("address", schema.String("city").MinLength(1)),
+	)
+	c, err := Export(context.Background(), s, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Import(context.Background(), c, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, q := range res.Schema.Contract.Quality {
+		rules = append(rules, q.Rule)
+	}
+	if got := strings.Join(rules, " "); got != "x|max" {
+		t.Errorf("quality references %q; want x|max", got)
 	}
 }

@@ -3,6 +3,7 @@ package odcs
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -139,8 +140,36 @@ func (im *importer) tablegateColumnKeys(q *Quality, col *column, keys map[string
 			}
 			col.sev[rule] = "warn"
 		}
-		im.ref(q, col.name+"|"+rule, false)
+		// A nested column's rules are named from the top-level column, which it does not know; an
+		// allow_* key makes no rule.
+		makesRule := !(strings.HasPrefix(k, "allow_") && v == true)
+		if !col.nested && makesRule {
+			im.ref(q, col.name+"|"+rule, false)
+		}
 	}
+}
+
+// withExportedInputs adds to the given reference data the inputs an exported contract names
+// (the custom property tablegateInput of its relationships), for the objects not given. An
+// input is relative to the contract's folder; it is made absolute, so that the schema reads it
+// wherever the schema is written.
+func withExportedInputs(c *Contract, given map[string]string) map[string]string {
+	exported := ExportedReferences(c)
+	if len(exported) == 0 {
+		return given
+	}
+	out := make(map[string]string, len(given)+len(exported))
+	for object, input := range exported {
+		if !filepath.IsAbs(input) && c.File != "" {
+			input = filepath.Join(filepath.Dir(c.File), input)
+		}
+		if abs, err := filepath.Abs(input); err == nil {
+			input = abs
+		}
+		out[object] = input
+	}
+	maps.Copy(out, given)
+	return out
 }
 
 // tablegateOnly reports whether every quality entry is tablegate's own (engine tablegate), whose
@@ -206,7 +235,7 @@ func (im *importer) tablegateType(p *Property, col *column) (schema.DType, bool)
 				shape = append(shape, size)
 			}
 			if shape != nil {
-				ic := im.column(p.Items, false)
+				ic := im.column(p.Items, false, true)
 				ic.finish()
 				col.inner = ic
 				return schema.DType{Kind: schema.KindArray, Inner: &schema.Column{DType: ic.dtype}, Shape: shape}, true

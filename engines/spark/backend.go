@@ -67,6 +67,12 @@ func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
 	if err := b.configure(ctx); err != nil {
 		return compile.Relation{}, err
 	}
+	if local == "" {
+		// An object store or HDFS: this process cannot open the files, Spark reads the footer.
+		if err := remoteFooterTypes(ctx, footerReader{b.s, b}, url, b.a.Plan.Schema().Columns); err != nil {
+			return compile.Relation{}, b.failed(ctx, err)
+		}
+	}
 	raw, input := b.view("raw"), b.view("input")
 	if err := b.record(ctx, fmt.Sprintf("CREATE OR REPLACE TEMPORARY VIEW %s AS SELECT *, _metadata.file_path AS __tg_file, _metadata.row_index AS __tg_row FROM parquet.%s",
 		raw, dialect.Ident(url))); err != nil {
@@ -82,6 +88,23 @@ func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
 		return compile.Relation{}, err
 	}
 	return compile.Relation{From: input, RowID: dialect.RowID, DenseRowIDs: true}, nil
+}
+
+// footerReader is the session as the footer check of a remote input uses it: its statements are
+// kept for explain.
+type footerReader struct {
+	Session
+	b *backend
+}
+
+func (f footerReader) Exec(ctx context.Context, q string) error {
+	f.b.opened = append(f.b.opened, compile.Step{Op: compile.Exec, What: "check the input's footer", SQL: q})
+	return f.Session.Exec(ctx, q)
+}
+
+func (f footerReader) Rows(ctx context.Context, q string) ([][]any, error) {
+	f.b.read("check the input's footer", q)
+	return f.Session.Rows(ctx, q)
 }
 
 // view names a temporary view of the run, to drop when it closes.
