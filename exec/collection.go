@@ -69,8 +69,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 	if err != nil {
 		return crep, failCollection(crep, err)
 	}
-	mopts := opts
-	mopts.ReportFiles = nil
+	mopts := opts // every member's precheck refuses report files that are its data
 	for _, m := range members {
 		// Its own run id (the history keeps a run per member), tied to the collection's.
 		bopts := mopts
