@@ -52,18 +52,6 @@ type Notice struct {
 
 func (n Notice) String() string { return n.Pos.String() + ": " + n.Msg }
 
-// QualityRef ties a rule or table check of the imported schema to the contract entry it came
-// from, so that results can be matched to the contract.
-type QualityRef struct {
-	// Rule is the rule (amount|nullability, a schema rule's name) or the table check's name.
-	Rule string
-	// Table marks a table check.
-	Table bool
-	ID    string
-	Name  string
-	Path  string
-}
-
 // Result is an imported contract object.
 type Result struct {
 	// YAML is the schema file: what `tablegate import` writes and what Schema was read from.
@@ -72,7 +60,6 @@ type Result struct {
 	// Object is the contract's object the schema was made from.
 	Object  *Object
 	Notices []Notice
-	Quality []QualityRef
 }
 
 // ImportError is every part of a contract that has no exact tablegate form, each with its
@@ -115,6 +102,7 @@ func Import(ctx context.Context, c *Contract, opts ImportOptions) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
+	opts.References = withExportedInputs(c, opts.References)
 	im := &importer{c: c, obj: obj, opts: opts, ruleSev: map[string]string{}, origin: map[string]Pos{}}
 	doc := im.document()
 	if len(im.problems) > 0 {
@@ -141,7 +129,7 @@ func Import(ctx context.Context, c *Contract, opts ImportOptions) (*Result, erro
 	if _, err := compile.CompileContext(ctx, s); err != nil {
 		return nil, im.translate(c, obj, err)
 	}
-	return &Result{YAML: b.Bytes(), Schema: s, Object: obj, Notices: im.notices, Quality: im.quality}, nil
+	return &Result{YAML: b.Bytes(), Schema: s, Object: obj, Notices: im.notices}, nil
 }
 
 func pickObject(c *Contract, name string) (*Object, error) {
@@ -180,7 +168,7 @@ type importer struct {
 	opts     ImportOptions
 	problems []Notice
 	notices  []Notice
-	quality  []QualityRef
+	quality  []schema.ContractQuality
 	// columns maps a column name to its property, for messages about the generated schema.
 	columns []*column
 	rules   *yaml.Node // schema-level rules
@@ -228,7 +216,7 @@ func (im *importer) document() *yaml.Node {
 		if p == nil {
 			continue
 		}
-		if col := im.column(p, true); col != nil {
+		if col := im.column(p, true, false); col != nil {
 			im.columns = append(im.columns, col)
 			cols.Content = append(cols.Content, col.node)
 		}
@@ -269,12 +257,46 @@ func (im *importer) document() *yaml.Node {
 	if len(im.checks.Content) > 0 {
 		add(doc, "table_checks", im.checks)
 	}
+	add(doc, "contract", im.contract())
 	for _, s := range c.SLAProperties {
 		if s != nil {
 			im.note(s.Pos(), "service level %s is not enforced: tablegate checks the data a run reads, not when it arrives or how long it is kept", s.Property)
 		}
 	}
 	return doc
+}
+
+// contract is the schema's contract key: which contract it came from, and the quality entries
+// its rules and table checks report under.
+func (im *importer) contract() *yaml.Node {
+	n := mapping()
+	add(n, "id", str(im.c.ID))
+	for _, kv := range [][2]string{{"name", im.c.Name}, {"version", im.c.Version}, {"api_version", im.c.APIVersion}, {"object", im.obj.Name}} {
+		if kv[1] != "" {
+			add(n, kv[0], str(kv[1]))
+		}
+	}
+	if len(im.quality) > 0 {
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, q := range im.quality {
+			e := mapping()
+			e.Style = yaml.FlowStyle
+			key := "rule"
+			if q.Table {
+				key = "table_check"
+			}
+			add(e, key, str(q.Rule))
+			if q.ID != "" {
+				add(e, "id", str(q.ID))
+			}
+			if q.Name != "" {
+				add(e, "name", str(q.Name))
+			}
+			seq.Content = append(seq.Content, e)
+		}
+		add(n, "quality", seq)
+	}
+	return n
 }
 
 func firstNonEmpty(a ...string) string {
@@ -303,6 +325,11 @@ type column struct {
 	isIn     bool
 	regex    bool
 	nested   bool
+	// untypedByLoss marks a column left without a dtype because its type was refused.
+	untypedByLoss bool
+	// uniqueQ are the quality entries unique came from; uniqueSev their severity.
+	uniqueQ   []*Quality
+	uniqueSev string
 	// fields and inner are a nested object's fields and an array's item, from logicalType.
 	fields []*column
 	inner  *column
@@ -315,8 +342,9 @@ type kv struct {
 
 var columnNameRE = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 
-// column maps a property; top is false for a nested object's property or an array's item.
-func (im *importer) column(p *Property, top bool) *column {
+// column maps a property; top is false for a nested object's property or an array's item, inner
+// true for an array's item (a column without a name).
+func (im *importer) column(p *Property, top, inner bool) *column {
 	name := firstNonEmpty(p.PhysicalName, p.Name)
 	key := "name"
 	if p.PhysicalName != "" {
@@ -326,19 +354,31 @@ func (im *importer) column(p *Property, top bool) *column {
 		im.refuse(p.Pos(key), "", "column %q: tablegate's column names are letters, digits and underscores (they make the check names); rename the column in the query that produces the table, or give physicalName", name)
 	}
 	col := &column{im: im, p: p, name: name, nullable: !p.Required, sev: map[string]string{}, nested: !top}
+	reported := len(im.problems) + len(im.notices)
 	col.dtype = im.dtype(p, col)
+	// Any is either declared (an exported schema's tablegateType) or what a refused type became.
+	col.untypedByLoss = col.dtype.Kind == schema.KindAny && len(im.problems)+len(im.notices) > reported
 	col.node = mapping()
 	if top {
 		col.node.HeadComment = p.Pos().Path
 	}
-	if name != "" && (top || p.Name != "") {
+	if name != "" && !inner {
 		add(col.node, "name", str(name))
 	}
 	col.pk = p.PrimaryKey
+	if p.PrimaryKey && col.untyped(p.Pos("primaryKey"), "primaryKey") {
+		col.pk = false
+	}
 	if p.PrimaryKey && !top {
 		im.refuse(p.Pos("primaryKey"), "", "primaryKey on a nested property: tablegate's primary key is made of top-level columns")
 	}
-	col.unique = p.Unique
+	col.unique = p.Unique && !col.untyped(p.Pos("unique"), "unique")
+	if !top && (!tablegateOnly(p.Quality) || len(p.Relationships) > 0) {
+		im.refuse(p.Pos(), "not checked", "quality and relationships on a nested property are not imported: tablegate's table checks and references are on top-level columns")
+		p = &Property{Name: p.Name, PhysicalType: p.PhysicalType, LogicalType: p.LogicalType, LogicalTypeOptions: p.LogicalTypeOptions,
+			Required: p.Required, Unique: p.Unique, Enum: p.Enum, Properties: p.Properties, Items: p.Items, Description: p.Description, at: p.at}
+		col.p = p
+	}
 	im.options(col)
 	if len(p.Enum) > 0 {
 		im.enum(col)
@@ -406,11 +446,18 @@ func (col *column) finish() {
 // distinct; tablegate's unique takes two NULLs for duplicates, so a nullable column's unique is
 // a group rule that lets NULL pass.
 func (im *importer) uniqueRule(col *column) {
+	rule := col.name + "|unique"
 	if !col.nullable || col.nested {
 		add(col.node, "unique", scalar("true"))
-		return
+		if col.uniqueSev == "warn" {
+			col.sev["unique"] = "warn"
+		}
+	} else {
+		rule = im.groupUnique(col.name+"_unique", []string{col.name}, col.p.Pos("unique"), col.uniqueSev)
 	}
-	im.groupUnique(col.name+"_unique", []string{col.name}, col.p.Pos("unique"), col.sev["unique"])
+	for _, q := range col.uniqueQ {
+		im.ref(q, rule, false)
+	}
 }
 
 func (im *importer) groupUnique(name string, cols []string, p Pos, sev string) string {
@@ -503,6 +550,9 @@ func (im *importer) primaryKey() {
 // dtype maps physicalType, or a logicalType that fixes the dtype alone.
 func (im *importer) dtype(p *Property, col *column) schema.DType {
 	opts := p.LogicalTypeOptions
+	if d, ok := im.tablegateType(p, col); ok {
+		return d
+	}
 	if p.PhysicalType != "" {
 		ph, err := physicalTypeOf(p.PhysicalType)
 		if err != nil {
@@ -520,7 +570,13 @@ func (im *importer) dtype(p *Property, col *column) schema.DType {
 		}
 		im.agree(p, ph.dtype)
 		if k := ph.dtype.Kind; (k == schema.KindList || k == schema.KindArray) && p.Items != nil {
-			im.refuse(p.Pos("items"), "", "items beside a physicalType that gives the element type: give one of them")
+			// items carries the element's rules; its type must be the physicalType's element type.
+			ic := im.column(p.Items, false, true)
+			ic.finish()
+			if got, want := ic.dtype.String(), ph.dtype.Inner.DType.String(); got != want {
+				im.refuse(p.Pos("items"), "", "items is %s, but physicalType %s has elements of %s", got, p.PhysicalType, want)
+			}
+			col.inner = ic
 		}
 		return ph.dtype
 	}
@@ -579,7 +635,7 @@ func (im *importer) dtype(p *Property, col *column) schema.DType {
 			if f == nil {
 				continue
 			}
-			fc := im.column(f, false)
+			fc := im.column(f, false, false)
 			fc.finish()
 			d.Fields = append(d.Fields, &schema.Column{Name: fc.name})
 			col.fields = append(col.fields, fc)
@@ -590,7 +646,7 @@ func (im *importer) dtype(p *Property, col *column) schema.DType {
 			im.refuse(p.Pos("logicalType"), "imported as Any (no type check)", "logicalType array without items has no element type")
 			return schema.DType{Kind: schema.KindAny}
 		}
-		ic := im.column(p.Items, false)
+		ic := im.column(p.Items, false, true)
 		ic.finish()
 		col.inner = ic
 		return schema.DType{Kind: schema.KindList, Inner: &schema.Column{}}

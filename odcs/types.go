@@ -70,6 +70,9 @@ func physicalTypeOf(text string) (physical, error) {
 	if k, ok := scalarTypes[t]; ok {
 		return physical{dtype: schema.DType{Kind: k}}, nil
 	}
+	if d, ok, err := enumOf(text); ok {
+		return physical{dtype: d}, err
+	}
 	if ts, ok := timestampTypes[t]; ok {
 		return physical{dtype: schema.DType{Kind: schema.KindDatetime, TimeUnit: ts.unit}, zoned: ts.zoned}, nil
 	}

@@ -76,6 +76,24 @@ func TestImportAndValidateContract(t *testing.T) {
 	}
 	require.Equal(t, want, failedOf(outSchema))
 	require.Equal(t, want, failedOf(outContract))
+	// Both runs name the contract and report each check under its quality entry.
+	for _, stdout := range []string{outSchema, outContract} {
+		rep := oneJSON(t, stdout)
+		require.Equal(t, map[string]any{"id": "orders-contract", "name": "Orders contract", "version": "1.4.0", "api_version": "v3.2.0", "object": "orders"}, rep["contract"])
+		meta := checkByName(t, rep, "dy_rule__amount__nullability")["metadata"].(map[string]any)
+		require.Equal(t, []any{map[string]any{"rule": "amount|nullability", "id": "amount_filled"}}, meta["odcs/quality"])
+		meta = checkByName(t, rep, "dy_table__not_empty")["metadata"].(map[string]any)
+		require.Equal(t, []any{map[string]any{"rule": "not_empty", "id": "not_empty", "name": "Orders arrive"}}, meta["odcs/quality"])
+		require.NotContains(t, checkByName(t, rep, "dy_rule__status__is_in")["metadata"], "odcs/quality")
+	}
+	page := f.path("report.html")
+	code, _, stderr = cli(t, append([]string{"validate", "--contract", c, "--input", input, "--html", page, "--granularity", "column"}, args...)...)
+	require.Equal(t, 1, code, stderr)
+	html, err := os.ReadFile(page)
+	require.NoError(t, err)
+	require.Contains(t, string(html), `<span id="contract">contract <b>Orders contract</b> version <b>1.4.0</b>, object orders (ODCS v3.2.0)</span>`)
+	require.Contains(t, string(html), `contract quality <code>amount_filled</code>`)
+	require.Contains(t, string(html), `contract quality <code>not_empty</code> Orders arrive`)
 
 	code, stdout, _ := cli(t, append([]string{"checks", "--contract", c}, args...)...)
 	require.Equal(t, 0, code)

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -132,7 +133,8 @@ func newRoot(con console, stdout, stderr io.Writer, code *int) *cobra.Command {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(validateCmd(con, stdout, stderr, code), explainCmd(stdout), checkCmd(stdout), checksCmd(stdout),
-		sampleCmd(con, stdout, stderr), initCmd(stdout, stderr), importCmd(stdout, stderr), benchCmd(stdout, stderr), historyCmd(stdout), reportCmd(),
+		sampleCmd(con, stdout, stderr), initCmd(stdout, stderr), importCmd(stdout, stderr), exportCmd(stdout, stderr), benchCmd(stdout, stderr),
+		historyCmd(stdout), reportCmd(),
 		versionCmd(stdout))
 	return root
 }
@@ -227,13 +229,28 @@ func loadPlan(ctx context.Context, f schemaFlags) (*tablegate.Plan, error) {
 
 func checkCmd(stdout io.Writer) *cobra.Command {
 	var sf schemaFlags
+	var cf collectionFlags
 	cmd := &cobra.Command{
-		Use:   "check --schema S",
-		Short: "Report the schema's declaration errors; exit 0 when it is valid",
+		Use:   "check --schema S | --collection C",
+		Short: "Report the schema's (or the collection's) declaration errors; exit 0 when it is valid",
 		Example: `  tablegate check --schema orders.yaml
-  tablegate check --schema child.yaml --schema-root schemas/`,
+  tablegate check --schema child.yaml --schema-root schemas/
+  tablegate check --collection shop.yaml`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cf.path != "" {
+				if err := refuseSingleTable(cmd, "schema", "schema-root"); err != nil {
+					return err
+				}
+				cp, err := loadCollection(cmd.Context(), cf.path)
+				if err != nil {
+					return err
+				}
+				c := cp.Collection
+				fmt.Fprintf(stdout, "%s is valid: %d members, %d filters, %d references; common primary key: %s.\n", c.Name, len(c.Members), len(c.Filters),
+					len(c.References), orNone(strings.Join(cp.Key, ", ")))
+				return nil
+			}
 			plan, err := loadPlan(cmd.Context(), sf)
 			if err != nil {
 				return err
@@ -243,7 +260,15 @@ func checkCmd(stdout io.Writer) *cobra.Command {
 		},
 	}
 	sf.add(cmd)
+	cf.add(cmd, false)
 	return cmd
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // noArgs refuses positional arguments as a usage error (exit 2).
