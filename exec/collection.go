@@ -397,7 +397,7 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 		if err != nil {
 			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
 		}
-		p, err := prepare(ctx, bk, runAsset(r, m.a, opts, policyOf(m.a), checkGroups(m.a.Plan, opts)), rel)
+		p, err := prepare(ctx, bk, runAsset(r.id, m.a, opts, policyOf(m.a), checkGroups(m.a.Plan, opts), bk.target()), rel)
 		if err != nil {
 			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
 		}
