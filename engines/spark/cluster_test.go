@@ -299,8 +299,8 @@ func TestClusterSIGINT(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("stdout is not a report (%v): %s", err, stdout.String())
 	}
-	if rep.Outcome != nil || rep.Error == nil || !strings.Contains(rep.Error.Message, "canceled") {
-		t.Errorf("report outcome %v error %+v, want no outcome and the cancellation", rep.Outcome, rep.Error)
+	if rep.Outcome != nil || rep.Error == nil || !strings.Contains(rep.Error.Message, "interrupt") {
+		t.Errorf("report outcome %v error %+v, want no outcome and the interruption", rep.Outcome, rep.Error)
 	}
 	// The job on the server ends too: the client going away alone would leave it running.
 	for {
