@@ -67,13 +67,8 @@ func (e *SetRefusedError) TypeName() string { return "SetRefusedError" }
 // touching a member, with the locks of that set's other members too. Members with a nil Output
 // write nothing and are left out. The caller releases the set once it is written or failed.
 func lockMembers(ctx context.Context, members []memberOutput) (*writeSet, error) {
-	ws := &writeSet{}
-	for _, m := range members {
-		if m.Output != nil {
-			ws.members = append(ws.members, m)
-		}
-	}
-	if err := ws.check(); err != nil {
+	ws := &writeSet{members: writing(members)}
+	if err := checkSet(ws.members); err != nil {
 		return nil, err
 	}
 	var tables []string
@@ -100,13 +95,25 @@ func lockMembers(ctx context.Context, members []memberOutput) (*writeSet, error)
 	return ws, nil
 }
 
-// check refuses, before anything is locked or written, a member output that its own check
-// refuses, two members writing the same file or table, and a set no one commit covers: Parquet
-// files beside DuckDB tables, or tables in several database files.
-func (ws *writeSet) check() error {
+// writing is the members with an output.
+func writing(members []memberOutput) []memberOutput {
+	var out []memberOutput
+	for _, m := range members {
+		if m.Output != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// checkSet refuses, before anything is locked or written (a run checks it before it reads
+// anything too), a member output that its own check refuses, two members writing the same file
+// or table, and a set no one commit covers: Parquet files beside DuckDB tables, or tables in
+// several database files. Members with a nil Output are left out.
+func checkSet(members []memberOutput) error {
 	var outs, parquet, files []string
 	targets := map[string]string{} // a file or table a member writes -> that member's output
-	for _, m := range ws.members {
+	for _, m := range writing(members) {
 		out := m.Output
 		outs = append(outs, out.String())
 		if err := out.check(m.QuarantineName); err != nil {
