@@ -21,12 +21,9 @@ import (
 // over every member's renames, which the next run touching any member completes or rolls back.
 // For DuckDB tables, all in one database file, the members' writes are one transaction.
 type writeSet struct {
-	members []memberOutput
-	unlock  func()
-	// rolledBack are the unfinished swaps (a killed run's) that could not be completed and were
-	// rolled back while the set took its locks: warnings for the report.
-	rolledBack []error
-	recorded   []recordedSwap
+	members  []memberOutput
+	unlock   func()
+	recorded []recordedSwap
 	// txn is the member whose BEGIN opened the transaction every DuckDB table member writes in
 	// (nil: none open); commit is the COMMIT the members left to the set.
 	txn    *tableWriter
@@ -87,11 +84,13 @@ func lockMembers(ctx context.Context, members []memberOutput) (*writeSet, error)
 	if len(tables) == 0 {
 		return ws, nil
 	}
-	unlock, rolledBack, err := lockRecoveredAll(ctx, tables)
+	// A swap rolled back here was left by a run killed since this one began (the run recovered
+	// its outputs when it began, and reported what it rolled back then).
+	unlock, _, err := lockRecoveredAll(ctx, tables)
 	if err != nil {
 		return nil, err
 	}
-	ws.unlock, ws.rolledBack = unlock, rolledBack
+	ws.unlock = unlock
 	return ws, nil
 }
 
