@@ -214,7 +214,7 @@ func (p *validateProc) phase() string {
 		return "before the first statement"
 	}
 	short := func(stmt string) string {
-		for _, k := range []string{"CREATE OR REPLACE TEMP TABLE", "CREATE OR REPLACE TABLE", "SET VARIABLE", "SELECT count(*) FILTER", "DESCRIBE", "ATTACH", "BEGIN", "COMMIT", "COPY", "SELECT", "SET", "DROP", "RESET", "DETACH"} {
+		for _, k := range []string{"CREATE OR REPLACE TEMP TABLE", "CREATE OR REPLACE TABLE", "SET VARIABLE", "SELECT count(*) FILTER", "DESCRIBE", "ATTACH", "BEGIN", "COMMIT", "COPY", "SELECT", "SET", "DROP", "RESET", "DETACH", "UPDATE", "fsync"} {
 			if strings.HasPrefix(stmt, k) {
 				return k
 			}

@@ -24,7 +24,7 @@ import (
 //	go test ./cmd/tablegate/ -run KillCollection -v -killset.iterations=500 -killset.rows=2000000
 var (
 	killSetIterations = flag.Int("killset.iterations", 100, "SIGKILLs of collection runs in TestSlowKillCollectionMidWrite")
-	killSetRows       = flag.Int("killset.rows", 300_000, "orders of the collection kill test's input (items have twice as many rows, refunds a quarter)")
+	killSetRows       = flag.Int("killset.rows", 100_000, "orders of the collection kill test's input (items have twice as many rows, refunds a quarter)")
 )
 
 // The kill test's collection: orders and their items, related one to at least one, and refunds
