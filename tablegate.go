@@ -235,6 +235,7 @@ func (o Options) asset(p *Plan, in Input, out Output) exec.Asset {
 // written is a warning, a page that cannot be written a *PageError joined to the run's error.
 func (e *Engine) Validate(ctx context.Context, p *Plan, in Input, out Output, opts Options) (*Result, error) {
 	rep, err := e.e.Run(ctx, opts.asset(p, in, out), opts.exec())
+	report.MarkContract(rep, p)
 	err = opts.annotate(rep, err)
 	if perr := opts.publish(ctx, p, in, rep, err); perr != nil {
 		err = errors.Join(err, perr)

@@ -95,10 +95,11 @@ func CompileCollection(ctx context.Context, c *collection.Collection) (*Collecti
 			continue
 		}
 		mp := cp.Member(f.Members[0])
-		if mp == nil || len(cp.Key) == 0 {
+		if mp == nil {
 			continue // reported by Validate, or the member's schema failed
 		}
 		comp := &compiler{ctx: ctx, s: mp.Plan.schema, plan: &Plan{}, pendingGroup: -1, parser: parser, d: DuckDB}
+		// Without a common key (reported by Validate) it is checked over the whole member.
 		info, err := comp.checkSQL(f.SQL, nil, "", cp.Key)
 		if err != nil {
 			if ctx.Err() != nil {

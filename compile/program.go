@@ -128,12 +128,14 @@ const (
 	// Cleanup drops a temp table or resets a variable of the run, once nothing reads it: the
 	// program's last steps, which the engine runs also when the run fails.
 	Cleanup
-	// OpenInput is a statement the engine ran to open the input (its adapter's, the column
-	// types' and the casts' checks), before the probes; explain lists them as they ran.
-	OpenInput
 	// RuleCounts reads one row: the rows failing each of the next RuleCountChunk rules (or the
 	// rest), in rule order, after those the RuleCounts steps before it read.
 	RuleCounts
+	// ReadRow reads the statement's first row (none: nothing), every column, and ReadRows every
+	// row: the reads of the steps that open an input (Source.Next), from which its later stages
+	// are built.
+	ReadRow
+	ReadRows
 )
 
 // Writes reports whether the engine runs the step as part of the output's write, after every
@@ -151,8 +153,9 @@ var opNames = map[Op]string{
 	ReadThreads: "read the threads", RaiseThreads: "raise the threads, unless raised", RestoreThreads: "restore the threads ($1, the count read), if the last run aggregating keys",
 	TableChecks:  "read the table checks' values",
 	ProbeFooters: "read the footers (advisory: unread, the run goes on without them)", ProbeRowGroups: "read the row groups (advisory)",
-	CountRows: "read the count", Cleanup: "clean up (also when the run fails)", OpenInput: "ran to open the input",
+	CountRows: "read the count", Cleanup: "clean up (also when the run fails)",
 	RuleCounts: "read the counts of the next rules",
+	ReadRow:    "read a row", ReadRows: "read the rows",
 }
 
 func (o Op) String() string { return opNames[o] }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/outcome"
-	"github.com/tablegate/tablegate/sql"
 )
 
 // ArrowInput validates Arrow record batches, e.g. a warehouse extract arriving in Go. The
@@ -32,26 +31,21 @@ func (in ArrowInput) String() string {
 	return "arrow"
 }
 
-func (in ArrowInput) open(ctx context.Context, r *run, _ map[string]bool) (compile.Relation, error) {
+// source registers the records as a view, which the opening copies into a temp table and
+// drops; the registration is given back once the input is open (run.opened).
+func (in ArrowInput) source(_ context.Context, r *run, _ map[string]bool) (compile.Source, error) {
 	if in.Reader == nil {
-		return compile.Relation{}, fmt.Errorf("the Arrow reader is nil: %w", ErrNoSourceData)
+		return compile.Source{}, fmt.Errorf("the Arrow reader is nil: %w", ErrNoSourceData)
 	}
 	view := fmt.Sprintf("__tg_arrow_%d", r.id)
-	var release func()
 	err := r.arrow(func(a *duckdb.Arrow) (err error) {
-		release, err = a.RegisterView(in.Reader, view)
+		r.afterOpen, err = a.RegisterView(in.Reader, view)
 		return err
 	})
 	if err != nil {
-		return compile.Relation{}, fmt.Errorf("read Arrow records: %w", err)
+		return compile.Source{}, fmt.Errorf("read Arrow records: %w", err)
 	}
-	defer release()
-	defer func() { _ = r.exec(context.Background(), compile.DropView(view)) }()
-	rel, err := materialise(ctx, r, sql.Ident(view))
-	if err != nil {
-		return rel, fmt.Errorf("read Arrow records: %w", err)
-	}
-	return rel, nil
+	return compile.Source{Kind: compile.ViewSource, View: view}, nil
 }
 
 // Filtered is the result of Filter: the valid rows and the invalid rows (with one valid/invalid

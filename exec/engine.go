@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -224,38 +223,27 @@ func (e *Engine) Close() error {
 	return nil
 }
 
-// conn is a run's connection; with a tracer, it writes every statement it runs to it, and while
-// it records (opening the input) it keeps them for explain.
+// conn is a run's connection; with a tracer, it writes every statement it runs to it.
 type conn struct {
 	*gosql.Conn
-	trace  *trace.Tracer // nil: not traced
-	record *[]string     // nil: not recording
-}
-
-func (c conn) keep(query string) {
-	if c.record != nil {
-		*c.record = append(*c.record, query)
-	}
+	trace *trace.Tracer // nil: not traced
 }
 
 // ExecContext runs a statement.
 func (c conn) ExecContext(ctx context.Context, query string, args ...any) (gosql.Result, error) {
 	defer c.trace.Log(c.trace.Begin(), query)
-	c.keep(query)
 	return c.Conn.ExecContext(ctx, query, args...)
 }
 
 // QueryContext runs a query; DuckDB has built the whole result when it returns.
 func (c conn) QueryContext(ctx context.Context, query string, args ...any) (*gosql.Rows, error) {
 	defer c.trace.Log(c.trace.Begin(), query)
-	c.keep(query)
 	return c.Conn.QueryContext(ctx, query, args...)
 }
 
 // QueryRowContext runs a query for one row.
 func (c conn) QueryRowContext(ctx context.Context, query string, args ...any) *gosql.Row {
 	defer c.trace.Log(c.trace.Begin(), query)
-	c.keep(query)
 	return c.Conn.QueryRowContext(ctx, query, args...)
 }
 
@@ -280,9 +268,24 @@ type run struct {
 	threads, keyThreads int64
 	boost               *threadBoost
 	closed              bool
+	// afterOpen, when set, gives back what the input held until it was open (an Arrow view's
+	// registration).
+	afterOpen func()
 	// set, when not nil, is the write set the run's outputs join: their writers take no lock of
 	// their own and put nothing in place; the set does it for every member at once.
 	set *writeSet
+	// sibling runs share another run's connection (a collection's members): closing one drops
+	// only what it made.
+	sibling bool
+}
+
+// sibling is a run on r's connection with its own number, so that its temp tables are its own
+// (a collection's member): it shares r's settings, threads and attached databases (DuckDB
+// attaches a file once per connection, and two members may read or write one file), and r
+// detaches them and closes the connection.
+func (e *Engine) sibling(r *run) *run {
+	return &run{conn: r.conn, id: e.nextID.Add(1), attached: r.attached, boost: r.boost, sibling: true,
+		perfectHashBits: r.perfectHashBits, memoryLimit: r.memoryLimit, threads: r.threads, keyThreads: r.keyThreads}
 }
 
 func (e *Engine) newRun(ctx context.Context) (*run, error) {
@@ -417,10 +420,13 @@ func (r *run) close() {
 	for _, v := range r.views {
 		_, _ = r.conn.ExecContext(ctx, compile.DropReferenceView(v))
 	}
-	r.restorePerfectHash(ctx)
+	if r.sibling {
+		return
+	}
 	for _, alias := range r.attached {
 		_, _ = r.conn.ExecContext(ctx, compile.DetachIfExists(alias))
 	}
+	r.restorePerfectHash(ctx)
 	if r.boost != nil {
 		r.boost.closed(r)
 	}
@@ -438,34 +444,6 @@ func (r *run) restorePerfectHash(ctx context.Context) {
 	if err := r.conn.QueryRowContext(ctx, duckdbtune.ReadPerfectHash).Scan(&now); err == nil && now != r.callerPerfectHash {
 		_, _ = r.conn.ExecContext(ctx, duckdbtune.SetPerfectHash(int(r.callerPerfectHash)))
 	}
-}
-
-func (r *run) tempName(base string) string {
-	name := fmt.Sprintf("__tg_%s_%d", base, r.id)
-	r.temps = append(r.temps, name)
-	return name
-}
-
-// attach makes a database file available under an alias, once per run. Inputs attach read-only
-// unless the same file is also the output.
-func (r *run) attach(ctx context.Context, path string, write bool) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	if alias, ok := r.attached[abs]; ok {
-		return alias, nil
-	}
-	if !write {
-		if _, err := os.Stat(abs); err != nil {
-			return "", fmt.Errorf("database file: %w", err)
-		}
-	}
-	alias := r.alias(path)
-	if err := r.attachAs(ctx, path, abs, alias, compile.Attach(abs, alias, write)); err != nil {
-		return "", err
-	}
-	return alias, nil
 }
 
 // attachAs runs stmt, which attaches the file path (abs) as alias.

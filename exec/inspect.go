@@ -15,9 +15,9 @@ func (e *Engine) Inspect(ctx context.Context, in Input, fn func(ctx context.Cont
 		return err
 	}
 	defer r.close()
-	rel, err := readAs(in, reading{sampleAll: true}).open(ctx, r, nil)
+	o, err := (&backend{r: r}).openInput(ctx, readAs(in, reading{sampleAll: true}), false)
 	if err != nil {
 		return inputOrRun(in, err)
 	}
-	return fn(ctx, r.conn.Conn, rel.From)
+	return fn(ctx, r.conn.Conn, o.Rel.From)
 }

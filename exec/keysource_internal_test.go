@@ -54,10 +54,11 @@ rules:
 	}
 	sources := func(path string, rows int64, budget int64) []string {
 		t.Helper()
-		rel, err := ParquetInput{Path: path}.open(ctx, r, nil)
+		o, err := (&backend{r: r}).openInput(ctx, ParquetInput{Path: path}, false)
 		if err != nil {
 			t.Fatal(err)
 		}
+		rel := o.Rel
 		// The footers' ranges, from the probes (a backend that is no Tuner: the test sets the
 		// facts that steer the copy itself).
 		if rel, _, _, err = runner.Probe(ctx, struct{ runner.Backend }{&backend{r: r}}, rel); err != nil {

@@ -24,6 +24,9 @@ type backend struct {
 	keepPrevious   bool
 	// release gives back the threads raised for the key aggregates (nil: none raised).
 	release func()
+	// src and opening are the input as its opening read it (openInput).
+	src     compile.Source
+	opening *compile.Opening
 }
 
 func newBackend(r *run, a Asset, written map[string]bool) *backend {
@@ -36,7 +39,37 @@ func newBackend(r *run, a Asset, written map[string]bool) *backend {
 
 // Open opens the input, CSV and NDJSON read as the schema declares their columns.
 func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
-	return readAs(b.a.Input, reading{declared: b.a.Plan.Schema().Columns}).open(ctx, b.r, b.written)
+	o, err := b.openInput(ctx, readAs(b.a.Input, reading{declared: b.a.Plan.Schema().Columns}), false)
+	return o.Rel, err
+}
+
+// openInput opens in with the run's one interpreter (runner.OpenSource): the input says what the
+// engine knows of it without a statement (compile.Source), and check adds the reads the column
+// check needs (the columns, each file's of several). The run drops the temp tables the opening
+// made when it closes. A value of a text file that does not read as its dtype is an
+// *UnreadableValueError.
+func (b *backend) openInput(ctx context.Context, in Input, check bool) (*compile.Opening, error) {
+	r := b.r
+	src, err := in.source(ctx, r, b.written)
+	if err != nil {
+		return &compile.Opening{}, err
+	}
+	src.ID, src.Check = r.id, check
+	if check {
+		src.Declared = b.a.Plan.Schema().Columns
+	}
+	o, err := runner.OpenSource(ctx, b, src)
+	r.temps = append(r.temps, o.Temps...)
+	if r.afterOpen != nil {
+		r.afterOpen()
+		r.afterOpen = nil
+	}
+	b.src, b.opening = src, o
+	var u *compile.UnreadableText
+	if errors.As(err, &u) {
+		err = unreadableValue(in, u)
+	}
+	return o, err
 }
 
 func (b *backend) Describe(ctx context.Context, rel compile.Relation) ([]casting.ColumnType, error) {
@@ -161,6 +194,28 @@ type evaluation struct {
 // evaluation is nil when the run did not get to its steps. A failed write is a
 // *runner.WriteError.
 func (e *Engine) evaluate(ctx context.Context, b *backend, rep *outcome.Report, rel compile.Relation, opts Options, policy outcome.Policy) (*evaluation, error) {
+	ing, err := e.beginEvaluation(ctx, b, rep, rel, opts, policy)
+	if err != nil {
+		return nil, err
+	}
+	res, err := runner.Execute(ctx, b, ing.ra, ing.p)
+	return ing.settle(ctx, res, err)
+}
+
+// evaluating is a run's program prepared and about to run: what settle needs to read its result.
+type evaluating struct {
+	b      *backend
+	rep    *outcome.Report
+	opts   Options
+	ra     runner.Asset
+	p      *runner.Prepared
+	groups []checkGroup
+	// tables are the table checks judged (nil until their step ran).
+	tables []tableResult
+}
+
+// beginEvaluation runs the input's probes and builds the program; nothing of it runs yet.
+func (e *Engine) beginEvaluation(ctx context.Context, b *backend, rep *outcome.Report, rel compile.Relation, opts Options, policy outcome.Policy) (*evaluating, error) {
 	a, r := b.a, b.r
 	groups := checkGroups(a.Plan, opts)
 	ra := runAsset(r, a, opts, policy, groups)
@@ -169,22 +224,28 @@ func (e *Engine) evaluate(ctx context.Context, b *backend, rep *outcome.Report, 
 		return nil, err
 	}
 	opts.progress("evaluating rules", p.Facts.Rows)
-	var tables []tableResult
+	ing := &evaluating{b: b, rep: rep, opts: opts, ra: ra, p: p, groups: groups}
 	baselines := readBaselines(ctx, rep, a.Plan, opts)
-	ra.JudgeTables = func(vals []any) bool {
-		tables = judgeTableChecks(a.Plan, vals, baselines)
-		return tableFailed(tables)
+	ing.ra.JudgeTables = func(vals []any) bool {
+		ing.tables = judgeTableChecks(a.Plan, vals, baselines)
+		return tableFailed(ing.tables)
 	}
-	res, err := runner.Execute(ctx, b, ra, p)
+	return ing, nil
+}
+
+// settle reads what the program found (res, err: what it returned) into the report's checks; the
+// returned evaluation is nil when the run did not get to its steps.
+func (ing *evaluating) settle(ctx context.Context, res *runner.Result, err error) (*evaluation, error) {
+	a, r, rep, opts, groups := ing.b.a, ing.b.r, ing.rep, ing.opts, ing.groups
 	if res == nil {
 		return nil, err
 	}
-	ev := &evaluation{res: res, total: p.Facts.Rows, stats: ruleStats{invalid: res.Invalid, failed: res.Failed}, out: res.Outcome, groups: groups, tables: tables}
+	ev := &evaluation{res: res, total: ing.p.Facts.Rows, stats: ruleStats{invalid: res.Invalid, failed: res.Failed}, out: res.Outcome, groups: groups, tables: ing.tables}
 	var step *runner.StepError
 	if err != nil && errors.As(err, &step) && !res.Counted {
 		// Until the rules are counted, a failure is the input's (or the run's end), or a custom
 		// rule's SQL failing on the data.
-		return ev, inputOrRun(a.Input, fmt.Errorf("%s: %w", step.What, blameRule(ctx, r, a.Plan, p.Rel, step.Err)))
+		return ev, inputOrRun(a.Input, fmt.Errorf("%s: %w", step.What, blameRule(ctx, r, a.Plan, ing.p.Rel, step.Err)))
 	}
 	rep.InvalidByRules = cmpOr(res.InvalidByRules, rep.InvalidByRules)
 	rep.InvalidSample, rep.ValidSample = res.InvalidSample, res.ValidSample
@@ -197,7 +258,7 @@ func (e *Engine) evaluate(ctx context.Context, b *backend, rep *outcome.Report, 
 			detail.groupFailed[g.name] = res.CheckFailed[i]
 		}
 	}
-	rep.Checks = append(buildChecks(a.Plan, a, opts, ev.stats, &detail, groups), tableChecks(a.Plan, tables)...)
+	rep.Checks = append(buildChecks(a.Plan, a, opts, ev.stats, &detail, groups), tableChecks(a.Plan, ing.tables)...)
 	rep.Health = outcome.HealthOf(rep.Checks)
 	return ev, err
 }

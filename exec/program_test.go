@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/schema"
 )
 
 // explainedStep is one step of a printed program: its comment line and statement, the latter
@@ -65,6 +66,31 @@ func TestExplainIsWhatRuns(t *testing.T) {
 	e.table(own, "orders", ordersSelect(mixedRows))
 	csv := e.path("orders.csv")
 	e.exec(fmt.Sprintf("COPY (%s) TO '%s' (HEADER)", ordersSelect(mixedRows), csv))
+	ndjson := e.path("orders.ndjson")
+	e.exec(fmt.Sprintf("COPY (%s) TO '%s' (FORMAT json)", ordersSelect(mixedRows), ndjson))
+	// Keys that look renamed (note and note_1) make the opening read the objects' keys again.
+	renamed := e.path("renamed.ndjson")
+	e.exec(fmt.Sprintf("COPY (SELECT *, 'x' AS note_1 FROM (%s)) TO '%s' (FORMAT json)", ordersSelect(mixedRows), renamed))
+	e.exec("ATTACH "+lit(db)+" AS v", "CREATE VIEW v.raw_view AS SELECT * FROM v.raw", "DETACH v")
+	// A column named file_index hides DuckDB's: the rows are copied with an ordinal of their own.
+	shadowed := filepath.Join(e.path("shadowed"), "*.parquet")
+	e.parquet(filepath.Join("shadowed", "a.parquet"), "SELECT *, 7 AS file_index FROM ("+ordersSelect(mixedRows)+")")
+	e.parquet(filepath.Join("shadowed", "b.parquet"), "SELECT *, 8 AS file_index FROM ("+ordersSelect(allValidRows)+")")
+	// References to a table of a DuckDB file and to a Parquet file, and amounts stored as
+	// integers, which --cast casts after probing them.
+	refs := e.path("refs.duckdb")
+	e.table(refs, "ids", "SELECT id FROM ("+ordersSelect(mixedRows)+")")
+	idsFile := e.parquet("ids.parquet", "SELECT id FROM ("+ordersSelect(mixedRows)+")")
+	referencing := func(to string) *compile.Plan {
+		p, err := compile.Compile(schema.New("Orders",
+			schema.String("id").PrimaryKey().References(to, "id"),
+			schema.Float64("amount").Min(0),
+			schema.String("note").Nullable().MaxLength(5).Severity(schema.Warn),
+		))
+		require.NoError(t, err)
+		return p
+	}
+	integers := e.parquet("integers.parquet", "SELECT id, amount::INTEGER AS amount, note FROM ("+ordersSelect(mixedRows)+")")
 	for _, c := range []struct {
 		name string
 		a    exec.Asset
@@ -87,16 +113,33 @@ func TestExplainIsWhatRuns(t *testing.T) {
 			[]string{"SELECT file_index, count(*)", "parquet_schema(", "ATTACH ", "COMMIT"}},
 		{"CSV to parquet, quarantined", exec.Asset{Input: exec.CSVInput{Path: csv},
 			Output: exec.ParquetOutput{Path: e.path("csv", "orders.parquet")}, Quarantine: true}, exec.Options{},
-			[]string{`CREATE OR REPLACE TEMP TABLE "__tg_input_1" AS SELECT * FROM read_csv(`, "COPY (SELECT s."}},
+			[]string{"DESCRIBE SELECT * FROM read_csv(", `CREATE OR REPLACE TEMP TABLE "__tg_input_1" AS SELECT * FROM read_csv(`,
+				"TRY_CAST(", `CREATE OR REPLACE TEMP TABLE "__tg_typed_1"`, `DROP TABLE IF EXISTS temp.main."__tg_input_1"`, "COPY (SELECT s."}},
+		{"NDJSON in place", exec.Asset{Input: exec.NDJSONInput{Path: ndjson}}, exec.Options{RowSample: 1}, nil},
+		{"NDJSON with keys that look renamed, quarantined", exec.Asset{Input: exec.NDJSONInput{Path: renamed},
+			Output: exec.ParquetOutput{Path: e.path("ndjson", "orders.parquet")}, Quarantine: true}, exec.Options{},
+			[]string{"read_ndjson_objects(", "COPY (SELECT s."}},
+		{"a query of a DuckDB file", exec.Asset{Input: exec.QueryInput{SQL: "SELECT * FROM raw WHERE id <> 'x'", File: db}}, exec.Options{},
+			[]string{"SELECT current_database()", "USE "}},
+		{"a view of a DuckDB file", exec.Asset{Input: exec.TableInput{File: db, Table: "raw_view"}}, exec.Options{},
+			[]string{"SELECT table_type FROM information_schema.tables", `CREATE OR REPLACE TEMP TABLE "__tg_input_1" AS SELECT * FROM "__tg_db1_0"."main"."raw_view"`}},
+		{"files hiding the ordinal", exec.Asset{Input: exec.ParquetInput{Path: shadowed}}, exec.Options{},
+			[]string{"parquet_schema(", "row_number() OVER () AS __tg_ord"}},
+		{"a reference to a table, cast", exec.Asset{Plan: referencing(refs + ":ids"), Input: exec.ParquetInput{Path: integers}}, exec.Options{Cast: true},
+			[]string{"TRY_CAST(", "ATTACH ", `CREATE OR REPLACE TEMP VIEW`}},
+		{"a reference to a file", exec.Asset{Plan: referencing(idsFile), Input: exec.CSVInput{Path: csv}}, exec.Options{},
+			[]string{"DESCRIBE SELECT * FROM read_parquet("}},
 		{"all valid to parquet", exec.Asset{Input: exec.ParquetInput{Path: e.parquet("ok.parquet", ordersSelect(allValidRows))},
 			Output: exec.ParquetOutput{Path: e.path("ok", "orders.parquet")}}, exec.Options{RowSample: 1}, []string{"COPY (SELECT s."}},
 		{"aborted", exec.Asset{Input: exec.ParquetInput{Path: e.parquet("bad.parquet", ordersSelect(oneInvalidRows))},
 			Output: exec.ParquetOutput{Path: e.path("bad", "orders.parquet")}}, exec.Options{}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := compile.Compile(ordersSchema())
-			require.NoError(t, err)
-			c.a.Plan = p
+			if c.a.Plan == nil {
+				p, err := compile.Compile(ordersSchema())
+				require.NoError(t, err)
+				c.a.Plan = p
+			}
 			explainer, err := exec.Open(exec.Config{})
 			require.NoError(t, err)
 			defer explainer.Close()

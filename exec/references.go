@@ -10,26 +10,18 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
 // checkReferences opens each foreign-key rule's other data and compares its key columns' types
 // with the keys' declared dtypes, before any row is read: a reference that cannot be read is an
-// input error naming it, one whose types differ a column-schema mismatch.
-// written are the database files the run writes (outputFiles): a reference in one of them is
-// attached for writing, as the write will need it.
-func (e *Engine) checkReferences(ctx context.Context, r *run, rep *outcome.Report, p *compile.Plan, written map[string]bool) error {
+// input error naming it, one whose types differ a column-schema mismatch. Its statements are
+// steps of the input's opening (runner.OpenSource), which explain lists. A reference in a
+// database file the run writes (outputFiles) is attached for writing, as the write will need it.
+func (e *Engine) checkReferences(ctx context.Context, b *backend, rep *outcome.Report, p *compile.Plan) error {
 	for _, ref := range p.References() {
-		var err error
-		if ref.File != "" {
-			err = r.openReferenceTable(ctx, ref, written[ref.File])
-		} else {
-			err = referenceFilesKind(ref)
-		}
-		var actual []casting.ColumnType
-		if err == nil {
-			actual, err = casting.Describe(ctx, r.conn, ref.Source)
-		}
+		actual, err := b.openReference(ctx, ref)
 		if err != nil {
 			return fail(rep, &outcome.InputError{Input: fmt.Sprintf("%s (the reference data of rule %s)", ref.Input, ref.Rule), Err: err})
 		}
@@ -48,25 +40,34 @@ func (e *Engine) checkReferences(ctx context.Context, r *run, rep *outcome.Repor
 	return nil
 }
 
-// openReferenceTable attaches a reference's DuckDB database file, read-only unless write (or finds
-// it attached already, as the run's input), and points the reference's view at its table.
-func (r *run) openReferenceTable(ctx context.Context, ref compile.Reference, write bool) error {
-	if _, err := os.Stat(ref.File); err != nil {
-		return fmt.Errorf("database file: %w", err)
+// openReference makes a reference readable and reads its columns: a table of a DuckDB database
+// file is attached (read-only unless the run writes the file, or found attached already, as the
+// run's input) and read through the reference's view; files are read in place.
+func (b *backend) openReference(ctx context.Context, ref compile.Reference) ([]casting.ColumnType, error) {
+	r := b.r
+	src := compile.Source{Kind: compile.ReferenceSource, View: ref.Source, Check: true}
+	if ref.File != "" {
+		if _, err := os.Stat(ref.File); err != nil {
+			return nil, fmt.Errorf("database file: %w", err)
+		}
+		if err := r.attachInput(&src, ref.File, b.written); err != nil {
+			return nil, err
+		}
+		src.Schema, src.Table, src.File = ref.DBSchema, ref.Table, ref.File
+	} else if err := referenceFilesKind(ref); err != nil {
+		return nil, err
 	}
-	alias, err := r.attach(ctx, ref.File, write)
+	o, err := runner.OpenSource(ctx, b, src)
+	if b.opening != nil {
+		b.opening.Steps = append(b.opening.Steps, o.Steps...)
+	}
+	if ref.File != "" && o.Rel.From != "" {
+		r.views = append(r.views, ref.Source) // made, or being made when it failed
+	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	schemaName := ref.DBSchema
-	if schemaName == "" {
-		schemaName = "main"
-	}
-	if _, err := tableKind(ctx, r, alias, ref.File, schemaName, ref.Table); err != nil {
-		return err
-	}
-	r.views = append(r.views, ref.Source)
-	return r.exec(ctx, compile.ReferenceView(ref.Source, alias, schemaName, ref.Table))
+	return columnTypes(o.Columns), nil
 }
 
 // referenceFilesKind refuses a reference whose files (each of a glob) are not regular files: a

@@ -3,6 +3,7 @@ package exec
 import (
 	"cmp"
 	"context"
+	gosql "database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -133,44 +134,10 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 }
 
 func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
-	p := a.Plan
 	rep, done := opts.Begin(a)
 	defer done()
-	if err := opts.validate(); err != nil {
-		return rep, fail(rep, err)
-	}
-	if err := CheckReportFiles(a, opts.ReportFiles...); err != nil {
-		return rep, fail(rep, err)
-	}
-	if a.Name != "" {
-		if err := CheckAssetName(a.Name); err != nil {
-			return rep, fail(rep, err)
-		}
-	}
-	if a.QuarantineName != "" {
-		if err := checkQuarantineName(a); err != nil {
-			return rep, fail(rep, err)
-		}
-	}
-	if a.Output != nil {
-		rep.Table.Address = a.Output.String()
-		if a.Quarantine {
-			rep.Quarantine.Address = a.QuarantineAddress(rep.Asset)
-		}
-	} else if a.Quarantine {
-		return rep, fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
-	}
-	if a.Output != nil {
-		if err := a.Output.check(quarantineName(a, rep.Asset)); err != nil {
-			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
-		}
-		rolledBack, err := recoverOutput(ctx, a.Output)
-		if err != nil {
-			return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
-		}
-		if rolledBack != nil {
-			warn(rep, opts, rolledBack.Error())
-		}
+	if err := precheck(ctx, a, opts, rep); err != nil {
+		return rep, err
 	}
 	if a.Input == nil {
 		return e.skipped(rep, a, opts), nil
@@ -192,6 +159,14 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		return rep, err
 	}
 	ev, err := e.evaluate(ctx, b, rep, rel, opts, policyOf(a))
+	return rep, conclude(rep, a, opts, ev, err)
+}
+
+// conclude settles the report of a run of a from its evaluation (nil when the run did not get to
+// its steps) and the error it ended with, and returns the run's error: typed for the failing
+// outcomes.
+func conclude(rep *outcome.Report, a Asset, opts Options, ev *evaluation, err error) error {
+	p := a.Plan
 	if ev != nil && ev.res.Counted {
 		rep.Rows = outcome.Rows{Input: ev.total, Invalid: ev.stats.invalid, Valid: ev.total - ev.stats.invalid}
 		out := ev.out
@@ -201,10 +176,10 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	if errors.As(err, &werr) {
 		// The run did not reach its outcome: like every exit-2 error, it has none.
 		rep.Outcome = nil
-		return rep, fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: werr.Err})
+		return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: werr.Err})
 	}
 	if err != nil {
-		return rep, fail(rep, err)
+		return fail(rep, err)
 	}
 	total, stats, out := ev.total, ev.stats, ev.out
 	if w := ev.res.Written; a.Output != nil && out != outcome.Aborted && out != outcome.TableCheckFailed {
@@ -226,53 +201,78 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	counts := errorCounts(p, stats)
 	switch out {
 	case outcome.TableCheckFailed:
-		return rep, fail(rep, tableCheckError(p, ev.tables))
+		return fail(rep, tableCheckError(p, ev.tables))
 	case outcome.Aborted:
-		return rep, fail(rep, &outcome.ValidationAbortError{Schema: p.Name, Invalid: stats.invalid, Counts: counts})
+		return fail(rep, &outcome.ValidationAbortError{Schema: p.Name, Invalid: stats.invalid, Counts: counts})
 	case outcome.NoValidRows:
-		return rep, fail(rep, &outcome.NoValidRowsError{Schema: p.Name, Rows: total, Counts: counts, Quarantine: rep.Quarantine.Address})
+		return fail(rep, &outcome.NoValidRowsError{Schema: p.Name, Rows: total, Counts: counts, Quarantine: rep.Quarantine.Address})
 	}
-	return rep, nil
+	return nil
+}
+
+// precheck checks what a run of a can check before it reads anything (its options, report files,
+// names, output) and recovers the output from an interrupted write; a failure is recorded in rep.
+func precheck(ctx context.Context, a Asset, opts Options, rep *outcome.Report) error {
+	if err := opts.validate(); err != nil {
+		return fail(rep, err)
+	}
+	if err := CheckReportFiles(a, opts.ReportFiles...); err != nil {
+		return fail(rep, err)
+	}
+	if a.Name != "" {
+		if err := CheckAssetName(a.Name); err != nil {
+			return fail(rep, err)
+		}
+	}
+	if a.QuarantineName != "" {
+		if err := checkQuarantineName(a); err != nil {
+			return fail(rep, err)
+		}
+	}
+	if a.Output != nil {
+		rep.Table.Address = a.Output.String()
+		if a.Quarantine {
+			rep.Quarantine.Address = a.QuarantineAddress(rep.Asset)
+		}
+	} else if a.Quarantine {
+		return fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
+	}
+	if a.Output != nil {
+		if err := a.Output.check(quarantineName(a, rep.Asset)); err != nil {
+			return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
+		rolledBack, err := recoverOutput(ctx, a.Output)
+		if err != nil {
+			return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
+		if rolledBack != nil {
+			warn(rep, opts, rolledBack.Error())
+		}
+	}
+	return nil
 }
 
 // load opens the input and checks its column types against the schema, casting when asked. A
 // mismatch is reported (rep gets the column_schema_mismatch outcome) and returned as the error.
 func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts Options) (compile.Relation, error) {
-	a, r := b.a, b.r
+	a := b.a
 	p := a.Plan
-	rel, err := b.Open(ctx)
+	o, err := b.openInput(ctx, readAs(a.Input, reading{declared: p.Schema().Columns}), true)
+	rel := o.Rel
 	if err != nil {
 		if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
 			return rel, err
 		}
 		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
 	}
-	actual, err := b.Describe(ctx, rel)
-	if err != nil {
-		if in, ok := a.Input.(ParquetInput); ok {
-			err = in.unreadableFooter(ctx, r, err)
-		}
-		return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
-	}
+	actual := columnTypes(o.Columns)
 	rep.DroppedColumns = undeclared(p.Schema().Columns, actual)
-	var files []casting.Mismatch
-	if in, ok := a.Input.(ParquetInput); ok && rel.NoStatistics {
-		// A multi-file scan (one file has nothing to compare): DuckDB casts every file to one
-		// file's types without a word.
-		if files, err = in.fileMismatches(ctx, r, p.Schema().Columns, actual); err != nil {
-			return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: in.unreadableFooter(ctx, r, err)})
-		}
-	}
-	if len(files) == 0 && shadowsOrdinal(actual, rel) {
-		// A real column named rowid (or file_row_number, file_index) hides the ordinal DuckDB
-		// provides; copy the rows with an ordinal of our own instead.
-		if rel, err = materialiseOrdered(ctx, r, rel.From); err != nil {
-			return rel, fail(rep, &outcome.InputError{Input: a.Input.String(), Err: err})
-		}
-	}
+	// A multi-file scan (one file has nothing to compare): DuckDB casts every file to one file's
+	// types without a word.
+	files := fileMismatches(b.src, o)
 	mismatches := casting.CheckColumns(p.Schema().Columns, actual)
 	if len(mismatches) > 0 && opts.Cast && len(files) == 0 {
-		if mismatches, err = e.applyCasts(ctx, r, p, &rel, mismatches); err != nil {
+		if mismatches, err = e.applyCasts(ctx, b, p, &rel, mismatches); err != nil {
 			return rel, fail(rep, err)
 		}
 	}
@@ -280,7 +280,7 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 	if len(mismatches) > 0 {
 		return rel, columnMismatch(rep, p, mismatches, p.Name, producerOf(a.Input), actual)
 	}
-	return rel, e.checkReferences(ctx, r, rep, p, b.written)
+	return rel, e.checkReferences(ctx, b, rep, p)
 }
 
 // undeclared are the input's columns, in its order, that no declared column names: a run does
@@ -297,18 +297,6 @@ func undeclared(cols []*schema.Column, actual []casting.ColumnType) []string {
 		}
 	}
 	return out
-}
-
-func shadowsOrdinal(cols []casting.ColumnType, rel compile.Relation) bool {
-	for _, c := range cols {
-		switch strings.ToLower(c.Name) {
-		case "rowid", "file_row_number", "file_index":
-			if strings.Contains(rel.RowID, strings.ToLower(c.Name)) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // NewReport is the report of a run of the asset that has not started: no outcome, no checks,
@@ -444,7 +432,7 @@ func columnMismatch(rep *outcome.Report, p *compile.Plan, mm []casting.Mismatch,
 
 // applyCasts casts the mismatched columns that exist, after checking that every value converts;
 // it returns the mismatches a cast cannot mend (missing columns).
-func (e *Engine) applyCasts(ctx context.Context, r *run, p *compile.Plan, rel *compile.Relation, mm []casting.Mismatch) ([]casting.Mismatch, error) {
+func (e *Engine) applyCasts(ctx context.Context, b *backend, p *compile.Plan, rel *compile.Relation, mm []casting.Mismatch) ([]casting.Mismatch, error) {
 	var rest []casting.Mismatch
 	var cast []*schema.Column
 	for _, m := range mm {
@@ -457,15 +445,15 @@ func (e *Engine) applyCasts(ctx context.Context, r *run, p *compile.Plan, rel *c
 	if len(rest) > 0 || len(cast) == 0 {
 		return rest, nil
 	}
-	vals := make([]any, len(cast))
-	ptrs := make([]any, len(cast))
-	for i := range vals {
-		ptrs[i] = &vals[i]
+	probe := compile.Step{Op: compile.ReadRow, What: "find a value of each column to cast that does not cast", SQL: casting.FailedCastProbe(cast, rel.From)}
+	rows, err := runner.ReadStep(ctx, b, b.opening, probe)
+	if err == nil && len(rows) == 0 {
+		err = gosql.ErrNoRows
 	}
-	if err := r.conn.QueryRowContext(ctx, casting.FailedCastProbe(cast, rel.From)).Scan(ptrs...); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("check the casts: %w", err)
 	}
-	for i, v := range vals {
+	for i, v := range rows[0] {
 		if v != nil {
 			return nil, &outcome.CastError{Column: cast[i].Name, Value: fmt.Sprint(v), Target: cast[i].DType.String()}
 		}
@@ -538,10 +526,7 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 	}
 	defer r.close()
 	b := newBackend(r, a, outputFiles(a))
-	var opened []string
-	r.conn.record = &opened
 	rel, err := e.load(ctx, b, &outcome.Report{}, opts)
-	r.conn.record = nil
 	if err != nil {
 		return "", err
 	}
@@ -549,9 +534,7 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 	if err != nil {
 		return "", err
 	}
-	for _, stmt := range opened {
-		p.Open = append(p.Open, compile.Step{Op: compile.OpenInput, What: "open the input", SQL: stmt})
-	}
+	p.Open = b.opening.Steps
 	return sessionNote + p.String(), nil
 }
 

@@ -3,15 +3,12 @@ package exec
 import (
 	"bufio"
 	"context"
-	gosql "database/sql"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -33,8 +30,10 @@ var ErrNoSourceData = runner.ErrNoSourceData
 type Input interface {
 	// String names the input in messages.
 	String() string
-	// open makes the input readable on the run's connection.
-	open(ctx context.Context, r *run, writes map[string]bool) (compile.Relation, error)
+	// source is what the engine knows of the input without a statement, from which compile
+	// builds the statements that open it (compile.Source); writes are the database files the
+	// run writes, which the input attaches for writing too.
+	source(ctx context.Context, r *run, writes map[string]bool) (compile.Source, error)
 }
 
 // ParquetInput reads a Parquet file or glob in place.
@@ -127,96 +126,21 @@ func noData(path string) error {
 	return fmt.Errorf("%s: %w (no file matches)", path, ErrNoSourceData)
 }
 
-func (in ParquetInput) open(ctx context.Context, r *run, _ map[string]bool) (compile.Relation, error) {
+func (in ParquetInput) source(ctx context.Context, r *run, _ map[string]bool) (compile.Source, error) {
 	matches, err := filepath.Glob(in.Path)
 	if err != nil {
-		return compile.Relation{}, fmt.Errorf("bad glob %q: %w", in.Path, err)
+		return compile.Source{}, fmt.Errorf("bad glob %q: %w", in.Path, err)
 	}
 	if len(matches) == 0 {
-		return compile.Relation{}, noData(in.Path)
+		return compile.Source{}, noData(in.Path)
 	}
 	for _, m := range matches {
 		if err := checkParquetMagic(m); err != nil {
-			return compile.Relation{}, err
+			return compile.Source{}, err
 		}
 	}
-	// file_index and file_row_number give every row an input-ordered ordinal without a window.
-	rel := compile.Relation{
-		From:        compile.ParquetScan(in.Path),
-		RowID:       "file_row_number",
-		ScanFilters: true,
-	}
-	if len(matches) > 1 {
-		// Dense across files (each file's rows follow the previous file's), so that the bitmaps
-		// of invalid ordinals cover the rows, not 2^20 ordinals per file (measured, 500 files of
-		// 20k rows: 500 bitmap blocks and 1 s of SET VARIABLE, against 10 blocks).
-		// A column of the files named file_index hides DuckDB's and fails (or skews) the count;
-		// load then copies the rows with an ordinal of its own (shadowsOrdinal).
-		rel.RowID = compile.FileIndexRowID
-		if offsets, err := fileOffsets(ctx, r, rel.From); err == nil {
-			rel.RowID = compile.FileOffsetRowID(offsets)
-			rel.DenseRowIDs = true
-		}
-	} else {
-		rel.DenseRowIDs = true
-	}
-	// The footers and row groups are read by the run's probes (compile.Probes).
-	rel.Parquet, rel.NoStatistics = in.Path, len(matches) > 1
-	return rel, nil
-}
-
-// fileOffsets is a BIGINT list literal of the row each file of a multi-file scan starts at.
-func fileOffsets(ctx context.Context, r *run, from string) (string, error) {
-	rows, err := r.conn.QueryContext(ctx, compile.FileRowCounts(from))
-	if err != nil {
-		return "", fmt.Errorf("count the rows of each file: %w", err)
-	}
-	defer rows.Close()
-	var b strings.Builder
-	b.WriteString("[")
-	var next, total int64
-	for rows.Next() {
-		var index, n int64
-		if err := rows.Scan(&index, &n); err != nil {
-			return "", err
-		}
-		for ; next <= index; next++ { // files without rows take no ordinals
-			if next > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprint(&b, total)
-		}
-		total += n
-	}
-	if err := rows.Err(); err != nil {
-		return "", err
-	}
-	b.WriteString("]::BIGINT[]")
-	return b.String(), nil
-}
-
-// oneSelect refuses a query that is not exactly one SELECT statement: the query is wrapped as a
-// subquery, and duckdb-go would run every statement of a string that smuggles in a second one.
-func oneSelect(ctx context.Context, r *run, query string) error {
-	var tree string
-	if err := r.conn.QueryRowContext(ctx, compile.ParseQuery, query).Scan(&tree); err != nil {
-		return fmt.Errorf("parse the query: %w", err)
-	}
-	var parsed struct {
-		Error      bool              `json:"error"`
-		Message    string            `json:"error_message"`
-		Statements []json.RawMessage `json:"statements"`
-	}
-	if err := json.Unmarshal([]byte(tree), &parsed); err != nil {
-		return fmt.Errorf("parse the query: %w", err)
-	}
-	switch {
-	case parsed.Error:
-		return fmt.Errorf("the query must be one SELECT statement: %s", parsed.Message)
-	case len(parsed.Statements) != 1:
-		return fmt.Errorf("the query must be one SELECT statement; it has %d statements", len(parsed.Statements))
-	}
-	return nil
+	return compile.Source{Kind: compile.ParquetSource, Path: in.Path, Files: len(matches),
+		Diagnose: func(err error) error { return in.unreadableFooter(ctx, r, err) }}, nil
 }
 
 // checkParquetMagic checks that a file starts and ends with Parquet's magic bytes, for a message
@@ -273,26 +197,6 @@ func (in ParquetInput) unreadableFooter(ctx context.Context, r *run, err error) 
 	return err
 }
 
-// materialise copies a relation into a temp table, for inputs that have no stable row ordinal
-// or that must not be evaluated twice (CSV parsing, queries).
-func materialise(ctx context.Context, r *run, from string) (compile.Relation, error) {
-	name := r.tempName("input")
-	if err := r.exec(ctx, compile.Materialise(name, from)); err != nil {
-		return compile.Relation{}, err
-	}
-	return compile.Relation{From: "temp.main." + sql.Ident(name), RowID: "rowid"}, nil
-}
-
-// materialiseOrdered copies a relation into a temp table with an explicit ordinal column, for
-// inputs whose own columns hide DuckDB's rowid or Parquet row numbers.
-func materialiseOrdered(ctx context.Context, r *run, from string) (compile.Relation, error) {
-	name := r.tempName("input")
-	if err := r.exec(ctx, compile.MaterialiseOrdered(name, from)); err != nil {
-		return compile.Relation{}, err
-	}
-	return compile.Relation{From: "temp.main." + sql.Ident(name), RowID: "__tg_ord"}, nil
-}
-
 func statFile(path string) error {
 	st, err := os.Stat(path)
 	switch {
@@ -308,59 +212,33 @@ func statFile(path string) error {
 	return nil
 }
 
-// open reads the file with a fixed delimiter (tab for .tsv, else comma), the header on the first
-// line, double quotes and strict mode. Left to detect them, DuckDB's sniffer reads a file with a
-// ragged row as something else (the data as headerless rows after skipping lines, or each line as
-// one column), and one with an unterminated quote as unquoted (the quote kept in the value), and
-// the run reports a misleading column mismatch, or nothing, instead of the bad line.
-func (in CSVInput) open(ctx context.Context, r *run, _ map[string]bool) (compile.Relation, error) {
+// source reads the file with a fixed delimiter (tab for .tsv, else comma), the header on the
+// first line, double quotes and strict mode (compile.ReadCSV).
+func (in CSVInput) source(context.Context, *run, map[string]bool) (compile.Source, error) {
 	if err := statFile(in.Path); err != nil {
-		return compile.Relation{}, err
+		return compile.Source{}, err
 	}
-	delim := in.Delimiter
-	if delim == 0 {
-		delim = ','
-		if DataExt(in.Path) == ".tsv" {
-			delim = '\t'
-		}
-	}
+	delim := in.delim()
 	if !in.NoHeader {
 		if err := duplicateHeader(in.Path, delim); err != nil {
-			return compile.Relation{}, err
+			return compile.Source{}, err
 		}
 	}
-	read := compile.CSVRead{Header: !in.NoHeader, Delim: string(delim), Null: in.Null, SampleAll: in.sampleAll}
-	_, names, err := columnNames(ctx, r, compile.ReadCSV(in.Path, read))
-	if err != nil {
-		return compile.Relation{}, in.diagnose(delim, err)
+	return compile.Source{Kind: compile.CSVSource, Path: in.Path, Declared: in.declared,
+		CSV:            compile.CSVRead{Header: !in.NoHeader, Delim: string(delim), Null: in.Null, SampleAll: in.sampleAll},
+		GuessDelimiter: in.Delimiter == 0 && !in.NoHeader,
+		Diagnose:       func(err error) error { return in.diagnose(delim, err) }}, nil
+}
+
+// delim is the file's delimiter: the one given, else a tab for .tsv and a comma for others.
+func (in CSVInput) delim() rune {
+	switch {
+	case in.Delimiter != 0:
+		return in.Delimiter
+	case DataExt(in.Path) == ".tsv":
+		return '\t'
 	}
-	if in.Delimiter == 0 && !in.NoHeader {
-		if err := oneColumnDelimiter(in.Path, names); err != nil {
-			return compile.Relation{}, err
-		}
-	}
-	casts, cols := textCasts(in.declared, names)
-	if in.declared != nil {
-		// Every column is read as text, the declared ones to be cast strictly (DuckDB's own
-		// reading rounds 3.7 into an integer column), the others because a run does not write
-		// them: a type detected from a sample cannot fail on a later row.
-		for _, n := range names {
-			read.Types = append(read.Types, compile.NamedType{Name: n, Type: "VARCHAR"})
-		}
-		for _, col := range in.declared {
-			if _, ok := compile.TextCastOf(col); !ok {
-				read.Types = slices.DeleteFunc(read.Types, func(t compile.NamedType) bool { return t.Name == col.Name })
-			}
-		}
-	}
-	text, err := materialiseText(ctx, r, compile.ReadCSV(in.Path, read))
-	if err != nil {
-		return compile.Relation{}, in.diagnose(delim, err)
-	}
-	return castText(ctx, r, text, casts, cols, func(row int64, col *schema.Column, value string) error {
-		return &UnreadableValueError{File: in.Path, Line: csvLine(in.Path, delim, !in.NoHeader, row), Row: row,
-			Column: col.Name, Value: value, DType: col.DType.String(), csv: true}
-	})
+	return ','
 }
 
 // diagnose names the line of an unterminated quote or a ragged row that made DuckDB's reading
@@ -486,244 +364,80 @@ func raggedRow(path string, delim rune) error {
 	}
 }
 
-func (in NDJSONInput) open(ctx context.Context, r *run, _ map[string]bool) (compile.Relation, error) {
+func (in NDJSONInput) source(context.Context, *run, map[string]bool) (compile.Source, error) {
 	if err := statFile(in.Path); err != nil {
-		return compile.Relation{}, err
+		return compile.Source{}, err
 	}
-	detected := compile.ReadNDJSON(in.Path, nil, in.sampleAll)
-	var casts []compile.TextCast
-	var cols []*schema.Column
-	var columns []compile.NamedType
-	if in.declared != nil {
-		// The declared keys are read as text and cast strictly; the others as JSON, which a
-		// later row cannot fail. Nested and Any columns keep the types detected.
-		found, names, err := columnNames(ctx, r, detected)
-		if err != nil {
-			return compile.Relation{}, err
-		}
-		casts, cols = textCasts(in.declared, names)
-		cast := map[string]bool{}
-		for _, tc := range casts {
-			cast[tc.Name] = true
-		}
-		declared := map[string]bool{}
-		for _, col := range in.declared {
-			declared[col.Name] = true
-		}
-		for _, c := range found {
-			t := c.Type
-			switch {
-			case cast[c.Name]:
-				t = "VARCHAR"
-			case !declared[c.Name] || t == `"NULL"` || t == "NULL":
-				t = "JSON"
-			}
-			columns = append(columns, compile.NamedType{Name: c.Name, Type: t})
-		}
-	}
-	text, err := materialiseText(ctx, r, compile.ReadNDJSON(in.Path, columns, in.sampleAll))
-	if err != nil {
-		return compile.Relation{}, err
-	}
-	rel := compile.Relation{From: "temp.main." + sql.Ident(text), RowID: "rowid"}
-	if err := caseDuplicateKeys(ctx, r, in.Path, rel.From); err != nil {
-		return rel, err
-	}
-	return castText(ctx, r, text, casts, cols, func(row int64, col *schema.Column, value string) error {
-		return &UnreadableValueError{File: in.Path, Line: ndjsonLine(in.Path, row), Row: row,
-			Column: col.Name, Value: value, DType: col.DType.String()}
-	})
+	return compile.Source{Kind: compile.NDJSONSource, Path: in.Path, Declared: in.declared, SampleAll: in.sampleAll}, nil
 }
 
-// caseDuplicateKeys refuses keys equal in any case ({"a": 1, "A": 2}): DuckDB matches column
-// names in any case and renames the second one (A_1), so a rule would check only one copy. Only
-// when the columns read look renamed (a column and the same name plus _<n>) are the objects'
-// keys read again, to tell a rename from a real key.
-func caseDuplicateKeys(ctx context.Context, r *run, path, from string) error {
-	var suspect bool
-	if err := r.conn.QueryRowContext(ctx, compile.RenamedColumns(from)).Scan(&suspect); err != nil || !suspect {
+func (in TableInput) source(_ context.Context, r *run, writes map[string]bool) (compile.Source, error) {
+	src := compile.Source{Kind: compile.TableSource, Schema: in.Schema, Table: in.Table, File: in.File}
+	if in.File == "" {
+		return src, nil
+	}
+	if _, err := os.Stat(in.File); errors.Is(err, os.ErrNotExist) {
+		return src, noData(in.File)
+	}
+	return src, r.attachInput(&src, in.File, writes)
+}
+
+func (in QueryInput) source(_ context.Context, r *run, writes map[string]bool) (compile.Source, error) {
+	src := compile.Source{Kind: compile.QuerySource, Query: in.SQL}
+	if in.File == "" {
+		return src, nil
+	}
+	return src, r.attachInput(&src, in.File, writes)
+}
+
+// attachInput sets src to attach the database file of an input or a reference, read-only unless
+// the run writes it too, once per run: a file attached already is read under its alias. The alias
+// is the run's from now on: when the ATTACH fails the run ends, and DETACH IF EXISTS when it
+// closes is then a no-op.
+func (r *run) attachInput(src *compile.Source, path string, writes map[string]bool) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
 		return err
 	}
-	var list []any
-	if err := r.conn.QueryRowContext(ctx, compile.CaseDuplicateKeys(path)).Scan(&list); err != nil {
-		if errors.Is(err, gosql.ErrNoRows) {
-			return nil
+	if alias, ok := r.attached[abs]; ok {
+		src.Catalog = alias
+		return nil
+	}
+	write := writes[abs]
+	if !write {
+		if _, err := os.Stat(abs); err != nil {
+			return fmt.Errorf("database file: %w", err)
 		}
+	}
+	if err := filekind.Regular(path); err != nil {
 		return err
 	}
-	return fmt.Errorf("%s: the objects have keys equal in any case (%q and %q); column names match in any case, so rename one of them",
-		path, fmt.Sprint(list[0]), fmt.Sprint(list[1]))
+	src.Catalog = r.alias(path)
+	src.Attach = compile.Attach(abs, src.Catalog, write)
+	src.Diagnose = func(err error) error { return openError(path, err) }
+	r.attached[abs] = src.Catalog
+	return nil
 }
 
-func (in TableInput) open(ctx context.Context, r *run, writes map[string]bool) (compile.Relation, error) {
-	catalog := ""
-	if in.File != "" {
-		if _, err := os.Stat(in.File); errors.Is(err, os.ErrNotExist) {
-			return compile.Relation{}, noData(in.File)
-		}
-		abs, _ := filepath.Abs(in.File)
-		alias, err := r.attach(ctx, in.File, writes[abs])
-		if err != nil {
-			return compile.Relation{}, err
-		}
-		catalog = alias
+// columnTypes are the columns an opening read, as casting compares them.
+func columnTypes(cols []compile.NamedType) []casting.ColumnType {
+	out := make([]casting.ColumnType, len(cols))
+	for i, c := range cols {
+		out[i] = casting.ColumnType{Name: c.Name, Type: c.Type}
 	}
-	schemaName := in.Schema
-	if schemaName == "" {
-		schemaName = "main"
-	}
-	kind, err := tableKind(ctx, r, catalog, in.File, schemaName, in.Table)
-	if err != nil {
-		return compile.Relation{}, err
-	}
-	from := sql.QualifiedIdent(catalog, schemaName, in.Table)
-	if kind != "BASE TABLE" {
-		return materialise(ctx, r, from) // views have no rowid
-	}
-	return compile.Relation{From: from, RowID: "rowid"}, nil
+	return out
 }
 
-// tableKind reads whether schemaName.table of catalog (the attachment of file; "" for the
-// engine's database) is a base table or a view; a missing table is an error naming the tables
-// there are.
-func tableKind(ctx context.Context, r *run, catalog, file, schemaName, table string) (string, error) {
-	var kind string
-	args := []any{schemaName, table}
-	if catalog != "" {
-		args = append(args, catalog)
-	}
-	if err := r.conn.QueryRowContext(ctx, compile.TableKind(catalog != ""), args...).Scan(&kind); err != nil {
-		return "", fmt.Errorf("no table %s.%s in %s (tables there: %s)", schemaName, table, orMemory(file), listTables(ctx, r, catalog))
-	}
-	return kind, nil
-}
-
-func orMemory(file string) string {
-	if file == "" {
-		return "the engine's database"
-	}
-	return file
-}
-
-func listTables(ctx context.Context, r *run, catalog string) string {
-	args := []any{}
-	if catalog != "" {
-		args = append(args, catalog)
-	}
-	var list *string
-	if err := r.conn.QueryRowContext(ctx, compile.TableList(catalog != ""), args...).Scan(&list); err != nil || list == nil {
-		return "none"
-	}
-	return *list
-}
-
-func (in QueryInput) open(ctx context.Context, r *run, writes map[string]bool) (compile.Relation, error) {
-	if strings.TrimSpace(in.SQL) == "" {
-		return compile.Relation{}, fmt.Errorf("the query is empty")
-	}
-	if err := oneSelect(ctx, r, in.SQL); err != nil {
-		return compile.Relation{}, err
-	}
-	if in.File != "" {
-		abs, _ := filepath.Abs(in.File)
-		alias, err := r.attach(ctx, in.File, writes[abs])
-		if err != nil {
-			return compile.Relation{}, err
-		}
-		var current string
-		if err := r.conn.QueryRowContext(ctx, compile.CurrentDatabase).Scan(&current); err != nil {
-			return compile.Relation{}, err
-		}
-		if err := r.exec(ctx, compile.Use(alias)); err != nil {
-			return compile.Relation{}, err
-		}
-		defer func() { _ = r.exec(context.Background(), compile.Use(current)) }()
-	}
-	// The query runs once, into a temp table: a query may be non-deterministic or costly.
-	return materialise(ctx, r, "(\n"+in.SQL+"\n)")
-}
-
-// fileMismatches checks every file of a multi-file Parquet input against the column types the
-// scan reads (actual, which DuckDB takes from one file and casts the others' values to, as
-// DOUBLE 3750.6 to BIGINT 3751): each declared column a file lacks or stores as another type is a
-// mismatch naming the file. One query reads every footer's schema; no data is read.
-func (in ParquetInput) fileMismatches(ctx context.Context, r *run, cols []*schema.Column, actual []casting.ColumnType) ([]casting.Mismatch, error) {
-	rows, err := r.conn.QueryContext(ctx, compile.ParquetFileSchemas(in.Path))
-	if err != nil {
-		return nil, fmt.Errorf("read the files' schemas: %w", err)
-	}
-	defer rows.Close()
-	type node struct {
-		name, typ string
-		children  int
-	}
-	var files []string
-	byFile := map[string][]node{}
-	for rows.Next() {
-		var file string
-		var n node
-		if err := rows.Scan(&file, &n.name, &n.typ, &n.children); err != nil {
-			return nil, fmt.Errorf("read the files' schemas: %w", err)
-		}
-		if _, ok := byFile[file]; !ok {
-			files = append(files, file)
-		}
-		byFile[file] = append(byFile[file], n)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read the files' schemas: %w", err)
-	}
-	if len(files) < 2 {
-		return nil, nil
-	}
-	// Each footer's schema is a tree in depth-first order; the root's children are the columns.
-	top := make(map[string]map[string]string, len(files))
-	for _, f := range files {
-		nodes := byFile[f]
-		var skip func(i int) int
-		skip = func(i int) int {
-			j := i + 1
-			for k := 0; k < nodes[i].children && j < len(nodes); k++ {
-				j = skip(j)
-			}
-			return j
-		}
-		top[f] = map[string]string{}
-		if len(nodes) == 0 {
-			continue
-		}
-		for i, k := 1, 0; k < nodes[0].children && i < len(nodes); k++ {
-			top[f][nodes[i].name] = nodes[i].typ
-			i = skip(i)
-		}
-	}
-	read := make(map[string]string, len(actual))
-	for _, c := range actual {
-		read[c.Name] = c.Type
-	}
+// fileMismatches are the declared columns the files of a multi-file Parquet input store
+// otherwise than the scan reads them (compile.Source.FileMismatches).
+func fileMismatches(src compile.Source, o *compile.Opening) []casting.Mismatch {
 	var out []casting.Mismatch
-	for _, col := range cols {
-		want, ok := read[col.Name]
-		if !ok {
-			continue // missing from the scan: the column check reports it
+	for _, m := range src.FileMismatches(o) {
+		actual := m.Actual
+		if actual == "" {
+			actual = casting.Missing
 		}
-		ref := ""
-		for _, f := range files {
-			if top[f][col.Name] == want {
-				ref = f
-				break
-			}
-		}
-		for _, f := range files {
-			got, ok := top[f][col.Name]
-			switch {
-			case !ok:
-				got = casting.Missing
-			case got == want:
-				continue
-			}
-			out = append(out, casting.Mismatch{Column: col.Name, Expected: want, Actual: got, File: f, Reference: ref})
-		}
+		out = append(out, casting.Mismatch{Column: m.Column, Expected: m.Expected, Actual: actual, File: m.File, Reference: m.Reference})
 	}
-	return out, nil
+	return out
 }

@@ -3,10 +3,7 @@ package exec
 import (
 	"bufio"
 	"compress/gzip"
-	"context"
-	gosql "database/sql"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,11 +12,8 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/datafile"
-	"github.com/tablegate/tablegate/schema"
-	"github.com/tablegate/tablegate/sql"
 )
 
 // A text file (CSV, NDJSON) has no column types of its own, or only JSON's: a run reads each
@@ -93,48 +87,17 @@ func (e *UnreadableValueError) Error() string {
 		e.File, where, e.Column, e.Value, e.DType, missing)
 }
 
-// textCasts are the columns of a text file read as text and cast to their declared dtype:
-// those of declared that the file has (names, as read).
-func textCasts(declared []*schema.Column, names []string) (casts []compile.TextCast, cols []*schema.Column) {
-	has := make(map[string]bool, len(names))
-	for _, n := range names {
-		has[n] = true
+// unreadableValue is the UnreadableValueError of a value of the text file in that does not read
+// as its column's dtype, with the line it is on.
+func unreadableValue(in Input, u *compile.UnreadableText) error {
+	e := &UnreadableValueError{Row: u.Row, Column: u.Column.Name, Value: u.Value, DType: u.Column.DType.String()}
+	switch in := in.(type) {
+	case CSVInput:
+		e.File, e.Line, e.csv = in.Path, csvLine(in.Path, in.delim(), !in.NoHeader, u.Row), true
+	case NDJSONInput:
+		e.File, e.Line = in.Path, ndjsonLine(in.Path, u.Row)
 	}
-	for _, col := range declared {
-		if tc, ok := compile.TextCastOf(col); ok && has[col.Name] {
-			casts, cols = append(casts, tc), append(cols, col)
-		}
-	}
-	return casts, cols
-}
-
-// castText makes the temp table of a text file's rows, read with the cast columns as VARCHAR,
-// typed: the first value that does not read is an UnreadableValueError (line finds its line),
-// else the columns are cast into a new temp table and the text's is dropped.
-func castText(ctx context.Context, r *run, text string, casts []compile.TextCast, cols []*schema.Column,
-	unreadable func(row int64, col *schema.Column, value string) error) (compile.Relation, error) {
-	rel := compile.Relation{From: "temp.main." + sql.Ident(text), RowID: "rowid"}
-	if len(casts) == 0 {
-		return rel, nil
-	}
-	var rowid int64
-	var i int
-	var value string
-	err := r.conn.QueryRowContext(ctx, compile.FirstUnreadable(text, casts)).Scan(&rowid, &i, &value)
-	switch {
-	case err == nil:
-		return rel, unreadable(rowid+1, cols[i], value)
-	case !errors.Is(err, gosql.ErrNoRows):
-		return rel, fmt.Errorf("read the columns as their dtypes: %w", err)
-	}
-	name := r.tempName("typed")
-	if err := r.exec(ctx, compile.CastText(name, text, casts)); err != nil {
-		return rel, fmt.Errorf("read the columns as their dtypes: %w", err)
-	}
-	if err := r.exec(ctx, compile.DropTemp(text)); err != nil {
-		return rel, err
-	}
-	return compile.Relation{From: "temp.main." + sql.Ident(name), RowID: "rowid"}, nil
+	return e
 }
 
 // csvLine is the line where a CSV file's data row (from 1) starts, counting quoted line breaks;
@@ -182,42 +145,4 @@ func ndjsonLine(path string, row int64) int64 {
 			}
 		}
 	}
-}
-
-// materialiseText copies a text file's rows into a temp table, named as returned.
-func materialiseText(ctx context.Context, r *run, from string) (string, error) {
-	name := r.tempName("input")
-	return name, r.exec(ctx, compile.Materialise(name, from))
-}
-
-// columnNames reads the names of a relation's columns.
-func columnNames(ctx context.Context, r *run, from string) ([]casting.ColumnType, []string, error) {
-	cols, err := casting.Describe(ctx, r.conn, from)
-	if err != nil {
-		return nil, nil, err
-	}
-	names := make([]string, len(cols))
-	for i, c := range cols {
-		names[i] = c.Name
-	}
-	return cols, names, nil
-}
-
-// oneColumnDelimiter says, for a CSV header read as one column whose name holds another common
-// delimiter, which one the file seems to use.
-func oneColumnDelimiter(path string, names []string) error {
-	if len(names) != 1 {
-		return nil
-	}
-	for _, d := range []string{";", "\t", "|"} {
-		if strings.Contains(names[0], d) {
-			flag := d
-			if d == "\t" {
-				flag = `\t`
-			}
-			return fmt.Errorf("%s: the header reads as one column, %q, which holds %q: are the fields separated by %q? give --csv-delimiter '%s' (or --csv-delimiter ',' if the one column is right)",
-				path, names[0], d, d, flag)
-		}
-	}
-	return nil
 }

@@ -1,13 +1,21 @@
 package odcs
 
 import (
+	"context"
+	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/sample"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/examples/outcomes.txt from the corpus")
@@ -40,18 +48,108 @@ func corpusFiles(t *testing.T) []string {
 }
 
 // TestCorpus: every contract of the corpus is validated against the JSON schema of its
-// apiVersion, and the verdicts are the ones testdata/examples/outcomes.txt records (go test
-// -run TestCorpus -update rewrites it; review its diff).
+// apiVersion, then each of its schema objects is imported (or refused, with the contract paths
+// of the parts that have no exact form), compiled, given sampled data (sample.Query, a tenth of
+// the rows breaking a rule) and validated; the related objects' data are their own samples.
+// The outcomes are the ones testdata/examples/outcomes.txt records (go test -run TestCorpus
+// -update rewrites it; review its diff).
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	files := corpusFiles(t)
 	verdicts := validateAgainstJSONSchema(t, files...)
+	ctx := context.Background()
+	eng, err := exec.Open(exec.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
 	var b strings.Builder
 	for _, f := range files {
 		rel, _ := filepath.Rel(corpusDir, f)
 		b.WriteString(filepath.ToSlash(rel) + "\n")
 		b.WriteString("  json schema: " + verdicts[f].summary() + "\n")
+		for _, line := range corpusContract(ctx, t, eng, f) {
+			b.WriteString("  " + line + "\n")
+		}
 	}
 	compareGolden(t, filepath.Join(corpusDir, "outcomes.txt"), b.String())
+}
+
+// corpusContract imports, compiles, samples and runs every object of one contract, and says
+// how each went.
+func corpusContract(ctx context.Context, t *testing.T, eng *exec.Engine, file string) []string {
+	t.Helper()
+	c, err := LoadFile(file)
+	if err != nil {
+		return []string{"read: " + strings.ReplaceAll(err.Error(), file, "FILE")}
+	}
+	dir := t.TempDir()
+	data := map[string]string{}
+	for i, o := range c.Schema {
+		if o != nil {
+			data[o.Name] = filepath.Join(dir, fmt.Sprintf("object%d.parquet", i))
+		}
+	}
+	type imported struct {
+		object string
+		res    *Result
+		plan   *compile.Plan
+	}
+	var lines []string
+	var runs []imported
+	for _, o := range c.Schema {
+		if o == nil {
+			continue
+		}
+		res, err := Import(ctx, c, ImportOptions{Object: o.Name, References: data})
+		var refused *ImportError
+		switch {
+		case errors.As(err, &refused):
+			paths := make([]string, len(refused.Problems))
+			for i, p := range refused.Problems {
+				paths[i] = p.Pos.Path
+			}
+			lines = append(lines, fmt.Sprintf("object %s: refused at %s", o.Name, strings.Join(paths, ", ")))
+			continue
+		case err != nil:
+			lines = append(lines, fmt.Sprintf("object %s: import failed: %s", o.Name, strings.ReplaceAll(err.Error(), file, "FILE")))
+			continue
+		}
+		plan, err := compile.CompileContext(ctx, res.Schema)
+		if err != nil {
+			t.Errorf("%s: object %s: the imported schema does not compile: %v\n%s", file, o.Name, err, res.YAML)
+			continue
+		}
+		query, _, err := sample.Query(res.Schema, sample.Spec{Rows: 200, InvalidRate: 0.1, Seed: 7})
+		if err != nil {
+			t.Errorf("%s: object %s: sample: %v", file, o.Name, err)
+			continue
+		}
+		if err := eng.WriteQuery(ctx, query, exec.ParquetOutput{Path: data[o.Name]}); err != nil {
+			t.Errorf("%s: object %s: write the sample: %v", file, o.Name, err)
+			continue
+		}
+		runs = append(runs, imported{o.Name, res, plan})
+	}
+	// Every object's sample is written before any runs: a relationship reads another's.
+	for _, r := range runs {
+		line := fmt.Sprintf("object %s: imported (%d columns, %d rules, %d table checks, %d notices)",
+			r.object, len(r.plan.Columns), len(r.plan.Rules), len(r.plan.TableChecks), len(r.res.Notices))
+		// Parquet has no ENUM, ARRAY or TIMESTAMP_MS: the sample reads back cast to the schema's types.
+		rep, err := eng.Run(ctx, exec.Asset{Name: r.object, Plan: r.plan, Input: exec.ParquetInput{Path: data[r.object]}},
+			exec.Options{Cast: true, MaxFailureSamples: -1})
+		switch {
+		case rep == nil || rep.Outcome == nil:
+			// A relationship to an object that was refused has no data to read.
+			lines = append(lines, line+"; not run: "+strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), ""))
+			continue
+		case *rep.Outcome == outcome.ColumnSchemaMismatch:
+			t.Errorf("%s: object %s: its own sample does not match its columns: %v", file, r.object, err)
+		}
+		line += fmt.Sprintf("; sample of %d rows: %d valid, %d invalid, %s", rep.Rows.Input, rep.Rows.Valid, rep.Rows.Invalid, *rep.Outcome)
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // compareGolden compares got with the golden file, or rewrites it with -update.
@@ -70,17 +168,5 @@ func compareGolden(t *testing.T, path, got string) {
 	if got == string(want) {
 		return
 	}
-	gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-	for i := 0; i < max(len(gl), len(wl)); i++ {
-		var g, w string
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			t.Fatalf("%s differs from the run at line %d:\n got: %s\nwant: %s\n(go test -run %s -update rewrites it; review the diff)", path, i+1, g, w, t.Name())
-		}
-	}
+	t.Fatalf("%s differs from the run at %s\n(go test -run %s -update rewrites it; review the diff)", path, firstDifference(string(want), got), t.Name())
 }

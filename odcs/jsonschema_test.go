@@ -112,6 +112,7 @@ func (r schemaResult) summary() string {
 // the path of the mistake, and passes one that keeps it; so the verdicts the other tests rely on
 // can fail.
 func TestValidatorFindsMistakes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)

@@ -109,7 +109,7 @@ func read(n *yaml.Node) at {
 	return a
 }
 
-func mapping(n *yaml.Node, what string) error {
+func isMapping(n *yaml.Node, what string) error {
 	if n.Kind != yaml.MappingNode {
 		return fmt.Errorf("line %d: %s must be a mapping", n.Line, what)
 	}
@@ -128,7 +128,7 @@ func (c *Contract) UnmarshalYAML(n *yaml.Node) error {
 
 // UnmarshalYAML reads the object and where its keys were written.
 func (o *Object) UnmarshalYAML(n *yaml.Node) error {
-	if err := mapping(n, "a schema object"); err != nil {
+	if err := isMapping(n, "a schema object"); err != nil {
 		return err
 	}
 	type plain Object
@@ -141,7 +141,7 @@ func (o *Object) UnmarshalYAML(n *yaml.Node) error {
 
 // UnmarshalYAML reads the property and where its keys were written.
 func (p *Property) UnmarshalYAML(n *yaml.Node) error {
-	if err := mapping(n, "a property"); err != nil {
+	if err := isMapping(n, "a property"); err != nil {
 		return err
 	}
 	type plain Property
@@ -154,7 +154,7 @@ func (p *Property) UnmarshalYAML(n *yaml.Node) error {
 
 // UnmarshalYAML reads the options and where their keys were written.
 func (o *LogicalTypeOptions) UnmarshalYAML(n *yaml.Node) error {
-	if err := mapping(n, "logicalTypeOptions"); err != nil {
+	if err := isMapping(n, "logicalTypeOptions"); err != nil {
 		return err
 	}
 	type plain LogicalTypeOptions
@@ -171,7 +171,7 @@ func (e *EnumValue) UnmarshalYAML(n *yaml.Node) error {
 		e.at = at{line: n.Line}
 		return e.Value.UnmarshalYAML(n)
 	}
-	if err := mapping(n, "an enum value"); err != nil {
+	if err := isMapping(n, "an enum value"); err != nil {
 		return err
 	}
 	type plain EnumValue
@@ -184,7 +184,7 @@ func (e *EnumValue) UnmarshalYAML(n *yaml.Node) error {
 
 // UnmarshalYAML reads the quality entry and where its keys were written.
 func (q *Quality) UnmarshalYAML(n *yaml.Node) error {
-	if err := mapping(n, "a quality entry"); err != nil {
+	if err := isMapping(n, "a quality entry"); err != nil {
 		return err
 	}
 	type plain Quality
@@ -197,7 +197,7 @@ func (q *Quality) UnmarshalYAML(n *yaml.Node) error {
 
 // UnmarshalYAML reads the relationship and where its keys were written.
 func (r *Relationship) UnmarshalYAML(n *yaml.Node) error {
-	if err := mapping(n, "a relationship"); err != nil {
+	if err := isMapping(n, "a relationship"); err != nil {
 		return err
 	}
 	type plain Relationship
@@ -210,7 +210,7 @@ func (r *Relationship) UnmarshalYAML(n *yaml.Node) error {
 
 // UnmarshalYAML reads the service level and where its keys were written.
 func (s *SLAProperty) UnmarshalYAML(n *yaml.Node) error {
-	if err := mapping(n, "an slaProperties entry"); err != nil {
+	if err := isMapping(n, "an slaProperties entry"); err != nil {
 		return err
 	}
 	type plain SLAProperty

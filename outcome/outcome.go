@@ -78,6 +78,26 @@ type Check struct {
 	ErrorRowsAddress string
 	// Table is a table check's result (dy_table__<name>); nil on the other checks.
 	Table *TableResult
+	// Contract are the data-contract quality entries the check's rules came from, when the
+	// schema was imported from a contract.
+	Contract []ContractQuality
+}
+
+// ContractQuality is a contract quality entry a check reports under: its rule (or table check)
+// and the entry's id and name as the contract gives them.
+type ContractQuality struct {
+	Rule string `json:"rule"`
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name,omitempty"`
+}
+
+// Contract names the data contract a run's schema was imported from.
+type Contract struct {
+	ID         string `json:"id"`
+	Name       string `json:"name,omitempty"`
+	Version    string `json:"version,omitempty"`
+	APIVersion string `json:"api_version,omitempty"`
+	Object     string `json:"object,omitempty"`
 }
 
 // RuleResult is one member rule of a collapsed check. Its fields are in the order of their JSON
@@ -114,11 +134,12 @@ type metadata struct {
 	Max                *float64           `json:"tablegate/max,omitempty"`
 	Min                *float64           `json:"tablegate/min,omitempty"`
 	Value              json.RawMessage    `json:"tablegate/value,omitempty"` // null when NULL
+	Contract           []ContractQuality  `json:"odcs/quality,omitempty"`
 }
 
 func (c Check) metadata() (metadata, error) {
 	m := metadata{ColumnSchemaErrors: c.Mismatches, ErrorRowsAddress: c.ErrorRowsAddress, FailedExamples: c.Samples,
-		FailedRowCount: max(c.Failed, 0), Rules: c.Rules}
+		FailedRowCount: max(c.Failed, 0), Rules: c.Rules, Contract: c.Contract}
 	if c.Rule != "" {
 		m.Rule = &c.Rule
 	}
@@ -158,7 +179,8 @@ func (c *Check) UnmarshalJSON(data []byte) error {
 	}
 	*c = Check{Name: w.Name, Passed: w.Passed, Severity: w.Severity, Declared: w.Declared, Blocking: w.Blocking, Description: w.Description,
 		ResultDescription: w.ResultDescription, Failed: w.Metadata.FailedRowCount, Rules: w.Metadata.Rules,
-		Samples: w.Metadata.FailedExamples, Mismatches: w.Metadata.ColumnSchemaErrors, ErrorRowsAddress: w.Metadata.ErrorRowsAddress}
+		Samples: w.Metadata.FailedExamples, Mismatches: w.Metadata.ColumnSchemaErrors, ErrorRowsAddress: w.Metadata.ErrorRowsAddress,
+		Contract: w.Metadata.Contract}
 	if w.Metadata.Rule != nil {
 		c.Rule = *w.Metadata.Rule
 	}
@@ -210,8 +232,10 @@ type ErrorInfo struct {
 
 // Report is everything a run reports; it is the JSON report (docs/report.md).
 type Report struct {
-	Asset      string     `json:"asset"`
-	Schema     string     `json:"schema"`
+	Asset  string `json:"asset"`
+	Schema string `json:"schema"`
+	// Contract names the data contract the schema was imported from (absent for other schemas).
+	Contract   *Contract  `json:"contract,omitempty"`
 	Outcome    *Outcome   `json:"outcome"`
 	Error      *ErrorInfo `json:"error"`
 	Rows       Rows       `json:"rows"`

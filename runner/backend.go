@@ -1,7 +1,8 @@
 // Package runner is the engine-neutral run: it takes an input's facts from a Backend, builds
 // the program (compile), executes its steps through the Backend, decides the outcome, and hands
 // the write steps to the Backend's Writer. The steps say what to do with each statement
-// (compile.Op) and when (compile.Cond); this package is their one interpreter. A Backend is an
+// (compile.Op) and when (compile.Cond); this package is their one interpreter, and that of the
+// statements that open an input (OpenSource). A Backend is an
 // engine's session: it runs statements and reads rows, like a database/sql driver, and holds no
 // SQL of the run's own. DuckDB (package exec) implements it; the Spark engine (engines/spark)
 // still runs its own loop, and a second engine would plug in here.
@@ -24,7 +25,8 @@ type Backend interface {
 	// DenseRowIDs, NoStatistics, Parquet: the path the footer probes read). Statements that read
 	// the input's footers or count it are not Open's: they are the probes (compile.Probes) the
 	// run executes after it. An input that matches no data returns an error wrapping
-	// ErrNoSourceData.
+	// ErrNoSourceData. A backend whose input compile opens (compile.Source) runs its statements
+	// with OpenSource rather than its own.
 	Open(ctx context.Context) (compile.Relation, error)
 	// Describe reads the relation's columns and their types, in the backend's type syntax
 	// (casting parses them), without reading rows.

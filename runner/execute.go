@@ -121,6 +121,56 @@ func Refused(b Backend, steps []compile.Step) error {
 // reads the run's rows. A failure before the counts is a *StepError (Result.Counted false), a
 // failed write a *WriteError.
 func Execute(ctx context.Context, b Backend, a Asset, p *Prepared) (*Result, error) {
+	e, err := Start(b, a, p)
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	if err := e.Until(ctx, nil); err != nil {
+		return e.Result(), err
+	}
+	if !e.Writes() {
+		return e.Result(), nil
+	}
+	if a.Progress != nil {
+		a.Progress("writing outputs", e.Result().Facts.Rows)
+	}
+	if err := e.Stage(ctx); err != nil {
+		return e.Result(), err
+	}
+	return e.Result(), e.Finish(ctx)
+}
+
+// Execution is a program being executed, step by step: Execute in parts, for a run that pauses
+// between them (a collection's members pause before their counts, so that the collection's
+// filters set their rule columns, and before their writes, which the collection makes all or
+// nothing). Until runs the steps before the writes; Stage runs the write steps (the outputs'
+// temporaries written, nothing in place yet) and Finish puts them in place, or Abort undoes
+// them. Close gives back what the execution holds; the caller runs the cleanup (Cleanup).
+type Execution struct {
+	x     *interpreter
+	steps []compile.Step
+	next  int // the next step Until runs
+	// w is the Writer of a staged write; rollback its Rollback step, begun whether a step
+	// wrote.
+	w        Writer
+	rollback string
+	begun    bool
+	// writer is the backend's Writer, asked once (fetched tells that it was).
+	writer  Writer
+	fetched bool
+}
+
+// backendWriter is the backend's Writer, asked for once.
+func (e *Execution) backendWriter() Writer {
+	if !e.fetched {
+		e.writer, e.fetched = e.x.b.Writer(), true
+	}
+	return e.writer
+}
+
+// Start begins executing the program on b: the backend is asked for every step first.
+func Start(b Backend, a Asset, p *Prepared) (*Execution, error) {
 	steps, f := p.Program.Steps(), p.Facts
 	if err := Refused(b, steps); err != nil {
 		return nil, err
@@ -128,24 +178,113 @@ func Execute(ctx context.Context, b Backend, a Asset, p *Prepared) (*Result, err
 	x := &interpreter{b: b, a: a, res: &Result{Facts: f, Failed: make([]int64, len(a.Plan.Rules)), Samples: map[int][]json.RawMessage{}}}
 	x.res.Counted = len(a.Plan.Rules) == 0
 	x.decide()
-	defer x.giveBackThreads(steps)
-	for i, s := range steps {
-		if s.Op.Writes() {
-			return x.res, x.write(ctx, steps[i:])
+	return &Execution{x: x, steps: steps}, nil
+}
+
+// Result is what the execution found so far.
+func (e *Execution) Result() *Result { return e.x.res }
+
+// Until runs the steps before the writes, in order, each whose condition holds, up to the first
+// for which stop is true (nil: all of them); a later call goes on from there. A failure is a
+// *StepError.
+func (e *Execution) Until(ctx context.Context, stop func(compile.Step) bool) error {
+	x := e.x
+	for ; e.next < len(e.steps); e.next++ {
+		s := e.steps[e.next]
+		if s.Op.Writes() || (stop != nil && stop(s)) {
+			return nil
 		}
 		if s.Op == compile.Cleanup || !x.holds(s) {
 			continue
 		}
 		if err := x.step(ctx, s); err != nil {
-			return x.res, &StepError{What: s.What, Op: s.Op, Err: err}
+			return &StepError{What: s.What, Op: s.Op, Err: err}
 		}
 		if s.Op == compile.Counts || s.Op == compile.RuleCounts || s.Op == compile.TableChecks {
 			x.res.Counted = true
 			x.decide()
 		}
 	}
-	return x.res, nil
+	return nil
 }
+
+// Writes tells whether the outcome writes the outputs (and the asset has a Writer).
+func (e *Execution) Writes() bool {
+	return e.x.a.Output && writes(e.x.res.Outcome) && e.backendWriter() != nil
+}
+
+// Stage begins the write and runs each write step whose condition holds (Until must have run
+// every step before them): the outputs' temporaries are written, Finish puts them in place. A
+// failure aborts the write and is a *WriteError.
+func (e *Execution) Stage(ctx context.Context) error { return e.stage(ctx, e.backendWriter()) }
+
+func (e *Execution) stage(ctx context.Context, w Writer) error {
+	x := e.x
+	steps := e.steps[e.next:]
+	for _, s := range steps {
+		if s.Op == compile.Rollback && x.holds(s) {
+			e.rollback = s.SQL // also for a write that fails before it begins
+		}
+	}
+	if err := w.Begin(ctx); err != nil {
+		w.Abort("")
+		return &WriteError{Err: err}
+	}
+	for _, s := range steps {
+		if !s.Op.Writes() || s.Op == compile.Rollback || !x.holds(s) {
+			continue
+		}
+		if s.Op == compile.FindQuarantine {
+			var n int64
+			if err := queryRow(ctx, x.b, s.SQL, nil, &n); err != nil {
+				w.Abort(x.ifBegun(e.begun, e.rollback))
+				return &WriteError{Err: err}
+			}
+			if n > 0 {
+				x.flags |= compile.QuarantFound
+			}
+			continue
+		}
+		var args []any
+		if s.When&compile.SizedGroups != 0 {
+			args = append(args, x.rowGroup)
+		}
+		if err := w.Step(ctx, s, args...); err != nil {
+			w.Abort(x.ifBegun(e.begun, e.rollback))
+			return &WriteError{Err: err}
+		}
+		e.begun = e.begun || s.Op != compile.AttachOutput
+	}
+	e.w = w
+	return nil
+}
+
+// Finish puts a staged write in place. A failure is a *WriteError.
+func (e *Execution) Finish(ctx context.Context) error {
+	x := e.x
+	if e.w == nil {
+		return &WriteError{Err: fmt.Errorf("no staged write to finish")}
+	}
+	written, err := e.w.Finish(ctx, x.flags)
+	e.w = nil
+	if err != nil {
+		return &WriteError{Err: err}
+	}
+	x.res.Written, x.res.Conds = written, x.flags
+	return nil
+}
+
+// Abort undoes a staged write (nothing when none is staged).
+func (e *Execution) Abort() {
+	if e.w != nil {
+		e.w.Abort(e.x.ifBegun(e.begun, e.rollback))
+		e.w = nil
+	}
+}
+
+// Close gives back the threads raised for the key aggregates when a step failed before the
+// program's own RestoreThreads ran.
+func (e *Execution) Close() { e.x.giveBackThreads(e.steps) }
 
 // Cleanup runs the program's cleanup steps (the run's temp tables dropped, its variables
 // reset), even when ctx is done; a failure is ignored: the session ends anyway.
@@ -160,9 +299,12 @@ func Cleanup(b Backend, prog *compile.Program) {
 // Write runs the write steps of a program on w, each whose condition holds: the one interpreter
 // of writes, for a run's outputs and for a query written to an output alone.
 func Write(ctx context.Context, b Backend, w Writer, steps []compile.Step, conds compile.Cond) (Written, error) {
-	x := &interpreter{b: b, res: &Result{}, flags: conds}
-	err := x.runWrites(ctx, w, steps)
-	return x.res.Written, err
+	e := &Execution{x: &interpreter{b: b, res: &Result{}, flags: conds}, steps: steps}
+	if err := e.stage(ctx, w); err != nil {
+		return Written{}, err
+	}
+	err := e.Finish(ctx)
+	return e.x.res.Written, err
 }
 
 // interpreter is the state of one execution: the conditions that hold and what the steps read.
@@ -323,69 +465,6 @@ func (x *interpreter) giveBackThreads(steps []compile.Step) {
 			return
 		}
 	}
-}
-
-// write runs the write steps (the program's last, but its cleanup) when the outcome writes the
-// outputs.
-func (x *interpreter) write(ctx context.Context, steps []compile.Step) error {
-	w := x.b.Writer()
-	if !x.a.Output || !writes(x.res.Outcome) || w == nil {
-		return nil
-	}
-	if x.a.Progress != nil {
-		x.a.Progress("writing outputs", x.res.Facts.Rows)
-	}
-	if err := x.runWrites(ctx, w, steps); err != nil {
-		return &WriteError{Err: err}
-	}
-	return nil
-}
-
-// runWrites begins the write, runs each write step whose condition holds, and finishes it, or
-// aborts it (with the program's rollback) when a step fails.
-func (x *interpreter) runWrites(ctx context.Context, w Writer, steps []compile.Step) error {
-	rollback := ""
-	for _, s := range steps {
-		if s.Op == compile.Rollback && x.holds(s) {
-			rollback = s.SQL // also for a write that fails before it begins
-		}
-	}
-	if err := w.Begin(ctx); err != nil {
-		w.Abort("")
-		return err
-	}
-	begun := false
-	for _, s := range steps {
-		if !s.Op.Writes() || s.Op == compile.Rollback || !x.holds(s) {
-			continue
-		}
-		if s.Op == compile.FindQuarantine {
-			var n int64
-			if err := queryRow(ctx, x.b, s.SQL, nil, &n); err != nil {
-				w.Abort(x.ifBegun(begun, rollback))
-				return err
-			}
-			if n > 0 {
-				x.flags |= compile.QuarantFound
-			}
-			continue
-		}
-		var args []any
-		if s.When&compile.SizedGroups != 0 {
-			args = append(args, x.rowGroup)
-		}
-		if err := w.Step(ctx, s, args...); err != nil {
-			w.Abort(x.ifBegun(begun, rollback))
-			return err
-		}
-		begun = begun || s.Op != compile.AttachOutput
-	}
-	written, err := w.Finish(ctx, x.flags)
-	if err != nil {
-		return err
-	}
-	x.res.Written, x.res.Conds = written, x.flags
-	return nil
 }
 
 // ifBegun is the rollback when the write had begun, "" otherwise.
@@ -626,7 +705,7 @@ func sanitizeJSON(s string) string {
 
 // Prepared is a run's program with what it was built from: the input's probes as they ran, and
 // the relation and facts they completed. Open, which the backend fills when it explains, are
-// the statements that opened the input (compile.OpenInput steps).
+// the statements that opened the input and checked it (compile.Opening's Steps).
 type Prepared struct {
 	Rel     compile.Relation
 	Facts   compile.Facts

@@ -51,6 +51,18 @@ type gen struct {
 	groupKeys  map[string]bool
 	violations []violation
 	colExprs   []string
+	// shared, when set, is a top-level column whose valid value is sharedValid (a collection's
+	// common key, a reference's target values) and which can also take sharedCases.
+	shared      *schema.Column
+	sharedValid string
+	sharedCases []violation
+}
+
+// withShared builds c's expression with the valid value valid and the extra violations cases.
+func (g *gen) withShared(c *schema.Column, valid string, cases []violation, build func() (string, error)) (string, error) {
+	g.shared, g.sharedValid, g.sharedCases = c, valid, cases
+	defer func() { g.shared, g.sharedValid, g.sharedCases = nil, "", nil }()
+	return build()
 }
 
 // h is a deterministic pseudo-random BIGINT for the row (or element), distinct per call site.
@@ -61,28 +73,56 @@ func (g *gen) h() string {
 
 // Query returns the SELECT that generates the sample, and the rules it can break.
 func Query(s *schema.Schema, spec Spec) (string, []string, error) {
-	if spec.Rows < 0 || spec.InvalidRate < 0 || spec.InvalidRate > 1 {
-		return "", nil, fmt.Errorf("rows must be >= 0 and the invalid rate within 0..1")
+	if err := checkSpec(spec); err != nil {
+		return "", nil, err
 	}
 	if err := s.Validate(); err != nil {
 		return "", nil, err
 	}
-	g := &gen{spec: spec, idx: "i", keyIdx: "i", keySpan: big.NewInt(max(spec.Rows, 1)), groupKeys: map[string]bool{}}
+	return table{schema: s, spec: spec, rows: spec.Rows}.query()
+}
+
+func checkSpec(spec Spec) error {
+	if spec.Rows < 0 || spec.InvalidRate < 0 || spec.InvalidRate > 1 {
+		return fmt.Errorf("rows must be >= 0 and the invalid rate within 0..1")
+	}
+	return nil
+}
+
+// table is one generated table: its schema, how its rows are numbered and the columns whose
+// expressions come from outside its own declaration (a collection's shared keys, references).
+type table struct {
+	schema *schema.Schema
+	spec   Spec
+	// rows is the span of the row index i: key columns distinct per row draw from it.
+	rows int64
+	// from is a subquery with the column i, one row per generated row; empty is range(rows).
+	from string
+	// columns builds the named columns' expressions instead of the default.
+	columns map[string]func(g *gen, c *schema.Column) (string, error)
+}
+
+// query returns the SELECT that generates the table, and the rules it can break.
+func (t table) query() (string, []string, error) {
+	s, spec := t.schema, t.spec
+	g := &gen{spec: spec, idx: "i", keyIdx: "i", keySpan: big.NewInt(max(t.rows, 1)), groupKeys: map[string]bool{}}
 	for _, r := range s.Rules {
 		for _, k := range r.GroupBy {
 			g.groupKeys[k] = true
 		}
 	}
 	pk := s.PrimaryKey()
-	pair := pairKey(s, pk, spec.Rows)
+	pair := t.from == "" && pairKey(s, pk, t.rows)
 	for _, c := range s.Columns {
 		var expr string
 		var err error
-		switch {
+		switch build := t.columns[c.Name]; {
+		case build != nil:
+			expr, err = build(g, c)
 		case pair && c.Name == pk[0]:
 			// A key of two columns, as a daily balance's (account, day): each lead value on
 			// pairRepeat rows in a row, the second column distinct among them.
-			expr, err = g.keyedAt(fmt.Sprintf("(i // %d)", pairRepeat), (spec.Rows+pairRepeat-1)/pairRepeat, func() (string, error) { return g.column(c, true, true) })
+			expr, err = g.keyedAt(fmt.Sprintf("(i // %d)", pairRepeat), (t.rows+pairRepeat-1)/pairRepeat, func() (string, error) { return g.column(c, true, true) })
 		case pair && c.Name == pk[1]:
 			expr, err = g.keyedAt(fmt.Sprintf("(i %% %d)", pairRepeat), pairRepeat, func() (string, error) { return g.keyedColumn(c) })
 		default:
@@ -117,11 +157,15 @@ func Query(s *schema.Schema, spec Spec) (string, []string, error) {
 	} else {
 		rate = 0
 	}
+	from := t.from
+	if from == "" {
+		from = fmt.Sprintf("range(%d) AS t(i)", t.rows)
+	}
 	// No ORDER BY: DuckDB keeps the row order of a SELECT from one source (range here) through
 	// COPY and CREATE TABLE AS, so the rows come in index order, the same bytes on any number of
 	// threads, without a sort that held every row in memory (20 GB for 100M rows).
-	q := fmt.Sprintf("SELECT %s FROM (SELECT i, (hash(i, %d, -1) %% 1000000) < %d AS __bad, %s AS __which FROM range(%d) AS t(i))",
-		strings.Join(cols, ", "), spec.Seed, rate, which, spec.Rows)
+	q := fmt.Sprintf("SELECT %s FROM (SELECT *, (hash(i, %d, -1) %% 1000000) < %d AS __bad, %s AS __which FROM %s)",
+		strings.Join(cols, ", "), spec.Seed, rate, which, from)
 	return q, rules, nil
 }
 
@@ -195,13 +239,21 @@ func (g *gen) column(c *schema.Column, pkLead, composite bool) (string, error) {
 		}
 		return expr
 	}
+	// A shared column's extra cases are named in full (a reference's name).
+	own := len(v.cases)
+	if c == g.shared {
+		v.cases = append(v.cases, g.sharedCases...)
+	}
 	if len(v.cases) == 0 {
 		return final(v.valid), nil
 	}
 	var b strings.Builder
 	b.WriteString("CASE")
-	for _, k := range v.cases {
+	for i, k := range v.cases {
 		name := c.Name + "|" + k.rule
+		if i >= own {
+			name = k.rule
+		}
 		if k.rule == "unique" && pkLead && !c.Args.Unique {
 			if composite {
 				continue
@@ -259,6 +311,9 @@ func (g *gen) value(c *schema.Column, key bool) (value, error) {
 	}
 	if err != nil {
 		return value{}, err
+	}
+	if c == g.shared {
+		valid = g.sharedValid
 	}
 	var cases []violation
 	if !a.Nullable && c.DType.Kind != schema.KindAny {

@@ -19,6 +19,7 @@ func (s *Schema) Clone() *Schema {
 	}
 	c.Severity = s.Severity.clone()
 	c.TableChecks = cloneTableChecks(s.TableChecks)
+	c.Contract = s.Contract.clone()
 	c.problems = slices.Clone(s.problems)
 	return &c
 }

@@ -400,7 +400,7 @@ func pairs(n *yaml.Node) [][2]*yaml.Node {
 	return out
 }
 
-var schemaKeys = []string{"schema", "description", "extends", "columns", "rules", "severity", "table_checks"}
+var schemaKeys = []string{"schema", "description", "extends", "columns", "rules", "severity", "table_checks", "contract"}
 
 func (l *loader) schema(doc *yaml.Node) *Schema {
 	root := doc
@@ -447,6 +447,8 @@ func (l *loader) schema(doc *yaml.Node) *Schema {
 			s.Severity = l.severity(val, "")
 		case "table_checks":
 			s.TableChecks = l.tableChecks(val)
+		case "contract":
+			s.Contract = l.contract(val)
 		default:
 			l.bad(key, "", excerpt(key.Value), "unknown key '%s'%s; a schema has %s", excerpt(key.Value), suggest.Hint(key.Value, schemaKeys), strings.Join(schemaKeys, ", "))
 		}
@@ -457,6 +459,7 @@ func (l *loader) schema(doc *yaml.Node) *Schema {
 		child.Rules = append(child.Rules, s.Rules...)
 		child.TableChecks = append(child.TableChecks, s.TableChecks...)
 		child.Severity = mergeSeverity(parent.Severity, s.Severity)
+		child.Contract = s.Contract
 		child.problems = append(child.problems, l.problems...)
 		return child
 	}

@@ -14,6 +14,8 @@ type Schema struct {
 	Severity    SeveritySpec
 	// TableChecks judge the whole input (volume, freshness, metrics), once per run.
 	TableChecks []*TableCheck
+	// Contract names the data contract the schema was imported from; nil for other schemas.
+	Contract *Contract
 
 	// File is the schema file the schema was loaded from ("" for builder schemas).
 	File string

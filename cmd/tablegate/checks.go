@@ -54,7 +54,7 @@ func checksCmd(stdout io.Writer) *cobra.Command {
 		Short: "List the checks a validate run would report (name, blocking, description, rules), without reading data",
 		Example: `  tablegate checks --schema orders.yaml
   tablegate checks --schema orders.yaml --quarantine --format json
-  tablegate checks --schema orders.yaml --granularity column --schema-rules per_rule`,
+  tablegate checks --collection shop.yaml --granularity column`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.format != "text" && f.format != "json" {
@@ -63,6 +63,9 @@ func checksCmd(stdout io.Writer) *cobra.Command {
 			settings, err := resolveSettings(cmd, &f)
 			if err != nil {
 				return err
+			}
+			if f.collection.path != "" {
+				return collectionChecks(cmd, &f, settings, stdout)
 			}
 			plan, err := loadPlan(cmd.Context(), f.schema)
 			if err != nil {
@@ -87,6 +90,7 @@ func checksCmd(stdout io.Writer) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	f.schema.add(cmd)
+	f.collection.add(cmd, false)
 	fl.BoolVar(&f.quarantine, "quarantine", false, "the run declares a quarantine (no rule check blocks)")
 	fl.StringVar(&f.granularity, "granularity", "", "checks per rule, column or schema (env TABLEGATE_CHECK_GRANULARITY; default rule)")
 	fl.StringVar(&f.schemaRules, "schema-rules", "", "at column granularity: collapsed or per_rule (env TABLEGATE_SCHEMA_RULES; default collapsed)")
@@ -117,4 +121,46 @@ func printCheckSpecs(w io.Writer, checks []tablegate.CheckSpec) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Name, sev, block, c.Description)
 	}
 	_ = tw.Flush()
+}
+
+// collectionChecks lists the checks of every member of a collection, the collection's rules
+// among them: a section per member, or JSON {collection, members: [{member, …checks list}]}.
+func collectionChecks(cmd *cobra.Command, f *validateFlags, settings tablegate.Options, stdout io.Writer) error {
+	if err := refuseSingleTable(cmd, "schema", "schema-root"); err != nil {
+		return err
+	}
+	cp, err := loadCollection(cmd.Context(), f.collection.path)
+	if err != nil {
+		return err
+	}
+	settings.Quarantine = f.quarantine
+	specs := tablegate.CollectionChecks(cp, settings)
+	type memberChecks struct {
+		Member string `json:"member"`
+		checksList
+	}
+	out := struct {
+		Collection string         `json:"collection"`
+		Members    []memberChecks `json:"members"`
+	}{Collection: cp.Collection.Name}
+	for _, m := range cp.Members {
+		out.Members = append(out.Members, memberChecks{Member: m.Name, checksList: checksList{
+			Schema: m.Plan.Name, Fingerprint: tablegate.Fingerprint(m.Plan), Columns: listColumns(m.Plan), Checks: specs[m.Name]}})
+	}
+	if f.format == "json" {
+		data, err := indentJSON(out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, string(data))
+		return nil
+	}
+	for i, m := range out.Members {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "== member %s (%s) ==\n", m.Member, m.Schema)
+		printCheckSpecs(stdout, m.Checks)
+	}
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -132,7 +133,8 @@ func newRoot(con console, stdout, stderr io.Writer, code *int) *cobra.Command {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(validateCmd(con, stdout, stderr, code), explainCmd(stdout), checkCmd(stdout), checksCmd(stdout),
-		sampleCmd(con, stdout, stderr), initCmd(stdout, stderr), benchCmd(stdout, stderr), historyCmd(stdout), reportCmd(),
+		sampleCmd(con, stdout, stderr), initCmd(stdout, stderr), importCmd(stdout, stderr), exportCmd(stdout, stderr), benchCmd(stdout, stderr),
+		historyCmd(stdout), reportCmd(),
 		versionCmd(stdout))
 	return root
 }
@@ -162,21 +164,47 @@ func exitCode(err error) int {
 	return exitUsage
 }
 
-// schemaFlags are the flags that name a schema file.
+// schemaFlags are the flags that name a schema: a schema file, or an object of a data contract.
 type schemaFlags struct {
 	path, root string
+	contract   contractFlags
+	cmd        *cobra.Command
 }
 
 func (f *schemaFlags) add(cmd *cobra.Command) {
+	f.cmd = cmd
 	fs := cmd.Flags()
 	fs.StringVar(&f.path, "schema", "", "schema file (YAML or JSON)")
 	fs.StringVar(&f.root, "schema-root", "", "folder the schema's extends may read from (default: the schema file's folder)")
+	fs.StringVar(&f.contract.path, "contract", "", "an ODCS v3 data contract to read as the schema (instead of --schema)")
+	f.contract.add(cmd)
 }
 
-// load loads the schema file, stopped by ctx (a signal).
+// given reports whether a schema or a contract was named.
+func (f *schemaFlags) given() bool { return f.path != "" || f.contract.path != "" }
+
+// load loads the schema file, or imports the contract, stopped by ctx (a signal).
 func (f *schemaFlags) load(ctx context.Context) (*schema.Schema, error) {
-	if f.path == "" {
-		return nil, usagef("--schema is required")
+	switch {
+	case f.path != "" && f.contract.path != "":
+		return nil, usagef("give --schema or --contract, not both")
+	case f.contract.path != "":
+		if f.root != "" {
+			return nil, usagef("--schema-root applies to --schema")
+		}
+		res, err := f.contract.load(ctx, f.contract.path, true)
+		if err != nil {
+			return nil, err
+		}
+		if f.cmd != nil {
+			printNotices(f.cmd.ErrOrStderr(), res.Notices)
+		}
+		return res.Schema, nil
+	case f.path == "":
+		return nil, usagef("--schema (or --contract) is required")
+	}
+	if f.contract.changed(f.cmd) {
+		return nil, usagef("--object, --lengths, --allow-lossy and --reference apply to --contract")
 	}
 	var opts []schema.LoadOption
 	if f.root != "" {
@@ -201,13 +229,28 @@ func loadPlan(ctx context.Context, f schemaFlags) (*tablegate.Plan, error) {
 
 func checkCmd(stdout io.Writer) *cobra.Command {
 	var sf schemaFlags
+	var cf collectionFlags
 	cmd := &cobra.Command{
-		Use:   "check --schema S",
-		Short: "Report the schema's declaration errors; exit 0 when it is valid",
+		Use:   "check --schema S | --collection C",
+		Short: "Report the schema's (or the collection's) declaration errors; exit 0 when it is valid",
 		Example: `  tablegate check --schema orders.yaml
-  tablegate check --schema child.yaml --schema-root schemas/`,
+  tablegate check --schema child.yaml --schema-root schemas/
+  tablegate check --collection shop.yaml`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cf.path != "" {
+				if err := refuseSingleTable(cmd, "schema", "schema-root"); err != nil {
+					return err
+				}
+				cp, err := loadCollection(cmd.Context(), cf.path)
+				if err != nil {
+					return err
+				}
+				c := cp.Collection
+				fmt.Fprintf(stdout, "%s is valid: %d members, %d filters, %d references; common primary key: %s.\n", c.Name, len(c.Members), len(c.Filters),
+					len(c.References), orNone(strings.Join(cp.Key, ", ")))
+				return nil
+			}
 			plan, err := loadPlan(cmd.Context(), sf)
 			if err != nil {
 				return err
@@ -217,7 +260,15 @@ func checkCmd(stdout io.Writer) *cobra.Command {
 		},
 	}
 	sf.add(cmd)
+	cf.add(cmd, false)
 	return cmd
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // noArgs refuses positional arguments as a usage error (exit 2).

@@ -25,16 +25,41 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 		storageVersion string
 		progressMode   string
 		spec           sample.Spec
+		collectionFile string
+		outDir         string
+		memberRows     []string
 	)
 	cmd := &cobra.Command{
-		Use:   "sample --schema S --rows N --invalid-rate R --seed K --out FILE",
-		Short: "Write deterministic synthetic data that fits the schema, with a share of rows that break its rules",
+		Use:   "sample (--schema S --out FILE | --collection C --out-dir DIR) --rows N --invalid-rate R --seed K",
+		Short: "Write deterministic synthetic data that fits the schema (or every member of a collection), with a share of rows that break its rules",
+		Long: "Write deterministic synthetic data that fits the schema, with a share of rows that break its rules.\n\n" +
+			"With --collection, every member is written to DIR/<member>.parquet, consistent with the others: --rows common keys, " +
+			"a row per key in each member that shares the key (1 to 3 when its own key is a superset of it, or --member-rows M=N " +
+			"for exactly N/rows per key), the same key values in every member, references drawn from their targets' values, " +
+			"and --member-rows M=N rows in a member ignored in filters. At an invalid rate R, each member's rows break its rules " +
+			"as a single table's do, each relationship loses a share R of the keys (its second member has no row for them), " +
+			"and a reference is one of the rules a bad row may break (it then points at no target value).",
 		Example: `  tablegate sample --schema orders.yaml --rows 100000 --out orders.parquet
-  tablegate sample --schema orders.yaml --rows 1000000 --invalid-rate 0.05 --seed 7 --out test.duckdb:orders`,
+  tablegate sample --schema orders.yaml --rows 1000000 --invalid-rate 0.05 --seed 7 --out test.duckdb:orders
+  tablegate sample --collection shop.yaml --rows 100000 --member-rows items=300000 --invalid-rate 0.02 --out-dir sample/`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if sf.path == "" || out == "" {
-				return usagef("sample needs --schema and --out")
+			if collectionFile != "" || outDir != "" || len(memberRows) > 0 {
+				if collectionFile == "" || outDir == "" || sf.given() || out != "" {
+					return usagef("sample --collection needs --out-dir (not --schema, --contract or --out); --out-dir and --member-rows go with --collection")
+				}
+				if err := checkProgress(progressMode); err != nil {
+					return err
+				}
+				rows, err := parseMemberRows(memberRows)
+				if err != nil {
+					return err
+				}
+				return sampleCollection(cmd.Context(), stdout, collectionFile, outDir, sample.CollectionSpec{Spec: spec, MemberRows: rows},
+					exec.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion, Confined: true})
+			}
+			if !sf.given() || out == "" {
+				return usagef("sample needs --schema (or --contract) and --out, or --collection and --out-dir")
 			}
 			if err := checkProgress(progressMode); err != nil {
 				return err
@@ -102,7 +127,10 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 	fl := cmd.Flags()
 	sf.add(cmd)
 	fl.StringVar(&out, "out", "", "PATH.parquet or DBFILE.duckdb:[schema.]table")
-	fl.Int64Var(&spec.Rows, "rows", 1000, "number of rows")
+	fl.StringVar(&collectionFile, "collection", "", "a collection file: sample every member, consistent with each other")
+	fl.StringVar(&outDir, "out-dir", "", "with --collection: the folder for <member>.parquet")
+	fl.StringArrayVar(&memberRows, "member-rows", nil, "with --collection: MEMBER=N rows for a member ignored in filters, or a multiple of --rows for one whose key is a superset of the common key (repeatable)")
+	fl.Int64Var(&spec.Rows, "rows", 1000, "number of rows (with --collection: of common keys)")
 	fl.Float64Var(&spec.InvalidRate, "invalid-rate", 0.01, "share of rows that break a rule (0..1)")
 	fl.Uint64Var(&spec.Seed, "seed", 1, "seed: the same seed gives the same data")
 	fl.StringVar(&memoryLimit, "memory-limit", "", "DuckDB memory limit, e.g. 4GB (DuckDB spills past it)")

@@ -55,6 +55,8 @@ func parseOutput(out string) (exec.Output, error) {
 
 type validateFlags struct {
 	schema                        schemaFlags
+	collection                    collectionFlags
+	inputs, outs                  []string // --input and --out as given (several with --collection)
 	input, query, out, name, db   string
 	quarantineName                string
 	quarantine, cast, skipMissing bool
@@ -89,6 +91,15 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) (runErr error) {
 			if err := checkEngine(); err != nil {
+				return err
+			}
+			if f.collection.path != "" {
+				if _, dagster := con.env(pipes.ContextVar); dagster {
+					return usagef("validate --collection does not report to Dagster Pipes yet: run it outside Dagster Pipes, or validate each member with --schema")
+				}
+				return validateCollection(cmd, &f, con, stdout, stderr, code)
+			}
+			if err := f.single(); err != nil {
 				return err
 			}
 			// Opened first, so that Dagster hears of every run that got this far, failing ones too.
@@ -166,13 +177,14 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 	}
 	fl := cmd.Flags()
 	f.schema.add(cmd)
-	fl.StringVar(&f.input, "input", "", "input: Parquet file or glob, CSV, NDJSON, or DBFILE.duckdb:[schema.]table")
+	fl.StringArrayVar(&f.inputs, "input", nil, "input: Parquet file or glob, CSV, NDJSON, or DBFILE.duckdb:[schema.]table; with --collection, member=INPUT for each member")
+	f.collection.add(cmd, true)
 	f.csv.add(cmd)
 	progressFlag(cmd, &f.progress)
 	f.stderrTTY = con.stderrTTY
 	fl.StringVar(&f.query, "query", "", "SQL whose result is the input (runs in --db when given)")
 	fl.StringVar(&f.db, "db", "", "DuckDB database file the --query runs in")
-	fl.StringVar(&f.out, "out", "", "table: PATH.parquet or DBFILE.duckdb:[schema.]table; without it, validate in place")
+	fl.StringArrayVar(&f.outs, "out", nil, "table: PATH.parquet or DBFILE.duckdb:[schema.]table; without it, validate in place; with --collection, member=OUT")
 	fl.StringVar(&f.name, "name", "", "asset name (default: OUT's base name); the quarantine is <name>_quarantine")
 	fl.BoolVar(&f.quarantine, "quarantine", false, "write invalid rows to the quarantine and the valid rows to the table")
 	fl.StringVar(&f.quarantineName, "quarantine-name", "", "the quarantine's name beside the table (default <name>_quarantine; orders__error_rows is dagster-dataframely's)")
@@ -194,6 +206,25 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 	fl.StringVar(&f.history, "history", "", "append the run to the run history in this DuckDB file (env "+historyEnv+")")
 	checkEngine = engineFlags(cmd)
 	return cmd
+}
+
+// single takes the one --input and --out of a single table's run.
+func (f *validateFlags) single() error {
+	switch {
+	case len(f.inputs) > 1:
+		return usagef("--input is given %d times: a single table has one input (several related tables: --collection)", len(f.inputs))
+	case len(f.outs) > 1:
+		return usagef("--out is given %d times: a single table has one output (several related tables: --collection)", len(f.outs))
+	case f.collection.inputDir != "" || f.collection.outDir != "":
+		return usagef("--input-dir and --out-dir name a collection's member files: give --collection too")
+	}
+	if len(f.inputs) == 1 {
+		f.input = f.inputs[0]
+	}
+	if len(f.outs) == 1 {
+		f.out = f.outs[0]
+	}
+	return nil
 }
 
 // writeEarlyReport prints the error report of a validate command line that failed before its
@@ -285,8 +316,8 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 	if f.format != "text" && f.format != "json" {
 		return nil, usagef("--format %q: use text or json", f.format)
 	}
-	if f.schema.path == "" {
-		return nil, usagef("--schema is required")
+	if !f.schema.given() {
+		return nil, usagef("--schema (or --contract) is required")
 	}
 	if err := checkProgress(f.progress); err != nil {
 		return nil, err

@@ -42,13 +42,12 @@ func TestMain(m *testing.M) {
 		}
 		defer os.RemoveAll(dir)
 		start := time.Now()
-		// Generous: a loaded 2-core machine took 91 s to open the port.
-		s, err := sparktest.Start(home, dir, 10*time.Minute)
+		s, err := startSpark(home, dir)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		fmt.Fprintf(os.Stderr, "spark connect server on %s after %.1fs\n", s.Remote, time.Since(start).Seconds())
+		fmt.Fprintf(os.Stderr, "spark connect server on %s (UI %q) after %.1fs\n", s.Remote, s.UI, time.Since(start).Seconds())
 		server = s
 		defer s.Stop()
 		code := m.Run()
@@ -441,18 +440,7 @@ func TestDifferentialSample(t *testing.T) {
 	needSpark(t)
 	for _, name := range []string{"bench40.yaml"} {
 		t.Run(name, func(t *testing.T) {
-			s, err := schema.LoadFile(filepath.Join("..", "..", "benchmarks", "schemas", name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range s.Rules {
-				r.Spark = r.SQL
-			}
-			for _, c := range s.Columns {
-				for i := range c.Args.Checks {
-					c.Args.Checks[i].Spark = c.Args.Checks[i].SQL
-				}
-			}
+			s := forSpark(t, name)
 			p, err := compile.Compile(s)
 			if err != nil {
 				t.Fatal(err)
@@ -486,7 +474,25 @@ func compareEngines(t *testing.T, p *compile.Plan, data string, minFailing int) 
 	db := duck(t)
 	in := filepath.Join(dir, "in.parquet")
 	writeParquet(t, db, data, in)
+	compareOn(t, db, p, dir, minFailing, comparison{in: in})
+}
 
+// comparison is what compareOn runs.
+type comparison struct {
+	in      string // the local Parquet input DuckDB reads
+	sparkIn string // the same input where Spark reads it ("": in)
+	// while, if not nil, runs beside the Spark run (to inject a fault mid-run); its context
+	// ends with the run.
+	while func(ctx context.Context)
+}
+
+// compareOn is compareEngines on an existing Parquet input, the outputs under dir.
+func compareOn(t *testing.T, db *gosql.DB, p *compile.Plan, dir string, minFailing int, c comparison) {
+	t.Helper()
+	in, sparkIn := c.in, c.sparkIn
+	if sparkIn == "" {
+		sparkIn = in
+	}
 	eng, err := exec.Open(exec.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -496,7 +502,17 @@ func compareEngines(t *testing.T, p *compile.Plan, data string, minFailing int) 
 	drep, derr := eng.Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in}, Output: exec.ParquetOutput{Path: duckOut}, Quarantine: true}, exec.Options{})
 
 	sparkOut := filepath.Join(dir, "spark", "out.parquet")
-	srep, serr := spark.New(server.Remote).Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in}, Output: exec.ParquetOutput{Path: sparkOut}, Quarantine: true}, exec.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	beside := make(chan struct{})
+	go func() {
+		defer close(beside)
+		if c.while != nil {
+			c.while(ctx)
+		}
+	}()
+	srep, serr := spark.New(server.Remote).Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: sparkIn}, Output: exec.ParquetOutput{Path: sparkOut}, Quarantine: true}, exec.Options{})
+	cancel()
+	<-beside
 	if (derr == nil) != (serr == nil) {
 		t.Fatalf("DuckDB error %v, Spark error %v", derr, serr)
 	}

@@ -57,39 +57,48 @@ func parquetFiles(path string) ([]string, error) {
 // storedTypes checks the Parquet footers of the columns the schema declares for types Spark
 // cannot carry; it reads no rows.
 func storedTypes(files []string, cols []*schema.Column) error {
-	declared := map[string]string{}
-	for _, c := range cols {
-		declared[c.Name] = c.DType.String()
-	}
 	for _, f := range files {
 		r, err := file.OpenParquetFile(f, false)
 		if err != nil {
 			return fmt.Errorf("read the Parquet footer of %s: %w", f, err)
 		}
-		sc := r.MetaData().Schema
-		seen := map[string]bool{}
-		var bad []string
-		var mm []casting.Mismatch
-		for i := 0; i < sc.NumColumns(); i++ {
-			c := sc.Column(i)
-			path := c.ColumnPath()
-			dtype, ok := "", len(path) > 0
-			if ok {
-				dtype, ok = declared[path[0]]
-			}
-			if !ok || seen[path[0]] {
-				continue
-			}
-			if why := unsupportedStored(c); why != "" {
-				seen[path[0]] = true
-				bad = append(bad, fmt.Sprintf("'%s' (%s)", path[0], why))
-				mm = append(mm, casting.Mismatch{Column: path[0], Expected: dtype, Actual: why})
-			}
-		}
+		err = footerTypes(f, r.MetaData().Schema, cols)
 		r.Close()
-		if len(bad) > 0 {
-			return &UnsupportedColumnError{File: f, Columns: bad, Mismatches: mm}
+		if err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// footerTypes checks one file's Parquet schema (from its footer) for declared columns stored in
+// a type Spark cannot carry.
+func footerTypes(name string, sc *pqschema.Schema, cols []*schema.Column) error {
+	declared := map[string]string{}
+	for _, c := range cols {
+		declared[c.Name] = c.DType.String()
+	}
+	seen := map[string]bool{}
+	var bad []string
+	var mm []casting.Mismatch
+	for i := 0; i < sc.NumColumns(); i++ {
+		c := sc.Column(i)
+		path := c.ColumnPath()
+		dtype, ok := "", len(path) > 0
+		if ok {
+			dtype, ok = declared[path[0]]
+		}
+		if !ok || seen[path[0]] {
+			continue
+		}
+		if why := unsupportedStored(c); why != "" {
+			seen[path[0]] = true
+			bad = append(bad, fmt.Sprintf("'%s' (%s)", path[0], why))
+			mm = append(mm, casting.Mismatch{Column: path[0], Expected: dtype, Actual: why})
+		}
+	}
+	if len(bad) > 0 {
+		return &UnsupportedColumnError{File: name, Columns: bad, Mismatches: mm}
 	}
 	return nil
 }

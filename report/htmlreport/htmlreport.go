@@ -138,6 +138,7 @@ type checkRow struct {
 	Rules             []report.Rule
 	Spark             *sparkline
 	LastPassed        string
+	Contract          []outcome.ContractQuality
 }
 
 type failure struct {
@@ -175,7 +176,7 @@ func newPage(run *report.Run) page {
 		}
 		facts, _ := run.Check(c.Name)
 		row := checkRow{Name: c.Name, Description: c.Description, Passed: c.Passed, Blocking: c.Blocking, Severity: c.Severity,
-			Declared: facts.Declared, Failed: c.Failed, Rules: facts.Rules}
+			Declared: facts.Declared, Failed: c.Failed, Rules: facts.Rules, Contract: c.Contract}
 		if row.Declared == "" {
 			row.Declared = outcome.SeverityWarn
 		}

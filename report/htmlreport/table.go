@@ -15,13 +15,14 @@ type tableRow struct {
 	Passed                    bool
 	Severity                  outcome.Severity
 	Value, Bound              string
+	Contract                  []outcome.ContractQuality
 }
 
 // newTableRow lays out a table check (c.Table is set).
 func newTableRow(c outcome.Check) tableRow {
 	t := c.Table
 	row := tableRow{Name: c.Name, Description: c.Description, Result: c.ResultDescription, Passed: c.Passed, Severity: c.Severity,
-		Value: tableValue(t.Value), Bound: "–"}
+		Value: tableValue(t.Value), Bound: "–", Contract: c.Contract}
 	var bounds []string
 	if t.Min != nil {
 		bounds = append(bounds, "≥ "+number(*t.Min))

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tablegate/tablegate"
+	"github.com/tablegate/tablegate/exec"
+)
+
+// collectionFlags name a collection file and its members' inputs and outputs.
+type collectionFlags struct {
+	path             string
+	inputDir, outDir string
+}
+
+func (f *collectionFlags) add(cmd *cobra.Command, withIO bool) {
+	fs := cmd.Flags()
+	fs.StringVar(&f.path, "collection", "", "collection file (YAML or JSON): several related tables validated together (docs/collections.md)")
+	if withIO {
+		fs.StringVar(&f.inputDir, "input-dir", "", "with --collection: read each member not given by --input from DIR/<member>.parquet")
+		fs.StringVar(&f.outDir, "out-dir", "", "with --collection: write each member not given by --out to DIR/<member>.parquet")
+	}
+}
+
+// loadCollection loads and compiles the collection file: every declaration problem at once.
+func loadCollection(ctx context.Context, path string) (*tablegate.CollectionPlan, error) {
+	c, err := tablegate.LoadCollection(ctx, path)
+	if c == nil {
+		return nil, err
+	}
+	return tablegate.CompileCollection(ctx, c)
+}
+
+var memberName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// memberArgs splits --input/--out values of the form member=ADDRESS.
+func memberArgs(flag string, values []string, cp *tablegate.CollectionPlan) (map[string]string, error) {
+	out := map[string]string{}
+	for _, v := range values {
+		name, addr, ok := strings.Cut(v, "=")
+		if !ok || !memberName.MatchString(name) || addr == "" {
+			return nil, usagef("--%s %q: with --collection, give member=ADDRESS (--%s orders=in/orders.parquet)", flag, v, flag)
+		}
+		if cp.Member(name) == nil {
+			return nil, usagef("--%s %s=…: collection %s has no member %s; its members are %s", flag, name, cp.Collection.Name, name, members(cp))
+		}
+		if _, dup := out[name]; dup {
+			return nil, usagef("--%s %s=… is given twice; give each member once", flag, name)
+		}
+		out[name] = addr
+	}
+	return out, nil
+}
+
+func members(cp *tablegate.CollectionPlan) string {
+	names := make([]string, len(cp.Members))
+	for i, m := range cp.Members {
+		names[i] = m.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// memberIO is every member's input and output from --input/--out and --input-dir/--out-dir. A
+// required member without an input is a usage error that says how to give one; an optional one
+// is left out.
+func (f *collectionFlags) memberIO(cmd *cobra.Command, cp *tablegate.CollectionPlan, inputs, outs []string, csv *csvFlags) (map[string]tablegate.MemberIO, error) {
+	ins, err := memberArgs("input", inputs, cp)
+	if err != nil {
+		return nil, err
+	}
+	tos, err := memberArgs("out", outs, cp)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]tablegate.MemberIO{}
+	var missing []string
+	for _, m := range cp.Members {
+		addr, given := ins[m.Name]
+		if !given && f.inputDir != "" {
+			addr = filepath.Join(f.inputDir, m.Name+".parquet")
+			if _, err := os.Stat(addr); err != nil && m.Optional {
+				addr = "" // an optional member's file may be absent
+			}
+		}
+		var mio tablegate.MemberIO
+		if addr != "" {
+			if mio.Input, err = csv.input(cmd, addr); err != nil {
+				return nil, fmt.Errorf("member %s: %w", m.Name, err)
+			}
+		} else if !m.Optional {
+			missing = append(missing, m.Name)
+		}
+		to, given := tos[m.Name]
+		if !given && f.outDir != "" {
+			to = filepath.Join(f.outDir, m.Name+".parquet")
+		}
+		if to != "" {
+			if mio.Output, err = parseOutput(to); err != nil {
+				return nil, fmt.Errorf("member %s: %w", m.Name, err)
+			}
+		}
+		out[m.Name] = mio
+	}
+	if len(missing) > 0 {
+		return nil, usagef("no input for member %s of collection %s: give --input %s=FILE, or --input-dir DIR holding %s.parquet",
+			strings.Join(missing, ", "), cp.Collection.Name, missing[0], missing[0])
+	}
+	return out, nil
+}
+
+// collectionDirs are the folders the members' inputs and outputs are in, for the engine's
+// sandbox.
+func collectionDirs(cp *tablegate.CollectionPlan, mio map[string]tablegate.MemberIO, extra []string) []string {
+	dirs := extra
+	for _, m := range cp.Members {
+		dirs = append(dirs, referenceDirs(m.Plan)...)
+		dirs = append(dirs, allowedDirs(mio[m.Name].Input, mio[m.Name].Output, nil)...)
+	}
+	return dirs
+}
+
+// refuseSingleTable refuses the single-table flags given with --collection.
+func refuseSingleTable(cmd *cobra.Command, names ...string) error {
+	for _, n := range names {
+		if cmd.Flags().Changed(n) {
+			return usagef("--%s is a single table's flag; with --collection, give each member's input and output as --input member=… and --out member=…", n)
+		}
+	}
+	return nil
+}
+
+// validateCollection runs `validate --collection`: it prints the report (JSON or text) and sets
+// the exit code as a single table's run does.
+func validateCollection(cmd *cobra.Command, f *validateFlags, con console, stdout, stderr io.Writer, code *int) error {
+	crep, err := runCollectionCmd(cmd, f, stderr)
+	if f.format == "json" || f.report != "" {
+		if crep == nil {
+			crep = &tablegate.CollectionReport{Collection: "", Members: map[string]*tablegate.Report{}}
+		}
+		if err != nil && crep.Error == nil {
+			crep.Error = tablegate.WithError(nil, err).Error
+		}
+		data, jerr := indentJSON(crep)
+		if jerr != nil {
+			return jerr
+		}
+		if f.report != "" {
+			if werr := os.WriteFile(f.report, append(data, '\n'), 0o644); werr != nil {
+				return fmt.Errorf("write the report: %w", werr)
+			}
+		}
+		if f.format == "json" {
+			fmt.Fprintln(stdout, string(data))
+		}
+	}
+	if f.format != "json" && crep != nil && crep.Outcome != nil {
+		printCollectionText(stdout, crep, textStyle{colour: con.colour(), samples: f.textSamples})
+	}
+	if err != nil {
+		*code = exitCode(err)
+	}
+	return err
+}
+
+func runCollectionCmd(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegate.CollectionReport, error) {
+	ctx := cmd.Context()
+	if f.format != "text" && f.format != "json" {
+		return nil, usagef("--format %q: use text or json", f.format)
+	}
+	if err := refuseSingleTable(cmd, "schema", "schema-root", "query", "db", "name", "quarantine-name", "html", "history"); err != nil {
+		return nil, err
+	}
+	if f.report != "" {
+		if _, err := os.Stat(f.report); err == nil && exec.DataExt(f.report) != "" {
+			return nil, usagef("--report %s: the report would overwrite a data file", f.report)
+		}
+	}
+	cp, err := loadCollection(ctx, f.collection.path)
+	if err != nil {
+		return nil, err
+	}
+	mio, err := f.collection.memberIO(cmd, cp, f.inputs, f.outs, &f.csv)
+	if err != nil {
+		return nil, err
+	}
+	if f.quarantine {
+		for name, m := range mio {
+			if m.Output == nil && m.Input != nil {
+				return nil, usagef("--quarantine needs an output for every member: give --out %s=FILE or --out-dir DIR", name)
+			}
+		}
+	}
+	settings, err := resolveSettings(cmd, f)
+	if err != nil {
+		return nil, err
+	}
+	if f.threads < 0 {
+		return nil, usagef("--threads %d: give a number of threads, or 0 for every core", f.threads)
+	}
+	cfg := tablegate.Config{MemoryLimit: f.memoryLimit, TempDirectory: f.tempDir, Threads: f.threads, StorageVersion: f.storageVersion,
+		Confined: true, AllowedDirectories: collectionDirs(cp, mio, f.allowDirs)}
+	traced(&cfg, stderr)
+	eng, err := tablegate.Open(cfg)
+	if err != nil {
+		return nil, engineFlagError(err, f.memoryLimit, f.storageVersion)
+	}
+	defer eng.Close()
+	opts := settings
+	opts.Quarantine, opts.Cast, opts.SkipMissing, opts.Warnings = f.quarantine, f.cast, f.skipMissing, stderr
+	crep, err := eng.ValidateCollection(ctx, cp, mio, opts)
+	return crep, confinedHint(err)
+}
+
+// printCollectionText prints the collection's outcome, a section per member (the single-table
+// text) and what each filter did.
+func printCollectionText(w io.Writer, crep *tablegate.CollectionReport, st textStyle) {
+	word := strings.ToUpper(string(*crep.Outcome))
+	if st.colour {
+		colour := ansiGreen
+		if !crep.Succeeded() {
+			colour = ansiRed
+		}
+		word = colour + word + ansiReset
+	}
+	written := "nothing written"
+	if crep.Written {
+		written = "every member written"
+	}
+	fmt.Fprintf(w, "collection %s: %s (%s)", crep.Collection, word, written)
+	if len(crep.CommonPrimaryKey) > 0 {
+		fmt.Fprintf(w, ", common primary key %s", strings.Join(crep.CommonPrimaryKey, ", "))
+	}
+	fmt.Fprintln(w)
+	for _, name := range crep.MemberOrder {
+		rep := crep.Members[name]
+		fmt.Fprintf(w, "\n== member %s ==\n", name)
+		if rep.Outcome == nil {
+			msg := "not run"
+			if rep.Error != nil {
+				msg = rep.Error.Message
+			}
+			fmt.Fprintln(w, msg)
+			continue
+		}
+		printText(w, rep, st)
+	}
+	if len(crep.Filters) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\n== filters ==")
+	for _, fr := range crep.Filters {
+		if fr.Skipped != "" {
+			fmt.Fprintf(w, "  %s (%s): skipped, %s\n", fr.Name, fr.Kind, fr.Skipped)
+			continue
+		}
+		names := make([]string, 0, len(fr.Failed))
+		for m := range fr.Failed {
+			names = append(names, m)
+		}
+		sort.Strings(names)
+		var parts []string
+		for _, m := range names {
+			parts = append(parts, fmt.Sprintf("%s %d", m, fr.Failed[m]))
+		}
+		fmt.Fprintf(w, "  %s (%s): %s; rows failing: %s\n", fr.Name, fr.Kind, fr.Description, strings.Join(parts, ", "))
+	}
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// copyShop copies the shipped example collection (examples/shop) to a temporary folder.
+func copyShop(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	entries, err := os.ReadDir("../../examples/shop")
+	require.NoError(t, err)
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join("../../examples/shop", e.Name()))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644))
+	}
+	return dir
+}
+
+// The shipped example: with a quarantine every member is written, each keeping the rows of the
+// common keys every filter holds for.
+func TestCollectionExampleShop(t *testing.T) {
+	dir := copyShop(t)
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := cli(t, "validate", "--collection", filepath.Join(dir, "shop.yaml"), "--input-dir", dir, "--out-dir", out, "--quarantine", "--format", "json")
+	require.Equal(t, exitOK, code, stderr)
+	rep := oneJSON(t, stdout)
+	require.Equal(t, "passed", rep["outcome"])
+	require.Equal(t, true, rep["written"])
+	require.Equal(t, []any{"orders", "items", "invoices", "refunds", "products"}, rep["member_order"])
+	members := rep["members"].(map[string]any)
+	require.Equal(t, "quarantined", members["orders"].(map[string]any)["outcome"])
+	require.Equal(t, "all_valid", members["products"].(map[string]any)["outcome"])
+
+	f := newFixture(t)
+	keys := func(member string) []any {
+		var ks []any
+		for _, row := range f.parquetRows(filepath.Join(out, member+".parquet")) {
+			ks = append(ks, row[0])
+		}
+		return ks
+	}
+	// Orders 1, 2 and 5 hold for every filter: 3 is invalid, 4 has no item and two invoices,
+	// 6 has no units and an invalid refund.
+	require.Equal(t, []any{int64(1), int64(2), int64(5)}, keys("orders"))
+	require.Equal(t, []any{int64(1), int64(2), int64(5)}, keys("invoices"))
+	// Item 5 names an unknown product.
+	require.Equal(t, []any{int64(1), int64(1), int64(2)}, keys("items"))
+	require.Equal(t, []any{int64(2)}, keys("refunds"))
+	require.Equal(t, []any{"P1", "P2"}, keys("products"))
+	q := f.query("SELECT order_id, \"dy_rule__refunds__failure_propagation\"::VARCHAR FROM " + quoteLit(filepath.Join(out, "items_quarantine.parquet")) + " ORDER BY order_id")
+	require.Equal(t, [][]any{{int64(3), "valid"}, {int64(5), "valid"}, {int64(6), "invalid"}}, q)
+
+	// The text: a section per member, then the filters.
+	code, stdout, _ = cli(t, "validate", "--collection", filepath.Join(dir, "shop.yaml"), "--input-dir", dir, "--out-dir", filepath.Join(dir, "out2"), "--quarantine")
+	require.Equal(t, exitOK, code)
+	require.Contains(t, stdout, "collection Shop: PASSED (every member written), common primary key order_id")
+	require.Contains(t, stdout, "== member refunds ==")
+	require.Contains(t, stdout, "items_have_quantity (sql): the rows of items with the same order_id satisfy sum(quantity) > 0; rows failing: invoices 1, items 1, orders 2, refunds 0")
+}
+
+// Without a quarantine, any invalid row writes no member: exit 1, as a single table's abort.
+func TestCollectionCLIAllOrNothing(t *testing.T) {
+	dir := copyShop(t)
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := cli(t, "validate", "--collection", filepath.Join(dir, "shop.yaml"), "--input-dir", dir,
+		"--out", "orders="+filepath.Join(dir, "o.parquet"), "--out-dir", out, "--format", "json")
+	require.Equal(t, exitDataFailed, code, stderr)
+	rep := oneJSON(t, stdout)
+	require.Equal(t, "failed", rep["outcome"])
+	require.Equal(t, "CollectionError", rep["error"].(map[string]any)["type"])
+	require.False(t, fileExists(filepath.Join(dir, "o.parquet")))
+	require.False(t, fileExists(out))
+	require.Equal(t, "all_valid", rep["members"].(map[string]any)["products"].(map[string]any)["outcome"])
+}
+
+func TestCollectionCLIErrors(t *testing.T) {
+	dir := copyShop(t)
+	shop := filepath.Join(dir, "shop.yaml")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing member", []string{"--input", "orders=" + filepath.Join(dir, "orders.parquet")}, "no input for member items, invoices, products of collection Shop: give --input items=FILE"},
+		{"unknown member", []string{"--input-dir", dir, "--input", "order=x.parquet"}, "collection Shop has no member order; its members are orders, items, invoices, refunds, products"},
+		{"no member name", []string{"--input", filepath.Join(dir, "orders.parquet")}, "with --collection, give member=ADDRESS"},
+		{"member twice", []string{"--input-dir", dir, "--out", "orders=a.parquet", "--out", "orders=b.parquet"}, "--out orders=… is given twice"},
+		{"single-table flag", []string{"--input-dir", dir, "--schema", "x.yaml"}, "--schema is a single table's flag"},
+		{"quarantine without outputs", []string{"--input-dir", dir, "--quarantine"}, "--quarantine needs an output for every member"},
+		{"bad input form", []string{"--input-dir", dir, "--input", "orders=orders.txt"}, "member orders: --input \"orders.txt\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := cli(t, append([]string{"validate", "--collection", shop}, tc.args...)...)
+			require.Equal(t, exitUsage, code)
+			require.Contains(t, stderr, tc.want)
+		})
+	}
+	// Without --collection, several inputs or the member folders are refused.
+	code, _, stderr := cli(t, "validate", "--schema", filepath.Join(dir, "orders.yaml"), "--input", "a.parquet", "--input", "b.parquet")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "--input is given 2 times")
+	code, _, stderr = cli(t, "validate", "--schema", filepath.Join(dir, "orders.yaml"), "--input-dir", dir)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "give --collection too")
+}
+
+func TestCollectionCheckChecksExplain(t *testing.T) {
+	dir := copyShop(t)
+	shop := filepath.Join(dir, "shop.yaml")
+	code, stdout, stderr := cli(t, "check", "--collection", shop)
+	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, "Shop is valid: 5 members, 3 filters, 1 references; common primary key: order_id.\n", stdout)
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("collection: Bad\nmembers:\n  orders: orders.yaml\n  products: products.yaml\nfilters:\n  - {name: f, one_to_one: [orders, products]}\n  - {name: g, member: orders, sql: \"total >\"}\n"), 0o644))
+	code, _, stderr = cli(t, "check", "--collection", filepath.Join(dir, "bad.yaml"))
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "bad.yaml:2: collection Bad, key 'members': the members have no common primary key")
+	require.Contains(t, stderr, "bad.yaml:7: collection Bad, key 'sql': filter g:")
+
+	code, stdout, _ = cli(t, "checks", "--collection", shop, "--format", "json")
+	require.Equal(t, exitOK, code)
+	list := oneJSON(t, stdout)
+	first := list["members"].([]any)[0].(map[string]any)
+	require.Equal(t, "orders", first["member"])
+	var names []string
+	for _, c := range first["checks"].([]any) {
+		names = append(names, c.(map[string]any)["name"].(string))
+	}
+	require.Contains(t, names, "dy_rule__orders_have_items")
+	require.Contains(t, names, "dy_rule__refunds__failure_propagation")
+
+	code, stdout, stderr = cli(t, "explain", "--collection", shop, "--input-dir", dir)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stdout, "-- collection Shop: its filters, propagation and references, on every member's failing rows")
+	require.True(t, strings.Index(stdout, "find the keys filter orders_have_items keeps") < strings.Index(stdout, "-- member orders: its counts and report"))
+}

@@ -1,0 +1,110 @@
+package tablegate
+
+import (
+	"context"
+	"errors"
+
+	"github.com/tablegate/tablegate/collection"
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/outcome"
+)
+
+// Collection declares several related tables (members) validated together: each by its schema,
+// then the collection's filters on the members' common primary key, its failure propagation and
+// its references (see docs/collections.md). Build one with NewCollection or load one with
+// LoadCollection.
+type Collection = collection.Collection
+
+// CollectionPlan is a compiled collection.
+type CollectionPlan = compile.CollectionPlan
+
+// CollectionReport is the report of a collection's run: its outcome and a report per member.
+type CollectionReport = outcome.CollectionReport
+
+// CollectionError is a collection's run in which a member's outcome failed; errors.As finds the
+// member's typed error (*ValidationAbortError, …).
+type CollectionError = outcome.CollectionError
+
+// MemberError is a member's input or output that ended a collection's run.
+type MemberError = outcome.MemberError
+
+// Member options for Collection.Member.
+var (
+	Optional             = collection.Optional
+	IgnoredInFilters     = collection.IgnoredInFilters
+	PropagateRowFailures = collection.PropagateRowFailures
+)
+
+// NewCollection starts a collection built in Go: add members (Member), filters (OneToOne,
+// OneToAtLeastOne, SQLFilter) and references (Reference), then CompileCollection.
+func NewCollection(name string) *Collection { return collection.New(name) }
+
+// LoadCollection reads a collection file (YAML or JSON) and its members' schema files, named
+// relative to it. Declaration problems come with the collection (*SchemaErrors): pass it to
+// CompileCollection to have them all, with the SQL filters' own, or stop here.
+func LoadCollection(ctx context.Context, path string) (*Collection, error) {
+	return collection.LoadFile(ctx, path)
+}
+
+// CompileCollection validates the collection and compiles its members and filters; every
+// declaration problem comes at once (*SchemaErrors).
+func CompileCollection(ctx context.Context, c *Collection) (*CollectionPlan, error) {
+	return compile.CompileCollection(ctx, c)
+}
+
+// MemberIO is a member's input and output in a collection's run. A nil Input leaves an optional
+// member out; a nil Output validates the member in place.
+type MemberIO struct {
+	// Input is the member's rows; nil leaves an optional member out.
+	Input Input
+	// Output is where the member's valid rows go; nil validates it in place.
+	Output Output
+}
+
+// ValidateCollection validates every member in one DuckDB session and writes the outputs all or
+// none: only when every member's outcome succeeds (opts.Quarantine applies to every member;
+// without it one invalid row in any member writes none). The report is always returned. The
+// error is a *CollectionError when a member's outcome failed, a *MemberError when a member's
+// input or output failed, or a problem with the members given (an unknown member, a required
+// one without input). opts.Name, QuarantineName, HTML and History are single-table options and
+// are refused.
+func (e *Engine) ValidateCollection(ctx context.Context, cp *CollectionPlan, members map[string]MemberIO, opts Options) (*CollectionReport, error) {
+	ca, err := opts.collectionAsset(cp, members)
+	if err != nil {
+		return &CollectionReport{Collection: cp.Collection.Name}, err
+	}
+	return e.e.RunCollection(ctx, ca, opts.exec())
+}
+
+// ExplainCollection prints every statement a collection's run would execute, in order: each
+// member's program up to its counts, the collection's steps, each member's counts and report,
+// every member's writes, the cleanup.
+func (e *Engine) ExplainCollection(ctx context.Context, cp *CollectionPlan, members map[string]MemberIO, opts Options) (string, error) {
+	ca, err := opts.collectionAsset(cp, members)
+	if err != nil {
+		return "", err
+	}
+	return e.e.ExplainCollection(ctx, ca, opts.exec())
+}
+
+// CollectionChecks lists, per member, the checks a collection's run would report, its
+// collection rules' among them, without reading data.
+func CollectionChecks(cp *CollectionPlan, opts Options) map[string][]CheckSpec {
+	out := map[string][]CheckSpec{}
+	for _, m := range cp.Members {
+		out[m.Name] = exec.CheckSpecs(m.Plan, opts.Quarantine, opts.exec())
+	}
+	return out
+}
+
+func (o Options) collectionAsset(cp *CollectionPlan, members map[string]MemberIO) (exec.CollectionAsset, error) {
+	if o.Name != "" || o.QuarantineName != "" || o.HTML != "" || o.History != "" {
+		return exec.CollectionAsset{}, errors.New("a collection's run names its members after the collection and writes no HTML page or history yet: leave Options.Name, QuarantineName, HTML and History empty")
+	}
+	ca := exec.CollectionAsset{Plan: cp, Members: map[string]exec.Asset{}}
+	for name, io := range members {
+		ca.Members[name] = exec.Asset{Name: name, Input: io.Input, Output: io.Output, Quarantine: o.Quarantine && io.Output != nil}
+	}
+	return ca, nil
+}

@@ -1,0 +1,4 @@
+package spark
+
+// RemoteFooterTypes is remoteFooterTypes for the e2e tests.
+var RemoteFooterTypes = remoteFooterTypes
