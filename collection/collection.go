@@ -308,7 +308,11 @@ func (v *validation) commonKey() {
 			in = append(in, m)
 		}
 	}
-	if !needs || len(in) == 0 || len(commonKey(in)) > 0 {
+	if !needs || len(in) == 0 {
+		return
+	}
+	if key := commonKey(in); len(key) > 0 {
+		v.keyKinds(in, key)
 		return
 	}
 	keys := make([]string, len(in))
@@ -326,6 +330,25 @@ func (v *validation) commonKey() {
 	}
 	v.bad(pos, "members", "the members have no common primary key, which filters and failure propagation need (primary keys: %s); give every member in the filters the key columns they share, or mark a member ignored_in_filters",
 		strings.Join(keys, "; "))
+}
+
+// keyKinds refuses common key columns whose values cannot be compared across members (a
+// String order_id in one member, an Int64 in another).
+func (v *validation) keyKinds(in []*Member, key []string) {
+	for _, k := range key {
+		first := in[0].Schema.Column(k)
+		for _, m := range in[1:] {
+			col := m.Schema.Column(k)
+			if first != nil && col != nil && family(first.DType.Kind) != family(col.DType.Kind) {
+				pos := m.pos
+				if pos.Line == 0 {
+					pos = v.c.membersPos
+				}
+				v.bad(pos, m.Name, "the common primary key column %s is %s in member %s but %s in member %s; the filters compare them, so give them the same kind",
+					k, first.DType, in[0].Name, col.DType, m.Name)
+			}
+		}
+	}
 }
 
 // takenNames are the member columns and rules by name, with what each is.

@@ -81,3 +81,13 @@ func TestBuilderValidates(t *testing.T) {
 	require.ErrorContains(t, ignored.Validate(), "between two different members")
 	require.Equal(t, []string{"id"}, ignored.CommonKey())
 }
+
+// The common key's columns must compare across members.
+func TestCommonKeyKinds(t *testing.T) {
+	a := schema.New("a", schema.Int64("id").PrimaryKey())
+	b := schema.New("b", schema.String("id").PrimaryKey())
+	c := collection.New("kinds").Member("a", a).Member("b", b).OneToOne("ab", "a", "b")
+	require.ErrorContains(t, c.Validate(), "the common primary key column id is Int64 in member a but String in member b")
+	i32 := schema.New("c", schema.Int32("id").PrimaryKey())
+	require.NoError(t, collection.New("ints").Member("a", a).Member("c", i32).OneToOne("ac", "a", "c").Validate())
+}

@@ -70,9 +70,13 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		return crep, failCollection(crep, err)
 	}
 	mopts := opts
-	mopts.RunID, mopts.ReportFiles = crep.RunID, nil
+	mopts.ReportFiles = nil
 	for _, m := range members {
-		m.rep, _ = mopts.Begin(m.a)
+		// Its own run id (the history keeps a run per member), tied to the collection's.
+		bopts := mopts
+		bopts.RunID = crep.RunID + "." + m.plan.Name
+		m.rep, _ = bopts.Begin(m.a)
+		m.rep.Collection = &outcome.CollectionRun{Name: crep.Collection, RunID: crep.RunID, Member: m.plan.Name}
 		crep.MemberOrder = append(crep.MemberOrder, m.plan.Name)
 		crep.Members[m.plan.Name] = m.rep
 		if err := precheck(ctx, m.a, mopts, m.rep); err != nil {
@@ -116,7 +120,16 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		r := e.sibling(root)
 		opened = append(opened, r)
 		m.b = newBackend(r, m.a, outputFiles(m.a))
-		rel, err := e.load(ctx, m.b, m.rep, mopts)
+		lopts := mopts
+		lopts.SkipMissing = mopts.SkipMissing || m.plan.Optional
+		rel, err := e.load(ctx, m.b, m.rep, lopts)
+		if errors.Is(err, ErrNoSourceData) && lopts.SkipMissing {
+			// An optional member whose input matches no data is absent, as one not given.
+			warn(m.rep, mopts, fmt.Sprintf("member %s: %s matches no data: the member is absent", m.plan.Name, m.a.Input))
+			e.skipped(m.rep, m.a, mopts)
+			m.absent = true
+			continue
+		}
 		if err != nil {
 			return crep, endCollection(crep, m, err)
 		}

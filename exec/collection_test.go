@@ -306,3 +306,20 @@ func TestCollectionExplainIsWhatRuns(t *testing.T) {
 		require.Contains(t, joined, want)
 	}
 }
+
+// An optional member whose input matches no file is absent: its filter is skipped, the others run.
+func TestCollectionOptionalMemberWithoutData(t *testing.T) {
+	e := newEnv(t)
+	orders := e.parquet("in/orders.parquet", fmt.Sprintf(colSelects["orders"], "(1, 1.0), (2, 1.0)"))
+	c := collection.New("c").Member("orders", colOrders()).Member("refunds", colRefunds(), collection.Optional()).
+		OneToAtLeastOne("refunded", "orders", "refunds")
+	rep, err := runCollection(t, c, map[string]exec.Asset{
+		"orders":  {Input: exec.ParquetInput{Path: orders}, Output: exec.ParquetOutput{Path: e.path("out", "orders.parquet")}},
+		"refunds": {Input: exec.ParquetInput{Path: e.path("in", "refunds-*.parquet")}, Output: exec.ParquetOutput{Path: e.path("out", "refunds.parquet")}},
+	}, exec.Options{})
+	require.NoError(t, err)
+	require.Equal(t, outcome.Skipped, *rep.Members["refunds"].Outcome)
+	require.Contains(t, rep.Members["refunds"].Warnings[0], "matches no data: the member is absent")
+	require.Equal(t, "member refunds is absent", rep.Filters[0].Skipped)
+	require.Len(t, e.parquetRows(e.path("out", "orders.parquet")), 2)
+}

@@ -432,8 +432,8 @@ func (ex *exporter) rule(r *schema.Rule, nativeReference bool) {
 	}
 }
 
-// selectable tells whether a metric reads back from `SELECT <metric> FROM {object}` unchanged.
-var selectable = regexp.MustCompile(`(?i)\b(SELECT|FROM|JOIN|GROUP\s+BY|HAVING|UNION|INTERSECT|EXCEPT|LIMIT|ORDER\s+BY|OVER|QUALIFY|WINDOW|WHERE)\b`)
+// clauseWord finds what makes a metric read back differently from `SELECT <metric> FROM {object}`.
+var clauseWord = regexp.MustCompile(`(?i)\b(SELECT|FROM|JOIN|GROUP\s+BY|HAVING|UNION|INTERSECT|EXCEPT|LIMIT|ORDER\s+BY|OVER|QUALIFY|WINDOW|WHERE)\b`)
 
 // tableCheck writes a table check: a metric with bounds as an ODCS sql entry, the rest (a
 // condition, an anomaly band) as tablegate's own.
@@ -442,7 +442,7 @@ func (ex *exporter) tableCheck(t *schema.TableCheck) {
 	num := func(v float64) *Value { return NumberValue(strconv.FormatFloat(v, 'f', -1, 64)) }
 	var q *Quality
 	if t.Metric != "" && t.Band == nil && (t.MinValue != nil || t.MaxValue != nil) && finite(t.MinValue) && finite(t.MaxValue) &&
-		!selectable.MatchString(t.Metric) {
+		!clauseWord.MatchString(t.Metric) {
 		q = &Quality{Name: t.Name, Type: "sql", Query: "SELECT " + t.Metric + " FROM {object}"}
 		switch lo, hi := t.MinValue, t.MaxValue; {
 		case lo != nil && hi != nil && *lo == *hi:

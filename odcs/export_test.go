@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tablegate/tablegate/schema"
@@ -81,5 +82,30 @@ columns:
 		if got := res.Schema.Column("vendor").Args.References; got == nil || got.Input != tc.want || got.Column != "id" {
 			t.Errorf("given %v: reference %+v; want input %s", tc.given, got, tc.want)
 		}
+	}
+}
+
+// TestExportedEntriesNameTheirRules: the import ties each exported tablegate entry to the rule it
+// makes (the contract's quality references), and names none that makes no rule or that belongs
+// to a nested column.
+func TestExportedEntriesNameTheirRules(t *testing.T) {
+	s := schema.New("Named",
+		schema.Float64("x").AllowNaN().Max(1).SeverityOf("max", schema.Warn),
+		schema.Struct("address", schema.String("city").MinLength(1)),
+	)
+	c, err := Export(context.Background(), s, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Import(context.Background(), c, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, q := range res.Schema.Contract.Quality {
+		rules = append(rules, q.Rule)
+	}
+	if got := strings.Join(rules, " "); got != "x|max" {
+		t.Errorf("quality references %q; want x|max", got)
 	}
 }

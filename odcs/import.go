@@ -216,7 +216,7 @@ func (im *importer) document() *yaml.Node {
 		if p == nil {
 			continue
 		}
-		if col := im.column(p, true); col != nil {
+		if col := im.column(p, true, false); col != nil {
 			im.columns = append(im.columns, col)
 			cols.Content = append(cols.Content, col.node)
 		}
@@ -325,6 +325,8 @@ type column struct {
 	isIn     bool
 	regex    bool
 	nested   bool
+	// untypedByLoss marks a column left without a dtype because its type was refused.
+	untypedByLoss bool
 	// uniqueQ are the quality entries unique came from; uniqueSev their severity.
 	uniqueQ   []*Quality
 	uniqueSev string
@@ -340,8 +342,9 @@ type kv struct {
 
 var columnNameRE = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 
-// column maps a property; top is false for a nested object's property or an array's item.
-func (im *importer) column(p *Property, top bool) *column {
+// column maps a property; top is false for a nested object's property or an array's item, inner
+// true for an array's item (a column without a name).
+func (im *importer) column(p *Property, top, inner bool) *column {
 	name := firstNonEmpty(p.PhysicalName, p.Name)
 	key := "name"
 	if p.PhysicalName != "" {
@@ -351,19 +354,25 @@ func (im *importer) column(p *Property, top bool) *column {
 		im.refuse(p.Pos(key), "", "column %q: tablegate's column names are letters, digits and underscores (they make the check names); rename the column in the query that produces the table, or give physicalName", name)
 	}
 	col := &column{im: im, p: p, name: name, nullable: !p.Required, sev: map[string]string{}, nested: !top}
+	reported := len(im.problems) + len(im.notices)
 	col.dtype = im.dtype(p, col)
+	// Any is either declared (an exported schema's tablegateType) or what a refused type became.
+	col.untypedByLoss = col.dtype.Kind == schema.KindAny && len(im.problems)+len(im.notices) > reported
 	col.node = mapping()
 	if top {
 		col.node.HeadComment = p.Pos().Path
 	}
-	if name != "" && (top || p.Name != "") {
+	if name != "" && !inner {
 		add(col.node, "name", str(name))
 	}
 	col.pk = p.PrimaryKey
+	if p.PrimaryKey && col.untyped(p.Pos("primaryKey"), "primaryKey") {
+		col.pk = false
+	}
 	if p.PrimaryKey && !top {
 		im.refuse(p.Pos("primaryKey"), "", "primaryKey on a nested property: tablegate's primary key is made of top-level columns")
 	}
-	col.unique = p.Unique
+	col.unique = p.Unique && !col.untyped(p.Pos("unique"), "unique")
 	if !top && (!tablegateOnly(p.Quality) || len(p.Relationships) > 0) {
 		im.refuse(p.Pos(), "not checked", "quality and relationships on a nested property are not imported: tablegate's table checks and references are on top-level columns")
 		p = &Property{Name: p.Name, PhysicalType: p.PhysicalType, LogicalType: p.LogicalType, LogicalTypeOptions: p.LogicalTypeOptions,
@@ -562,7 +571,7 @@ func (im *importer) dtype(p *Property, col *column) schema.DType {
 		im.agree(p, ph.dtype)
 		if k := ph.dtype.Kind; (k == schema.KindList || k == schema.KindArray) && p.Items != nil {
 			// items carries the element's rules; its type must be the physicalType's element type.
-			ic := im.column(p.Items, false)
+			ic := im.column(p.Items, false, true)
 			ic.finish()
 			if got, want := ic.dtype.String(), ph.dtype.Inner.DType.String(); got != want {
 				im.refuse(p.Pos("items"), "", "items is %s, but physicalType %s has elements of %s", got, p.PhysicalType, want)
@@ -626,7 +635,7 @@ func (im *importer) dtype(p *Property, col *column) schema.DType {
 			if f == nil {
 				continue
 			}
-			fc := im.column(f, false)
+			fc := im.column(f, false, false)
 			fc.finish()
 			d.Fields = append(d.Fields, &schema.Column{Name: fc.name})
 			col.fields = append(col.fields, fc)
@@ -637,7 +646,7 @@ func (im *importer) dtype(p *Property, col *column) schema.DType {
 			im.refuse(p.Pos("logicalType"), "imported as Any (no type check)", "logicalType array without items has no element type")
 			return schema.DType{Kind: schema.KindAny}
 		}
-		ic := im.column(p.Items, false)
+		ic := im.column(p.Items, false, true)
 		ic.finish()
 		col.inner = ic
 		return schema.DType{Kind: schema.KindList, Inner: &schema.Column{}}

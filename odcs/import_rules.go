@@ -35,15 +35,16 @@ func (im *importer) agree(p *Property, d schema.DType) {
 	case "boolean":
 		ok = k == schema.KindBool
 	case "date":
-		ok = k == schema.KindDate
+		// v3.0 had no timestamp or time logical types: its date is any temporal type.
+		ok = k == schema.KindDate || strings.HasPrefix(im.c.APIVersion, "v3.0.") && (k == schema.KindDatetime || k == schema.KindTime)
 	case "timestamp":
 		ok = k == schema.KindDatetime
 	case "time":
 		ok = k == schema.KindTime
-	case "array":
-		ok = k == schema.KindList || k == schema.KindArray
-	case "object":
-		ok = k == schema.KindStruct
+	case "array", "object":
+		// A JSON column holds objects and arrays as text.
+		ok = k == schema.KindStruct && p.LogicalType == "object" || k == schema.KindList && p.LogicalType == "array" ||
+			k == schema.KindArray && p.LogicalType == "array" || strings.EqualFold(strings.TrimSpace(p.PhysicalType), "json")
 	}
 	if !ok {
 		im.refuse(p.Pos("logicalType"), "", "logicalType %s disagrees with physicalType %s (%s)", p.LogicalType, p.PhysicalType, d)
@@ -59,6 +60,7 @@ func (im *importer) agree(p *Property, d schema.DType) {
 func (col *column) charLength(rule string, n int64, p Pos, what string) {
 	im := col.im
 	switch {
+	case col.untyped(p, what):
 	case col.dtype.Kind != schema.KindString && col.dtype.Kind != 0:
 		im.refuse(p, "", "%s applies to strings; the column is %s", what, col.dtype)
 	case im.opts.Lengths == LengthsBytes:
@@ -93,6 +95,19 @@ func (col *column) setLength(rule string, n int64) {
 		}
 	}
 	col.args = append(col.args, kv{rule, scalar(strconv.FormatInt(n, 10))})
+}
+
+// untyped refuses, as not checked, what a column without a dtype cannot compile; only a lossy
+// import leaves one.
+func (col *column) untyped(p Pos, what string) bool {
+	if !col.untypedByLoss {
+		return false
+	}
+	if col.im.opts.AllowLossy {
+		// Without it the refused type fails the import already; more problems would add nothing.
+		col.im.refuse(p, "not checked", "the column has no dtype, so %s cannot be compiled", what)
+	}
+	return true
 }
 
 // asciiPattern reports whether the property's pattern admits ASCII values only.
@@ -146,10 +161,8 @@ func (im *importer) options(col *column) {
 		if v == nil {
 			return
 		}
-		if k == schema.KindAny {
-			return
-		}
 		switch {
+		case col.untyped(o.Pos(key), key):
 		case k.IsInteger() || k.IsFloat() || k == schema.KindDecimal:
 			text, ok := number(v)
 			if !ok {
@@ -203,8 +216,8 @@ func (im *importer) options(col *column) {
 	bound(lek, lowerEx, "min_exclusive")
 	bound(uk, upper, maxRule)
 	bound(uek, upperEx, "max_exclusive")
-	if o.Pattern != nil {
-		if k != schema.KindString && k != schema.KindAny {
+	if o.Pattern != nil && !col.untyped(o.Pos("pattern"), "pattern") {
+		if k != schema.KindString {
 			im.refuse(o.Pos("pattern"), "", "pattern applies to strings; the column is %s", col.dtype)
 		} else if re, err := patternToRE2(o.Pattern.Text); err != nil {
 			im.refuse(o.Pos("pattern"), "not checked", "pattern %q: %v", o.Pattern.Text, err)
@@ -238,6 +251,9 @@ func (im *importer) options(col *column) {
 		v         *Value
 	}{{"minItems", "min_length", o.MinItems}, {"maxItems", "max_length", o.MaxItems}} {
 		if l.v == nil {
+			continue
+		}
+		if col.untyped(o.Pos(l.key), l.key) {
 			continue
 		}
 		if k != schema.KindList {
@@ -344,6 +360,9 @@ func (im *importer) format(col *column, o *LogicalTypeOptions) {
 
 // enum maps enum (v3.2) to is_in.
 func (im *importer) enum(col *column) {
+	if col.untyped(col.p.Pos("enum"), "enum") {
+		return
+	}
 	k := col.dtype.Kind
 	seq := flow()
 	for _, e := range col.p.Enum {
@@ -390,6 +409,7 @@ type operator struct {
 
 func (im *importer) operator(q *Quality) (operator, bool) {
 	var found []operator
+	bad := false
 	one := func(key, op string, v *Value) {
 		if v == nil {
 			return
@@ -397,6 +417,7 @@ func (im *importer) operator(q *Quality) (operator, bool) {
 		text, ok := number(v)
 		if !ok {
 			im.refuse(q.Pos(key), "", "%s %q is not a number", key, v.Text)
+			bad = true
 			return
 		}
 		o := operator{key: key, op: op, a: text}
@@ -432,6 +453,7 @@ func (im *importer) operator(q *Quality) (operator, bool) {
 		b, okB := number(&between.vs[1])
 		if !okA || !okB {
 			im.refuse(q.Pos(between.key), "", "%s takes two numbers, smallest first", between.key)
+			bad = true
 			continue
 		}
 		o := operator{key: between.key, op: between.op, a: a, b: b}
@@ -440,11 +462,13 @@ func (im *importer) operator(q *Quality) (operator, bool) {
 		}
 		found = append(found, o)
 	}
-	switch len(found) {
-	case 0:
+	switch {
+	case bad:
+		return operator{}, false
+	case len(found) == 0:
 		im.refuse(q.Pos(), "", "the quality entry has no operator (mustBe, mustBeLessThan, mustBeBetween …)")
 		return operator{}, false
-	case 1:
+	case len(found) == 1:
 		return found[0], true
 	}
 	im.refuse(q.Pos(found[1].key), "", "the quality entry has several operators (%s, %s); give one", found[0].key, found[1].key)
@@ -520,6 +544,9 @@ func (im *importer) common(q *Quality) {
 // returns a library entry's severity and operator.
 func (im *importer) library(q *Quality, col *column) (sev string, o operator, ok bool) {
 	im.common(q)
+	if col != nil && q.QualityType() != "text" && col.untyped(q.Pos(), "its quality entry") {
+		return "", o, false
+	}
 	switch q.QualityType() {
 	case "text":
 		im.note(q.Pos(), "text quality is for people: not checked")
@@ -827,6 +854,7 @@ func (im *importer) columnNamed(name string) *column {
 var (
 	selectRE        = regexp.MustCompile(`(?is)^\s*SELECT\s+(.+?)\s+FROM\s+(\S+)(?:\s+(?:AS\s+)?[A-Za-z_][A-Za-z0-9_]*)??(?:\s+WHERE\s+(.+?))?\s*;?\s*$`)
 	forbiddenSQL    = regexp.MustCompile(`(?i)\b(SELECT|FROM|JOIN|GROUP\s+BY|HAVING|UNION|INTERSECT|EXCEPT|LIMIT|ORDER\s+BY|OVER|QUALIFY|WINDOW)\b`)
+	columnAlias     = regexp.MustCompile(`(?is)^(.*\S)\s+AS\s+(?:"[^"]*"|[A-Za-z_][A-Za-z0-9_]*)$`)
 	firstSelectFrom = regexp.MustCompile(`(?is)^\s*SELECT\b|\bFROM\s+\S+`)
 	aggregateCall   = regexp.MustCompile(`(?is)^([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)$`)
 )
@@ -855,6 +883,9 @@ func (im *importer) sqlQuality(q *Quality, col *column) {
 		return
 	}
 	expr, table, where := strings.TrimSpace(m[1]), strings.Trim(m[2], `"`+"`"), strings.TrimSpace(m[3])
+	if a := columnAlias.FindStringSubmatch(expr); a != nil && balanced(a[1]) {
+		expr = strings.TrimSpace(a[1]) // the result's name does not matter
+	}
 	switch table {
 	case "{object}", "${object}", "{table}", "${table}", im.obj.Name, im.obj.PhysicalName:
 	default:

@@ -140,7 +140,12 @@ func (im *importer) tablegateColumnKeys(q *Quality, col *column, keys map[string
 			}
 			col.sev[rule] = "warn"
 		}
-		im.ref(q, col.name+"|"+rule, false)
+		// A nested column's rules are named from the top-level column, which it does not know; an
+		// allow_* key makes no rule.
+		makesRule := !(strings.HasPrefix(k, "allow_") && v == true)
+		if !col.nested && makesRule {
+			im.ref(q, col.name+"|"+rule, false)
+		}
 	}
 }
 
@@ -230,7 +235,7 @@ func (im *importer) tablegateType(p *Property, col *column) (schema.DType, bool)
 				shape = append(shape, size)
 			}
 			if shape != nil {
-				ic := im.column(p.Items, false)
+				ic := im.column(p.Items, false, true)
 				ic.finish()
 				col.inner = ic
 				return schema.DType{Kind: schema.KindArray, Inner: &schema.Column{DType: ic.dtype}, Shape: shape}, true

@@ -40,7 +40,7 @@ func TestImportMapping(t *testing.T) {
       - {name: e, physicalType: "VARCHAR[]", required: true}
       - {name: f, physicalType: "INTEGER[3]", required: true}
       - {name: g, physicalType: double precision}
-      - {name: h, physicalType: "array<string>"}
+      - {name: h, physicalType: "array<string>", items: {name: items, physicalType: string, logicalType: string}}
       - {name: i, physicalType: "NUMBER(38,0)"}
       - {name: j, physicalType: "timestamp(3)"}
 `, want: []string{"name: a\n    type: Int64\n", "type: Decimal\n    precision: 12\n    scale: 2\n", "type: Datetime\n    time_zone: Europe/Berlin\n",
@@ -57,9 +57,10 @@ func TestImportMapping(t *testing.T) {
           - {name: x, physicalType: INTEGER, required: true}
       - name: g
         logicalType: array
-        items: {physicalType: VARCHAR}
+        items: {name: items, physicalType: VARCHAR}
+      - {name: k, physicalType: JSON, logicalType: object}
 `, want: []string{"type: Bool", "type: UInt16", "name: c\n    type: Integer", "type: Float64", "type: Date",
-			"name: f\n    type: Struct\n    fields:\n      - name: x\n        type: Int32\n", "name: g\n    type: List\n    inner:\n      type: String\n      nullable: true\n"}},
+			"name: f\n    type: Struct\n    fields:\n      - name: x\n        type: Int32\n", "name: g\n    type: List\n    inner:\n      type: String\n      nullable: true\n", "name: k\n    type: String\n"}},
 		{name: "required unique primary key", props: `      - {name: id, physicalType: BIGINT, primaryKey: true, primaryKeyPosition: 2}
       - {name: tenant, physicalType: VARCHAR, primaryKey: true, primaryKeyPosition: 1}
       - {name: email, physicalType: VARCHAR, unique: true, required: true}
@@ -128,7 +129,11 @@ func TestImportMapping(t *testing.T) {
         quality:
           - {type: sql, query: "SELECT avg({property}) FROM {object}", mustBeBetween: [1, 2]}
           - {type: sql, query: "SELECT COUNT(*) FROM ${table} WHERE ${column} < 0;", mustBe: 0}
-`, want: []string{`metric: avg("amount")`, "min: 1\n    max: 2", `metric: COUNT(*) FILTER (WHERE "amount" < 0)`}},
+          - {type: sql, query: "SELECT (COUNT(*) FILTER (WHERE amount IS NULL) * 100.0 / COUNT(*)) AS null_percentage\nFROM t", mustBeLessThan: 5}
+`, want: []string{`metric: avg("amount")`, "min: 1\n    max: 2", `metric: COUNT(*) FILTER (WHERE "amount" < 0)`,
+			`sql: ((COUNT(*) FILTER (WHERE amount IS NULL) * 100.0 / COUNT(*))) < 5`}},
+		{name: "v3.0 date on a timestamp", props: `      - {name: ts, physicalType: TIMESTAMP, logicalType: date}
+`, want: []string{"type: Datetime"}},
 		{name: "relationships", props: `      - {name: customer_id, physicalType: BIGINT, relationships: [{to: customers.id}]}
       - {name: a, physicalType: VARCHAR}
       - {name: b, physicalType: VARCHAR}
@@ -145,7 +150,11 @@ func TestImportMapping(t *testing.T) {
 `, want: []string{"name: select", "check:\n      positive: _ > 0\n", "- name: small\n    sql: '\"select\" < 100'\n", "severity:\n  small: warn\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := importText(t, contract(tc.props, tc.object), tc.opts)
+			text := contract(tc.props, tc.object)
+			if strings.HasPrefix(tc.name, "v3.0") {
+				text = strings.Replace(text, "apiVersion: v3.1.0", "apiVersion: v3.0.2", 1)
+			}
+			res, err := importText(t, text, tc.opts)
 			require.NoError(t, err)
 			got := string(res.YAML)
 			rest := got
@@ -224,6 +233,10 @@ func TestImportRefusals(t *testing.T) {
 `, "", "schema[0].properties[0].enum[0].value", "cannot be a value of the String column"},
 		{"logicalType disagrees", `      - {name: a, physicalType: VARCHAR, logicalType: integer}
 `, "", "schema[0].properties[0].logicalType", "disagrees"},
+		{"date on a timestamp from v3.1", `      - {name: a, physicalType: TIMESTAMP, logicalType: date}
+`, "", "schema[0].properties[0].logicalType", "logicalType date disagrees with physicalType TIMESTAMP"},
+		{"items of another type than the physicalType's elements", `      - {name: a, physicalType: "INTEGER[]", items: {physicalType: VARCHAR}}
+`, "", "schema[0].properties[0].items", "items is String, but physicalType INTEGER[] has elements of Int32"},
 		{"bound on a string", `      - {name: a, physicalType: VARCHAR, logicalTypeOptions: {minimum: 1}}
 `, "", "schema[0].properties[0].logicalTypeOptions.minimum", "applies to numbers"},
 		{"decimal bound finer than the scale", `      - {name: a, physicalType: "DECIMAL(5,1)", logicalTypeOptions: {minimum: 0.25}}
@@ -235,6 +248,8 @@ func TestImportRefusals(t *testing.T) {
 `, "", "schema[0].properties[0].logicalTypeOptions.multipleOf", "not exact"},
 		{"unknown option", `      - {name: a, physicalType: INTEGER, logicalTypeOptions: {step: 2}}
 `, "", "schema[0].properties[0].logicalTypeOptions.step", "not an option"},
+		{"operator not a number", `      - {name: a, physicalType: VARCHAR, quality: [{name: mime, mustBe: application/json}]}
+`, "", "schema[0].properties[0].quality[0].mustBe", `mustBe "application/json" is not a number`},
 		{"two operators", `      - {name: a, physicalType: INTEGER, quality: [{metric: nullValues, mustBe: 0, mustBeLessThan: 3}]}
 `, "", "schema[0].properties[0].quality[0].mustBeLessThan", "several operators"},
 		{"missingValues without values", `      - {name: a, physicalType: INTEGER, quality: [{metric: missingValues, mustBe: 0}]}
@@ -281,6 +296,7 @@ func TestImportLossyWarnsNeverSilently(t *testing.T) {
 	require.Error(t, err)
 	res, err := importText(t, text, odcs.ImportOptions{AllowLossy: true})
 	require.NoError(t, err)
+	yml := string(res.YAML)
 	var lossy, notEnforced []string
 	for _, n := range res.Notices {
 		if n.Lossy {
@@ -290,14 +306,30 @@ func TestImportLossyWarnsNeverSilently(t *testing.T) {
 		}
 	}
 	require.Len(t, lossy, 3, "%v", lossy)
+	res, err = importText(t, contract(`      - {name: a, physicalType: "float(3,2)", quality: [{metric: invalidValues, arguments: {validValues: [1]}, mustBe: 0}]}
+`, ""), odcs.ImportOptions{AllowLossy: true})
+	require.NoError(t, err)
+	require.Len(t, res.Notices, 2, "%v", res.Notices)
+	require.Contains(t, res.Notices[0].String(), "schema[0].properties[0].physicalType: physicalType \"float(3,2)\" is not a type tablegate knows")
+	require.Contains(t, res.Notices[1].String(), "schema[0].properties[0].quality[0]: the column has no dtype, so its quality entry cannot be compiled; not checked")
+	require.NotContains(t, string(res.YAML), "is_in")
+
+	// A key on a column without a dtype is left out, and said so.
+	res, err = importText(t, contract(`      - {name: a, physicalType: "float(3,2)", primaryKey: true, unique: true}
+`, ""), odcs.ImportOptions{AllowLossy: true})
+	require.NoError(t, err)
+	require.Len(t, res.Notices, 3, "%v", res.Notices)
+	require.Contains(t, res.Notices[1].String(), "schema[0].properties[0].primaryKey: the column has no dtype, so primaryKey cannot be compiled; not checked")
+	require.Contains(t, res.Notices[2].String(), "schema[0].properties[0].unique: the column has no dtype, so unique cannot be compiled; not checked")
+	require.NotContains(t, string(res.YAML), "primary_key")
 	require.Contains(t, lossy[0], "schema[0].properties[0].logicalType")
 	require.Contains(t, lossy[0], "imported as Float")
 	require.Contains(t, lossy[1], "imported as max_length 10 UTF-8 bytes")
 	require.Len(t, notEnforced, 2, "%v", notEnforced)
 	require.Contains(t, notEnforced[0], "quality[1].schedule: the schedule is not enforced")
 	require.Contains(t, notEnforced[1], "slaProperties[0]: service level latency is not enforced")
-	require.Contains(t, string(res.YAML), "type: Float\n")
-	require.Contains(t, string(res.YAML), "max_length: 10\n")
+	require.Contains(t, yml, "type: Float\n")
+	require.Contains(t, yml, "max_length: 10\n")
 }
 
 func TestImportQualityReferences(t *testing.T) {

@@ -176,7 +176,7 @@ func runCollectionCmd(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*
 	if f.format != "text" && f.format != "json" {
 		return nil, usagef("--format %q: use text or json", f.format)
 	}
-	if err := refuseSingleTable(cmd, "schema", "schema-root", "query", "db", "name", "quarantine-name", "html", "history"); err != nil {
+	if err := refuseSingleTable(cmd, "schema", "schema-root", "query", "db", "name", "quarantine-name", "html"); err != nil {
 		return nil, err
 	}
 	if f.report != "" {
@@ -216,6 +216,7 @@ func runCollectionCmd(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*
 	defer eng.Close()
 	opts := settings
 	opts.Quarantine, opts.Cast, opts.SkipMissing, opts.Warnings = f.quarantine, f.cast, f.skipMissing, stderr
+	opts.History = historyFile(cmd, f.history)
 	crep, err := eng.ValidateCollection(ctx, cp, mio, opts)
 	return crep, confinedHint(err)
 }

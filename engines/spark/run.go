@@ -149,15 +149,7 @@ func (e *Engine) Run(ctx context.Context, ea exec.Asset, opts exec.Options) (*ou
 			return rep, fail(rep, &outcome.InputError{Input: a.Input, Err: err})
 		}
 		if err := storedTypes(files, p.Schema().Columns); err != nil {
-			var uc *UnsupportedColumnError
-			if errors.As(err, &uc) {
-				out := outcome.ColumnSchemaMismatch
-				rep.Outcome = &out
-				rep.Checks = []outcome.Check{columnsCheck(p, uc.Mismatches)}
-				rep.Health = outcome.HealthOf(rep.Checks)
-				return rep, fail(rep, err)
-			}
-			return rep, fail(rep, &outcome.InputError{Input: a.Input, Err: err})
+			return rep, typesRefused(rep, p, a.Input, err)
 		}
 	}
 
@@ -175,6 +167,12 @@ func (e *Engine) Run(ctx context.Context, ea exec.Asset, opts exec.Options) (*ou
 	})
 	defer stop()
 	defer r.cleanup()
+	if local == "" {
+		// An object store or HDFS: this process cannot open the files, Spark reads the footer.
+		if err := remoteFooterTypes(ctx, s, inputURL, p.Schema().Columns); err != nil && ctx.Err() == nil {
+			return rep, typesRefused(rep, p, a.Input, err)
+		}
+	}
 	rep2, err := r.validate(ctx, a, opts, rep, inputURL, singleFile)
 	if ctx.Err() != nil && err != nil {
 		err = fmt.Errorf("%w (the Spark session's operations were interrupted)", ctx.Err())
@@ -182,6 +180,20 @@ func (e *Engine) Run(ctx context.Context, ea exec.Asset, opts exec.Options) (*ou
 		return rep2, fail(rep2, err)
 	}
 	return rep2, err
+}
+
+// typesRefused reports a failed footer check: the column_schema_mismatch outcome for columns
+// stored in a type Spark cannot carry, an input error otherwise.
+func typesRefused(rep *outcome.Report, p *compile.Plan, input string, err error) error {
+	var uc *UnsupportedColumnError
+	if errors.As(err, &uc) {
+		out := outcome.ColumnSchemaMismatch
+		rep.Outcome = &out
+		rep.Checks = []outcome.Check{columnsCheck(p, uc.Mismatches)}
+		rep.Health = outcome.HealthOf(rep.Checks)
+		return fail(rep, err)
+	}
+	return fail(rep, &outcome.InputError{Input: input, Err: err})
 }
 
 func (r *run) validate(ctx context.Context, a asset, opts exec.Options, rep *outcome.Report, input string, singleFile bool) (*outcome.Report, error) {
