@@ -69,8 +69,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 	if err != nil {
 		return crep, failCollection(crep, err)
 	}
-	mopts := opts
-	mopts.ReportFiles = nil
+	mopts := opts // every member's precheck refuses report files that are its data
 	for _, m := range members {
 		// Its own run id (the history keeps a run per member), tied to the collection's.
 		bopts := mopts
@@ -415,7 +414,7 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 		if err != nil {
 			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
 		}
-		p, err := prepare(ctx, bk, runAsset(r, m.a, opts, policyOf(m.a), checkGroups(m.a.Plan, opts)), rel)
+		p, err := prepare(ctx, bk, runAsset(r.id, m.a, opts, policyOf(m.a), checkGroups(m.a.Plan, opts), bk.target()), rel)
 		if err != nil {
 			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
 		}

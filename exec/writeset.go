@@ -173,7 +173,7 @@ func lockRecoveredAll(ctx context.Context, tables []string) (unlock func(), roll
 	for {
 		locks := make([]string, len(tables))
 		for i, t := range tables {
-			locks[i] = lockFile(t)
+			locks[i] = durable.LockFile(t)
 		}
 		if unlock, err = durable.LockAll(ctx, locks); err != nil {
 			return nil, nil, err
@@ -200,7 +200,7 @@ func lockRecoveredAll(ctx context.Context, tables []string) (unlock func(), roll
 		}
 	}
 	for _, t := range tables {
-		removeStale(t)
+		durable.RemoveStale(t)
 	}
 	return unlock, rolledBack, nil
 }

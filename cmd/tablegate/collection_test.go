@@ -164,3 +164,17 @@ func TestCollectionHistory(t *testing.T) {
 	}
 	require.ElementsMatch(t, []string{runID + ".orders", runID + ".items", runID + ".invoices", runID + ".refunds", runID + ".products"}, ids)
 }
+
+// A report file that is a member's data is refused before anything is read or written.
+func TestCollectionReportFileRefused(t *testing.T) {
+	dir := copyShop(t)
+	items := filepath.Join(dir, "items.parquet")
+	before, err := os.ReadFile(items)
+	require.NoError(t, err)
+	code, _, stderr := cli(t, "validate", "--collection", filepath.Join(dir, "shop.yaml"), "--input-dir", dir, "--report", items)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "--report")
+	after, err := os.ReadFile(items)
+	require.NoError(t, err)
+	require.Equal(t, before, after, "the member's input is untouched")
+}
