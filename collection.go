@@ -7,7 +7,9 @@ import (
 	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/report"
 )
 
 // Collection declares several related tables (members) validated together: each by its schema,
@@ -67,14 +69,28 @@ type MemberIO struct {
 // without it one invalid row in any member writes none). The report is always returned. The
 // error is a *CollectionError when a member's outcome failed, a *MemberError when a member's
 // input or output failed, or a problem with the members given (an unknown member, a required
-// one without input). opts.Name, QuarantineName, HTML and History are single-table options and
+// one without input). With opts.History every member's run is appended to the history, under
+// its own run id (the collection's, a dot and the member's name; its report's `collection`
+// names the collection's run). opts.Name, QuarantineName and HTML are single-table options and
 // are refused.
 func (e *Engine) ValidateCollection(ctx context.Context, cp *CollectionPlan, members map[string]MemberIO, opts Options) (*CollectionReport, error) {
 	ca, err := opts.collectionAsset(cp, members)
 	if err != nil {
 		return &CollectionReport{Collection: cp.Collection.Name}, err
 	}
-	return e.e.RunCollection(ctx, ca, opts.exec())
+	crep, err := e.e.RunCollection(ctx, ca, opts.exec())
+	if opts.History != "" {
+		for _, m := range cp.Members {
+			rep := crep.Members[m.Name]
+			if rep == nil || (rep.Outcome == nil && rep.Error == nil) {
+				continue // the run never got to it
+			}
+			run := report.New(rep, m.Plan, report.Facts{Input: inputText(members[m.Name].Input), Flags: opts.flags()})
+			warnings := exec.Options{Warnings: opts.Warnings}
+			history.Record(ctx, opts.History, run, func(msg string) { warnings.Warn(rep, msg) })
+		}
+	}
+	return crep, err
 }
 
 // ExplainCollection prints every statement a collection's run would execute, in order: each
@@ -99,8 +115,8 @@ func CollectionChecks(cp *CollectionPlan, opts Options) map[string][]CheckSpec {
 }
 
 func (o Options) collectionAsset(cp *CollectionPlan, members map[string]MemberIO) (exec.CollectionAsset, error) {
-	if o.Name != "" || o.QuarantineName != "" || o.HTML != "" || o.History != "" {
-		return exec.CollectionAsset{}, errors.New("a collection's run names its members after the collection and writes no HTML page or history yet: leave Options.Name, QuarantineName, HTML and History empty")
+	if o.Name != "" || o.QuarantineName != "" || o.HTML != "" {
+		return exec.CollectionAsset{}, errors.New("a collection's run names its members after the collection and writes no HTML page yet: leave Options.Name, QuarantineName and HTML empty")
 	}
 	ca := exec.CollectionAsset{Plan: cp, Members: map[string]exec.Asset{}}
 	for name, io := range members {

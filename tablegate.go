@@ -91,6 +91,17 @@ func Open(cfg Config) (*Engine, error) {
 // open.
 func New(db *gosql.DB) *Engine { return &Engine{e: exec.New(db)} }
 
+// Connector is another engine than DuckDB that runs an Engine's assets (NewOn): the Spark engine
+// of engines/spark (spark.New(remote)), a module of its own so that its client stays out of this
+// build.
+type Connector = exec.Connector
+
+// NewOn returns an engine whose runs go to another engine through c instead of DuckDB: Validate
+// and Explain work as on DuckDB, with the same report, checks, samples, outcomes and publishing
+// (HTML, history); what c's engine cannot run is refused before anything is read. It opens no
+// DuckDB database: DB is nil, and Filter refuses.
+func NewOn(c Connector) *Engine { return &Engine{e: exec.NewOn(c)} }
+
 // Close closes the engine and, when Open opened it, its database and spill folder.
 func (e *Engine) Close() error { return e.e.Close() }
 

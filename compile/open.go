@@ -102,9 +102,9 @@ type Opening struct {
 	// read is what each step of the last stage read: its rows (ReadRow: one or none).
 	read [][][]any
 	// facts the stages keep for the next.
-	names    []string
 	casts    []TextCast
 	castCols []*schema.Column
+	typed    string // the temp table of the rows cast (ReadAsDtypes)
 	current  string
 	kind     string
 }
@@ -162,9 +162,9 @@ func (s Source) stages() []stageFunc {
 	case ParquetSource:
 		open = []stageFunc{parquetFileRows, parquetRelation}
 	case CSVSource:
-		open = []stageFunc{csvColumns, csvMaterialise, findUnreadable, castText, dropText}
+		open = []stageFunc{csvColumns, csvMaterialise, findUnreadable, dropUnreadable}
 	case NDJSONSource:
-		open = []stageFunc{ndjsonColumns, ndjsonMaterialise, renamedKeys, duplicateKeys, refuseDuplicateKeys, findUnreadable, castText, dropText}
+		open = []stageFunc{ndjsonColumns, ndjsonMaterialise, renamedKeys, duplicateKeys, refuseDuplicateKeys, findUnreadable, dropUnreadable}
 	case TableSource:
 		open = []stageFunc{attach, tableKind, tableList, tableRelation}
 	case QuerySource:
@@ -317,13 +317,13 @@ func csvColumns(s Source, _ *Opening) (Stage, error) {
 }
 
 func csvMaterialise(s Source, o *Opening) (Stage, error) {
-	o.names = namesOf(columnsRead(o.read[0]))
+	names := namesOf(columnsRead(o.read[0]))
 	if s.GuessDelimiter {
-		if err := oneColumnDelimiter(s.Path, o.names); err != nil {
+		if err := oneColumnDelimiter(s.Path, names); err != nil {
 			return Stage{}, err
 		}
 	}
-	o.casts, o.castCols = textCasts(s.Declared, o.names)
+	o.casts, o.castCols = textCasts(s.Declared, names)
 	read := s.CSV
 	if s.Declared != nil {
 		// Every column is read as text, the declared ones to be cast strictly (DuckDB's own
@@ -336,15 +336,28 @@ func csvMaterialise(s Source, o *Opening) (Stage, error) {
 				keep[col.Name] = true
 			}
 		}
-		for _, n := range o.names {
+		for _, n := range names {
 			if !keep[n] {
 				read.Types = append(read.Types, NamedType{Name: n, Type: "VARCHAR"})
 			}
 		}
 	}
-	st := one(Exec, "read the file into a temp table", Materialise(s.tempName(o, "input"), ReadCSV(s.Path, read)))
+	st := s.readText(o, ReadCSV(s.Path, read))
 	st.Fail = s.diagnose("")
 	return st, nil
+}
+
+// readText reads a text file's rows (from) into a temp table, the declared columns cast to their
+// dtypes where they read (ReadAsDtypes).
+func (s Source) readText(o *Opening, from string) Stage {
+	if len(o.casts) == 0 {
+		name := s.tempName(o, "input")
+		o.Rel = textRelation(name)
+		return one(Exec, "read the file into a temp table", Materialise(name, from))
+	}
+	name := s.tempName(o, "typed")
+	o.Rel, o.typed = textRelation(name), name
+	return one(Exec, "read the file into a temp table, its columns as their dtypes where they read", ReadAsDtypes(name, from, o.casts))
 }
 
 // oneColumnDelimiter says, for a CSV header read as one column whose name holds another common
@@ -381,10 +394,8 @@ func textCasts(declared []*schema.Column, names []string) (casts []TextCast, col
 	return casts, cols
 }
 
-// The text's temp table typed: the first value that does not read is an *UnreadableText, else
-// the columns are cast into a new temp table and the text's is dropped.
-
-func (s Source) textName() string { return fmt.Sprintf("__tg_input_%d", s.ID) }
+// The first value that does not read as its dtype is an *UnreadableText; else the columns that
+// found it are dropped.
 
 func textRelation(name string) Relation {
 	return Relation{From: "temp.main." + sql.Ident(name), RowID: "rowid"}
@@ -392,17 +403,16 @@ func textRelation(name string) Relation {
 
 func readAsDtypes(err error) error { return fmt.Errorf("read the columns as their dtypes: %w", err) }
 
-func findUnreadable(s Source, o *Opening) (Stage, error) {
-	o.Rel = textRelation(s.textName())
+func findUnreadable(_ Source, o *Opening) (Stage, error) {
 	if len(o.casts) == 0 {
 		return Stage{}, nil
 	}
-	st := one(ReadRow, "find the first value that does not read as its dtype", FirstUnreadable(s.textName(), o.casts))
+	st := one(ReadRow, "find the first value that does not read as its dtype", FirstUnreadable(o.typed))
 	st.Fail = readAsDtypes
 	return st, nil
 }
 
-func castText(s Source, o *Opening) (Stage, error) {
+func dropUnreadable(_ Source, o *Opening) (Stage, error) {
 	if len(o.casts) == 0 {
 		return Stage{}, nil
 	}
@@ -413,18 +423,11 @@ func castText(s Source, o *Opening) (Stage, error) {
 		}
 		return Stage{}, &UnreadableText{Row: toInt64(r[0]) + 1, Column: o.castCols[i], Value: fmt.Sprint(r[2])}
 	}
-	typed := s.tempName(o, "typed")
-	o.Rel = textRelation(typed)
-	st := one(Exec, "cast the columns to their dtypes", CastText(typed, s.textName(), o.casts))
-	st.Fail = readAsDtypes
-	return st, nil
-}
-
-func dropText(s Source, o *Opening) (Stage, error) {
-	if len(o.casts) == 0 {
-		return Stage{}, nil
+	var st Stage
+	for _, stmt := range DropUnreadable(o.typed) {
+		st.Steps = append(st.Steps, Step{Op: Exec, What: "drop the columns that found no unreadable value", SQL: stmt})
 	}
-	return one(Exec, "drop the text's temp table", DropTemp(s.textName())), nil
+	return st, nil
 }
 
 // NDJSON: the declared keys read as text, the others as JSON, which a later row cannot fail;
@@ -462,14 +465,14 @@ func ndjsonMaterialise(s Source, o *Opening) (Stage, error) {
 			columns = append(columns, NamedType{Name: c.Name, Type: t})
 		}
 	}
-	return one(Exec, "read the file into a temp table", Materialise(s.tempName(o, "input"), ReadNDJSON(s.Path, columns, s.SampleAll))), nil
+	return s.readText(o, ReadNDJSON(s.Path, columns, s.SampleAll)), nil
 }
 
 // renamedKeys reads whether the columns look renamed (a column and the same name plus _<n>), as
 // DuckDB renames keys equal in any case; only then are the objects' keys read again
 // (duplicateKeys), to tell a rename from a real key.
-func renamedKeys(s Source, _ *Opening) (Stage, error) {
-	return one(ReadRow, "read whether keys look renamed", RenamedColumns(textRelation(s.textName()).From)), nil
+func renamedKeys(_ Source, o *Opening) (Stage, error) {
+	return one(ReadRow, "read whether keys look renamed", RenamedColumns(o.Rel.From)), nil
 }
 
 func duplicateKeys(s Source, o *Opening) (Stage, error) {

@@ -299,8 +299,12 @@ func (b *builder) temp(base string) string {
 	return name
 }
 
-// Program builds the statements a run of the plan executes over rel, an input with the facts f.
+// Program builds the statements a run of the plan executes over rel, an input with the facts f;
+// a plan rendered in a ProgramDialect (In) gets that dialect's program.
 func (p *Plan) Program(rel Relation, f Facts, o ProgramOptions) *Program {
+	if d, ok := p.dialect.(ProgramDialect); ok {
+		return p.portableProgram(d, rel, o)
+	}
 	b := &builder{id: o.ID}
 	failed := ""
 	if len(p.Rules) > 0 {

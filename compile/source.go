@@ -174,29 +174,38 @@ func (tc TextCast) unreadable() string {
 	return fmt.Sprintf("(%s IS NOT NULL AND (%s))", id, cond)
 }
 
-// FirstUnreadable finds the first row of the temp table text (its rowid, from 0) where a column
-// does not read as its type: (rowid, index in casts, text).
-func FirstUnreadable(text string, casts []TextCast) string {
-	conds, which, texts := make([]string, len(casts)), make([]string, len(casts)), make([]string, len(casts))
+// ReadAsDtypes copies the relation from (a text file's rows, the columns of casts read as text)
+// into the temp table name, in its order, with each of casts cast to its type where it reads,
+// and two columns more for the first value of the row that does not: __tg_col, its index in
+// casts (NULL: every value reads), and __tg_text, its text. One copy of the rows does both: when
+// FirstUnreadable finds no such value, every cast is the strict one and DropUnreadable leaves
+// the typed rows (measured against the text copied, scanned and cast into a second temp table:
+// BenchmarkCSVInput).
+func ReadAsDtypes(name, from string, casts []TextCast) string {
+	repl, which, texts := make([]string, len(casts)), make([]string, len(casts)), make([]string, len(casts))
 	for i, tc := range casts {
-		conds[i] = tc.unreadable()
-		which[i] = fmt.Sprintf("WHEN %s THEN %d", conds[i], i)
-		texts[i] = fmt.Sprintf("WHEN %d THEN %s", i, sql.Ident(tc.Name))
+		id := sql.Ident(tc.Name)
+		repl[i] = fmt.Sprintf("TRY_CAST(%s AS %s) AS %s", id, tc.Type, id)
+		which[i] = fmt.Sprintf("WHEN %s THEN %d", tc.unreadable(), i)
+		texts[i] = fmt.Sprintf("WHEN %d THEN %s", i, id)
 	}
-	return fmt.Sprintf(`SELECT rowid, __tg_col, CASE __tg_col %s END FROM (
-	SELECT rowid, *, CASE %s END AS __tg_col FROM temp.main.%s WHERE %s ORDER BY rowid LIMIT 1)`,
-		strings.Join(texts, " "), strings.Join(which, " "), sql.Ident(text), strings.Join(conds, " OR "))
+	return fmt.Sprintf(`CREATE OR REPLACE TEMP TABLE %s AS SELECT * REPLACE (%s), CASE __tg_col %s END AS __tg_text FROM (
+	SELECT *, CASE %s END AS __tg_col FROM %s)`,
+		sql.Ident(name), strings.Join(repl, ", "), strings.Join(texts, " "), strings.Join(which, " "), from)
 }
 
-// CastText copies the temp table text into the temp table name, each of casts cast to its type
-// (FirstUnreadable found none that does not read), in the same row order.
-func CastText(name, text string, casts []TextCast) string {
-	repl := make([]string, len(casts))
-	for i, tc := range casts {
-		repl[i] = fmt.Sprintf("CAST(%s AS %s) AS %s", sql.Ident(tc.Name), tc.Type, sql.Ident(tc.Name))
+// FirstUnreadable finds the first row of the temp table name (ReadAsDtypes; its rowid, from 0)
+// with a value that does not read as its type: (rowid, index in the casts, text).
+func FirstUnreadable(name string) string {
+	return "SELECT rowid, __tg_col, __tg_text FROM temp.main." + sql.Ident(name) + " WHERE __tg_col IS NOT NULL ORDER BY rowid LIMIT 1"
+}
+
+// DropUnreadable drops the columns ReadAsDtypes adds to the temp table name, one statement each.
+func DropUnreadable(name string) []string {
+	return []string{
+		"ALTER TABLE temp.main." + sql.Ident(name) + " DROP COLUMN __tg_col",
+		"ALTER TABLE temp.main." + sql.Ident(name) + " DROP COLUMN __tg_text",
 	}
-	return fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS SELECT * REPLACE (%s) FROM temp.main.%s ORDER BY rowid",
-		sql.Ident(name), strings.Join(repl, ", "), sql.Ident(text))
 }
 
 // RenamedColumns reads whether the relation has a column and the same name plus _<n>, as DuckDB

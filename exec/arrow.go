@@ -5,6 +5,7 @@ package exec
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -84,6 +85,9 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 	}
 	if err := opts.validate(); err != nil {
 		return nil, err
+	}
+	if e.other != nil {
+		return nil, errors.New("Filter hands the rows to the caller as Arrow, from DuckDB: it runs on an engine of Open or New, not NewOn; on another engine, validate to an output")
 	}
 	a := Asset{Plan: p, Input: in, Quarantine: true}
 	rep := NewReport(assetName(a), p.Name)

@@ -26,3 +26,7 @@ func (o Options) Warn(rep *outcome.Report, msg string) { warn(rep, o, msg) }
 func (a Asset) QuarantineAddress(asset string) string {
 	return a.Output.QuarantineAddress(quarantineName(a, asset))
 }
+
+// AssetName is the asset's name as its report gives it: Name, or the output's base name, or the
+// schema's name when validating in place.
+func AssetName(a Asset) string { return assetName(a) }

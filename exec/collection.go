@@ -69,10 +69,13 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 	if err != nil {
 		return crep, failCollection(crep, err)
 	}
-	mopts := opts
-	mopts.RunID, mopts.ReportFiles = crep.RunID, nil
+	mopts := opts // every member's precheck refuses report files that are its data
 	for _, m := range members {
-		m.rep, _ = mopts.Begin(m.a)
+		// Its own run id (the history keeps a run per member), tied to the collection's.
+		bopts := mopts
+		bopts.RunID = crep.RunID + "." + m.plan.Name
+		m.rep, _ = bopts.Begin(m.a)
+		m.rep.Collection = &outcome.CollectionRun{Name: crep.Collection, RunID: crep.RunID, Member: m.plan.Name}
 		crep.MemberOrder = append(crep.MemberOrder, m.plan.Name)
 		crep.Members[m.plan.Name] = m.rep
 		if err := precheck(ctx, m.a, mopts, m.rep); err != nil {
@@ -394,7 +397,7 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 		if err != nil {
 			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
 		}
-		p, err := prepare(ctx, bk, runAsset(r, m.a, opts, policyOf(m.a), checkGroups(m.a.Plan, opts)), rel)
+		p, err := prepare(ctx, bk, runAsset(r.id, m.a, opts, policyOf(m.a), checkGroups(m.a.Plan, opts), bk.target()), rel)
 		if err != nil {
 			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
 		}

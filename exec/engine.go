@@ -38,6 +38,8 @@ type Engine struct {
 	// database the engine opened without a thread count, since the setting is global.
 	boost threadBoost
 	trace *trace.Tracer
+	// other, when set, is the engine the runs go to instead of DuckDB (NewOn).
+	other Connector
 }
 
 // threadBoost raises DuckDB's global thread count while runs aggregate keys, and gives it back
@@ -215,7 +217,7 @@ func (e *Engine) DB() *gosql.DB { return e.db }
 
 // Close closes the database if the engine opened it.
 func (e *Engine) Close() error {
-	if e.owned {
+	if e.owned && e.db != nil {
 		err := e.db.Close()
 		e.spill.Release()
 		return err

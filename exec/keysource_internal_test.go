@@ -160,7 +160,7 @@ func TestRowCountSteersKeyCopy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		prep, err := prepare(ctx, b, runAsset(r, b.a, Options{}, outcome.PolicyAbort, checkGroups(p, Options{})), rel)
+		prep, err := prepare(ctx, b, runAsset(r.id, b.a, Options{}, outcome.PolicyAbort, checkGroups(p, Options{}), b.target()), rel)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -150,8 +150,9 @@ func sinkOf(a Asset, policy outcome.Policy) compile.Sink {
 	return a.Output.sink()
 }
 
-// runAsset is the engine-neutral run's asset for a run of a with the policy and checks' groups.
-func runAsset(r *run, a Asset, opts Options, policy outcome.Policy, groups []checkGroup) runner.Asset {
+// runAsset is the engine-neutral run's asset for a run (named id) of a with the policy and
+// checks' groups, writing to the output's target.
+func runAsset(id int64, a Asset, opts Options, policy outcome.Policy, groups []checkGroup, target compile.Output) runner.Asset {
 	var counted [][]int
 	for _, g := range countedGroups(groups) {
 		counted = append(counted, g.indexes())
@@ -160,22 +161,48 @@ func runAsset(r *run, a Asset, opts Options, policy outcome.Policy, groups []che
 	for i, g := range groups {
 		all[i] = g.indexes()
 	}
-	o := compile.ProgramOptions{ID: r.id, Samples: opts.samples(), RowSample: opts.RowSample, Checks: counted, Sink: sinkOf(a, policy)}
-	if a.Output != nil {
-		o.Output = a.Output.target(r, quarantineName(a, assetName(a)), readsOutput(a.Input, a.Output))
-	}
+	o := compile.ProgramOptions{ID: id, Samples: opts.samples(), RowSample: opts.RowSample, Checks: counted, Sink: sinkOf(a, policy), Output: target}
 	return runner.Asset{Plan: a.Plan, Program: o, Policy: policy, Output: a.Output != nil, Quarantine: a.Quarantine,
 		Groups: all, Progress: opts.progress}
 }
 
-// prepare runs the input's probes and builds the program; the run cleans up after it when it
-// closes.
-func prepare(ctx context.Context, b *backend, ra runner.Asset, rel compile.Relation) (*runner.Prepared, error) {
+// session is a run's backend as the run drives it: DuckDB's (backend), or another engine's
+// (Connector).
+type session interface {
+	runner.Backend
+	// asset is what the run validates; id names the run's statements.
+	asset() Asset
+	id() int64
+	// target is where the program writes the output (zero without one).
+	target() compile.Output
+	// blame finds the custom rule whose SQL raised err on the data, when one did.
+	blame(ctx context.Context, rel compile.Relation, err error) error
+	// prepared is told the program before it runs.
+	prepared(p *runner.Prepared)
+}
+
+func (b *backend) asset() Asset { return b.a }
+func (b *backend) id() int64    { return b.r.id }
+func (b *backend) target() compile.Output {
+	if b.a.Output == nil {
+		return compile.Output{}
+	}
+	return b.a.Output.target(b.r, b.quarantineName, b.keepPrevious)
+}
+func (b *backend) blame(ctx context.Context, rel compile.Relation, err error) error {
+	return blameRule(ctx, b.r, b.a.Plan, rel, err)
+}
+
+// prepared: the run cleans up after the program when it closes.
+func (b *backend) prepared(p *runner.Prepared) { b.r.prog = p.Program }
+
+// prepare runs the input's probes and builds the program.
+func prepare(ctx context.Context, b session, ra runner.Asset, rel compile.Relation) (*runner.Prepared, error) {
 	p, err := runner.Prepare(ctx, b, ra, rel)
 	if err != nil {
-		return nil, &outcome.InputError{Input: b.a.Input.String(), Err: err}
+		return nil, &outcome.InputError{Input: b.asset().Input.String(), Err: err}
 	}
-	b.r.prog = p.Program
+	b.prepared(p)
 	return p, nil
 }
 
@@ -193,7 +220,7 @@ type evaluation struct {
 // evaluate runs the program (its writes included) and fills the report's checks; the returned
 // evaluation is nil when the run did not get to its steps. A failed write is a
 // *runner.WriteError.
-func (e *Engine) evaluate(ctx context.Context, b *backend, rep *outcome.Report, rel compile.Relation, opts Options, policy outcome.Policy) (*evaluation, error) {
+func (e *Engine) evaluate(ctx context.Context, b session, rep *outcome.Report, rel compile.Relation, opts Options, policy outcome.Policy) (*evaluation, error) {
 	ing, err := e.beginEvaluation(ctx, b, rep, rel, opts, policy)
 	if err != nil {
 		return nil, err
@@ -204,7 +231,7 @@ func (e *Engine) evaluate(ctx context.Context, b *backend, rep *outcome.Report, 
 
 // evaluating is a run's program prepared and about to run: what settle needs to read its result.
 type evaluating struct {
-	b      *backend
+	b      session
 	rep    *outcome.Report
 	opts   Options
 	ra     runner.Asset
@@ -215,10 +242,10 @@ type evaluating struct {
 }
 
 // beginEvaluation runs the input's probes and builds the program; nothing of it runs yet.
-func (e *Engine) beginEvaluation(ctx context.Context, b *backend, rep *outcome.Report, rel compile.Relation, opts Options, policy outcome.Policy) (*evaluating, error) {
-	a, r := b.a, b.r
+func (e *Engine) beginEvaluation(ctx context.Context, b session, rep *outcome.Report, rel compile.Relation, opts Options, policy outcome.Policy) (*evaluating, error) {
+	a := b.asset()
 	groups := checkGroups(a.Plan, opts)
-	ra := runAsset(r, a, opts, policy, groups)
+	ra := runAsset(b.id(), a, opts, policy, groups, b.target())
 	p, err := prepare(ctx, b, ra, rel)
 	if err != nil {
 		return nil, err
@@ -236,7 +263,7 @@ func (e *Engine) beginEvaluation(ctx context.Context, b *backend, rep *outcome.R
 // settle reads what the program found (res, err: what it returned) into the report's checks; the
 // returned evaluation is nil when the run did not get to its steps.
 func (ing *evaluating) settle(ctx context.Context, res *runner.Result, err error) (*evaluation, error) {
-	a, r, rep, opts, groups := ing.b.a, ing.b.r, ing.rep, ing.opts, ing.groups
+	a, rep, opts, groups := ing.b.asset(), ing.rep, ing.opts, ing.groups
 	if res == nil {
 		return nil, err
 	}
@@ -245,7 +272,7 @@ func (ing *evaluating) settle(ctx context.Context, res *runner.Result, err error
 	if err != nil && errors.As(err, &step) && !res.Counted {
 		// Until the rules are counted, a failure is the input's (or the run's end), or a custom
 		// rule's SQL failing on the data.
-		return ev, inputOrRun(a.Input, fmt.Errorf("%s: %w", step.What, blameRule(ctx, r, a.Plan, ing.p.Rel, step.Err)))
+		return ev, inputOrRun(a.Input, fmt.Errorf("%s: %w", step.What, ing.b.blame(ctx, ing.p.Rel, step.Err)))
 	}
 	rep.InvalidByRules = cmpOr(res.InvalidByRules, rep.InvalidByRules)
 	rep.InvalidSample, rep.ValidSample = res.InvalidSample, res.ValidSample

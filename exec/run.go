@@ -136,6 +136,9 @@ func (e *Engine) Run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Report, error) {
 	rep, done := opts.Begin(a)
 	defer done()
+	if e.other != nil {
+		return e.runOn(ctx, a, opts, rep)
+	}
 	if err := precheck(ctx, a, opts, rep); err != nil {
 		return rep, err
 	}
@@ -213,6 +216,27 @@ func conclude(rep *outcome.Report, a Asset, opts Options, ev *evaluation, err er
 // precheck checks what a run of a can check before it reads anything (its options, report files,
 // names, output) and recovers the output from an interrupted write; a failure is recorded in rep.
 func precheck(ctx context.Context, a Asset, opts Options, rep *outcome.Report) error {
+	if err := checkAsset(a, opts, rep); err != nil {
+		return err
+	}
+	if a.Output != nil {
+		if err := a.Output.check(quarantineName(a, rep.Asset)); err != nil {
+			return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
+		rolledBack, err := recoverOutput(ctx, a.Output)
+		if err != nil {
+			return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
+		}
+		if rolledBack != nil {
+			warn(rep, opts, rolledBack.Error())
+		}
+	}
+	return nil
+}
+
+// checkAsset checks a run's options, report files and names, and gives rep the output's
+// addresses; a failure is recorded in rep.
+func checkAsset(a Asset, opts Options, rep *outcome.Report) error {
 	if err := opts.validate(); err != nil {
 		return fail(rep, err)
 	}
@@ -236,18 +260,6 @@ func precheck(ctx context.Context, a Asset, opts Options, rep *outcome.Report) e
 		}
 	} else if a.Quarantine {
 		return fail(rep, fmt.Errorf("a quarantine needs an output to sit beside"))
-	}
-	if a.Output != nil {
-		if err := a.Output.check(quarantineName(a, rep.Asset)); err != nil {
-			return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
-		}
-		rolledBack, err := recoverOutput(ctx, a.Output)
-		if err != nil {
-			return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: err})
-		}
-		if rolledBack != nil {
-			warn(rep, opts, rolledBack.Error())
-		}
 	}
 	return nil
 }
@@ -520,6 +532,9 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 	if err := opts.validate(); err != nil {
 		return "", err
 	}
+	if e.other != nil {
+		return e.explainOn(ctx, a, opts, policy)
+	}
 	r, err := e.newRun(ctx)
 	if err != nil {
 		return "", err
@@ -530,7 +545,7 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 	if err != nil {
 		return "", err
 	}
-	p, err := prepare(ctx, b, runAsset(r, a, opts, policy, checkGroups(a.Plan, opts)), rel)
+	p, err := prepare(ctx, b, runAsset(r.id, a, opts, policy, checkGroups(a.Plan, opts), b.target()), rel)
 	if err != nil {
 		return "", err
 	}

@@ -86,7 +86,7 @@ func (o ParquetOutput) check(quarantineName string) error {
 		}
 	}
 	limit := durable.NameMax(dir)
-	longest := tempPath(o.Path, math.MaxInt64, "quarantine")
+	longest := durable.TempPath(o.Path, math.MaxInt64, "quarantine")
 	for _, p := range []string{o.Path, longest, durable.JournalPath(o.Path) + fmt.Sprintf("-%d.tmp", math.MaxInt32)} {
 		if n := filepath.Base(p); len(n) > limit {
 			return fmt.Errorf("%w: use a shorter table name (its temporaries and journal are named after it)", &durable.NameTooLongError{Dir: dir, Name: n, Max: limit})
@@ -106,7 +106,7 @@ func (TableOutput) sink() compile.Sink { return compile.ToOutput }
 func (o TableOutput) check(string) error { return filekind.Regular(o.File) }
 
 func (o ParquetOutput) target(r *run, _ string, keepPrevious bool) compile.Output {
-	return compile.Output{TableFile: tempPath(o.Path, r.id, "table"), QuarantineFile: tempPath(o.Path, r.id, "quarantine"), KeepPrevious: keepPrevious}
+	return compile.Output{TableFile: durable.TempPath(o.Path, r.id, "table"), QuarantineFile: durable.TempPath(o.Path, r.id, "quarantine"), KeepPrevious: keepPrevious}
 }
 
 // target names the catalog the output's file will be attached as when the run writes it.
@@ -250,22 +250,8 @@ func (w *parquetWriter) Finish(ctx context.Context, conds compile.Cond) (written
 		journaled = true // the set removes the temporaries
 		return written, w.r.set.record(w, s)
 	}
-	durable.Crash("outputs flushed")
-	journal := ""
-	if len(s.Steps) > 1 {
-		journal = durable.JournalPath(w.o.Path)
-		if err := s.Commit(journal, w.keep); err != nil {
-			return written, err
-		}
-		journaled = true
-	} else if err := s.Check(); err != nil {
-		return written, err
-	}
-	durable.Crash("journal written")
-	if err := s.Apply(0, journal); err != nil {
-		if rb := (*durable.RolledBackError)(nil); errors.As(err, &rb) {
-			journaled = false // the temporaries are back under their names: remove them
-		}
+	journaled, err = s.Put(w.o.Path, w.r.id)
+	if err != nil {
 		return written, err
 	}
 	return written, nil
@@ -297,7 +283,7 @@ func (w *parquetWriter) swap(conds compile.Cond) (durable.Swap, runner.Written) 
 // keep names the hard link that keeps the file step of the swap replaces: a temporary of the
 // table.
 func (w *parquetWriter) keep(step int) string {
-	return tempPath(w.o.Path, w.r.id, fmt.Sprintf("keep%d", step))
+	return durable.TempPath(w.o.Path, w.r.id, fmt.Sprintf("keep%d", step))
 }
 
 // removeTemps removes the written files not moved into place.
@@ -342,7 +328,7 @@ func recoverOutput(ctx context.Context, out Output) (rolledBack, err error) {
 // the whole set, under every member's lock taken in order; then its own lock is taken again.
 func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), rolledBack, err error) {
 	for {
-		if unlock, err = durable.LockPath(ctx, lockFile(o.Path)); err != nil {
+		if unlock, err = durable.LockPath(ctx, durable.LockFile(o.Path)); err != nil {
 			return nil, nil, err
 		}
 		members, err := durable.SetMembers(o.Path)
@@ -370,7 +356,7 @@ func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), rolled
 		}
 		rolledBack = err
 	}
-	removeStale(o.Path)
+	durable.RemoveStale(o.Path)
 	return unlock, rolledBack, nil
 }
 
@@ -378,27 +364,6 @@ func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), rolled
 // orders_quarantine.prev.parquet.
 func prevParquet(quarantine string) string {
 	return strings.TrimSuffix(quarantine, filepath.Ext(quarantine)) + ".prev" + filepath.Ext(quarantine)
-}
-
-// lockFile is the hidden file that a run writing the table locks; it exists only while it is
-// held (and after a killed run, until the next one).
-func lockFile(table string) string {
-	return filepath.Join(filepath.Dir(table), "."+filepath.Base(table)+".tablegate.lock")
-}
-
-// tempPath is a hidden name beside the table that no *.parquet glob matches, for the file of the
-// given role (table, quarantine); named after the table, whose lock covers it.
-func tempPath(table string, id int64, role string) string {
-	return filepath.Join(filepath.Dir(table), fmt.Sprintf(".%s.tablegate-%d-%d-%s.tmp", filepath.Base(table), os.Getpid(), id, role))
-}
-
-// removeStale deletes the temporaries left beside the table by killed runs; the caller holds the
-// table's lock, so no live run owns them.
-func removeStale(final string) {
-	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(final), "."+filepath.Base(final)+".tablegate-*.tmp"))
-	for _, m := range matches {
-		_ = os.Remove(m)
-	}
 }
 
 // syncFile flushes a written file to disk; a variable so that tests can make a flush fail.

@@ -167,7 +167,7 @@ func lockRecoveredAll(ctx context.Context, tables []string) (unlock func(), roll
 	for {
 		locks := make([]string, len(tables))
 		for i, t := range tables {
-			locks[i] = lockFile(t)
+			locks[i] = durable.LockFile(t)
 		}
 		if unlock, err = durable.LockAll(ctx, locks); err != nil {
 			return nil, nil, err
@@ -194,7 +194,7 @@ func lockRecoveredAll(ctx context.Context, tables []string) (unlock func(), roll
 		}
 	}
 	for _, t := range tables {
-		removeStale(t)
+		durable.RemoveStale(t)
 	}
 	return unlock, rolledBack, nil
 }

@@ -274,3 +274,23 @@ table_checks:
 		}
 	}
 }
+
+// TestExampleContract: examples/orders/orders.odcs.yaml is what export writes for the example
+// schema beside it (go test -run TestExampleContract -update rewrites it).
+func TestExampleContract(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "examples", "orders")
+	s, err := schema.LoadFile(filepath.Join(dir, "orders.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Export(context.Background(), s, ExportOptions{ID: "orders", Folder: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareGolden(t, filepath.Join(dir, "orders.odcs.yaml"), string(text))
+}

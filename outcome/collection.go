@@ -37,6 +37,14 @@ type CollectionReport struct {
 	Warnings    []string           `json:"warnings,omitempty"`
 }
 
+// CollectionRun ties a member's report to its collection's run: the member's own run id is the
+// collection's, a dot and the member's name.
+type CollectionRun struct {
+	Name   string `json:"name"`
+	RunID  string `json:"run_id"`
+	Member string `json:"member"`
+}
+
 // FilterResult is what one of the collection's filters, propagations or references did: the
 // rows of each member it failed (rows that pass their own schema only; a row failing the
 // member's schema is counted there).

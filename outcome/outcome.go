@@ -235,12 +235,14 @@ type Report struct {
 	Asset  string `json:"asset"`
 	Schema string `json:"schema"`
 	// Contract names the data contract the schema was imported from (absent for other schemas).
-	Contract   *Contract  `json:"contract,omitempty"`
-	Outcome    *Outcome   `json:"outcome"`
-	Error      *ErrorInfo `json:"error"`
-	Rows       Rows       `json:"rows"`
-	Table      Table      `json:"table"`
-	Quarantine Quarantine `json:"quarantine"`
+	Contract *Contract `json:"contract,omitempty"`
+	// Collection ties a collection member's run to the collection's (absent for a single table).
+	Collection *CollectionRun `json:"collection,omitempty"`
+	Outcome    *Outcome       `json:"outcome"`
+	Error      *ErrorInfo     `json:"error"`
+	Rows       Rows           `json:"rows"`
+	Table      Table          `json:"table"`
+	Quarantine Quarantine     `json:"quarantine"`
 	// DroppedColumns are the input's columns that the schema does not declare: not checked,
 	// and not written to the table or the quarantine (absent when there are none).
 	DroppedColumns []string  `json:"dropped_columns,omitempty"`

@@ -4,8 +4,8 @@
 // (compile.Op) and when (compile.Cond); this package is their one interpreter, and that of the
 // statements that open an input (OpenSource). A Backend is an
 // engine's session: it runs statements and reads rows, like a database/sql driver, and holds no
-// SQL of the run's own. DuckDB (package exec) implements it; the Spark engine (engines/spark)
-// still runs its own loop, and a second engine would plug in here.
+// SQL of the run's own. DuckDB (package exec) implements it, and so does the Spark engine
+// (engines/spark, through exec.Connector), whose program is rendered in Spark SQL.
 package runner
 
 import (

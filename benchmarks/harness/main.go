@@ -138,6 +138,7 @@ func benchMain(args []string) error {
 	traces := fs.Int("traces", 3, "traced runs per profiled cell; the one with the median wall time is reported")
 	input := fs.String("input", "", "measure your own data instead of the grid: a Parquet file or glob, or FILE.duckdb:table (with -schema)")
 	schemaFile := fs.String("schema", "", "the schema to validate -input with")
+	collectionRows := fs.String("collection", "", "instead of the grid: N orders, 3N items and N/10 customers (schemas/collection/shop.yaml), the collection run against its three single-member runs summed")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -179,6 +180,13 @@ func benchMain(args []string) error {
 	if *input != "" && cfg.guard > 0 {
 		return fmt.Errorf("-guard measures the generated 1M rows; it does not take -input")
 	}
+	if *collectionRows != "" {
+		n, err := parseInts(*collectionRows)
+		if err != nil || len(n) != 1 || n[0] < 10 {
+			return fmt.Errorf("-collection %q: one count of orders, at least 10", *collectionRows)
+		}
+		return benchCollection(context.Background(), cfg, n[0])
+	}
 	if *input != "" {
 		cfg.custom = &customInput{input: *input, schema: *schemaFile}
 		// dataframely needs a schema of its own, written for the grid's rule sets.
@@ -199,17 +207,26 @@ type tools struct {
 	python    string
 }
 
-func bench(ctx context.Context, cfg config) error {
-	if err := os.MkdirAll(cfg.work, 0o755); err != nil {
-		return err
-	}
-	t := tools{tablegate: filepath.Join(cfg.work, "tablegate")}
+// buildTablegate builds the CLI into work.
+func buildTablegate(ctx context.Context, work string) (tools, error) {
+	t := tools{tablegate: filepath.Join(work, "tablegate")}
 	// Without VCS stamping, the same source builds the same bytes whatever the commit or a dirty
 	// tree, so the generated data's stamp (prepare) changes only with the code.
 	build := exec.CommandContext(ctx, "go", "build", "-buildvcs=false", "-o", t.tablegate, "./cmd/tablegate")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
-		return fmt.Errorf("build tablegate (run the harness from the repository root): %w", err)
+		return t, fmt.Errorf("build tablegate (run the harness from the repository root): %w", err)
+	}
+	return t, nil
+}
+
+func bench(ctx context.Context, cfg config) error {
+	if err := os.MkdirAll(cfg.work, 0o755); err != nil {
+		return err
+	}
+	t, err := buildTablegate(ctx, cfg.work)
+	if err != nil {
+		return err
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -411,7 +428,7 @@ func orderKey(s *schema.Schema) string {
 func prepare(ctx context.Context, t tools, cfg config, n int64, schemaFile, data string, derived ...string) error {
 	args := []string{"sample", "--schema", schemaFile,
 		"--rows", fmt.Sprint(n), "--invalid-rate", fmt.Sprint(cfg.invalidRate), "--seed", "1", "--out", data}
-	stamp, err := dataStamp(t.tablegate, schemaFile, args)
+	stamp, err := dataStamp([]string{t.tablegate, schemaFile}, args)
 	if err != nil {
 		return err
 	}
@@ -441,11 +458,11 @@ func removeAll(files ...string) error {
 	return nil
 }
 
-// dataStamp identifies what generates a data file: the tablegate binary, the schema's text and
+// dataStamp identifies what generates a data file: the tablegate binary, the schemas' text and
 // the arguments.
-func dataStamp(binary, schemaFile string, args []string) (string, error) {
+func dataStamp(files []string, args []string) (string, error) {
 	h := sha256.New()
-	for _, f := range []string{binary, schemaFile} {
+	for _, f := range files {
 		in, err := os.Open(f)
 		if err != nil {
 			return "", err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/exec"
 )
 
 // collectionFlags name a collection file and its members' inputs and outputs.
@@ -142,6 +142,9 @@ func refuseSingleTable(cmd *cobra.Command, names ...string) error {
 // the exit code as a single table's run does.
 func validateCollection(cmd *cobra.Command, f *validateFlags, con console, stdout, stderr io.Writer, code *int) error {
 	crep, err := runCollectionCmd(cmd, f, stderr)
+	if refused := (*tablegate.ReportFileError)(nil); errors.As(err, &refused) {
+		f.report = "" // it would overwrite data
+	}
 	if f.format == "json" || f.report != "" {
 		if crep == nil {
 			crep = &tablegate.CollectionReport{Collection: "", Members: map[string]*tablegate.Report{}}
@@ -176,13 +179,8 @@ func runCollectionCmd(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*
 	if f.format != "text" && f.format != "json" {
 		return nil, usagef("--format %q: use text or json", f.format)
 	}
-	if err := refuseSingleTable(cmd, "schema", "schema-root", "query", "db", "name", "quarantine-name", "html", "history"); err != nil {
+	if err := refuseSingleTable(cmd, "schema", "schema-root", "query", "db", "name", "quarantine-name", "html"); err != nil {
 		return nil, err
-	}
-	if f.report != "" {
-		if _, err := os.Stat(f.report); err == nil && exec.DataExt(f.report) != "" {
-			return nil, usagef("--report %s: the report would overwrite a data file", f.report)
-		}
 	}
 	cp, err := loadCollection(ctx, f.collection.path)
 	if err != nil {
@@ -216,6 +214,9 @@ func runCollectionCmd(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*
 	defer eng.Close()
 	opts := settings
 	opts.Quarantine, opts.Cast, opts.SkipMissing, opts.Warnings = f.quarantine, f.cast, f.skipMissing, stderr
+	opts.History = historyFile(cmd, f.history)
+	p := f.paths(cmd)
+	opts.ReportFiles = []tablegate.ReportFile{{Role: "--report", Path: p.report}, {Role: p.historyRole, Path: p.history}}
 	crep, err := eng.ValidateCollection(ctx, cp, mio, opts)
 	return crep, confinedHint(err)
 }

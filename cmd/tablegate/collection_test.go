@@ -141,3 +141,40 @@ func TestCollectionCheckChecksExplain(t *testing.T) {
 	require.Contains(t, stdout, "-- collection Shop: its filters, propagation and references, on every member's failing rows")
 	require.True(t, strings.Index(stdout, "find the keys filter orders_have_items keeps") < strings.Index(stdout, "-- member orders: its counts and report"))
 }
+
+// With --history every member's run is recorded under its own run id, the collection's and the
+// member's name, and its report names the collection's run.
+func TestCollectionHistory(t *testing.T) {
+	dir := copyShop(t)
+	hist := filepath.Join(t.TempDir(), "runs.duckdb")
+	code, stdout, stderr := cli(t, "validate", "--collection", filepath.Join(dir, "shop.yaml"), "--input-dir", dir,
+		"--out-dir", filepath.Join(dir, "out"), "--quarantine", "--history", hist, "--format", "json")
+	require.Equal(t, exitOK, code, stderr)
+	rep := oneJSON(t, stdout)
+	runID := rep["run_id"].(string)
+	orders := rep["members"].(map[string]any)["orders"].(map[string]any)
+	require.Equal(t, runID+".orders", orders["run_id"])
+	require.Equal(t, map[string]any{"name": "Shop", "run_id": runID, "member": "orders"}, orders["collection"])
+
+	code, stdout, stderr = cli(t, "history", "--history", hist, "--format", "json")
+	require.Equal(t, exitOK, code, stderr)
+	var ids []string
+	for _, r := range oneJSON(t, stdout)["runs"].([]any) {
+		ids = append(ids, r.(map[string]any)["run_id"].(string))
+	}
+	require.ElementsMatch(t, []string{runID + ".orders", runID + ".items", runID + ".invoices", runID + ".refunds", runID + ".products"}, ids)
+}
+
+// A report file that is a member's data is refused before anything is read or written.
+func TestCollectionReportFileRefused(t *testing.T) {
+	dir := copyShop(t)
+	items := filepath.Join(dir, "items.parquet")
+	before, err := os.ReadFile(items)
+	require.NoError(t, err)
+	code, _, stderr := cli(t, "validate", "--collection", filepath.Join(dir, "shop.yaml"), "--input-dir", dir, "--report", items)
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "--report")
+	after, err := os.ReadFile(items)
+	require.NoError(t, err)
+	require.Equal(t, before, after, "the member's input is untouched")
+}

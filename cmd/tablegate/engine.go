@@ -19,8 +19,9 @@ import (
 // DuckDB-only binary; tablegate runs it with the same arguments and passes its exit status on.
 const SparkBinary = "tablegate-spark"
 
-// engineFlags registers --engine and --spark-remote on validate, for its help and to refuse
-// them where they do not apply; a spark run never reaches this binary's validate (delegated).
+// engineFlags registers --engine and --spark-remote on validate and explain, for their help and to
+// refuse them where they do not apply; a spark run never reaches this binary's commands
+// (delegated).
 func engineFlags(cmd *cobra.Command) (check func() error) {
 	fl := cmd.Flags()
 	var engine, remote string
@@ -37,9 +38,9 @@ func engineFlags(cmd *cobra.Command) (check func() error) {
 	}
 }
 
-// sparkRequested reports whether the command line is a validate with --engine spark.
+// sparkRequested reports whether the command line is a validate or explain with --engine spark.
 func sparkRequested(args []string) bool {
-	if len(args) == 0 || args[0] != "validate" {
+	if len(args) == 0 || args[0] != "validate" && args[0] != "explain" {
 		return false
 	}
 	for i := 1; i < len(args); i++ {

@@ -18,6 +18,7 @@ func TestEngineFlag(t *testing.T) {
 		{[]string{"validate", "--engine", "polars", "--schema", "s.yaml", "--input", "x.parquet"}, `--engine "polars": use duckdb or spark`},
 		{[]string{"validate", "--spark-remote", "sc://h:1", "--schema", "s.yaml", "--input", "x.parquet"}, "--spark-remote applies to --engine spark only"},
 		{[]string{"validate", "--engine", "spark", "--schema", "s.yaml", "--input", "x.parquet"}, "--engine spark needs tablegate-spark beside tablegate or on PATH"},
+		{[]string{"explain", "--spark-remote", "sc://h:1", "--schema", "s.yaml"}, "--spark-remote applies to --engine spark only"},
 		{[]string{"validate", "--engine=spark", "--schema", "s.yaml"}, "go build -C engines/spark"},
 	} {
 		var stdout, stderr bytes.Buffer
@@ -33,7 +34,9 @@ func TestEngineFlag(t *testing.T) {
 		{[]string{"validate", "--engine", "spark"}, true},
 		{[]string{"validate", "--engine=spark"}, true},
 		{[]string{"validate", "--engine", "duckdb"}, false},
-		{[]string{"explain", "--engine", "spark"}, false},
+		{[]string{"explain", "--engine", "spark"}, true},
+		{[]string{"explain", "--engine", "duckdb"}, false},
+		{[]string{"check", "--engine", "spark"}, false},
 		{[]string{"validate", "--", "--engine", "spark"}, false},
 	} {
 		if got := sparkRequested(tc.args); got != tc.want {

@@ -19,6 +19,8 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 		input, output string
 		quarantine    bool
 		csv           csvFlags
+		// checkEngine refuses --engine and --spark-remote but for DuckDB (spark is delegated).
+		checkEngine func() error
 	)
 	cmd := &cobra.Command{
 		Use:   "explain --schema S [--input IN [--out OUT [--quarantine]]]",
@@ -28,6 +30,9 @@ func explainCmd(stdout io.Writer) *cobra.Command {
   tablegate explain --collection shop.yaml --input-dir in/ --out-dir clean/ --quarantine`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkEngine(); err != nil {
+				return err
+			}
 			if cf.path != "" {
 				return explainCollection(cmd, &cf, inputs, outs, quarantine, &csv, stdout)
 			}
@@ -80,6 +85,7 @@ func explainCmd(stdout io.Writer) *cobra.Command {
 	cf.add(cmd, true)
 	csv.add(cmd)
 	cmd.Flags().BoolVar(&quarantine, "quarantine", false, "the run quarantines invalid rows beside the output")
+	checkEngine = engineFlags(cmd)
 	return cmd
 }
 

@@ -24,10 +24,10 @@ import (
 
 // Exit statuses (the README's table).
 const (
-	exitOK          = 0
-	exitDataFailed  = 1
-	exitUsage       = 2
-	exitColumnCheck = 3
+	exitOK          = tablegate.ExitOK
+	exitDataFailed  = tablegate.ExitDataFailed
+	exitUsage       = tablegate.ExitUsage
+	exitColumnCheck = tablegate.ExitColumnCheck
 )
 
 func main() {
@@ -144,25 +144,8 @@ func isUsage(err error) bool {
 	return errors.As(err, &u)
 }
 
-// exitCode maps an error to its exit status.
-func exitCode(err error) int {
-	var (
-		colErr   *tablegate.ColumnSchemaError
-		abortErr *tablegate.ValidationAbortError
-		noValid  *tablegate.NoValidRowsError
-		castErr  *tablegate.CastError
-		tableErr *tablegate.TableCheckError
-	)
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &colErr):
-		return exitColumnCheck
-	case errors.As(err, &abortErr), errors.As(err, &noValid), errors.As(err, &castErr), errors.As(err, &tableErr):
-		return exitDataFailed
-	}
-	return exitUsage
-}
+// exitCode maps an error to its exit status (tablegate.ExitStatus).
+func exitCode(err error) int { return tablegate.ExitStatus(err) }
 
 // schemaFlags are the flags that name a schema: a schema file, or an object of a data contract.
 type schemaFlags struct {

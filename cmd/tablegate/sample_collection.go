@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tablegate/tablegate/collection"
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/sample"
 )
@@ -52,8 +53,10 @@ func sampleCollection(ctx context.Context, stdout io.Writer, file, outDir string
 	}
 	defer eng.Close()
 	var uncontrolled []string
+	inputs := map[string]exec.Asset{}
 	for _, q := range queries {
 		path := filepath.Join(outDir, q.Member+".parquet")
+		inputs[q.Member] = exec.Asset{Name: q.Member, Input: exec.ParquetInput{Path: path}}
 		if err := eng.WriteQuery(ctx, q.Query, exec.ParquetOutput{Path: path}); err != nil {
 			return fmt.Errorf("member %s: %w", q.Member, err)
 		}
@@ -72,6 +75,39 @@ func sampleCollection(ctx context.Context, stdout io.Writer, file, outDir string
 		spec.Rows, spec.InvalidRate*100, spec.InvalidRate*100)
 	if len(uncontrolled) > 0 {
 		fmt.Fprintf(stdout, "note: the generator does not control %s: they pass or fail as the generated values happen to\n", strings.Join(uncontrolled, ", "))
+	}
+	return validateSampleCollection(ctx, stdout, eng, c, inputs)
+}
+
+// validateSampleCollection validates the written members as one collection run, counts only,
+// and prints what was produced, not what was asked: each member's invalid rows and each
+// filter's, propagation's and reference's failed rows.
+func validateSampleCollection(ctx context.Context, stdout io.Writer, eng *exec.Engine, c *collection.Collection, inputs map[string]exec.Asset) error {
+	plan, err := compile.CompileCollection(ctx, c)
+	if err != nil {
+		return err
+	}
+	rep, err := eng.RunCollection(ctx, exec.CollectionAsset{Plan: plan, Members: inputs}, exec.Options{MaxFailureSamples: -1})
+	if rep == nil || rep.Outcome == nil {
+		return fmt.Errorf("validate the written sample: %w", err)
+	}
+	for _, name := range rep.MemberOrder {
+		r := rep.Members[name]
+		if r == nil || r.Outcome == nil {
+			continue
+		}
+		share := 0.0
+		if r.Rows.Input > 0 {
+			share = float64(r.Rows.Invalid) / float64(r.Rows.Input) * 100
+		}
+		fmt.Fprintf(stdout, "validated %s: %d of %d rows (%.2f%%) are invalid; %s\n", name, r.Rows.Invalid, r.Rows.Input, share, *r.Outcome)
+	}
+	for _, f := range rep.Filters {
+		var failed int64
+		for _, n := range f.Failed {
+			failed += n
+		}
+		fmt.Fprintf(stdout, "validated %s %s: %d rows failed it\n", f.Kind, f.Name, failed)
 	}
 	return nil
 }

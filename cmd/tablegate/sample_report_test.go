@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
@@ -37,4 +38,50 @@ func TestSampleReportsWhatItProduced(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.NotContains(t, stdout, "does not control")
 	assert.Contains(t, stdout, "validated: 0 of 1000 rows (0.00%) are invalid (fail an error rule); all_valid")
+}
+
+// TestSampleCollectionValidates: a collection's sample at invalid rate 0 validates as a
+// collection with every member kept whole; at a rate above 0 every member has invalid rows and
+// every filter, the propagation and the reference fail for some.
+func TestSampleCollectionValidates(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	shop := filepath.Join("..", "..", "sample", "testdata", "shop", "shop.yaml")
+	for _, rate := range []string{"0", "0.1"} {
+		dir := f.path("rate" + rate)
+		code, stdout, stderr := cli(t, "sample", "--collection", shop, "--rows", "3000", "--invalid-rate", rate, "--seed", "2", "--out-dir", dir)
+		require.Equal(t, 0, code, stderr)
+		for _, m := range []string{"orders", "items", "invoices", "select", "products"} {
+			assert.FileExists(t, filepath.Join(dir, m+".parquet"))
+			assert.Regexp(t, `validated `+m+`: \d+ of \d+ rows`, stdout)
+		}
+		code, stdout, stderr = cli(t, "validate", "--collection", shop, "--input-dir", dir, "--out-dir", f.path("out"+rate), "--quarantine", "--format", "json", "--samples", "0")
+		rep := oneJSON(t, stdout)
+		members := rep["members"].(map[string]any)
+		require.Len(t, members, 5)
+		if rate == "0" {
+			require.Equal(t, 0, code, stderr)
+			assert.Equal(t, true, rep["written"])
+			for name, m := range members {
+				rows := m.(map[string]any)["rows"].(map[string]any)
+				assert.Equal(t, rows["input"], rows["valid"], "member %s is not kept whole", name)
+				assert.Positive(t, rows["input"], name)
+			}
+			continue
+		}
+		for name, m := range members {
+			rows := m.(map[string]any)["rows"].(map[string]any)
+			assert.Positive(t, rows["invalid"], "member %s has no invalid row at rate 0.1", name)
+		}
+		filters := rep["filters"].([]any)
+		require.Len(t, filters, 5) // three relationships, the propagation, the reference
+		for _, fl := range filters {
+			fr := fl.(map[string]any)
+			var failed float64
+			for _, n := range fr["failed"].(map[string]any) {
+				failed += n.(float64)
+			}
+			assert.Positive(t, failed, "%s %s never fails at rate 0.1", fr["kind"], fr["name"])
+		}
+	}
 }

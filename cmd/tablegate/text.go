@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -187,18 +186,8 @@ func jsonText(v any) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// indentJSON is v as indented JSON without escaping <, > and & (>= reads as >=, not \u003e=):
-// the CLI's JSON is read by people and parsers, never embedded in HTML.
-func indentJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+// indentJSON is v as the commands' JSON (tablegate.IndentJSON).
+func indentJSON(v any) ([]byte, error) { return tablegate.IndentJSON(v) }
 
 // count spells a count with thousands separators, so long counts stay readable when aligned
 // (as the page spells them: report.Count).

@@ -153,17 +153,8 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 			}
 			if f.format == "json" || f.report != "" {
 				rep = tablegate.WithError(rep, err)
-				data, jerr := indentJSON(rep)
-				if jerr != nil {
-					return jerr
-				}
-				if f.report != "" {
-					if werr := os.WriteFile(f.report, append(data, '\n'), 0o644); werr != nil {
-						return fmt.Errorf("write the report: %w", werr)
-					}
-				}
-				if f.format == "json" {
-					fmt.Fprintln(stdout, string(data))
+				if werr := tablegate.WriteReport(rep, nil, f.report, jsonTo(f.format, stdout)); werr != nil {
+					return werr
 				}
 			}
 			if f.format != "json" && rep != nil && rep.Outcome != nil {
@@ -295,20 +286,17 @@ func checkReportFiles(p cliPaths) error {
 // writeErrorReport writes the report of a run that ended with err and nothing else to say, to
 // stdout (format json) and the report file (when given).
 func writeErrorReport(format, report string, stdout io.Writer, err error) {
-	if format != "json" && report == "" {
-		return
+	if format == "json" || report != "" {
+		_ = tablegate.WriteReport(nil, err, report, jsonTo(format, stdout))
 	}
-	rep := tablegate.WithError(nil, err)
-	data, jerr := indentJSON(rep)
-	if jerr != nil {
-		return
-	}
-	if report != "" {
-		_ = os.WriteFile(report, append(data, '\n'), 0o644)
-	}
+}
+
+// jsonTo is where --format prints the JSON report: stdout for json, nowhere for text.
+func jsonTo(format string, stdout io.Writer) io.Writer {
 	if format == "json" {
-		fmt.Fprintln(stdout, string(data))
+		return stdout
 	}
+	return nil
 }
 
 func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegate.Report, error) {

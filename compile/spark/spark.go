@@ -68,7 +68,18 @@ func CompileContext(ctx context.Context, p *compile.Plan) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	prog := &Program{Plan: p, spark: sp}
+	return &Program{Plan: p, Rules: RulesOf(sp), spark: sp}, nil
+}
+
+// Spark is the plan rendered in Spark SQL (compile.Plan.In with Dialect): its Program is the
+// Spark run's (compile.ProgramDialect).
+func (p *Program) Spark() *compile.Plan { return p.spark }
+
+// RulesOf is each rule's Spark SQL of a plan rendered in Spark SQL (Spark), with the probe that
+// Spark's analyzer types for a custom rule.
+func RulesOf(sp *compile.Plan) []Rule {
+	s := sp.Schema()
+	var rules []Rule
 	for _, r := range sp.Rules {
 		out := Rule{Name: r.Name, Expr: r.Expr}
 		switch r.Kind {
@@ -79,9 +90,9 @@ func CompileContext(ctx context.Context, p *compile.Plan) (*Program, error) {
 				out.Probe += " GROUP BY " + strings.Join(keys, ", ")
 			}
 		}
-		prog.Rules = append(prog.Rules, out)
+		rules = append(rules, out)
 	}
-	return prog, nil
+	return rules
 }
 
 // bind is a custom rule's Spark form, checked to be one expression, `_` bound to ref.

@@ -6,6 +6,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,6 +63,14 @@ func TestCLI(t *testing.T) {
 		if code != tc.code || rep.Outcome == nil || *rep.Outcome != tc.want {
 			t.Errorf("%v: exit %d, outcome %v; want %d, %s", tc.extra, code, rep.Outcome, tc.code, tc.want)
 		}
+	}
+	// explain --engine spark is delegated too: every statement of the Spark run.
+	cmd := osexec.CommandContext(ctx, filepath.Join(dir, "tablegate"), "explain", "--engine", "spark", "--spark-remote", server.Remote,
+		"--schema", schemaFile, "--input", in, "--out", out, "--quarantine")
+	text, err := cmd.Output()
+	if err != nil || !strings.HasPrefix(string(text), "-- Besides these statements, the run sets its Spark session") ||
+		!strings.Contains(string(text), "INSERT OVERWRITE DIRECTORY") || !strings.Contains(string(text), "CACHE TABLE") {
+		t.Errorf("explain --engine spark: %v\n%s", err, text)
 	}
 	for _, table := range []string{out, filepath.Join(dir, "rel", "small.parquet")} {
 		if n := len(rowsOf(t, db, table)); n != 7 {

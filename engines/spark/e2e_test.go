@@ -730,7 +730,7 @@ type failingWrites struct {
 
 func (f failingWrites) Exec(ctx context.Context, q string) error {
 	if strings.HasPrefix(q, "INSERT OVERWRITE DIRECTORY") && strings.Contains(q, f.match) {
-		q = strings.Replace(q, " FROM __tg_flagged WHERE ", " FROM __tg_flagged WHERE (CASE WHEN __tg_rid >= 10 THEN CAST(raise_error('tablegate test: a job failing mid-write') AS BOOLEAN) ELSE TRUE END) AND ", 1)
+		q = strings.Replace(q, " WHERE ", " WHERE (CASE WHEN __tg_rid >= 10 THEN CAST(raise_error('tablegate test: a job failing mid-write') AS BOOLEAN) ELSE TRUE END) AND ", 1)
 	}
 	return f.Session.Exec(ctx, q)
 }

@@ -14,56 +14,6 @@ import (
 	"github.com/tablegate/tablegate/schema"
 )
 
-// TestRecoverSwap puts back an output that a run killed between its renames left aside, and
-// refuses to guess between two.
-func TestRecoverSwap(t *testing.T) {
-	dir := t.TempDir()
-	target := filepath.Join(dir, "t [1].parquet")
-	old := target + ".tg-old-abc"
-	if err := os.MkdirAll(old, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(old, "part-0.parquet"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := recoverSwap(target); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(target, "part-0.parquet")); err != nil {
-		t.Fatalf("not recovered: %v", err)
-	}
-	if err := recoverSwap(target); err != nil { // a present target is left as it is
-		t.Fatal(err)
-	}
-	if err := os.Rename(target, target+".tg-old-1"); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(target+".tg-old-2", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := recoverSwap(target); err == nil || !strings.Contains(err.Error(), "2 earlier outputs") {
-		t.Errorf("two candidates: %v", err)
-	}
-	r := &run{id: "r1"}
-	tmp := filepath.Join(dir, "new")
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	other := filepath.Join(dir, "other.parquet")
-	if err := os.MkdirAll(other, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.swapIn(tmp, other); err != nil {
-		t.Fatal(err)
-	}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), "other.parquet.") || e.Name() == "new" {
-			t.Errorf("left behind: %s", e.Name())
-		}
-	}
-}
-
 // offline is a plan and an engine whose connection fails, and whether the engine tried it.
 func offline(t *testing.T) (*compile.Plan, *Engine, *bool) {
 	t.Helper()
@@ -138,8 +88,6 @@ func TestRefusals(t *testing.T) {
 		{exec.Asset{Plan: p, Input: exec.CSVInput{Path: "in.csv"}}, exec.Options{}, "exec.CSVInput"},
 		{exec.Asset{Plan: p, Input: in, Output: exec.TableOutput{Table: "t"}}, exec.Options{}, "DuckDB tables"},
 		{exec.Asset{Plan: p, Input: in}, exec.Options{Cast: true}, "--cast"},
-		{exec.Asset{Plan: p, Input: in}, exec.Options{RowSample: 3}, "--row-sample"},
-		{exec.Asset{Plan: p, Input: in}, exec.Options{Granularity: exec.PerColumn}, "per column"},
 	} {
 		rep, err := eng.Run(context.Background(), tc.a, tc.opts)
 		var re *RefusedError

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablegate/tablegate/engines/spark"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/outcome"
 )
 
 // needS3 skips unless the shared Spark has the s3a connector and an S3 emulator.
@@ -150,5 +151,24 @@ func TestS3OutputRefused(t *testing.T) {
 		Output: exec.ParquetOutput{Path: "s3a://tablegate-test/out/t.parquet"}}, exec.Options{})
 	if err == nil || !strings.Contains(err.Error(), "s3a://tablegate-test/out/t.parquet") {
 		t.Fatalf("error %v, want the object-store output refused by name", err)
+	}
+}
+
+// TestS3InputUnsupportedType validates an input on S3 whose footer stores a declared column as
+// unsigned integers: Spark would read it as a wider signed type, so the footer check (through
+// Spark) stops the run with the column_schema_mismatch outcome, naming the column.
+func TestS3InputUnsupportedType(t *testing.T) {
+	needS3(t)
+	ctx := context.Background()
+	if err := server.S3.CreateBucket(ctx, "tablegate-test"); err != nil && !strings.Contains(err.Error(), "BucketAlready") {
+		t.Fatal(err)
+	}
+	in := filepath.Join(t.TempDir(), "in.parquet")
+	writeParquet(t, duck(t), "SELECT 1::UBIGINT AS id, 1::DOUBLE AS amount", in)
+	url := putFile(t, "tablegate-test", "unsigned/in.parquet", in)
+	rep, err := spark.New(server.Remote).Run(ctx, exec.Asset{Plan: plan(t, outcomeSchema), Input: exec.ParquetInput{Path: url}}, exec.Options{})
+	var uc *spark.UnsupportedColumnError
+	if !errors.As(err, &uc) || rep.Outcome == nil || *rep.Outcome != outcome.ColumnSchemaMismatch || !strings.Contains(err.Error(), "'id' (unsigned 64-bit integers)") {
+		t.Fatalf("outcome %v, error %v; want column_schema_mismatch naming 'id'", rep.Outcome, err)
 	}
 }

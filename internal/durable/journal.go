@@ -23,9 +23,14 @@ import (
 // A rename that fails (a name the file system refuses, a folder put in the way) undoes those
 // done, so that a swap that cannot complete never blocks the output: each file a rename replaces
 // is first kept under a hard link (Keep), which the rollback renames back.
+//
+// A swap of Dirs moves directories (Spark's Parquet outputs): no hard link keeps a directory, so
+// such a swap renames each directory it replaces aside as a rename of its own first, which a
+// rollback undoes like the others.
 type Swap struct {
 	Dir   string
 	Steps []rename
+	Dirs  bool
 }
 
 type rename struct {
@@ -67,8 +72,8 @@ func (s *Swap) Add(from, to string) {
 }
 
 // Check refuses a swap that cannot complete, before anything is recorded or renamed: a source
-// that is missing, a target that is not a regular file (a folder, a named pipe, a device), or a
-// name longer than the folder's file system allows.
+// that is missing, a target that is not a regular file (a folder, a named pipe, a device; not a
+// directory, for a swap of Dirs), or a name longer than the folder's file system allows.
 func (s *Swap) Check() error {
 	limit := NameMax(s.Dir)
 	for _, st := range s.Steps {
@@ -80,7 +85,11 @@ func (s *Swap) Check() error {
 		if _, err := os.Lstat(filepath.Join(s.Dir, st.From)); err != nil {
 			return err
 		}
-		if err := filekind.Regular(filepath.Join(s.Dir, st.To)); err != nil {
+		kind := filekind.Regular
+		if s.Dirs {
+			kind = filekind.Directory
+		}
+		if err := kind(filepath.Join(s.Dir, st.To)); err != nil {
 			return err
 		}
 	}

@@ -36,12 +36,15 @@ import polars as pl
 MEMBER_NAMES = ["orders", "items", "select", "rechnungsposition"]
 STRINGS = ["", "a", "ab", "abc", "é", "日本語", "a b", "zz", "ß", "x1"]
 KEY2 = ["a", "b", "é"]
-# SQL filter conditions and their polars equivalents (NULL results drop the key in both).
+# SQL filter conditions and their polars equivalents. A NULL condition keeps the key, as
+# tablegate's SQL filters (and custom rules) count NULL as satisfied: the dataframely filter
+# below fills NULL with True.
 SQL_FILTERS = [
     ("count(*) <= 2", lambda: pl.len() <= 2),
     ("max(v) >= 1", lambda: pl.col("v").max() >= 1),
     ("count(s) = count(*)", lambda: pl.col("s").count() == pl.len()),
-    ("sum(v) > 0", lambda: pl.col("v").sum() > 0),
+    # SQL's sum of only NULLs is NULL, polars' is 0.
+    ("sum(v) > 0", lambda: pl.when(pl.col("v").count() > 0).then(pl.col("v").sum()) > 0),
 ]
 
 
@@ -120,7 +123,7 @@ class Member:
         elif self.rule == "short":
             # NULL where v is NULL and s is not: dataframely counts a NULL rule result as valid,
             # as tablegate does.
-            attrs["s_short"] = dy.rule()(lambda cls: pl.col("s").is_null() | (pl.col("s").str.len_bytes() <= pl.col("v")))
+            attrs["s_short"] = dy.rule()(lambda cls: pl.col("s").is_null() | (pl.col("s").str.len_chars() <= pl.col("v")))
         return type(f"S_{self.name}", (dy.Schema,), attrs)
 
     def dtype(self, typ):
@@ -202,7 +205,7 @@ class Case:
         for name, kind, a, b in self.filters:
             if kind == "sql":
                 cond = SQL_FILTERS[b][1]
-                ns[name] = dy.filter()(lambda self, a=a, cond=cond, on=self.key: getattr(self, a).group_by(on).agg(cond().alias("__ok")).filter(pl.col("__ok")).select(on))
+                ns[name] = dy.filter()(lambda self, a=a, cond=cond, on=self.key: getattr(self, a).group_by(on).agg(cond().alias("__ok")).filter(pl.col("__ok").fill_null(True)).select(on))
                 continue
             fn = dy.functional.require_relationship_one_to_one if kind == "one_to_one" else dy.functional.require_relationship_one_to_at_least_one
             ns[name] = dy.filter()(lambda self, fn=fn, a=a, b=b, on=self.key: fn(getattr(self, a), getattr(self, b), on=on))
@@ -273,7 +276,10 @@ def tablegate_verdict(binary, case, d):
     outdir = os.path.join(d, "out")
     shutil.rmtree(outdir, ignore_errors=True)
     os.makedirs(outdir)
-    args = [binary, "validate", "--collection", os.path.join(d, "collection.json"), "--format", "json", "--quarantine", "--samples", "0"]
+    # --row-sample lists every valid row (the cases are small): the kept rows even when a
+    # member's outcome (no valid rows) stops the collection from writing.
+    args = [binary, "validate", "--collection", os.path.join(d, "collection.json"), "--format", "json", "--quarantine",
+            "--samples", "0", "--row-sample", "100000"]
     for name, path in inputs.items():
         args += ["--input", f"{name}={path}", "--out", f"{name}={os.path.join(outdir, name + '.parquet')}"]
     res = subprocess.run(args, capture_output=True, text=True, timeout=120)
@@ -298,8 +304,15 @@ def tablegate_verdict(binary, case, d):
                 continue
             if n:
                 counts[rule] = n
+        kept = {row["rid"] for row in mrep.get("valid_sample", [])}
+        if len(kept) != mrep["rows"]["valid"]:
+            return None, f"member {name}: {mrep['rows']['valid']} valid rows but {len(kept)} in valid_sample"
         path = os.path.join(outdir, name + ".parquet")
-        kept = set(pl.read_parquet(path)["rid"].to_list()) if os.path.exists(path) else set()
+        if rep.get("written"):
+            # What was written is what the report lists.
+            written = set(pl.read_parquet(path)["rid"].to_list())
+            if written != kept:
+                counts["(written rows differ from valid_sample)"] = len(written ^ kept)
         out[name] = (kept, counts)
     return out, None
 
@@ -346,6 +359,7 @@ def main():
     ap.add_argument("--budget", type=float, default=0, help="stop starting cases after this many seconds (0: no limit)")
     ap.add_argument("--tablegate", help="the tablegate binary (default: go build ./cmd/tablegate)")
     ap.add_argument("--out", help="folder for the shrunk disagreements (JSON)")
+    ap.add_argument("--only", help="run only these case numbers (comma-separated k of seed*1000003+k)")
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="tg-cdiff-")
     binary = args.tablegate
@@ -358,7 +372,10 @@ def main():
     refusals = collections.Counter()
     found = []
     done = 0
+    only = {int(k) for k in args.only.split(",")} if args.only else None
     for k in range(args.cases):
+        if only is not None and k not in only:
+            continue
         if args.budget and time.time() - start > args.budget:
             break
         done += 1

@@ -1,33 +1,27 @@
-// Command tablegate-spark is `tablegate validate` on Apache Spark through Spark Connect. The
-// tablegate CLI runs it for `validate --engine spark`; it takes the same flags that apply on Spark,
-// prints the same text or JSON report and exits with the same statuses (0 passed, 1 data failed,
-// 2 usage or run error, 3 column check).
+// Command tablegate-spark is `tablegate validate` and `tablegate explain` on Apache Spark through
+// Spark Connect. The tablegate CLI runs it for `--engine spark`; it takes the flags that apply on
+// Spark, runs through the root package's engine (tablegate.NewOn(spark.New(remote))): the same
+// report, JSON, HTML page, history and exit statuses (tablegate.ExitStatus) as tablegate.
 package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/spark"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
-)
-
-const (
-	exitOK          = 0
-	exitDataFailed  = 1
-	exitUsage       = 2
-	exitColumnCheck = 3
 )
 
 func main() {
@@ -37,89 +31,148 @@ func main() {
 	os.Exit(code)
 }
 
+// flags are the command line's; settings are the report settings given as flags, by name.
 type flags struct {
-	schema, schemaRoot, input, out, name string
-	engine, remote, report, format       string
-	quarantine                           bool
-	samples                              int
+	schema, schemaRoot, input, out, name, quarantineName string
+	engine, remote, report, format, html, history        string
+	quarantine, skipMissing                              bool
+	settings                                             map[string]*string
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	code := exitOK
-	var f flags
-	root := &cobra.Command{Use: "tablegate-spark", SilenceUsage: true, SilenceErrors: true}
-	validate := &cobra.Command{
-		Use:   "validate --engine spark --spark-remote sc://HOST:PORT --schema S --input IN [--out OUT] [flags]",
-		Short: "Validate a Parquet input on Spark, write the valid rows and the quarantine, report one check per rule",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep, err := validate(cmd.Context(), &f, getenv, stderr)
-			if f.format == "json" || f.report != "" {
-				if rep == nil {
-					rep = &outcome.Report{Checks: []outcome.Check{}, InvalidByRules: []outcome.RuleSet{}}
-				}
-				if err != nil && rep.Error == nil {
-					rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}
-				}
-				data, jerr := json.MarshalIndent(rep, "", "  ")
-				if jerr != nil {
-					return jerr
-				}
-				if f.report != "" {
-					if werr := os.WriteFile(f.report, append(data, '\n'), 0o644); werr != nil {
-						return fmt.Errorf("write the report: %w", werr)
-					}
-				}
-				if f.format == "json" {
-					fmt.Fprintln(stdout, string(data))
-				}
-			}
-			if f.format != "json" && rep != nil && rep.Outcome != nil {
-				printText(stdout, rep)
-			}
-			code = exitCode(err)
-			return err
-		},
-	}
-	fl := validate.Flags()
-	fl.StringVar(&f.schema, "schema", "", "schema file (YAML or JSON)")
-	fl.StringVar(&f.schemaRoot, "schema-root", "", "folder the schema's extends may read from")
-	fl.StringVar(&f.input, "input", "", "a Parquet file or a directory of Parquet files, on a filesystem the Spark driver sees")
-	fl.StringVar(&f.out, "out", "", "the table: a directory Spark writes Parquet part files into")
-	fl.StringVar(&f.name, "name", "", "asset name (default: OUT's base name); the quarantine is <name>_quarantine.parquet")
-	fl.BoolVar(&f.quarantine, "quarantine", false, "write invalid rows to the quarantine and the valid rows to the table")
-	fl.IntVar(&f.samples, "samples", 5, "failing rows shown per check, 0 for none")
-	fl.StringVar(&f.engine, "engine", "spark", "spark (the only engine of this binary)")
-	fl.StringVar(&f.remote, "spark-remote", "", "the Spark Connect server, sc://HOST:PORT (default: env SPARK_REMOTE)")
-	fl.StringVar(&f.report, "report", "", "write the JSON report to this file")
-	fl.StringVar(&f.format, "format", "text", "output: text or json")
-	root.AddCommand(validate)
-	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	if err := root.ExecuteContext(ctx); err != nil {
-		if code == exitOK {
-			code = exitUsage
-		}
-		fmt.Fprintln(stderr, "tablegate: "+err.Error())
-	}
-	return code
+// settingFlags are the report settings a command line may give (tablegate.Setting*), by flag.
+var settingFlags = []struct{ flag, setting, usage string }{
+	{"granularity", tablegate.SettingCheckGranularity, "checks per rule, column or schema (default rule)"},
+	{"schema-rules", tablegate.SettingSchemaRules, "at column granularity: collapsed or per_rule (default collapsed)"},
+	{"samples", tablegate.SettingMaxFailureSamples, "failing rows per check in the report, 0 for none (default 5)"},
+	{"row-sample", tablegate.SettingRowSample, "valid and invalid rows shown in the report"},
 }
 
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-func validate(ctx context.Context, f *flags, getenv func(string) string, stderr io.Writer) (*outcome.Report, error) {
-	switch {
-	case f.engine != "spark":
+// TypeName names the error in the JSON report, as tablegate's.
+func (e *usageError) TypeName() string { return "UsageError" }
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	code := tablegate.ExitOK
+	f := flags{settings: map[string]*string{}}
+	root := &cobra.Command{Use: "tablegate-spark", SilenceUsage: true, SilenceErrors: true}
+	validate := &cobra.Command{
+		Use:   "validate --engine spark --spark-remote sc://HOST:PORT --schema S --input IN [--out OUT] [flags]",
+		Short: "Validate a Parquet input on Spark, write the valid rows and the quarantine",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rep, err := f.validate(cmd, getenv, stderr)
+			if pageErr := (*tablegate.PageError)(nil); errors.As(err, &pageErr) {
+				return pageErr
+			}
+			if f.format == "json" || f.report != "" {
+				rep = tablegate.WithError(rep, err)
+				var w io.Writer
+				if f.format == "json" {
+					w = stdout
+				}
+				if werr := tablegate.WriteReport(rep, nil, f.report, w); werr != nil {
+					return werr
+				}
+			}
+			if f.format != "json" && rep != nil && rep.Outcome != nil {
+				printText(stdout, rep)
+			}
+			code = tablegate.ExitStatus(err)
+			return err
+		},
+	}
+	explain := &cobra.Command{
+		Use:   "explain --engine spark --spark-remote sc://HOST:PORT --schema S --input IN [--out OUT [--quarantine]]",
+		Short: "Check the input's column types on Spark and print every statement a run executes",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			text, err := f.explain(cmd, getenv)
+			if err == nil {
+				fmt.Fprint(stdout, text)
+			}
+			return err
+		},
+	}
+	type flag struct {
+		value       *string
+		name, usage string
+	}
+	both := []flag{
+		{&f.schema, "schema", "schema file (YAML or JSON)"},
+		{&f.schemaRoot, "schema-root", "folder the schema's extends may read from"},
+		{&f.input, "input", "a Parquet file or a directory of Parquet files, on a filesystem the Spark driver sees"},
+		{&f.out, "out", "the table: a directory Spark writes Parquet part files into"},
+		{&f.remote, "spark-remote", "the Spark Connect server, sc://HOST:PORT (default: env SPARK_REMOTE)"},
+	}
+	for _, s := range settingFlags {
+		f.settings[s.flag] = new(string)
+		both = append(both, flag{f.settings[s.flag], s.flag, s.usage + " (env TABLEGATE_" + strings.ToUpper(s.setting) + ")"})
+	}
+	for _, c := range []*cobra.Command{validate, explain} {
+		for _, fl := range both {
+			c.Flags().StringVar(fl.value, fl.name, "", fl.usage)
+		}
+		c.Flags().StringVar(&f.engine, "engine", "spark", "spark (the only engine of this binary)")
+		c.Flags().BoolVar(&f.quarantine, "quarantine", false, "write invalid rows to the quarantine and the valid rows to the table")
+	}
+	for _, fl := range []flag{
+		{&f.name, "name", "asset name (default: OUT's base name); the quarantine is <name>_quarantine.parquet"},
+		{&f.quarantineName, "quarantine-name", "the quarantine's name beside the table (default <name>_quarantine)"},
+		{&f.report, "report", "write the JSON report to this file"},
+		{&f.html, "html", "write the report as one self-contained HTML page to this file"},
+		{&f.history, "history", "append the run to the run history in this DuckDB file"},
+	} {
+		validate.Flags().StringVar(fl.value, fl.name, "", fl.usage)
+	}
+	validate.Flags().StringVar(&f.format, "format", "text", "output: text or json")
+	validate.Flags().BoolVar(&f.skipMissing, "skip-missing", false, "an input that matches no file is the skipped outcome, not an error")
+	root.AddCommand(validate, explain)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	if err := root.ExecuteContext(ctx); err != nil {
+		if code == tablegate.ExitOK {
+			code = tablegate.ExitUsage
+			earlyReport(args, stdout, err) // a bad flag or argument: still one JSON report
+		}
+		fmt.Fprintln(stderr, "tablegate: "+err.Error())
+	}
+	return code
+}
+
+// earlyReport writes the report of a validate command line that failed before it ran (a flag
+// that does not parse), when it asks for --format json or --report.
+func earlyReport(args []string, stdout io.Writer, err error) {
+	if len(args) == 0 || args[0] != "validate" {
+		return
+	}
+	value := func(name string) string {
+		for i, a := range args {
+			if v, ok := strings.CutPrefix(a, name+"="); ok {
+				return v
+			}
+			if a == name && i+1 < len(args) {
+				return args[i+1]
+			}
+		}
+		return ""
+	}
+	var w io.Writer
+	if value("--format") == "json" {
+		w = stdout
+	}
+	if report := value("--report"); w != nil || report != "" {
+		_ = tablegate.WriteReport(nil, &usageError{err.Error()}, report, w)
+	}
+}
+
+// connect is the root package's engine on the Spark Connect server the flags name.
+func (f *flags) connect(getenv func(string) string) (*tablegate.Engine, error) {
+	if f.engine != "spark" {
 		return nil, &usageError{fmt.Sprintf("--engine %q: this is the Spark engine's binary; run tablegate for DuckDB", f.engine)}
-	case f.format != "text" && f.format != "json":
-		return nil, &usageError{fmt.Sprintf("--format %q: use text or json", f.format)}
-	case f.schema == "":
-		return nil, &usageError{"--schema is required"}
-	case f.quarantine && f.out == "":
-		return nil, &usageError{"--quarantine needs --out: the quarantine goes beside the table"}
 	}
 	remote := f.remote
 	if remote == "" {
@@ -127,6 +180,14 @@ func validate(ctx context.Context, f *flags, getenv func(string) string, stderr 
 	}
 	if remote == "" {
 		return nil, &usageError{"--engine spark needs --spark-remote sc://HOST:PORT (or env SPARK_REMOTE)"}
+	}
+	return tablegate.NewOn(spark.New(remote)), nil
+}
+
+// plan loads and compiles the schema.
+func (f *flags) plan(ctx context.Context) (*tablegate.Plan, error) {
+	if f.schema == "" {
+		return nil, &usageError{"--schema is required"}
 	}
 	var opts []schema.LoadOption
 	if f.schemaRoot != "" {
@@ -136,40 +197,93 @@ func validate(ctx context.Context, f *flags, getenv func(string) string, stderr 
 	if err != nil {
 		return nil, err
 	}
-	p, err := compile.CompileContext(ctx, s)
+	return compile.CompileContext(ctx, s)
+}
+
+// options are the run's options: the report settings from the flags, else the TABLEGATE_*
+// environment variables.
+func (f *flags) options(cmd *cobra.Command, getenv func(string) string) (tablegate.Options, error) {
+	var opts tablegate.Options
+	for _, s := range settingFlags {
+		value, source := *f.settings[s.flag], "flag --"+s.flag
+		if !cmd.Flags().Changed(s.flag) {
+			env := "TABLEGATE_" + strings.ToUpper(s.setting)
+			value, source = getenv(env), "environment variable "+env
+		}
+		if value == "" {
+			continue
+		}
+		if err := opts.ApplySetting(s.setting, value, source); err != nil {
+			return opts, err
+		}
+	}
+	opts.Quarantine = f.quarantine
+	return opts, nil
+}
+
+// asset is the input and output the flags name.
+func (f *flags) asset() (tablegate.Input, tablegate.Output, error) {
+	if f.input == "" {
+		return nil, nil, &usageError{"--input is required: a Parquet file or a directory of Parquet files"}
+	}
+	var out tablegate.Output
+	if f.out != "" {
+		out = exec.ParquetOutput{Path: f.out}
+	} else if f.quarantine {
+		return nil, nil, &usageError{"--quarantine needs --out: the quarantine goes beside the table"}
+	}
+	return exec.ParquetInput{Path: f.input}, out, nil
+}
+
+func (f *flags) validate(cmd *cobra.Command, getenv func(string) string, stderr io.Writer) (*tablegate.Report, error) {
+	ctx := cmd.Context()
+	if f.format != "text" && f.format != "json" {
+		return nil, &usageError{fmt.Sprintf("--format %q: use text or json", f.format)}
+	}
+	eng, err := f.connect(getenv)
 	if err != nil {
 		return nil, err
 	}
-	samples := f.samples
-	if samples == 0 {
-		samples = -1
+	in, out, err := f.asset()
+	if err != nil {
+		return nil, err
 	}
-	a := exec.Asset{Name: f.name, Plan: p, Quarantine: f.quarantine}
-	if f.input != "" {
-		a.Input = exec.ParquetInput{Path: f.input}
+	opts, err := f.options(cmd, getenv)
+	if err != nil {
+		return nil, err
 	}
-	if f.out != "" {
-		a.Output = exec.ParquetOutput{Path: f.out}
+	p, err := f.plan(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return spark.New(remote).Run(ctx, a, exec.Options{MaxFailureSamples: samples, Warnings: stderr})
+	opts.Name, opts.QuarantineName, opts.SkipMissing, opts.Warnings = f.name, f.quarantineName, f.skipMissing, stderr
+	opts.HTML, opts.History = f.html, f.history
+	opts.ReportFiles = []tablegate.ReportFile{{Role: "--html", Path: f.html}, {Role: "--report", Path: f.report}, {Role: "--history", Path: f.history}}
+	res, err := eng.Validate(ctx, p, in, out, opts)
+	if res == nil {
+		return nil, err
+	}
+	return res.Report, err
 }
 
-func exitCode(err error) int {
-	var (
-		colErr   *outcome.ColumnSchemaError
-		unsup    *spark.UnsupportedColumnError
-		abortErr *outcome.ValidationAbortError
-		noValid  *outcome.NoValidRowsError
-	)
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &colErr), errors.As(err, &unsup):
-		return exitColumnCheck
-	case errors.As(err, &abortErr), errors.As(err, &noValid):
-		return exitDataFailed
+func (f *flags) explain(cmd *cobra.Command, getenv func(string) string) (string, error) {
+	eng, err := f.connect(getenv)
+	if err != nil {
+		return "", err
 	}
-	return exitUsage
+	in, out, err := f.asset()
+	if err != nil {
+		return "", err
+	}
+	opts, err := f.options(cmd, getenv)
+	if err != nil {
+		return "", err
+	}
+	p, err := f.plan(cmd.Context())
+	if err != nil {
+		return "", err
+	}
+	return eng.Explain(cmd.Context(), p, in, out, opts)
 }
 
 // printText prints the outcome, the row counts and the failing checks.

@@ -1,0 +1,75 @@
+package tablegate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/tablegate/tablegate/exec"
+)
+
+// Exit statuses of the tablegate commands (tablegate, and tablegate-spark for the Spark engine):
+// what ExitStatus gives for a run's error.
+const (
+	ExitOK          = 0 // the run passed (its warnings too)
+	ExitDataFailed  = 1 // rows or a table check failed it: aborted, no valid rows, a cast, a table check
+	ExitUsage       = 2 // a usage, schema, input, output, setting or run error (the report's outcome is null)
+	ExitColumnCheck = 3 // the input's columns or dtypes are not the schema's
+)
+
+// ExitStatus is the exit status of a command whose run ended with err.
+func ExitStatus(err error) int {
+	var (
+		colErr   *ColumnSchemaError
+		mismatch exec.MismatchError
+		abortErr *ValidationAbortError
+		noValid  *NoValidRowsError
+		castErr  *CastError
+		tableErr *TableCheckError
+	)
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &colErr), errors.As(err, &mismatch):
+		return ExitColumnCheck
+	case errors.As(err, &abortErr), errors.As(err, &noValid), errors.As(err, &castErr), errors.As(err, &tableErr):
+		return ExitDataFailed
+	}
+	return ExitUsage
+}
+
+// WriteReport writes the JSON report of a run that ended with err (WithError(rep, err)) to the
+// file path ("" none), then to w (nil none): what the commands' --report and --format json write.
+// The JSON is indented and does not escape <, > and & (>= reads as >=): it is read by people and
+// parsers, never embedded in HTML.
+func WriteReport(rep *Report, err error, path string, w io.Writer) error {
+	data, jerr := IndentJSON(WithError(rep, err))
+	if jerr != nil {
+		return jerr
+	}
+	if path != "" {
+		if werr := os.WriteFile(path, append(data, '\n'), 0o644); werr != nil {
+			return fmt.Errorf("write the report: %w", werr)
+		}
+	}
+	if w != nil {
+		_, werr := fmt.Fprintln(w, string(data))
+		return werr
+	}
+	return nil
+}
+
+// IndentJSON is v as indented JSON that does not escape <, > and &, as WriteReport writes it.
+func IndentJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}

@@ -1,0 +1,100 @@
+package spark_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/compile/spark"
+	"github.com/tablegate/tablegate/schema"
+)
+
+// TestBind: parameters are replaced by typed literals only outside quoted text, identifiers and
+// comments; a marker without a value or a value without a marker is refused.
+func TestBind(t *testing.T) {
+	for _, tc := range []struct {
+		stmt string
+		args []any
+		want string
+	}{
+		{"SELECT element_at($1, k)", []any{[]int64{0, 5, -1}}, "SELECT element_at(CAST(array(0L, 5L, -1L) AS ARRAY<BIGINT>), k)"},
+		{"SELECT $1, $1", []any{[]string{"1", "it's"}}, `SELECT CAST(array('1', 'it\'s') AS ARRAY<STRING>), CAST(array('1', 'it\'s') AS ARRAY<STRING>)`},
+		{"SELECT '$1', `a$1``$1`, \"$1\\\"$1\", $1 -- $1\n/* $1 */", []any{int64(7)}, "SELECT '$1', `a$1``$1`, \"$1\\\"$1\", 7L -- $1\n/* $1 */"},
+		{"SELECT $1", []any{[]int64{}}, "SELECT CAST(array() AS ARRAY<BIGINT>)"},
+		{"SELECT 'ü', $1", []any{"ü'\\"}, `SELECT 'ü', 'ü\'\\'`},
+	} {
+		got, err := spark.Bind(tc.stmt, tc.args...)
+		if err != nil || got != tc.want {
+			t.Errorf("Bind(%q) = %q, %v; want %q", tc.stmt, got, err, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		stmt string
+		args []any
+	}{
+		{"SELECT $2", []any{int64(1)}},
+		{"SELECT '$1'", []any{int64(1)}},
+		{"SELECT $1", []any{3.5}},
+	} {
+		if got, err := spark.Bind(tc.stmt, tc.args...); err == nil {
+			t.Errorf("Bind(%q, %v) = %q, want an error", tc.stmt, tc.args, got)
+		}
+	}
+}
+
+// TestProgram: a plan rendered in Spark SQL builds Spark's program: every statement reads the
+// cached rule columns, parameters are markers, the writes go to the output's directories, and no
+// DuckDB-only statement is left.
+func TestProgram(t *testing.T) {
+	s := schema.New("S", schema.Int64("id").PrimaryKey(), schema.String("select").Regex("^[a-z]+$").Nullable())
+	p, err := compile.Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := spark.CompileContext(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := compile.Relation{From: "__tg_input_3", RowID: spark.RowID, DenseRowIDs: true}
+	out := compile.Output{TableFile: "/d/.t.parquet.tablegate-1-3-table.tmp", QuarantineFile: "/d/.t.parquet.tablegate-1-3-quarantine.tmp"}
+	steps := prog.Spark().Program(rel, compile.Facts{Rows: 10, LastRowID: 9}, compile.ProgramOptions{ID: 3, Samples: 5, RowSample: 2,
+		Checks: [][]int{{0, 1}}, Sink: compile.ToParquet, Output: out}).Steps()
+	ops := map[compile.Op]int{}
+	for _, st := range steps {
+		ops[st.Op]++
+		for _, duck := range []string{"TEMP TABLE", "SET VARIABLE", "COPY ", "bitstring", "list_filter", "struct_pack", "::", "unnest"} {
+			if strings.Contains(st.SQL, duck) {
+				t.Errorf("step %q has DuckDB's %q: %s", st.What, duck, st.SQL)
+			}
+		}
+	}
+	want := map[compile.Op]int{compile.Exec: 1, compile.Counts: 1, compile.RuleCounts: 1, compile.SamplePicks: 1, compile.SampleRows: 1,
+		compile.CheckCounts: 1, compile.InvalidByRules: 1, compile.InvalidSample: 1, compile.ValidSample: 1,
+		compile.WriteValid: 1, compile.WriteInvalid: 1, compile.Cleanup: 1}
+	for op, n := range want {
+		if ops[op] != n {
+			t.Errorf("%d steps %q, want %d", ops[op], op, n)
+		}
+	}
+	first, last := steps[0], steps[len(steps)-1]
+	if !strings.HasPrefix(first.SQL, "CACHE TABLE `__tg_flagged_3` AS") || last.SQL != "UNCACHE TABLE IF EXISTS `__tg_flagged_3`" {
+		t.Errorf("first %q, last %q", first.SQL, last.SQL)
+	}
+	for _, st := range steps {
+		switch st.Op {
+		case compile.WriteValid:
+			if !strings.HasPrefix(st.SQL, "INSERT OVERWRITE DIRECTORY 'file://"+out.TableFile+"' USING parquet SELECT `id`, `select` FROM") {
+				t.Errorf("valid rows: %s", st.SQL)
+			}
+		case compile.WriteInvalid:
+			if !strings.Contains(st.SQL, "'file://"+out.QuarantineFile+"'") {
+				t.Errorf("invalid rows: %s", st.SQL)
+			}
+		case compile.SamplePicks, compile.SampleRows:
+			if _, err := spark.Bind(st.SQL, []int64{1, 2}); st.Op == compile.SamplePicks && err != nil {
+				t.Errorf("%s: %v", st.SQL, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,224 @@
+// Package spark runs tablegate schemas on Apache Spark through Spark Connect, as a backend of the
+// engine-neutral run (package runner, driven by package exec): the same report, checks at every
+// granularity, samples, outcomes and publishing as on DuckDB. The plan is rendered in Spark SQL
+// (package compile/spark), the program's statements too (compile.ProgramDialect); the column
+// types are checked before any row is read; the valid rows and the quarantine are Parquet
+// directories that Spark writes into temporaries, swapped into place under the output's lock and
+// journal only after Spark finished them (Writer).
+//
+// It is a module of its own so that gRPC and the Spark Connect client stay out of the
+// DuckDB-only build.
+package spark
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	dialect "github.com/tablegate/tablegate/compile/spark"
+	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/outcome"
+)
+
+// sessionConf pins what the dialect's results depend on, whatever the server's defaults are.
+var sessionConf = [][2]string{
+	{"spark.sql.session.timeZone", "UTC"},
+	{"spark.sql.ansi.enabled", "true"},
+	{"spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS"},
+	{"spark.sql.caseSensitive", "true"},
+	// The dialect escapes backslashes in string literals (regexes, is_in values) as Spark's
+	// default parser reads them; the legacy setting would read them as written.
+	{"spark.sql.parser.escapedStringLiterals", "false"},
+}
+
+// Engine runs assets on one Spark Connect server: it is an exec.Connector, and Run is
+// exec.NewOn(e).Run.
+type Engine struct {
+	connect func(ctx context.Context) (Session, error)
+}
+
+// New returns an engine that opens a session on remote (sc://HOST:PORT) for each run.
+func New(remote string) *Engine {
+	return &Engine{connect: func(ctx context.Context) (Session, error) { return Connect(ctx, remote) }}
+}
+
+// NewWith returns an engine over sessions that connect opens (another Spark client).
+func NewWith(connect func(ctx context.Context) (Session, error)) *Engine {
+	return &Engine{connect: connect}
+}
+
+// Run validates the asset and applies the failure policy, as the DuckDB engine does, with the
+// same report (its duckdb_version empty). The asset's input is an exec.ParquetInput (a Parquet
+// file or a directory of Parquet files) and its output an exec.ParquetOutput (a directory of part
+// files); what Spark cannot run, of the asset and of opts, is refused before anything connects
+// (*RefusedError), and ops of the program it cannot run before any runs (*runner.Refusal).
+//
+// Cancelling ctx interrupts the session's operations on the server (Spark Connect's Interrupt)
+// and stops the run; nothing is swapped into place after a cancellation.
+func (e *Engine) Run(ctx context.Context, a exec.Asset, opts exec.Options) (*outcome.Report, error) {
+	return exec.NewOn(e).Run(ctx, a, opts)
+}
+
+// Prepare renders the plan in Spark SQL, makes the output absolute (checked writable, its
+// folder made) and completes what a killed run left at it, and refuses what Spark cannot run.
+// A local input that is missing with opts.SkipMissing is no input (the skipped outcome).
+func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (exec.Asset, error) {
+	if err := refuse(a, opts); err != nil {
+		return a, err
+	}
+	for _, name := range []string{a.Name, a.QuarantineName} {
+		// A name makes the quarantine's path: no separators, no "..".
+		if name != "" {
+			if err := exec.CheckAssetName(name); err != nil {
+				return a, err
+			}
+		}
+	}
+	if out, ok := a.Output.(exec.ParquetOutput); ok {
+		// Absolute as the input is: Spark would read a relative path against its own working
+		// directory, or a "file://dir/…" URL as a host. Checked writable before any work.
+		abs, err := outputDir(out.Path)
+		if err != nil {
+			return a, &outcome.OutputError{Output: out.Path, Err: err}
+		}
+		a.Output = exec.ParquetOutput{Path: abs}
+	}
+	prog, err := dialect.CompileContext(ctx, a.Plan)
+	if err != nil {
+		return a, err
+	}
+	a.Plan = prog.Spark()
+	if in, ok := a.Input.(exec.ParquetInput); ok && opts.SkipMissing {
+		if _, local, err := fileURL(in.Path); err == nil && local != "" {
+			if _, err := os.Stat(local); errors.Is(err, os.ErrNotExist) {
+				a.Input = nil // no source data: skipped
+			}
+		}
+	}
+	if out, ok := a.Output.(exec.ParquetOutput); ok {
+		if err := recoverOutput(ctx, out.Path); err != nil {
+			return a, &outcome.OutputError{Output: out.Path, Err: err}
+		}
+	}
+	return a, nil
+}
+
+// Connect opens the run's session (no I/O until its first statement); cancelling ctx interrupts
+// its operations on the server.
+func (e *Engine) Connect(ctx context.Context, a exec.Asset, id int64) (exec.Backend, error) {
+	s, err := e.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := &backend{s: s, a: a, id: id, rules: dialect.RulesOf(a.Plan)}
+	b.stop = context.AfterFunc(ctx, b.interrupt)
+	if out, ok := a.Output.(exec.ParquetOutput); ok {
+		b.out = out.Path
+		if a.Quarantine {
+			b.quarantine = a.QuarantineAddress(exec.AssetName(a))
+		}
+	}
+	return b, nil
+}
+
+// Note is explain's first line for a Spark run.
+func (e *Engine) Note() string {
+	return "-- Besides these statements, the run sets its Spark session's SQL settings (time zone UTC, ANSI mode, microsecond timestamps, " +
+		"case-sensitive names, escaped string literals) when it opens, and drops the input's views when it closes.\n"
+}
+
+// RefusedError is what a Spark run cannot do, of its asset or options; nothing ran.
+type RefusedError struct {
+	What    string // what Spark cannot do: "read CSV inputs"
+	Instead string // what the user can do instead
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("the Spark engine cannot %s: %s", e.What, e.Instead)
+}
+
+// refuse returns the first of the asset's inputs, outputs and the options a Spark run cannot
+// honour.
+func refuse(a exec.Asset, opts exec.Options) error {
+	switch a.Input.(type) {
+	case nil, exec.ParquetInput:
+	default:
+		return &RefusedError{What: fmt.Sprintf("read %T inputs", a.Input), Instead: "give it Parquet (a file or a directory of files), or validate with the DuckDB engine"}
+	}
+	switch a.Output.(type) {
+	case nil, exec.ParquetOutput:
+	default:
+		return &RefusedError{What: "write DuckDB tables", Instead: "write a Parquet directory (--out DIR), or validate with the DuckDB engine"}
+	}
+	if opts.Cast {
+		return &RefusedError{What: "cast columns (--cast)", Instead: "write the input with the declared types, or validate with the DuckDB engine"}
+	}
+	return nil
+}
+
+// fileURL turns the input into the URL Spark reads and, for a local path, the path this process
+// checks the Parquet footers of ("" for a remote URL such as hdfs:// or s3a://).
+func fileURL(in string) (string, string, error) {
+	if u, err := url.Parse(in); err == nil && u.Scheme != "" && len(u.Scheme) > 1 {
+		if u.Scheme == "file" {
+			return in, u.Path, nil
+		}
+		return in, "", nil
+	}
+	abs, err := filepath.Abs(in)
+	if err != nil {
+		return "", "", err
+	}
+	return dialect.Location(abs), abs, nil
+}
+
+// outputDir is the absolute local path of an output (a path or a file:// URL), after checking
+// that its folder can be made and written to: a run that cannot write finds it out before it
+// validates anything.
+func outputDir(out string) (string, error) {
+	path := out
+	if u, err := url.Parse(out); err == nil && len(u.Scheme) > 1 {
+		if u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") {
+			return "", fmt.Errorf("the Spark engine writes only to paths this process and the Spark driver share, not to %s", out)
+		}
+		path = u.Path
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	parent := filepath.Dir(abs)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", fmt.Errorf("make the output's folder: %w", err)
+	}
+	probe, err := os.CreateTemp(parent, ".tg-probe-*")
+	if err != nil {
+		return "", fmt.Errorf("the output's folder cannot be written: %w", err)
+	}
+	probe.Close()
+	return abs, os.Remove(probe.Name())
+}
+
+// recoverOutput completes, under the output's lock, the swap a run killed between its renames
+// recorded (durable.RecoverSwap: rolled forward, or back when it cannot complete), and removes
+// the temporaries killed runs left.
+func recoverOutput(ctx context.Context, table string) error {
+	unlock, err := durable.LockPath(ctx, durable.LockFile(table))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := durable.RecoverSwap(table); err != nil {
+		if rb := (*durable.RolledBackError)(nil); !errors.As(err, &rb) {
+			return err
+		}
+	}
+	durable.RemoveStale(table)
+	return nil
+}
+
+var _ exec.Connector = (*Engine)(nil)

@@ -1,0 +1,215 @@
+package spark_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/engines/spark"
+	"github.com/tablegate/tablegate/exec"
+)
+
+// TestGranularityAndSamples: what the engine-neutral run gives every backend, Spark has as
+// DuckDB has it: checks per column and for the schema (collapsed checks counted by the program),
+// each check's failing rows (the same rows: their first column), and the valid and invalid row
+// samples.
+func TestGranularityAndSamples(t *testing.T) {
+	needSpark(t)
+	dir := t.TempDir()
+	db := duck(t)
+	duckdb, err := exec.Open(exec.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer duckdb.Close()
+	for _, tc := range differentials[:2] {
+		p := plan(t, tc.schema)
+		in := filepath.Join(dir, tc.name+".parquet")
+		writeParquet(t, db, tc.data, in)
+		for _, g := range []exec.Granularity{exec.PerColumn, exec.PerSchema} {
+			t.Run(tc.name+"/"+string(g), func(t *testing.T) {
+				opts := exec.Options{Granularity: g, RowSample: 3, MaxFailureSamples: 4}
+				a := exec.Asset{Name: "t", Plan: p, Input: exec.ParquetInput{Path: in}, Quarantine: true}
+				a.Output = exec.ParquetOutput{Path: filepath.Join(dir, "duck", tc.name, string(g), "t.parquet")}
+				drep, _ := duckdb.Run(context.Background(), a, opts)
+				a.Output = exec.ParquetOutput{Path: filepath.Join(dir, "spark", tc.name, string(g), "t.parquet")}
+				srep, serr := spark.New(server.Remote).Run(context.Background(), a, opts)
+				if srep.Outcome == nil || *srep.Outcome != *drep.Outcome {
+					t.Fatalf("Spark outcome %v (%v), DuckDB %s", srep.Outcome, serr, *drep.Outcome)
+				}
+				if d, s := checkContract(drep), checkContract(srep); !reflect.DeepEqual(d, s) {
+					t.Errorf("checks differ:\nDuckDB %q\nSpark  %q", d, s)
+				}
+				sampled := 0
+				for i, dc := range drep.Checks {
+					sc := srep.Checks[i]
+					if d, s := firstValues(t, dc.Samples), firstValues(t, sc.Samples); !reflect.DeepEqual(d, s) {
+						t.Errorf("check %s shows other rows: DuckDB %v, Spark %v", dc.Name, d, s)
+					}
+					sampled += len(sc.Samples)
+					if dc.Failed != sc.Failed {
+						t.Errorf("check %s: DuckDB %d failed, Spark %d", dc.Name, dc.Failed, sc.Failed)
+					}
+				}
+				if sampled == 0 {
+					t.Error("no check shows failing rows: nothing compared")
+				}
+				if d, s := firstValues(t, drep.InvalidSample), firstValues(t, srep.InvalidSample); len(s) != 3 || !reflect.DeepEqual(d, s) {
+					t.Errorf("invalid rows' sample: DuckDB %v, Spark %v", d, s)
+				}
+				if d, s := firstValues(t, drep.ValidSample), firstValues(t, srep.ValidSample); len(s) != 3 || !reflect.DeepEqual(d, s) {
+					t.Errorf("valid rows' sample: DuckDB %v, Spark %v", d, s)
+				}
+				if srep.RunID == "" || srep.StartedAt == "" || srep.TablegateVersion == "" {
+					t.Errorf("report stamps: %q %q %q", srep.RunID, srep.StartedAt, srep.TablegateVersion)
+				}
+			})
+		}
+	}
+}
+
+// firstValues are the first column's values of sampled rows (JSON objects), as JSON text: an
+// integer key both engines render alike.
+func firstValues(t *testing.T, rows []json.RawMessage) []string {
+	t.Helper()
+	var out []string
+	for _, r := range rows {
+		dec := json.NewDecoder(strings.NewReader(string(r)))
+		dec.UseNumber()
+		if _, err := dec.Token(); err != nil { // {
+			t.Fatalf("sample %s: %v", r, err)
+		}
+		if _, err := dec.Token(); err != nil { // the first key
+			t.Fatalf("sample %s: %v", r, err)
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("sample %s: %v", r, err)
+		}
+		out = append(out, fmt.Sprint(v))
+	}
+	return out
+}
+
+// recorder is a Spark session that keeps every statement it runs.
+type recorder struct {
+	spark.Session
+	mu    *sync.Mutex
+	stmts *[]string
+}
+
+func (r recorder) keep(q string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	*r.stmts = append(*r.stmts, q)
+}
+
+func (r recorder) Exec(ctx context.Context, q string) error { r.keep(q); return r.Session.Exec(ctx, q) }
+func (r recorder) Rows(ctx context.Context, q string) ([][]any, error) {
+	r.keep(q)
+	return r.Session.Rows(ctx, q)
+}
+
+// TestExplainIsWhatRuns: on Spark too, explain prints every statement a run executes, in its order:
+// the statements that opened the input, the count, the program with its samples, writes and
+// cleanup; but for the session's settings and the views dropped at the end, which explain's first
+// line summarises. A step whose condition did not hold did not run; every unconditional step ran;
+// a step's parameters ($1) ran bound to literals.
+func TestExplainIsWhatRuns(t *testing.T) {
+	needSpark(t)
+	dir := t.TempDir()
+	db := duck(t)
+	in := filepath.Join(dir, "in.parquet")
+	writeParquet(t, db, differentials[1].data, in)
+	p := plan(t, differentials[1].schema)
+	for _, tc := range []struct {
+		name string
+		a    exec.Asset
+		opts exec.Options
+	}{
+		{"parquet to a directory, quarantined", exec.Asset{Name: "t", Plan: p, Input: exec.ParquetInput{Path: in},
+			Output: exec.ParquetOutput{Path: filepath.Join(dir, "out", "t.parquet")}, Quarantine: true}, exec.Options{RowSample: 2}},
+		{"in place, per column", exec.Asset{Plan: p, Input: exec.ParquetInput{Path: in}}, exec.Options{Granularity: exec.PerColumn}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var ran []string
+			eng := spark.NewWith(func(ctx context.Context) (spark.Session, error) {
+				s, err := spark.Connect(ctx, server.Remote)
+				return recorder{Session: s, mu: &mu, stmts: &ran}, err
+			})
+			text, err := exec.NewOn(eng).ExplainAsset(context.Background(), tc.a, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(text, "-- Besides these statements, the run sets its Spark session's SQL settings") {
+				t.Errorf("explain's first line: %.200s", text)
+			}
+			ran = nil
+			rep, _ := exec.NewOn(eng).Run(context.Background(), tc.a, tc.opts)
+			if rep.Outcome == nil {
+				t.Fatalf("the run reached no outcome: %+v", rep.Error)
+			}
+			steps := explained(text)
+			next, done := 0, map[int]bool{}
+			for _, stmt := range ran {
+				if strings.HasPrefix(stmt, "SET spark.sql.") || strings.HasPrefix(stmt, "DROP VIEW IF EXISTS __tg_") {
+					continue // the settings and the views, summarised in explain's first line
+				}
+				i := next
+				for i < len(steps) && !steps[i].re.MatchString(stmt) {
+					i++
+				}
+				if i == len(steps) {
+					t.Fatalf("a statement that ran is not the next step of explain (after step %d):\n%s\nexplain:\n%s", next, stmt, text)
+				}
+				for j := next; j < i; j++ {
+					if !steps[j].conditional {
+						t.Errorf("unconditional step %d did not run: %s", j+1, steps[j].header)
+					}
+				}
+				done[i], next = true, i+1
+			}
+			for j := next; j < len(steps); j++ {
+				if !steps[j].conditional {
+					t.Errorf("unconditional step %d did not run: %s", j+1, steps[j].header)
+				}
+			}
+			for _, op := range []compile.Op{compile.SamplePicks, compile.Cleanup} {
+				found := false
+				for i, s := range steps {
+					found = found || done[i] && strings.Contains(s.header, op.String())
+				}
+				if !found {
+					t.Errorf("no step %q ran", op)
+				}
+			}
+		})
+	}
+}
+
+type explainedStep struct {
+	header      string
+	conditional bool
+	re          *regexp.Regexp // the statement, its parameters standing for any literal
+}
+
+// explained are the steps explain printed.
+func explained(text string) []explainedStep {
+	_, text, _ = strings.Cut(text, "\n") // the first line, the summary
+	var steps []explainedStep
+	for _, chunk := range strings.Split(strings.TrimSpace(text), ";\n\n-- ") {
+		header, stmt, _ := strings.Cut(strings.TrimPrefix(chunk, "-- "), "\n")
+		stmt = strings.TrimSuffix(stmt, ";")
+		pattern := regexp.MustCompile(`\\\$[0-9]+`).ReplaceAllString(regexp.QuoteMeta(stmt), `CAST\(array\(.*?\) AS ARRAY<[A-Z]+>\)`)
+		steps = append(steps, explainedStep{header: header, conditional: strings.Contains(header, "; when "), re: regexp.MustCompile(`^(?s)` + pattern + `$`)})
+	}
+	return steps
+}
