@@ -63,6 +63,11 @@ func ParquetFooters(path string) string {
 FROM parquet_metadata(%s) GROUP BY path_in_schema`, sql.String(path))
 }
 
+// ParquetFileFooter reads the footer of the Parquet file path, only to learn whether it decodes.
+func ParquetFileFooter(path string) string {
+	return "SELECT count(*) FROM parquet_file_metadata(" + sql.String(path) + ")"
+}
+
 // ParquetFileSchemas reads (file, column, type, children) of every footer's schema, in order.
 func ParquetFileSchemas(path string) string {
 	return fmt.Sprintf("SELECT file_name, name, coalesce(duckdb_type, ''), coalesce(num_children, 0) FROM parquet_schema(%s) ORDER BY file_name, column_id", sql.String(path))

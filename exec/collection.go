@@ -85,6 +85,10 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 			e.skipped(m.rep, m.a, mopts)
 		}
 	}
+	// A set no one commit covers is refused before anything is read.
+	if err := checkCollectionOutputs(members); err != nil {
+		return crep, failCollection(crep, err)
+	}
 
 	root, err := e.newRun(ctx)
 	if err != nil {
@@ -245,14 +249,27 @@ func endCollection(crep *outcome.CollectionReport, at *memberRun, err error) err
 	return failCollection(crep, &outcome.MemberError{Member: at.plan.Name, Err: err})
 }
 
-// writeMembers stages every member's write, then puts them all in place (commitMembers); a
-// failure while staging undoes every staged write.
+// writeMembers takes every writing member's lock (lockMembers), stages every member's write in
+// the write set, then puts them all in place at once (commitMembers); a failure while staging
+// undoes every staged write.
 func writeMembers(ctx context.Context, members []*memberRun) error {
-	var staged []StagedWrite
+	var writing []*memberRun
+	var outs []memberOutput
 	for _, m := range members {
-		if m.ex == nil || !m.ex.Writes() {
-			continue
+		if m.ex != nil && m.ex.Writes() {
+			writing = append(writing, m)
+			outs = append(outs, memberOutput{Output: m.a.Output, QuarantineName: quarantineName(m.a, m.rep.Asset)})
 		}
+	}
+	// Every member's lock, before any member writes a temporary; its writers join the set.
+	ws, err := lockMembers(ctx, outs)
+	if err != nil {
+		return err
+	}
+	defer ws.release()
+	var staged []StagedWrite
+	for _, m := range writing {
+		m.b.r.set = ws
 		if err := m.ex.Stage(ctx); err != nil {
 			for _, s := range staged {
 				s.Exec.Abort()
@@ -261,7 +278,7 @@ func writeMembers(ctx context.Context, members []*memberRun) error {
 		}
 		staged = append(staged, StagedWrite{Member: m.plan.Name, Output: m.a.Output, Exec: m.ex})
 	}
-	return commitMembers(ctx, staged)
+	return commitMembers(ctx, ws, staged)
 }
 
 // concludeCollection settles every member's report and the collection's.

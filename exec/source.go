@@ -18,7 +18,6 @@ import (
 	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
-	"github.com/tablegate/tablegate/sql"
 )
 
 // ErrNoSourceData is the cause of an input error when the input matches no data at all (a
@@ -187,7 +186,7 @@ func (in ParquetInput) unreadableFooter(ctx context.Context, r *run, err error) 
 	}
 	for _, m := range matches {
 		var n int64
-		ferr := r.conn.QueryRowContext(ctx, "SELECT count(*) FROM parquet_file_metadata("+sql.String(m)+")").Scan(&n)
+		ferr := r.conn.QueryRowContext(ctx, compile.ParquetFileFooter(m)).Scan(&n)
 		var de *duckdb.Error
 		// Only a decoding error says the footer is bad; running out of memory says nothing of it.
 		if errors.As(ferr, &de) && (de.Type == duckdb.ErrorTypeInvalid || de.Type == duckdb.ErrorTypeInvalidInput) && ctx.Err() == nil {

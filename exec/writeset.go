@@ -21,12 +21,9 @@ import (
 // over every member's renames, which the next run touching any member completes or rolls back.
 // For DuckDB tables, all in one database file, the members' writes are one transaction.
 type writeSet struct {
-	members []memberOutput
-	unlock  func()
-	// rolledBack are the unfinished swaps (a killed run's) that could not be completed and were
-	// rolled back while the set took its locks: warnings for the report.
-	rolledBack []error
-	recorded   []recordedSwap
+	members  []memberOutput
+	unlock   func()
+	recorded []recordedSwap
 	// txn is the member whose BEGIN opened the transaction every DuckDB table member writes in
 	// (nil: none open); commit is the COMMIT the members left to the set.
 	txn    *tableWriter
@@ -67,13 +64,8 @@ func (e *SetRefusedError) TypeName() string { return "SetRefusedError" }
 // touching a member, with the locks of that set's other members too. Members with a nil Output
 // write nothing and are left out. The caller releases the set once it is written or failed.
 func lockMembers(ctx context.Context, members []memberOutput) (*writeSet, error) {
-	ws := &writeSet{}
-	for _, m := range members {
-		if m.Output != nil {
-			ws.members = append(ws.members, m)
-		}
-	}
-	if err := ws.check(); err != nil {
+	ws := &writeSet{members: writing(members)}
+	if err := checkSet(ws.members); err != nil {
 		return nil, err
 	}
 	var tables []string
@@ -92,21 +84,35 @@ func lockMembers(ctx context.Context, members []memberOutput) (*writeSet, error)
 	if len(tables) == 0 {
 		return ws, nil
 	}
-	unlock, rolledBack, err := lockRecoveredAll(ctx, tables)
+	// A swap rolled back here was left by a run killed since this one began (the run recovered
+	// its outputs when it began, and reported what it rolled back then).
+	unlock, _, err := lockRecoveredAll(ctx, tables)
 	if err != nil {
 		return nil, err
 	}
-	ws.unlock, ws.rolledBack = unlock, rolledBack
+	ws.unlock = unlock
 	return ws, nil
 }
 
-// check refuses, before anything is locked or written, a member output that its own check
-// refuses, two members writing the same file or table, and a set no one commit covers: Parquet
-// files beside DuckDB tables, or tables in several database files.
-func (ws *writeSet) check() error {
+// writing is the members with an output.
+func writing(members []memberOutput) []memberOutput {
+	var out []memberOutput
+	for _, m := range members {
+		if m.Output != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// checkSet refuses, before anything is locked or written (a run checks it before it reads
+// anything too), a member output that its own check refuses, two members writing the same file
+// or table, and a set no one commit covers: Parquet files beside DuckDB tables, or tables in
+// several database files. Members with a nil Output are left out.
+func checkSet(members []memberOutput) error {
 	var outs, parquet, files []string
 	targets := map[string]string{} // a file or table a member writes -> that member's output
-	for _, m := range ws.members {
+	for _, m := range writing(members) {
 		out := m.Output
 		outs = append(outs, out.String())
 		if err := out.check(m.QuarantineName); err != nil {

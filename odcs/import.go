@@ -243,16 +243,7 @@ func (im *importer) document() *yaml.Node {
 		add(doc, "rules", im.rules)
 	}
 	if len(im.ruleSev) > 0 {
-		sev := mapping()
-		keys := make([]string, 0, len(im.ruleSev))
-		for k := range im.ruleSev {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			add(sev, k, scalar(im.ruleSev[k]))
-		}
-		add(doc, "severity", sev)
+		add(doc, "severity", severities(im.ruleSev))
 	}
 	if len(im.checks.Content) > 0 {
 		add(doc, "table_checks", im.checks)
@@ -429,17 +420,22 @@ func (col *column) finish() {
 		add(n, "check", m)
 	}
 	if len(col.sev) > 0 {
-		m := mapping()
-		keys := make([]string, 0, len(col.sev))
-		for k := range col.sev {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			add(m, k, scalar(col.sev[k]))
-		}
-		add(n, "severity", m)
+		add(n, "severity", severities(col.sev))
 	}
+}
+
+// severities is a severity mapping, rule → severity, in rule order.
+func severities(sev map[string]string) *yaml.Node {
+	m := mapping()
+	keys := make([]string, 0, len(sev))
+	for k := range sev {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		add(m, k, scalar(sev[k]))
+	}
+	return m
 }
 
 // uniqueRule compiles unique. ODCS (as SQL's UNIQUE and the quality engines) takes NULLs for

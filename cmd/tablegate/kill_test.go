@@ -214,7 +214,7 @@ func (p *validateProc) phase() string {
 		return "before the first statement"
 	}
 	short := func(stmt string) string {
-		for _, k := range []string{"CREATE OR REPLACE TEMP TABLE", "CREATE OR REPLACE TABLE", "SET VARIABLE", "SELECT count(*) FILTER", "DESCRIBE", "ATTACH", "BEGIN", "COMMIT", "COPY", "SELECT", "SET", "DROP", "RESET", "DETACH"} {
+		for _, k := range []string{"CREATE OR REPLACE TEMP TABLE", "CREATE OR REPLACE TABLE", "SET VARIABLE", "SELECT count(*) FILTER", "DESCRIBE", "ATTACH", "BEGIN", "COMMIT", "COPY", "SELECT", "SET", "DROP", "RESET", "DETACH", "UPDATE", "fsync"} {
 			if strings.HasPrefix(stmt, k) {
 				return k
 			}
@@ -362,15 +362,15 @@ func (c killCase) writes() int {
 // killLoop starts runs with args, killing each at a moment killAt draws (write statements
 // starting with mark are the run's last writes; a trace line has two spaces before its statement
 // and none inside it, so "  COPY" counts the statements that start with COPY), until
-// *killIterations of them died; after each run it calls check with the run and the kills so far.
-// It logs where the kills landed and requires at least one after the last write statement, where
+// iterations of them died; after each run it calls check with the run and the kills so far. It
+// logs where the kills landed and requires at least one after the last write statement, where
 // atomicity is at stake.
-func killLoop(t *testing.T, f *fixture, rng *rand.Rand, args []string, full, write time.Duration, mark string, writes int, within time.Duration, check func(p *validateProc, kills int)) {
+func killLoop(t *testing.T, f *fixture, rng *rand.Rand, iterations int, args []string, full, write time.Duration, mark string, writes int, within time.Duration, check func(p *validateProc, kills int)) {
 	t.Helper()
 	phases := map[string]int{}
 	afterWrites, kills := 0, 0
-	for attempt := 0; kills < *killIterations; attempt++ {
-		require.Less(t, attempt, 3**killIterations, "too few runs were still running when killed")
+	for attempt := 0; kills < iterations; attempt++ {
+		require.Less(t, attempt, 3*iterations, "too few runs were still running when killed")
 		p := startValidate(t, f.dir, args...)
 		p.killAt(rng, attempt, full, write, mark, writes, within)
 		if code := p.wait(); code == -1 {
@@ -424,7 +424,7 @@ func killParquet(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small str
 	leftovers, journals, mismatched := 0, 0, 0
 	// The last COPY is the table's, then the quarantine's; after it come the fsyncs, the older
 	// quarantine's removal and the renames, which last a few milliseconds.
-	killLoop(t, f, rng, args(c.input, table), full, write, "  COPY", c.writes(), 20*time.Millisecond, func(p *validateProc, kills int) {
+	killLoop(t, f, rng, *killIterations, args(c.input, table), full, write, "  COPY", c.writes(), 20*time.Millisecond, func(p *validateProc, kills int) {
 		// Only the outputs, and what a killed run leaves for the next: the lock file, hidden
 		// temporaries and the journal of a swap it had decided.
 		entries, err := os.ReadDir(dir)
@@ -554,7 +554,7 @@ func killDuckDB(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small stri
 	wals := 0
 	// The last CREATE TABLE is the table's, then the quarantine's; after it come the older
 	// quarantine's removal, the commit and the checkpoint, which last a few milliseconds.
-	killLoop(t, f, rng, args(c.input, wh), full, write, "  CREATE OR REPLACE TABLE", c.writes(), 10*time.Millisecond, func(p *validateProc, kills int) {
+	killLoop(t, f, rng, *killIterations, args(c.input, wh), full, write, "  CREATE OR REPLACE TABLE", c.writes(), 10*time.Millisecond, func(p *validateProc, kills int) {
 		if fileExists(wh + ".wal") {
 			wals++
 		}

@@ -1,6 +1,7 @@
 // Package durable holds what keeps a run's files whole through crashes, kills and concurrent
-// runs: the journaled swap that puts Parquet outputs in place, the table lock, the folder flush,
-// and each engine's own spill folder (with unix and windows files where the system calls differ).
+// runs: the journaled swap that puts Parquet outputs in place (and the set of swaps that puts a
+// collection's members in place together), the table lock, the folder flush, and each engine's
+// own spill folder (with unix and windows files where the system calls differ).
 package durable
 
 import (
