@@ -37,8 +37,8 @@ func (p *Plan) portableProgram(d ProgramDialect, rel Relation, o ProgramOptions)
 	valid, all := p.ValidExpr(true), p.ValidExpr(false)
 	rule := func(i int) string { return d.Ident(p.Rules[i].Name) }
 	b.add(Exec, 0, "evaluate the rules", d.CacheTable(flagged, p.Query(rel)))
+	b.add(CountAll, 0, "count the rows and failures", fmt.Sprintf("SELECT count(*), count_if(NOT %s), count_if(NOT %s) FROM %s", valid, all, flagged))
 	if len(p.Rules) > 0 {
-		b.add(Counts, 0, "count failures", fmt.Sprintf("SELECT count_if(NOT %s), count_if(NOT %s) FROM %s", valid, all, flagged))
 		for lo := 0; lo < len(p.Rules); lo += RuleCountChunk {
 			hi := min(lo+RuleCountChunk, len(p.Rules))
 			parts := make([]string, 0, hi-lo)

@@ -136,6 +136,9 @@ const (
 	// are built.
 	ReadRow
 	ReadRows
+	// CountAll reads one row: the rows, then the two counts Counts reads. A ProgramDialect's
+	// program reads it from its cached rows, in place of the CountRows probe's scan of the input.
+	CountAll
 )
 
 // Writes reports whether the engine runs the step as part of the output's write, after every
@@ -156,6 +159,7 @@ var opNames = map[Op]string{
 	CountRows: "read the count", Cleanup: "clean up (also when the run fails)",
 	RuleCounts: "read the counts of the next rules",
 	ReadRow:    "read a row", ReadRows: "read the rows",
+	CountAll: "read the rows and the counts",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -253,6 +257,17 @@ func Probes(rel Relation) []Step {
 		}
 	}
 	return append(steps, Step{Op: CountRows, What: "count the rows", SQL: CountProbe(rel)})
+}
+
+// Probes are the probes a run of the plan executes over rel (compile.Probes), but for a plan
+// rendered in a ProgramDialect: its program counts the rows where it counts the failures
+// (CountAll), from the rows it cached, and reads the input once less.
+func (p *Plan) Probes(rel Relation) []Step {
+	steps := Probes(rel)
+	if _, ok := p.dialect.(ProgramDialect); ok {
+		steps = slices.DeleteFunc(steps, func(s Step) bool { return s.Op == CountRows })
+	}
+	return steps
 }
 
 // CountProbe counts the input's rows and, unless the relation's ordinals are dense from 0, reads

@@ -32,8 +32,12 @@ func (e *WriteError) Unwrap() error { return e.Err }
 // read of the source, the facts they counted, and the probes as run (explain prints them). A
 // Tuner backend then fits the engine's facts to the rows.
 func Probe(ctx context.Context, b Backend, rel compile.Relation) (compile.Relation, compile.Facts, []compile.Step, error) {
+	return probeWith(ctx, b, rel, compile.Probes(rel))
+}
+
+// probeWith runs the probes given (Probe).
+func probeWith(ctx context.Context, b Backend, rel compile.Relation, probes []compile.Step) (compile.Relation, compile.Facts, []compile.Step, error) {
 	var f compile.Facts
-	probes := compile.Probes(rel)
 	for _, s := range probes {
 		if err := probe(ctx, b, s, &rel, &f); err != nil {
 			return rel, f, probes, &StepError{What: s.What, Op: s.Op, Err: err}
@@ -200,7 +204,7 @@ func (e *Execution) Until(ctx context.Context, stop func(compile.Step) bool) err
 		if err := x.step(ctx, s); err != nil {
 			return &StepError{What: s.What, Op: s.Op, Err: err}
 		}
-		if s.Op == compile.Counts || s.Op == compile.RuleCounts || s.Op == compile.TableChecks {
+		if s.Op == compile.Counts || s.Op == compile.CountAll || s.Op == compile.RuleCounts || s.Op == compile.TableChecks {
 			x.res.Counted = true
 			x.decide()
 		}
@@ -400,6 +404,12 @@ func (x *interpreter) step(ctx context.Context, s compile.Step) error {
 		_ = t.Tune(ctx, s)
 	case compile.Counts:
 		return queryRow(ctx, b, s.SQL, nil, &r.Invalid, &r.Failing)
+	case compile.CountAll:
+		if err := queryRow(ctx, b, s.SQL, nil, &r.Facts.Rows, &r.Invalid, &r.Failing); err != nil {
+			return err
+		}
+		r.Facts.FirstRowID, r.Facts.LastRowID = 0, r.Facts.Rows-1
+		return nil
 	case compile.RuleCounts:
 		hi := min(x.ruleCounted+compile.RuleCountChunk, len(r.Failed))
 		dest := make([]any, 0, hi-x.ruleCounted)
@@ -717,7 +727,7 @@ type Prepared struct {
 // Prepare runs the input's probes and builds the program from the facts they read: the
 // statements Execute runs. A failed probe is a *StepError.
 func Prepare(ctx context.Context, b Backend, a Asset, rel compile.Relation) (*Prepared, error) {
-	rel, f, probes, err := Probe(ctx, b, rel)
+	rel, f, probes, err := probeWith(ctx, b, rel, a.Plan.Probes(rel))
 	if err != nil {
 		return nil, err
 	}

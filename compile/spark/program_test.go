@@ -69,12 +69,18 @@ func TestProgram(t *testing.T) {
 			}
 		}
 	}
-	want := map[compile.Op]int{compile.Exec: 1, compile.Counts: 1, compile.RuleCounts: 1, compile.SamplePicks: 1, compile.SampleRows: 1,
+	want := map[compile.Op]int{compile.Exec: 1, compile.CountAll: 1, compile.RuleCounts: 1, compile.SamplePicks: 1, compile.SampleRows: 1,
 		compile.CheckCounts: 1, compile.InvalidByRules: 1, compile.InvalidSample: 1, compile.ValidSample: 1,
 		compile.WriteValid: 1, compile.WriteInvalid: 1, compile.Cleanup: 1}
 	for op, n := range want {
 		if ops[op] != n {
 			t.Errorf("%d steps %q, want %d", ops[op], op, n)
+		}
+	}
+	// The program counts the rows from its cached rows: no probe scans the input to count them.
+	for _, st := range prog.Spark().Probes(rel) {
+		if st.Op == compile.CountRows {
+			t.Errorf("a probe counts the input's rows: %s", st.SQL)
 		}
 	}
 	first, last := steps[0], steps[len(steps)-1]
