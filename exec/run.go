@@ -89,7 +89,8 @@ type Options struct {
 // Progress reports a run's phase; Total is 0 when unknown.
 type Progress struct {
 	Phase string
-	Rows  int64
+	// Rows are the input's rows; 0 while not counted (Spark counts them with the failures).
+	Rows int64
 }
 
 func (o Options) samples() int {
