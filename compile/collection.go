@@ -235,8 +235,16 @@ func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cle
 			return t
 		}
 		t := temp("ckeys")
-		b.add(Exec, 0, "count the valid rows' common keys of "+m, fmt.Sprintf(
-			"CREATE OR REPLACE TEMP TABLE %s AS SELECT %s, count(*) AS __tg_n FROM (%s) AS v GROUP BY ALL", t, keys, memberValidRows(runs[m])))
+		r := runs[m]
+		q := fmt.Sprintf("SELECT %s, count(*) AS __tg_n FROM (%s) AS v GROUP BY ALL", keys, r.Plan.SourceSQL(r.Rel))
+		if r.Failed != "" {
+			// Every row's keys counted, less the invalid rows' (few, in the failing rows): no
+			// join of every row with the invalid ones.
+			q = fmt.Sprintf("SELECT %s, a.__tg_n - coalesce(f.__tg_n, 0) AS __tg_n FROM (%s) AS a LEFT JOIN "+
+				"(SELECT %s, count(*) AS __tg_n FROM %s WHERE NOT %s GROUP BY ALL) AS f ON %s WHERE a.__tg_n > coalesce(f.__tg_n, 0)",
+				qualified(keyCols, "a"), q, keys, sql.Ident(r.Failed), r.Plan.ValidExpr(true), sameKey("a", "f"))
+		}
+		b.add(Exec, 0, "count the valid rows' common keys of "+m, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", t, q))
 		keyTables[m] = t
 		return t
 	}
