@@ -139,13 +139,19 @@ def list_checks(
         cmd += ["--granularity", granularity]
     if schema_rules is not None:
         cmd += ["--schema-rules", schema_rules]
+    return _checks_json(cmd, env=env, cwd=cwd)
+
+
+def _checks_json(cmd: list[str], *, env: Mapping[str, str] | None, cwd: str | None) -> dict[str, Any]:
+    """Run a ``tablegate checks … --format json`` command line and decode its output."""
+    executable = cmd[0]
     try:
         proc = subprocess.run(
             cmd, capture_output=True, text=True, env={**os.environ, **(env or {})}, cwd=cwd, check=False
         )
     except FileNotFoundError as e:
         raise TablegateError(
-            f"tablegate_asset: cannot run {executable!r}: install the tablegate-dagster wheel that carries "
+            f"tablegate_dagster: cannot run {executable!r}: install the tablegate-dagster wheel that carries "
             "tablegate, put tablegate on PATH (go install ./cmd/tablegate in a tablegate clone), "
             "or pass executable="
         ) from e
@@ -536,15 +542,7 @@ def tablegate_collection_asset(
     cmd = [executable, "checks", "--collection", collection, "--format", "json"]
     if quarantine:
         cmd.append("--quarantine")
-    try:
-        proc = subprocess.run(
-            cmd, capture_output=True, text=True, env={**os.environ, **(env or {})}, cwd=cwd, check=False
-        )
-    except FileNotFoundError as e:
-        raise TablegateError(f"tablegate_collection_asset: cannot run {executable!r}: put tablegate on PATH or pass executable=") from e
-    if proc.returncode != 0:
-        raise TablegateError(f"`{' '.join(cmd)}` failed (exit {proc.returncode}): {proc.stderr.strip()}")
-    listed = json.loads(proc.stdout)
+    listed = _checks_json(cmd, env=env, cwd=cwd)
     prefix = [key_prefix] if isinstance(key_prefix, str) else list(key_prefix or [])
     outs_by_member: dict[str, dg.AssetOut] = {}
     check_specs: list[dg.AssetCheckSpec] = []
@@ -596,16 +594,7 @@ def tablegate_collection_asset(
                 r = r._replace(description=by_key[r.asset_key][r.check_name])
             yield r
         if done.returncode != 0:
-            error = report.get("error") or {}
-            raise dg.Failure(
-                description=f"{error.get('type', 'TablegateError')}: {error.get('message', f'tablegate exited with {done.returncode}')}",
-                metadata={
-                    "tablegate/error_type": error.get("type", ""),
-                    "tablegate/exit_code": done.returncode,
-                    "tablegate/outcome": report.get("outcome") or "",
-                },
-                allow_retries=False,
-            )
+            raise _failure(report, done.returncode)
 
     return _assets
 
@@ -647,16 +636,22 @@ def run_validate(
             metadata={TABLE_ADDRESS_KEY: written["address"], "dagster/row_count": dg.MetadataValue.int(written["rows"])},
         )
     if done.returncode != 0:
-        error = (report or {}).get("error") or {}
-        raise dg.Failure(
-            description=f"{error.get('type', 'TablegateError')}: {error.get('message', f'tablegate exited with {done.returncode}')}",
-            metadata={
-                "tablegate/error_type": error.get("type", ""),
-                "tablegate/exit_code": done.returncode,
-                "tablegate/outcome": (report or {}).get("outcome") or "",
-            },
-            allow_retries=False,
-        )
+        raise _failure(report or {}, done.returncode)
+
+
+def _failure(report: Mapping[str, Any], returncode: int) -> dg.Failure:
+    """The step's failure for a run that exited with ``returncode``: tablegate's error type and
+    message from its report."""
+    error = report.get("error") or {}
+    return dg.Failure(
+        description=f"{error.get('type', 'TablegateError')}: {error.get('message', f'tablegate exited with {returncode}')}",
+        metadata={
+            "tablegate/error_type": error.get("type", ""),
+            "tablegate/exit_code": returncode,
+            "tablegate/outcome": report.get("outcome") or "",
+        },
+        allow_retries=False,
+    )
 
 
 def _for_partition(cmd: Sequence[str], partition_key: str, *, query_at: int | None) -> list[str]:
