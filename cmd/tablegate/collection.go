@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
+	"github.com/tablegate/tablegate/internal/pipes"
 )
 
 // collectionFlags name a collection file and its members' inputs and outputs.
@@ -140,8 +141,15 @@ func refuseSingleTable(cmd *cobra.Command, names ...string) error {
 
 // validateCollection runs `validate --collection`: it prints the report (JSON or text) and sets
 // the exit code as a single table's run does.
-func validateCollection(cmd *cobra.Command, f *validateFlags, con console, stdout, stderr io.Writer, code *int) error {
+func validateCollection(cmd *cobra.Command, f *validateFlags, sess *pipes.Session, con console, stdout, stderr io.Writer, code *int) (runErr error) {
 	crep, err := runCollectionCmd(cmd, f, stderr)
+	if sess != nil {
+		defer func() {
+			if runErr = reportCollectionToDagster(sess, crep, runErr); runErr != nil && *code == exitOK {
+				*code = exitUsage // the run succeeded, Dagster did not hear of it
+			}
+		}()
+	}
 	if refused := (*tablegate.ReportFileError)(nil); errors.As(err, &refused) {
 		f.report = "" // it would overwrite data
 	}
