@@ -257,11 +257,18 @@ func TestValidateCollectionUnderDagster(t *testing.T) {
 	})
 	t.Run("a member without an asset", func(t *testing.T) {
 		t.Parallel()
-		code, data, stderr := underDagsterSelecting(t, []string{"orders"}, args(t.TempDir(), "--quarantine")...)
+		out := t.TempDir()
+		code, data, stderr := underDagsterSelecting(t, []string{"orders"}, args(out, "--quarantine")...)
 		assert.Equal(t, 2, code)
 		assert.Contains(t, stderr, "none is named after the collection's member items")
 		msgs, err := pipes.ReadMessages(bytes.NewReader(data))
 		require.NoError(t, err)
 		assert.Zero(t, methods(msgs)["report_asset_check"])
+		var exc struct{ Name string }
+		require.NoError(t, json.Unmarshal(msgs[len(msgs)-1].Params["exception"], &exc))
+		assert.Equal(t, "UsageError", exc.Name)
+		written, err := os.ReadDir(out)
+		require.NoError(t, err)
+		assert.Empty(t, written, "refused before anything is written")
 	})
 }
