@@ -219,6 +219,14 @@ func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cle
 		}
 		return strings.Join(parts, " AND ")
 	}
+	// sameKey matches NULL to NULL: a lost key may be NULL.
+	sameKey := func(a, z string) string {
+		parts := make([]string, len(keyCols))
+		for i, k := range keyCols {
+			parts[i] = fmt.Sprintf("%s.%s IS NOT DISTINCT FROM %s.%s", a, k, z, k)
+		}
+		return strings.Join(parts, " AND ")
+	}
 
 	// The common keys of each member's valid rows, with how many rows have each.
 	keyTables := map[string]string{}
@@ -227,8 +235,16 @@ func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cle
 			return t
 		}
 		t := temp("ckeys")
-		b.add(Exec, 0, "count the valid rows' common keys of "+m, fmt.Sprintf(
-			"CREATE OR REPLACE TEMP TABLE %s AS SELECT %s, count(*) AS __tg_n FROM (%s) AS v GROUP BY ALL", t, keys, memberValidRows(runs[m])))
+		r := runs[m]
+		q := fmt.Sprintf("SELECT %s, count(*) AS __tg_n FROM (%s) AS v GROUP BY ALL", keys, r.Plan.SourceSQL(r.Rel))
+		if r.Failed != "" {
+			// Every row's keys counted, less the invalid rows' (few, in the failing rows): no
+			// join of every row with the invalid ones.
+			q = fmt.Sprintf("SELECT %s, a.__tg_n - coalesce(f.__tg_n, 0) AS __tg_n FROM (%s) AS a LEFT JOIN "+
+				"(SELECT %s, count(*) AS __tg_n FROM %s WHERE NOT %s GROUP BY ALL) AS f ON %s WHERE a.__tg_n > coalesce(f.__tg_n, 0)",
+				qualified(keyCols, "a"), q, keys, sql.Ident(r.Failed), r.Plan.ValidExpr(true), sameKey("a", "f"))
+		}
+		b.add(Exec, 0, "count the valid rows' common keys of "+m, fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", t, q))
 		keyTables[m] = t
 		return t
 	}
@@ -280,20 +296,43 @@ func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cle
 			continue
 		}
 		conds := map[string]string{} // rule name -> condition over the row x
+		// bad are the few keys a row may fail by (the member's valid keys a filter does not
+		// keep, the keys dropped): when every condition is over them, only the rows with such a
+		// key are probed, not every row against every kept key. Nil: a condition is not.
+		bad := []string{}
 		for _, f := range c.Filters {
-			if t := keep[f.Name]; t != "" && !mp.IgnoredInFilters {
+			t := keep[f.Name]
+			if t == "" || mp.IgnoredInFilters {
+				continue
+			}
+			kt, ok := keyTables[mp.Name]
+			if !ok {
 				conds[f.Name] = fmt.Sprintf("EXISTS (SELECT 1 FROM %s AS k WHERE %s)", t, match("k", "x"))
+				bad = nil
+				continue
+			}
+			// A NULL key is never kept: it is lost, and matched as such.
+			lost := temp("clost")
+			b.add(Exec, 0, "find the valid keys of "+mp.Name+" filter "+f.Name+" does not keep", fmt.Sprintf(
+				"CREATE OR REPLACE TEMP TABLE %s AS SELECT %s FROM %s AS a ANTI JOIN %s AS k ON %s", lost, qualified(keyCols, "a"), kt, t, match("a", "k")))
+			conds[f.Name] = fmt.Sprintf("NOT EXISTS (SELECT 1 FROM %s AS k WHERE %s)", lost, sameKey("k", "x"))
+			if bad != nil {
+				bad = append(bad, fmt.Sprintf("SELECT %s FROM %s", keys, lost))
 			}
 		}
 		for _, pm := range c.Propagating() {
 			if t := drop[pm.Name]; t != "" && !mp.IgnoredInFilters {
 				conds[collection.PropagationRule(pm.Name)] = fmt.Sprintf("NOT EXISTS (SELECT 1 FROM %s AS k WHERE %s)", t, match("k", "x"))
+				if bad != nil {
+					bad = append(bad, fmt.Sprintf("SELECT %s FROM %s WHERE %s", keys, t, notNull(keyCols)))
+				}
 			}
 		}
 		for _, ref := range c.References {
 			if t := targets[ref.Name]; t != "" && ref.From == mp.Name {
 				col := "x." + sql.Ident(ref.FromColumn)
 				conds[ref.Name] = fmt.Sprintf("(%s IS NULL OR EXISTS (SELECT 1 FROM %s AS k WHERE k.v = %s))", col, t, col)
+				bad = nil
 			}
 		}
 		if len(conds) == 0 {
@@ -321,9 +360,13 @@ func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cle
 		failed := sql.Ident(r.Failed)
 		b.add(Exec, 0, "evaluate the collection's rules on the failing rows of "+mp.Name, fmt.Sprintf(
 			"UPDATE %s AS x SET %s WHERE %s", failed, strings.Join(sets, ", "), ownValid))
+		probe := ""
+		if len(bad) > 0 {
+			probe = fmt.Sprintf(" SEMI JOIN (%s) AS bad ON %s", strings.Join(bad, " UNION "), sameKey("bad", "x"))
+		}
 		b.add(Exec, 0, "add the rows of "+mp.Name+" failing only the collection's rules", fmt.Sprintf(
-			"INSERT INTO %s BY NAME SELECT * FROM (SELECT %s, x.%s, %s FROM (%s) AS x ANTI JOIN %s AS f ON x.%s = f.%s) WHERE NOT (%s)",
-			failed, columnList(r.Plan, "x."), RowIDColumn, strings.Join(values, ", "), r.Plan.SourceSQL(r.Rel), failed, RowIDColumn, RowIDColumn,
+			"INSERT INTO %s BY NAME SELECT * FROM (SELECT %s, x.%s, %s FROM (%s) AS x%s ANTI JOIN %s AS f ON x.%s = f.%s) WHERE NOT (%s)",
+			failed, columnList(r.Plan, "x."), RowIDColumn, strings.Join(values, ", "), r.Plan.SourceSQL(r.Rel), probe, failed, RowIDColumn, RowIDColumn,
 			strings.Join(names, " AND ")))
 	}
 	b.cleanup()
@@ -346,6 +389,15 @@ func memberValidRows(r MemberRun) string {
 	}
 	return fmt.Sprintf("SELECT s.* FROM (%s) AS s ANTI JOIN (SELECT %s FROM %s WHERE NOT %s) AS f ON s.%s = f.%s",
 		src, RowIDColumn, sql.Ident(r.Failed), r.Plan.ValidExpr(true), RowIDColumn, RowIDColumn)
+}
+
+// notNull is TRUE when none of the columns is NULL.
+func notNull(cols []string) string {
+	parts := make([]string, len(cols))
+	for i, c := range cols {
+		parts[i] = c + " IS NOT NULL"
+	}
+	return strings.Join(parts, " AND ")
 }
 
 func qualified(cols []string, alias string) string {

@@ -179,7 +179,7 @@ func runCollectionCmd(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*
 	if f.format != "text" && f.format != "json" {
 		return nil, usagef("--format %q: use text or json", f.format)
 	}
-	if err := refuseSingleTable(cmd, "schema", "schema-root", "query", "db", "name", "quarantine-name", "html"); err != nil {
+	if err := refuseSingleTable(cmd, "schema", "schema-root", "query", "db", "name", "quarantine-name"); err != nil {
 		return nil, err
 	}
 	cp, err := loadCollection(ctx, f.collection.path)
@@ -214,9 +214,9 @@ func runCollectionCmd(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*
 	defer eng.Close()
 	opts := settings
 	opts.Quarantine, opts.Cast, opts.SkipMissing, opts.Warnings = f.quarantine, f.cast, f.skipMissing, stderr
-	opts.History = historyFile(cmd, f.history)
+	opts.HTML, opts.History = f.html, historyFile(cmd, f.history)
 	p := f.paths(cmd)
-	opts.ReportFiles = []tablegate.ReportFile{{Role: "--report", Path: p.report}, {Role: p.historyRole, Path: p.history}}
+	opts.ReportFiles = p.reportFiles()
 	crep, err := eng.ValidateCollection(ctx, cp, mio, opts)
 	return crep, confinedHint(err)
 }

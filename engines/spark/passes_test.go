@@ -153,14 +153,15 @@ func TestPasses(t *testing.T) {
 		t.Errorf("the stages read %d input rows, fewer than the input's %d: the REST API's counts are not the run's", got.inputRows, rows)
 	}
 	// Today's cost, measured: a change that adds a pass over the input fails here. (The stages
-	// read a little more than whole scans: 600,861 rows for 3 x 200,000 measured.)
+	// read a little more than whole scans: 800,210 rows for 4 x 200,000 measured.)
 	if scans := float64(got.inputRows) / rows; scans > maxScans+0.05 {
 		t.Errorf("%.2f scans of the input, more than %d", scans, maxScans)
 	}
 }
 
-// maxScans bounds the full reads of the input one validation may make.
-const maxScans = 3
+// maxScans bounds the full reads of the input one validation may make: 4 on the runner's Spark
+// backend (3 before it, with 139 jobs instead of 54); the target is 2.
+const maxScans = 4
 
 // BenchmarkBench40 validates bench40's sample data (10% invalid rows, -spark.bench40.rows rows)
 // with quarantine and output on DuckDB and on the shared Spark (a cluster with

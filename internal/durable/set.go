@@ -205,6 +205,9 @@ func (s *SetSwap) discard() {
 // journal removed: the error is a *RolledBackError; if the rollback fails too the journal stays,
 // for the next run.
 func (s *SetSwap) Apply() error {
+	if len(s.Members) == 0 {
+		return nil // nothing was committed: no journal to apply
+	}
 	return s.apply(make([]int, len(s.Members)))
 }
 

@@ -344,3 +344,12 @@ func TestLockAllInAnyOrderNeverDeadlocks(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, entries, "every lock file is removed when let go")
 }
+
+// TestEmptySetIsNoOp: a collection run with no outputs (the check after `sample --collection`)
+// commits and applies a set of no members; it must write nothing and not fail.
+func TestEmptySetIsNoOp(t *testing.T) {
+	var s SetSwap
+	require.NoError(t, s.Commit(func(int, int) string { return "" }))
+	require.NoError(t, s.Apply())
+	assert.Empty(t, s.Members)
+}
