@@ -3,6 +3,7 @@ package spark_test
 import (
 	"bytes"
 	"context"
+	gosql "database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -22,17 +23,9 @@ import (
 // spark`: tablegate delegates, and the exit statuses and JSON report are the CLI's.
 func TestCLI(t *testing.T) {
 	needSpark(t)
-	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	buildCLI(ctx, t, dir)
-	db := duck(t)
-	in := filepath.Join(dir, "in.parquet")
-	writeParquet(t, db, "SELECT i::BIGINT AS id, (i - 3)::DOUBLE AS amount FROM range(10) t(i)", in)
-	schemaFile := filepath.Join(dir, "small.yaml")
-	if err := os.WriteFile(schemaFile, []byte(outcomeSchema), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, db, in, schemaFile := cliFixture(ctx, t)
 	out := filepath.Join(dir, "out", "small.parquet")
 	for _, tc := range []struct {
 		extra []string
@@ -77,9 +70,11 @@ func TestCLI(t *testing.T) {
 	}
 }
 
-// buildCLI builds tablegate and tablegate-spark side by side into dir.
-func buildCLI(ctx context.Context, t *testing.T, dir string) {
+// cliFixture builds tablegate and tablegate-spark side by side into a temporary folder, and
+// writes there an input of 10 rows, 3 of them failing the schema file's amount >= 0.
+func cliFixture(ctx context.Context, t *testing.T) (dir string, db *gosql.DB, in, schemaFile string) {
 	t.Helper()
+	dir = t.TempDir()
 	for _, b := range [][]string{
 		{"build", "-C", "../..", "-o", filepath.Join(dir, "tablegate"), "./cmd/tablegate"},
 		{"build", "-o", filepath.Join(dir, "tablegate-spark"), "./cmd/tablegate-spark"},
@@ -88,6 +83,14 @@ func buildCLI(ctx context.Context, t *testing.T, dir string) {
 			t.Fatalf("go %v: %v\n%s", b, err, out)
 		}
 	}
+	db = duck(t)
+	in = filepath.Join(dir, "in.parquet")
+	writeParquet(t, db, "SELECT i::BIGINT AS id, (i - 3)::DOUBLE AS amount FROM range(10) t(i)", in)
+	schemaFile = filepath.Join(dir, "small.yaml")
+	if err := os.WriteFile(schemaFile, []byte(outcomeSchema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, db, in, schemaFile
 }
 
 // TestCLIUnderDagster runs `tablegate validate --engine spark` as Dagster's
@@ -96,17 +99,9 @@ func buildCLI(ctx context.Context, t *testing.T, dir string) {
 // report and closing exception, and the same exit status.
 func TestCLIUnderDagster(t *testing.T) {
 	needSpark(t)
-	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	buildCLI(ctx, t, dir)
-	db := duck(t)
-	in := filepath.Join(dir, "in.parquet")
-	writeParquet(t, db, "SELECT i::BIGINT AS id, (i - 3)::DOUBLE AS amount FROM range(10) t(i)", in)
-	schemaFile := filepath.Join(dir, "small.yaml")
-	if err := os.WriteFile(schemaFile, []byte(outcomeSchema), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, _, in, schemaFile := cliFixture(ctx, t)
 	underDagster := func(engine string, args ...string) (int, []pipes.Message) {
 		t.Helper()
 		run := filepath.Join(dir, engine+"-"+strconv.Itoa(len(args)))
