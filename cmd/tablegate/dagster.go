@@ -91,6 +91,56 @@ func reportToDagster(sess *pipes.Session, rep *tablegate.Report, runErr error) e
 	if sendErr == nil {
 		sendErr = sess.SendReport(key, rep)
 	}
+	return closeDagster(sess, runErr, sendErr)
+}
+
+// reportCollectionToDagster is reportToDagster for a collection's run: one session reports every
+// member's checks and materialization under the member's asset key (the step's multi-asset), and
+// the collection report as the custom message.
+func reportCollectionToDagster(sess *pipes.Session, rep *tablegate.CollectionReport, runErr error) error {
+	if rep == nil {
+		rep = &tablegate.CollectionReport{Members: map[string]*tablegate.Report{}}
+	}
+	if runErr != nil && rep.Error == nil {
+		rep.Error = tablegate.WithError(nil, runErr).Error
+	}
+	keys := map[string]string{}
+	var sendErr error
+	for _, name := range rep.MemberOrder {
+		if rep.Members[name] == nil {
+			continue
+		}
+		key, err := dagsterMemberKey(sess.Context().AssetKeys, name)
+		if err != nil {
+			sendErr = err
+			break
+		}
+		keys[name] = key
+	}
+	if sendErr == nil {
+		sendErr = sess.SendCollectionReport(keys, rep)
+	}
+	return closeDagster(sess, runErr, sendErr)
+}
+
+// dagsterMemberKey is the asset key a collection member's results go under: among the step's
+// assets the one whose last part is the member's name; with none (a step that names no asset),
+// the member's name.
+func dagsterMemberKey(keys []string, member string) (string, error) {
+	if len(keys) == 0 {
+		return member, nil
+	}
+	for _, k := range keys {
+		if k == member || lastPart(k) == member {
+			return k, nil
+		}
+	}
+	return "", errors.New("the Dagster step selects the assets " + strings.Join(keys, ", ") + " and none is named after the collection's member " + member + ": name each member's asset after the member")
+}
+
+// closeDagster closes the session with the run's error (else the sending's) as its exception, and
+// returns the run's error, else the sending's.
+func closeDagster(sess *pipes.Session, runErr, sendErr error) error {
 	var exc *pipes.Exception
 	if runErr != nil {
 		exc = &pipes.Exception{Name: tablegate.ErrorType(runErr), Message: runErr.Error()}
