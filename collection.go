@@ -10,6 +10,7 @@ import (
 	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
+	"github.com/tablegate/tablegate/report/htmlreport"
 )
 
 // Collection declares several related tables (members) validated together: each by its schema,
@@ -71,23 +72,35 @@ type MemberIO struct {
 // input or output failed, or a problem with the members given (an unknown member, a required
 // one without input). With opts.History every member's run is appended to the history, under
 // its own run id (the collection's, a dot and the member's name; its report's `collection`
-// names the collection's run). opts.Name, QuarantineName and HTML are single-table options and
-// are refused.
+// names the collection's run). With opts.HTML the run's page is written there: the collection's
+// outcome, members and filters, then a section per member (a *PageError when it cannot be).
+// opts.Name and QuarantineName are single-table options and are refused.
 func (e *Engine) ValidateCollection(ctx context.Context, cp *CollectionPlan, members map[string]MemberIO, opts Options) (*CollectionReport, error) {
 	ca, err := opts.collectionAsset(cp, members)
 	if err != nil {
 		return &CollectionReport{Collection: cp.Collection.Name}, err
 	}
 	crep, err := e.e.RunCollection(ctx, ca, opts.exec())
-	if opts.History != "" {
-		for _, m := range cp.Members {
-			rep := crep.Members[m.Name]
-			if rep == nil || (rep.Outcome == nil && rep.Error == nil) {
-				continue // the run never got to it
-			}
-			run := report.New(rep, m.Plan, report.Facts{Input: inputText(members[m.Name].Input), Flags: opts.flags()})
+	var refused *exec.ReportFileError
+	if crep == nil || (opts.History == "" && opts.HTML == "") || errors.As(err, &refused) {
+		return crep, err
+	}
+	runs := map[string]*report.Run{}
+	for _, m := range cp.Members {
+		rep := crep.Members[m.Name]
+		if rep == nil || (rep.Outcome == nil && rep.Error == nil) {
+			continue // the run never got to it
+		}
+		run := report.New(rep, m.Plan, report.Facts{Input: inputText(members[m.Name].Input), Flags: opts.flags()})
+		runs[m.Name] = run
+		if opts.History != "" {
 			warnings := exec.Options{Warnings: opts.Warnings}
 			history.Record(ctx, opts.History, run, func(msg string) { warnings.Warn(rep, msg) })
+		}
+	}
+	if opts.HTML != "" {
+		if perr := htmlreport.WriteCollectionFile(opts.HTML, htmlreport.Collection{Report: crep, Members: runs}); perr != nil {
+			err = errors.Join(err, &PageError{Path: opts.HTML, Err: perr})
 		}
 	}
 	return crep, err
@@ -115,8 +128,8 @@ func CollectionChecks(cp *CollectionPlan, opts Options) map[string][]CheckSpec {
 }
 
 func (o Options) collectionAsset(cp *CollectionPlan, members map[string]MemberIO) (exec.CollectionAsset, error) {
-	if o.Name != "" || o.QuarantineName != "" || o.HTML != "" {
-		return exec.CollectionAsset{}, errors.New("a collection's run names its members after the collection and writes no HTML page yet: leave Options.Name, QuarantineName and HTML empty")
+	if o.Name != "" || o.QuarantineName != "" {
+		return exec.CollectionAsset{}, errors.New("a collection's run names its members after the collection: leave Options.Name and QuarantineName empty")
 	}
 	ca := exec.CollectionAsset{Plan: cp, Members: map[string]exec.Asset{}}
 	for name, io := range members {

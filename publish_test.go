@@ -193,3 +193,53 @@ func TestValidateRefusesReportFilesOverData(t *testing.T) {
 		t.Error("a refused run changed the table, the quarantine or the input")
 	}
 }
+
+// Options.HTML with a collection: one page, the collection's members and filters, then a section
+// per member; a page that cannot be written is a *PageError beside the run's own outcome.
+func TestValidateCollectionHTML(t *testing.T) {
+	ctx := context.Background()
+	eng := openEngine(t)
+	c, err := tablegate.LoadCollection(ctx, "examples/shop/shop.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := tablegate.CompileCollection(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	members := func(out string) map[string]tablegate.MemberIO {
+		m := map[string]tablegate.MemberIO{}
+		for _, name := range []string{"orders", "items", "invoices", "refunds", "products"} {
+			m[name] = tablegate.MemberIO{Input: tablegate.FromParquet(filepath.Join("examples/shop", name+".parquet")),
+				Output: tablegate.ToParquet(filepath.Join(dir, out, name+".parquet"))}
+		}
+		return m
+	}
+	page := filepath.Join(dir, "shop.html")
+	crep, err := eng.ValidateCollection(ctx, cp, members("out"), tablegate.Options{Quarantine: true, HTML: page})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`data-outcome="passed"`, crep.RunID, `<tr class="filter-row" data-filter="one_invoice" data-passed="false">`,
+		`<section class="member" id="member-orders"`, `<section class="member" id="member-products"`, crep.Members["items"].RunID} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+
+	// The page's folder is missing: the run writes its members, the page is a *PageError.
+	missing := filepath.Join(dir, "no-such-folder", "shop.html")
+	crep, err = eng.ValidateCollection(ctx, cp, members("out2"), tablegate.Options{Quarantine: true, HTML: missing})
+	var pageErr *tablegate.PageError
+	if !errors.As(err, &pageErr) || pageErr.Path != missing {
+		t.Fatalf("want a *PageError for %s, got %v", missing, err)
+	}
+	if !crep.Succeeded() || !crep.Written {
+		t.Fatalf("the run itself passed and wrote: %+v", crep)
+	}
+}

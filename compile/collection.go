@@ -237,7 +237,14 @@ func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cle
 		t := temp("ckeys")
 		r := runs[m]
 		q := fmt.Sprintf("SELECT %s, count(*) AS __tg_n FROM (%s) AS v GROUP BY ALL", keys, r.Plan.SourceSQL(r.Rel))
-		if r.Failed != "" {
+		if r.Failed != "" && cp.keyIsPrimaryKey(r.Plan) {
+			// The common key is the member's primary key, whose uniqueness is an error rule: a
+			// valid row's key occurs once in the input, so the valid keys are every row's key
+			// but the invalid rows' (few, in the failing rows), and need no grouping. A NULL key
+			// is kept either way: it never matches another member's key.
+			q = fmt.Sprintf("SELECT %s, 1 AS __tg_n FROM (%s) AS a ANTI JOIN (SELECT %s FROM %s WHERE NOT %s) AS f ON %s",
+				qualified(keyCols, "a"), r.Plan.SourceSQL(r.Rel), keys, sql.Ident(r.Failed), r.Plan.ValidExpr(true), match("a", "f"))
+		} else if r.Failed != "" {
 			// Every row's keys counted, less the invalid rows' (few, in the failing rows): no
 			// join of every row with the invalid ones.
 			q = fmt.Sprintf("SELECT %s, a.__tg_n - coalesce(f.__tg_n, 0) AS __tg_n FROM (%s) AS a LEFT JOIN "+
@@ -378,6 +385,21 @@ func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cle
 		}
 	}
 	return steps, cleanup
+}
+
+// keyIsPrimaryKey reports whether the common key is the plan's primary key and a duplicate of it
+// makes a row invalid.
+func (cp *CollectionPlan) keyIsPrimaryKey(p *Plan) bool {
+	pk := slices.Sorted(slices.Values(p.schema.PrimaryKey()))
+	if !slices.Equal(pk, cp.Key) {
+		return false
+	}
+	for _, rule := range p.Rules {
+		if rule.Name == schema.RulePrimaryKey && rule.IsError() {
+			return true
+		}
+	}
+	return false
 }
 
 // memberValidRows selects a member's rows that pass its own error rules (its collection rules are

@@ -90,6 +90,16 @@ func TestCollectionRelationships(t *testing.T) {
 		kept: map[string][]any{"orders": {int64(2)}, "items": {int64(2)}},
 		fail: map[string]map[string]int64{"one_item": {"orders": 2, "items": 3}},
 	}, {
+		name: "a warn primary key leaves duplicate keys valid",
+		build: func() *collection.Collection {
+			orders := colOrders().SeverityOf(schema.RulePrimaryKey, schema.Warn)
+			return collection.New("c").Member("orders", orders).Member("items", colItems()).OneToAtLeastOne("has_items", "orders", "items")
+		},
+		// order 1's two rows are valid, so its key occurs twice: the filter keeps only order 2.
+		data: map[string]string{"orders": "(1, 1.0), (1, 2.0), (2, 1.0)", "items": "(1, 1, 'p', 1), (2, 1, 'p', 1)"},
+		kept: map[string][]any{"orders": {int64(2)}, "items": {int64(2)}},
+		fail: map[string]map[string]int64{"has_items": {"orders": 2, "items": 1}},
+	}, {
 		name: "duplicate keys are member-invalid and count for no filter",
 		build: func() *collection.Collection {
 			return collection.New("c").Member("orders", colOrders()).Member("items", colItems()).OneToAtLeastOne("has_items", "orders", "items")

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -328,3 +329,67 @@ func TestSlowHTMLReportInChromium(t *testing.T) {
 }
 
 func quoteYAML(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// TestSlowCollectionHTMLInChromium opens a collection's page in a real headless Chromium: the
+// collection's banner, members and filters, a section per member whose checks filter works on
+// its own section only, a screenshot, and no request off the page.
+func TestSlowCollectionHTMLInChromium(t *testing.T) {
+	testenv.Slow(t)
+	dir := copyShop(t)
+	html := filepath.Join(dir, "shop.html")
+	code, _, stderr := cli(t, "validate", "--collection", filepath.Join(dir, "shop.yaml"), "--input-dir", dir, "--out-dir", filepath.Join(dir, "out"),
+		"--quarantine", "--html", html)
+	require.Equal(t, exitOK, code, stderr)
+
+	c := startChromium(t)
+	url := "file://" + html
+	p := c.open(url, 1200)
+	var dom struct {
+		Title, Verdict, BannerText string
+		Members, Filters           []string
+		Sections                   []string
+		Scripts                    int
+		ItemsShown, ItemsFailing   int
+		OrdersShown, OrdersAll     int
+	}
+	p.eval(`(() => {
+		const rows = s => [...document.querySelectorAll('#member-' + s + ' tr.check')];
+		const visible = rs => rs.filter(r => r.offsetParent !== null).length;
+		const out = {
+			title: document.title, verdict: document.querySelector('#banner').dataset.verdict, bannerText: document.querySelector('#banner').innerText,
+			members: [...document.querySelectorAll('#members tr.member')].map(r => r.dataset.member + ' ' + r.cells[0].innerText),
+			filters: [...document.querySelectorAll('#filters tr.filter-row')].map(r => r.dataset.filter + ': ' + r.cells[4].innerText),
+			sections: [...document.querySelectorAll('section.member')].map(s => s.dataset.member),
+			scripts: document.scripts.length,
+		};
+		document.querySelector('label[for="member-items-show-failing"]').click();
+		out.itemsShown = visible(rows('items'));
+		out.itemsFailing = rows('items').filter(r => r.dataset.passed === 'false').length;
+		out.ordersShown = visible(rows('orders'));
+		out.ordersAll = rows('orders').length;
+		document.querySelector('label[for="member-items-show-all"]').click();
+		document.activeElement.blur();
+		return out;
+	})()`, &dom)
+	assert.Equal(t, "Shop: passed · tablegate", dom.Title)
+	assert.Equal(t, "WARN", dom.Verdict, "passed, with quarantined members")
+	assert.Contains(t, dom.BannerText, "every member written")
+	assert.Equal(t, []string{"orders WARN", "items WARN", "invoices WARN", "refunds WARN", "products PASS"}, dom.Members)
+	assert.Contains(t, dom.Filters, "items_have_quantity: orders 2, items 1, invoices 1, refunds 0")
+	assert.Contains(t, dom.Filters, "item_product: items 1")
+	assert.Equal(t, []string{"orders", "items", "invoices", "refunds", "products"}, dom.Sections)
+	assert.Equal(t, 0, dom.Scripts)
+	assert.Positive(t, dom.ItemsFailing)
+	assert.Equal(t, dom.ItemsFailing, dom.ItemsShown, "items' filter shows its failing checks only")
+	assert.Equal(t, dom.OrdersAll, dom.OrdersShown, "and leaves the orders section alone")
+	assert.Empty(t, p.offPage(url), "the page requested nothing beyond itself")
+
+	shot := p.screenshot()
+	img, err := png.Decode(bytes.NewReader(shot))
+	require.NoError(t, err)
+	r, g, b, _ := img.At(40, 30).RGBA() // inside the banner: the warning colour #9a6700
+	assert.Equal(t, [3]uint32{0x9a, 0x67, 0x00}, [3]uint32{r >> 8, g >> 8, b >> 8})
+	if out := os.Getenv("TABLEGATE_COLLECTION_SCREENSHOT"); out != "" {
+		require.NoError(t, os.WriteFile(out, shot, 0o644))
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
+	"github.com/tablegate/tablegate/internal/pipes"
 )
 
 // collectionFlags name a collection file and its members' inputs and outputs.
@@ -140,8 +141,15 @@ func refuseSingleTable(cmd *cobra.Command, names ...string) error {
 
 // validateCollection runs `validate --collection`: it prints the report (JSON or text) and sets
 // the exit code as a single table's run does.
-func validateCollection(cmd *cobra.Command, f *validateFlags, con console, stdout, stderr io.Writer, code *int) error {
-	crep, err := runCollectionCmd(cmd, f, stderr)
+func validateCollection(cmd *cobra.Command, f *validateFlags, sess *pipes.Session, con console, stdout, stderr io.Writer, code *int) (runErr error) {
+	crep, err := runCollectionCmd(cmd, f, sess, stderr)
+	if sess != nil {
+		defer func() {
+			if runErr = reportCollectionToDagster(sess, crep, runErr); runErr != nil && *code == exitOK {
+				*code = exitUsage // the run succeeded, Dagster did not hear of it
+			}
+		}()
+	}
 	if refused := (*tablegate.ReportFileError)(nil); errors.As(err, &refused) {
 		f.report = "" // it would overwrite data
 	}
@@ -174,17 +182,25 @@ func validateCollection(cmd *cobra.Command, f *validateFlags, con console, stdou
 	return err
 }
 
-func runCollectionCmd(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegate.CollectionReport, error) {
+func runCollectionCmd(cmd *cobra.Command, f *validateFlags, sess *pipes.Session, stderr io.Writer) (*tablegate.CollectionReport, error) {
 	ctx := cmd.Context()
 	if f.format != "text" && f.format != "json" {
 		return nil, usagef("--format %q: use text or json", f.format)
 	}
-	if err := refuseSingleTable(cmd, "schema", "schema-root", "query", "db", "name", "quarantine-name", "html"); err != nil {
+	if err := refuseSingleTable(cmd, "schema", "schema-root", "query", "db", "name", "quarantine-name"); err != nil {
 		return nil, err
 	}
 	cp, err := loadCollection(ctx, f.collection.path)
 	if err != nil {
 		return nil, err
+	}
+	if sess != nil {
+		// Refused before anything is written: Dagster could not record a member it has no asset for.
+		for _, m := range cp.Members {
+			if _, err := dagsterMemberKey(sess.Context().AssetKeys, m.Name); err != nil {
+				return nil, usagef("%v", err)
+			}
+		}
 	}
 	mio, err := f.collection.memberIO(cmd, cp, f.inputs, f.outs, &f.csv)
 	if err != nil {
@@ -214,9 +230,9 @@ func runCollectionCmd(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*
 	defer eng.Close()
 	opts := settings
 	opts.Quarantine, opts.Cast, opts.SkipMissing, opts.Warnings = f.quarantine, f.cast, f.skipMissing, stderr
-	opts.History = historyFile(cmd, f.history)
+	opts.HTML, opts.History = f.html, historyFile(cmd, f.history)
 	p := f.paths(cmd)
-	opts.ReportFiles = []tablegate.ReportFile{{Role: "--report", Path: p.report}, {Role: p.historyRole, Path: p.history}}
+	opts.ReportFiles = p.reportFiles()
 	crep, err := eng.ValidateCollection(ctx, cp, mio, opts)
 	return crep, confinedHint(err)
 }

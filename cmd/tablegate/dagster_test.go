@@ -30,9 +30,17 @@ func underDagster(t *testing.T, args ...string) (int, []pipes.Message, string) {
 // underDagsterRaw is underDagster with the messages file as written (nil when none was).
 func underDagsterRaw(t *testing.T, args ...string) (int, []byte, string) {
 	t.Helper()
+	return underDagsterSelecting(t, []string{"orders"}, args...)
+}
+
+// underDagsterSelecting is underDagsterRaw in a step that selects the assets keys.
+func underDagsterSelecting(t *testing.T, keys []string, args ...string) (int, []byte, string) {
+	t.Helper()
 	dir := t.TempDir()
 	ctxFile, msgFile := filepath.Join(dir, "context"), filepath.Join(dir, "messages")
-	require.NoError(t, os.WriteFile(ctxFile, []byte(`{"asset_keys": ["orders"], "run_id": "r", "job_name": null, "retry_number": 0, "extras": {}}`), 0o600))
+	ctx, err := json.Marshal(map[string]any{"asset_keys": keys, "run_id": "r", "job_name": nil, "retry_number": 0, "extras": map[string]any{}})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(ctxFile, ctx, 0o600))
 	ctxParam, err := pipes.EncodeParam(map[string]any{"path": ctxFile})
 	require.NoError(t, err)
 	msgParam, err := pipes.EncodeParam(map[string]any{"path": msgFile, "include_stdio_in_messages": false})
@@ -177,4 +185,90 @@ func TestDagsterAssetKey(t *testing.T) {
 		assert.Equal(t, tt.err, err != nil, "%v %s", tt.keys, tt.asset)
 		assert.Equal(t, tt.want, got)
 	}
+}
+
+// TestValidateCollectionUnderDagster: validate --collection in a Pipes step reports each member's
+// checks (the collection's filters and references among them) and materialization under the
+// member's asset key, the collection report as the custom message, and closes with the run's error.
+func TestValidateCollectionUnderDagster(t *testing.T) {
+	t.Parallel()
+	shop := filepath.Join("..", "..", "examples", "shop")
+	keys := []string{"shop/orders", "shop/items", "shop/invoices", "shop/refunds", "shop/products"}
+	args := func(out string, more ...string) []string {
+		return append([]string{"validate", "--collection", filepath.Join(shop, "shop.yaml"), "--input-dir", shop, "--out-dir", out}, more...)
+	}
+	checksOf := func(msgs []pipes.Message) map[string]map[string]bool {
+		got := map[string]map[string]bool{}
+		for _, m := range msgs {
+			if m.Method != "report_asset_check" {
+				continue
+			}
+			var key, name string
+			var passed bool
+			require.NoError(t, json.Unmarshal(m.Params["asset_key"], &key))
+			require.NoError(t, json.Unmarshal(m.Params["check_name"], &name))
+			require.NoError(t, json.Unmarshal(m.Params["passed"], &passed))
+			if got[key] == nil {
+				got[key] = map[string]bool{}
+			}
+			got[key][name] = passed
+		}
+		return got
+	}
+	materialized := func(msgs []pipes.Message) []string {
+		var got []string
+		for _, m := range msgs {
+			if m.Method == "report_asset_materialization" {
+				var key string
+				require.NoError(t, json.Unmarshal(m.Params["asset_key"], &key))
+				got = append(got, key)
+			}
+		}
+		return got
+	}
+
+	t.Run("quarantined", func(t *testing.T) {
+		t.Parallel()
+		code, data, stderr := underDagsterSelecting(t, keys, args(t.TempDir(), "--quarantine")...)
+		assert.Equal(t, 0, code, stderr)
+		msgs, err := pipes.ReadMessages(bytes.NewReader(data))
+		require.NoError(t, err)
+		checks := checksOf(msgs)
+		assert.Len(t, checks, 5)
+		assert.False(t, checks["shop/items"]["dy_rule__item_product"], "the reference fails on one item")
+		assert.False(t, checks["shop/orders"]["dy_rule__one_invoice"])
+		assert.True(t, checks["shop/products"]["dy_rule__primary_key"])
+		assert.Len(t, checks["shop/orders"], 12)
+		assert.Equal(t, keys, materialized(msgs))
+		assert.Equal(t, 1, methods(msgs)["report_custom_message"])
+		assert.NotContains(t, msgs[len(msgs)-1].Params, "exception")
+	})
+	t.Run("failed", func(t *testing.T) {
+		t.Parallel()
+		code, data, stderr := underDagsterSelecting(t, keys, args(t.TempDir())...)
+		assert.Equal(t, 1, code, stderr)
+		msgs, err := pipes.ReadMessages(bytes.NewReader(data))
+		require.NoError(t, err)
+		assert.False(t, checksOf(msgs)["shop/items"]["dy_rule__item_product"])
+		assert.Empty(t, materialized(msgs), "no member is written")
+		var exc struct{ Name string }
+		require.NoError(t, json.Unmarshal(msgs[len(msgs)-1].Params["exception"], &exc))
+		assert.Equal(t, "CollectionError", exc.Name)
+	})
+	t.Run("a member without an asset", func(t *testing.T) {
+		t.Parallel()
+		out := t.TempDir()
+		code, data, stderr := underDagsterSelecting(t, []string{"orders"}, args(out, "--quarantine")...)
+		assert.Equal(t, 2, code)
+		assert.Contains(t, stderr, "none is named after the collection's member items")
+		msgs, err := pipes.ReadMessages(bytes.NewReader(data))
+		require.NoError(t, err)
+		assert.Zero(t, methods(msgs)["report_asset_check"])
+		var exc struct{ Name string }
+		require.NoError(t, json.Unmarshal(msgs[len(msgs)-1].Params["exception"], &exc))
+		assert.Equal(t, "UsageError", exc.Name)
+		written, err := os.ReadDir(out)
+		require.NoError(t, err)
+		assert.Empty(t, written, "refused before anything is written")
+	})
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/pipes"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -87,6 +88,9 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 // run executes one command line in the process's console and returns its exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if sparkRequested(args) {
+		if _, dagster := os.LookupEnv(pipes.ContextVar); dagster && args[0] == "validate" {
+			return runSparkUnderDagster(ctx, os.LookupEnv, args, stdout, stderr)
+		}
 		return runSpark(ctx, args, stdout, stderr)
 	}
 	return runIn(ctx, processConsole(stdout, stderr), args, stdout, stderr)

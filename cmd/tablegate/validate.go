@@ -93,20 +93,19 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 			if err := checkEngine(); err != nil {
 				return err
 			}
-			if f.collection.path != "" {
-				if _, dagster := con.env(pipes.ContextVar); dagster {
-					return usagef("validate --collection does not report to Dagster Pipes yet: run it outside Dagster Pipes, or validate each member with --schema")
+			if f.collection.path == "" {
+				if err := f.single(); err != nil {
+					return err
 				}
-				return validateCollection(cmd, &f, con, stdout, stderr, code)
-			}
-			if err := f.single(); err != nil {
-				return err
 			}
 			// Opened first, so that Dagster hears of every run that got this far, failing ones too.
 			sess, err := pipes.Open(con.env, stdout, stderr)
 			if err != nil {
 				*code = exitUsage
 				return fmt.Errorf("%w; see docs/dagster.md", err)
+			}
+			if f.collection.path != "" {
+				return validateCollection(cmd, &f, sess, con, stdout, stderr, code)
 			}
 			var rep *tablegate.Report
 			if sess != nil {

@@ -17,6 +17,36 @@ const ReportPayloadKey = "tablegate_report"
 // report_asset_materialization only when the table was written, and the whole JSON report as a
 // custom message. It sends what it can and returns the first error.
 func (s *Session) SendReport(assetKey string, rep *outcome.Report) error {
+	first := s.SendAssetResults(assetKey, rep)
+	if err := s.ReportCustomMessage(map[string]any{ReportPayloadKey: rep}); first == nil {
+		first = err
+	}
+	return first
+}
+
+// SendCollectionReport sends a collection run's report: each member's checks and
+// materialization under its asset key (assetKeys by member; a member without one sends
+// nothing), then the whole collection report as the custom message.
+func (s *Session) SendCollectionReport(assetKeys map[string]string, rep *outcome.CollectionReport) error {
+	var first error
+	for _, name := range rep.MemberOrder {
+		key, ok := assetKeys[name]
+		if m := rep.Members[name]; ok && m != nil {
+			if err := s.SendAssetResults(key, m); first == nil {
+				first = err
+			}
+		}
+	}
+	if err := s.ReportCustomMessage(map[string]any{ReportPayloadKey: rep}); first == nil {
+		first = err
+	}
+	return first
+}
+
+// SendAssetResults sends one asset's results: a report_asset_check per check and a
+// report_asset_materialization when the table was written. It sends what it can and returns the
+// first error.
+func (s *Session) SendAssetResults(assetKey string, rep *outcome.Report) error {
 	var first error
 	keep := func(err error) {
 		if first == nil && err != nil {
@@ -33,7 +63,6 @@ func (s *Session) SendReport(assetKey string, rep *outcome.Report) error {
 		keep(err)
 		keep(s.ReportAssetMaterialization(assetKey, meta, ""))
 	}
-	keep(s.ReportCustomMessage(map[string]any{ReportPayloadKey: rep}))
 	return first
 }
 

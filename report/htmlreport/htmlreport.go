@@ -70,10 +70,15 @@ func Write(w io.Writer, run *report.Run) error {
 // WriteFile renders the run's page to the file path, replacing it whole: it is written beside
 // and renamed into place, so a reader never sees half a page.
 func WriteFile(path string, run *report.Run) error {
+	return writeFile(path, func(w io.Writer) error { return Write(w, run) })
+}
+
+// writeFile writes the page that write renders to path, beside it first and renamed into place.
+func writeFile(path string, write func(io.Writer) error) error {
 	if err := filekind.Regular(path); err != nil {
 		return fmt.Errorf("write the HTML report: %w", err)
 	}
-	if err := writeFile(path, run); err != nil {
+	if err := renameInto(path, write); err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // the temporary file's name says nothing to the user
@@ -83,13 +88,13 @@ func WriteFile(path string, run *report.Run) error {
 	return nil
 }
 
-func writeFile(path string, run *report.Run) error {
+func renameInto(path string, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after the rename, there is nothing left to remove
-	if err := Write(tmp, run); err != nil {
+	if err := write(tmp); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -104,6 +109,9 @@ func writeFile(path string, run *report.Run) error {
 }
 
 type page struct {
+	// IDPrefix starts every element id of the run's section, so that a collection's page holds
+	// several; "" on a single table's page.
+	IDPrefix    string
 	Run         *report.Run
 	Report      *outcome.Report
 	OutcomeText string

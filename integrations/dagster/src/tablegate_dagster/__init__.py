@@ -5,7 +5,8 @@ whose body runs ``tablegate validate`` in a Pipes session: Dagster records each 
 severity and metadata tablegate sends, a materialization only when the table was written, and a
 ``dagster.Failure`` carrying tablegate's error type and message when the run fails. The table is
 loaded downstream by ``TablegateIOManager``; ``tablegate_multi_asset`` validates several tables of
-one extract in one step, and ``TablegateAssetsComponent`` declares assets in a ``defs.yaml``.
+one extract in one step, ``tablegate_collection_asset`` validates a collection (related tables
+written all or nothing) as one multi-asset, and ``TablegateAssetsComponent`` declares assets in a ``defs.yaml``.
 """
 
 import json
@@ -26,6 +27,7 @@ from ._pipes import CompleteLinesMessageReader, run_in_pipes_session
 __all__ = [
     "tablegate_asset",
     "tablegate_multi_asset",
+    "tablegate_collection_asset",
     "check_specs",
     "list_checks",
     "TablegateAssetsComponent",
@@ -137,13 +139,19 @@ def list_checks(
         cmd += ["--granularity", granularity]
     if schema_rules is not None:
         cmd += ["--schema-rules", schema_rules]
+    return _checks_json(cmd, env=env, cwd=cwd)
+
+
+def _checks_json(cmd: list[str], *, env: Mapping[str, str] | None, cwd: str | None) -> dict[str, Any]:
+    """Run a ``tablegate checks … --format json`` command line and decode its output."""
+    executable = cmd[0]
     try:
         proc = subprocess.run(
             cmd, capture_output=True, text=True, env={**os.environ, **(env or {})}, cwd=cwd, check=False
         )
     except FileNotFoundError as e:
         raise TablegateError(
-            f"tablegate_asset: cannot run {executable!r}: install the tablegate-dagster wheel that carries "
+            f"tablegate_dagster: cannot run {executable!r}: install the tablegate-dagster wheel that carries "
             "tablegate, put tablegate on PATH (go install ./cmd/tablegate in a tablegate clone), "
             "or pass executable="
         ) from e
@@ -501,6 +509,96 @@ def tablegate_multi_asset(
     return _assets
 
 
+def tablegate_collection_asset(
+    *,
+    collection: str,
+    name: str | None = None,
+    inputs: Mapping[str, str] | None = None,
+    input_dir: str | None = None,
+    outs: Mapping[str, str] | None = None,
+    out_dir: str | None = None,
+    quarantine: bool = False,
+    extra_args: Sequence[str] = (),
+    executable: str | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    key_prefix: str | Sequence[str] | None = None,
+    group_name: str | None = None,
+    **multi_asset_kwargs: Any,
+) -> dg.AssetsDefinition:
+    """A collection file's members as one multi-asset that one ``tablegate validate
+    --collection`` run materializes: an asset per member (named after the member), with the
+    member's checks from ``tablegate checks --collection`` — its schema's, and the collection's
+    filters, failure propagations and references as ``dy_rule__<name>`` checks.
+
+    ``inputs``/``outs`` map members to ``--input``/``--out`` values, ``input_dir``/``out_dir`` are
+    ``--input-dir``/``--out-dir``; anything else goes in ``extra_args``. The collection is written
+    all or nothing, so the step runs every member (no subsetting): every member's checks are
+    recorded, the members are materialized only when the run wrote them, and a failing run raises
+    ``dagster.Failure`` naming the collection's error. ``name`` is the op's name (default: the
+    collection's name in lower case). The remaining keyword arguments go to ``dagster.multi_asset``.
+    """
+    executable = executable or find_tablegate()
+    cmd = [executable, "checks", "--collection", collection, "--format", "json"]
+    if quarantine:
+        cmd.append("--quarantine")
+    listed = _checks_json(cmd, env=env, cwd=cwd)
+    prefix = [key_prefix] if isinstance(key_prefix, str) else list(key_prefix or [])
+    outs_by_member: dict[str, dg.AssetOut] = {}
+    check_specs: list[dg.AssetCheckSpec] = []
+    for member in listed["members"]:
+        key = dg.AssetKey([*prefix, member["member"]])
+        outs_by_member[member["member"]] = dg.AssetOut(
+            key=key,
+            is_required=False,
+            io_manager_key=IO_MANAGER_KEY,
+            metadata={
+                "dagster/column_schema": column_schema(member),
+                "tablegate/schema_fingerprint": member["schema_fingerprint"],
+                "tablegate/collection": listed["collection"],
+            },
+            code_version=member["schema_fingerprint"],
+            kinds={"tablegate"},
+            group_name=group_name,
+        )
+        check_specs += _specs(key, member)
+    run = [executable, "validate", "--collection", collection]
+    for member, value in (inputs or {}).items():
+        run += ["--input", f"{member}={value}"]
+    if input_dir is not None:
+        run += ["--input-dir", input_dir]
+    for member, value in (outs or {}).items():
+        run += ["--out", f"{member}={value}"]
+    if out_dir is not None:
+        run += ["--out-dir", out_dir]
+    if quarantine:
+        run.append("--quarantine")
+    run += list(extra_args)
+
+    @dg.multi_asset(
+        name=name or listed["collection"].lower(),
+        outs=outs_by_member,
+        check_specs=check_specs,
+        resource_defs={IO_MANAGER_KEY: _IO_MANAGER, **(multi_asset_kwargs.pop("resource_defs", None) or {})},
+        **multi_asset_kwargs,
+    )
+    def _assets(context: dg.AssetExecutionContext):
+        done = run_in_pipes_session(context, run, extras={"tablegate_command": run}, env=env, cwd=cwd)
+        report = _report(done.custom_messages) or {}
+        by_key = {
+            dg.AssetKey([*prefix, m]): {c["name"]: c.get("result_description") for c in (rep or {}).get("checks", [])}
+            for m, rep in (report.get("members") or {}).items()
+        }
+        for r in done.results:
+            if isinstance(r, dg.AssetCheckResult) and by_key.get(r.asset_key, {}).get(r.check_name):
+                r = r._replace(description=by_key[r.asset_key][r.check_name])
+            yield r
+        if done.returncode != 0:
+            raise _failure(report, done.returncode)
+
+    return _assets
+
+
 #: dagster.asset arguments that belong to the table's output when the quarantine is an asset too.
 _PER_OUTPUT = ("description", "owners", "tags", "automation_condition", "freshness_policy")
 
@@ -538,16 +636,22 @@ def run_validate(
             metadata={TABLE_ADDRESS_KEY: written["address"], "dagster/row_count": dg.MetadataValue.int(written["rows"])},
         )
     if done.returncode != 0:
-        error = (report or {}).get("error") or {}
-        raise dg.Failure(
-            description=f"{error.get('type', 'TablegateError')}: {error.get('message', f'tablegate exited with {done.returncode}')}",
-            metadata={
-                "tablegate/error_type": error.get("type", ""),
-                "tablegate/exit_code": done.returncode,
-                "tablegate/outcome": (report or {}).get("outcome") or "",
-            },
-            allow_retries=False,
-        )
+        raise _failure(report or {}, done.returncode)
+
+
+def _failure(report: Mapping[str, Any], returncode: int) -> dg.Failure:
+    """The step's failure for a run that exited with ``returncode``: tablegate's error type and
+    message from its report."""
+    error = report.get("error") or {}
+    return dg.Failure(
+        description=f"{error.get('type', 'TablegateError')}: {error.get('message', f'tablegate exited with {returncode}')}",
+        metadata={
+            "tablegate/error_type": error.get("type", ""),
+            "tablegate/exit_code": returncode,
+            "tablegate/outcome": report.get("outcome") or "",
+        },
+        allow_retries=False,
+    )
 
 
 def _for_partition(cmd: Sequence[str], partition_key: str, *, query_at: int | None) -> list[str]:
