@@ -6,7 +6,6 @@
 package infer
 
 import (
-	"bytes"
 	"context"
 	gosql "database/sql"
 	"fmt"
@@ -265,16 +264,7 @@ func render(cols []*column, rows int64, opts Options) ([]byte, error) {
 		seq.Content = append(seq.Content, n)
 	}
 	add(doc, "columns", seq)
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{doc}}); err != nil {
-		return nil, fmt.Errorf("write the schema: %w", err)
-	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("write the schema: %w", err)
-	}
-	return b.Bytes(), nil
+	return schema.WriteDocument(doc)
 }
 
 // dtypeKeys adds type and its parameters; nested members are nullable, and float members allow

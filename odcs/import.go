@@ -1,7 +1,6 @@
 package odcs
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"regexp"
@@ -108,20 +107,15 @@ func Import(ctx context.Context, c *Contract, opts ImportOptions) (*Result, erro
 	if len(im.problems) > 0 {
 		return nil, &ImportError{File: c.File, Object: obj.Name, Problems: im.problems}
 	}
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{doc}}); err != nil {
-		return nil, fmt.Errorf("write the schema: %w", err)
-	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("write the schema: %w", err)
+	data, err := schema.WriteDocument(doc)
+	if err != nil {
+		return nil, err
 	}
 	file := c.File
 	if file == "" {
 		file = obj.Name + ".yaml"
 	}
-	s, err := schema.ParseContext(ctx, b.Bytes(), file)
+	s, err := schema.ParseContext(ctx, data, file)
 	if err != nil {
 		return nil, im.translate(c, obj, err)
 	}
@@ -129,7 +123,7 @@ func Import(ctx context.Context, c *Contract, opts ImportOptions) (*Result, erro
 	if _, err := compile.CompileContext(ctx, s); err != nil {
 		return nil, im.translate(c, obj, err)
 	}
-	return &Result{YAML: b.Bytes(), Schema: s, Object: obj, Notices: im.notices}, nil
+	return &Result{YAML: data, Schema: s, Object: obj, Notices: im.notices}, nil
 }
 
 func pickObject(c *Contract, name string) (*Object, error) {
