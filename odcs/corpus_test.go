@@ -170,3 +170,26 @@ func compareGolden(t *testing.T, path, got string) {
 	}
 	t.Fatalf("%s differs from the run at %s\n(go test -run %s -update rewrites it; review the diff)", path, firstDifference(string(want), got), t.Name())
 }
+
+// TestParseStandardExamples: every contract of the corpus that parses is written back (Marshal)
+// as a document that parses again; which ones parse is TestCorpus's record.
+func TestParseStandardExamples(t *testing.T) {
+	parsed := 0
+	for _, f := range corpusFiles(t) {
+		c, err := LoadFile(f)
+		if err != nil {
+			continue
+		}
+		parsed++
+		out, err := Marshal(c)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if _, err := Parse(out, f); err != nil {
+			t.Fatalf("%s written back does not parse: %v\n%s", f, err, strings.TrimSpace(string(out)))
+		}
+	}
+	if parsed < 100 {
+		t.Fatalf("only %d contracts of the corpus parse", parsed)
+	}
+}

@@ -1,9 +1,6 @@
 package odcs_test
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -129,24 +126,5 @@ func TestParseRefuses(t *testing.T) {
 			require.Error(t, err)
 			require.Contains(t, err.Error(), tc.want)
 		})
-	}
-}
-
-// TestParseStandardExamples reads the standard's examples when a copy is at hand
-// (ODCS_EXAMPLES=folder); the examples under testdata are read by the import tests.
-func TestParseStandardExamples(t *testing.T) {
-	dir := os.Getenv("ODCS_EXAMPLES")
-	if dir == "" {
-		t.Skip("ODCS_EXAMPLES not set")
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
-	require.NotEmpty(t, files)
-	for _, f := range files {
-		c, err := odcs.LoadFile(f)
-		require.NoError(t, err, f)
-		out, err := odcs.Marshal(c)
-		require.NoError(t, err, f)
-		_, err = odcs.Parse(out, f)
-		require.NoError(t, err, f+"\n"+strings.TrimSpace(string(out)))
 	}
 }
