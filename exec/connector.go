@@ -176,12 +176,5 @@ func (e *Engine) runOn(ctx context.Context, a Asset, opts Options, rep *outcome.
 	}
 	defer b.close()
 	rel, err := loadOn(ctx, b, rep, opts)
-	if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
-		return e.skipped(rep, a, opts), nil
-	}
-	if err != nil {
-		return rep, err
-	}
-	ev, err := e.evaluate(ctx, b, rep, rel, opts, policyOf(a))
-	return rep, conclude(rep, a, opts, ev, err)
+	return e.evaluateOpened(ctx, b, a, opts, rep, rel, err)
 }

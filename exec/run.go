@@ -156,13 +156,19 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 	opts.progress("reading input", 0)
 	b := newBackend(r, a, outputFiles(a))
 	rel, err := e.load(ctx, b, rep, opts)
+	return e.evaluateOpened(ctx, b, a, opts, rep, rel, err)
+}
+
+// evaluateOpened is the rest of a run, on either engine, once its input was opened (or failed to
+// open with err): a missing input skipped when asked, else the evaluation and the conclusion.
+func (e *Engine) evaluateOpened(ctx context.Context, s session, a Asset, opts Options, rep *outcome.Report, rel compile.Relation, err error) (*outcome.Report, error) {
 	if errors.Is(err, ErrNoSourceData) && opts.SkipMissing {
 		return e.skipped(rep, a, opts), nil
 	}
 	if err != nil {
 		return rep, err
 	}
-	ev, err := e.evaluate(ctx, b, rep, rel, opts, policyOf(a))
+	ev, err := e.evaluate(ctx, s, rep, rel, opts, policyOf(a))
 	return rep, conclude(rep, a, opts, ev, err)
 }
 
