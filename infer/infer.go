@@ -270,32 +270,9 @@ func render(cols []*column, rows int64, opts Options) ([]byte, error) {
 // dtypeKeys adds type and its parameters; nested members are nullable, and float members allow
 // NaN and infinities: the aggregates look at whole values, not inside them.
 func dtypeKeys(n *yaml.Node, d schema.DType) {
-	add(n, "type", scalar(d.Kind.String()))
+	schema.WriteDType(n, d)
 	switch d.Kind {
-	case schema.KindDecimal:
-		add(n, "precision", scalar(fmt.Sprint(d.Precision)))
-		add(n, "scale", scalar(fmt.Sprint(d.Scale)))
-	case schema.KindDatetime:
-		if d.TimeUnit != "" && d.TimeUnit != schema.Micros {
-			add(n, "time_unit", scalar(string(d.TimeUnit)))
-		}
-		if d.TimeZone != "" {
-			add(n, "time_zone", scalar(d.TimeZone))
-		}
-	case schema.KindEnum:
-		cats := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-		for _, v := range d.Categories {
-			cats.Content = append(cats.Content, str(v))
-		}
-		add(n, "categories", cats)
 	case schema.KindList, schema.KindArray:
-		if d.Kind == schema.KindArray {
-			shape := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-			for _, s := range d.Shape {
-				shape.Content = append(shape.Content, scalar(fmt.Sprint(s)))
-			}
-			add(n, "shape", shape)
-		}
 		inner := mapping()
 		member(inner, d.Inner.DType)
 		add(n, "inner", inner)

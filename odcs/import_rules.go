@@ -1196,32 +1196,9 @@ func add(m *yaml.Node, key string, v *yaml.Node) {
 
 // dtypeKeys writes type and its parameters.
 func dtypeKeys(n *yaml.Node, d schema.DType, col *column) {
-	add(n, "type", scalar(d.Kind.String()))
+	schema.WriteDType(n, d)
 	switch d.Kind {
-	case schema.KindEnum:
-		cats := flow()
-		for _, c := range d.Categories {
-			cats.Content = append(cats.Content, str(c))
-		}
-		add(n, "categories", cats)
-	case schema.KindDecimal:
-		add(n, "precision", scalar(strconv.Itoa(d.Precision)))
-		add(n, "scale", scalar(strconv.Itoa(d.Scale)))
-	case schema.KindDatetime:
-		if d.TimeUnit != "" && d.TimeUnit != schema.Micros {
-			add(n, "time_unit", scalar(string(d.TimeUnit)))
-		}
-		if d.TimeZone != "" {
-			add(n, "time_zone", str(d.TimeZone))
-		}
 	case schema.KindList, schema.KindArray:
-		if d.Kind == schema.KindArray {
-			shape := flow()
-			for _, s := range d.Shape {
-				shape.Content = append(shape.Content, scalar(strconv.Itoa(s)))
-			}
-			add(n, "shape", shape)
-		}
 		if col != nil && col.inner != nil {
 			add(n, "inner", col.inner.node)
 			return
