@@ -36,7 +36,12 @@ func (p *Plan) portableProgram(d ProgramDialect, rel Relation, o ProgramOptions)
 	rid := d.Ident(RowIDColumn)
 	valid, all := p.ValidExpr(true), p.ValidExpr(false)
 	rule := func(i int) string { return d.Ident(p.Rules[i].Name) }
+	keyCopy := p.portableKeyCopy(b, d, &rel, o.ID)
 	b.add(Exec, 0, "evaluate the rules", d.CacheTable(flagged, p.Query(rel)))
+	if keyCopy != "" {
+		// The cached rows hold the key rules' columns: free the copy now.
+		b.add(Exec, 0, "free the copy of key columns", d.Uncache(keyCopy))
+	}
 	b.add(CountAll, 0, "count the rows and failures", fmt.Sprintf("SELECT count(*), count_if(NOT %s), count_if(NOT %s) FROM %s", valid, all, flagged))
 	if len(p.Rules) > 0 {
 		for lo := 0; lo < len(p.Rules); lo += RuleCountChunk {
@@ -71,7 +76,50 @@ func (p *Plan) portableProgram(d ProgramDialect, rel Relation, o ProgramOptions)
 		}
 	}
 	b.add(Cleanup, 0, "drop the run's cached rows", d.Uncache(flagged))
+	if keyCopy != "" {
+		b.add(Cleanup, 0, "drop the run's copy of key columns", d.Uncache(keyCopy))
+	}
 	return &b.prog
+}
+
+// portableKeyCopy caches, when two key groups or more aggregate the input, the columns they read
+// in one copy and points their aggregates at it (rel.KeySources): each aggregate would otherwise
+// read the input once more, besides the plan query's own read of it. It returns the copy's
+// name, "" when it makes none (one key group reads the input as often as a copy would).
+func (p *Plan) portableKeyCopy(b *builder, d ProgramDialect, rel *Relation, id int64) string {
+	var groups []int
+	reads := map[string]bool{}
+	for g, kg := range p.KeyGroups() {
+		if !kg.Used {
+			continue
+		}
+		groups = append(groups, g)
+		for _, c := range kg.Reads {
+			reads[c] = true
+		}
+	}
+	if len(groups) < 2 || len(reads) == 0 {
+		return ""
+	}
+	var cols []string
+	for _, c := range p.Columns {
+		if !reads[c.Name] {
+			continue
+		}
+		col := d.Ident(c.Name)
+		if cast, ok := rel.Casts[c.Name]; ok {
+			col = cast + " AS " + col
+		}
+		cols = append(cols, col)
+	}
+	name := d.Ident(fmt.Sprintf("__tg_keycols_%d", id))
+	b.add(Exec, 0, "copy the key columns", d.CacheTable(name, fmt.Sprintf("SELECT %s FROM %s", strings.Join(cols, ", "), rel.From)))
+	sources := make(map[int]string, len(groups))
+	for _, g := range groups {
+		sources[g] = name
+	}
+	rel.KeySources = sources
+	return name
 }
 
 // portableReport adds the steps that read the samples, the per-check counts, the invalid rows by

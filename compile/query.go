@@ -33,8 +33,10 @@ type Relation struct {
 	NoStatistics bool
 	Ranges       map[string][2]int64
 	// KeySources names, per key group, a relation its failing-keys aggregate reads instead of
-	// the source: a temp table of the columns it needs, whose statistics let DuckDB aggregate an
-	// integer key in a perfect hash (exec fills it for NoStatistics sources; Stages uses it).
+	// the source: a copy of the columns it needs, whose statistics let DuckDB aggregate an
+	// integer key in a perfect hash (exec fills it for NoStatistics sources; Stages uses it),
+	// or that a ProgramDialect's program caches so that the key aggregates do not read the input
+	// again each (Query uses it).
 	KeySources map[int]string
 	// DenseRowIDs tells that the ordinals are 0 to the row count - 1 (a Parquet scan), so that
 	// CountProbe need not read their range.
@@ -123,9 +125,12 @@ func (p *Plan) query(rel Relation, shape queryShape) string {
 			continue
 		}
 		fmt.Fprintf(&b, ",\n__tg_k%d AS %s(\n  ", g, d.Inline())
-		if keyTable != nil {
+		switch from, ok := rel.KeySources[g]; {
+		case keyTable != nil:
 			b.WriteString("SELECT * FROM " + keyTable(g))
-		} else {
+		case ok:
+			b.WriteString(p.failingKeys(g, from))
+		default:
 			b.WriteString(p.failingKeys(g, srcName))
 		}
 		b.WriteString("\n)")

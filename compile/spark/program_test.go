@@ -104,3 +104,55 @@ func TestProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramKeyCopy: with two key groups, the program caches the columns they read once and
+// their aggregates read that copy, so that only it and the cached rule columns read the input;
+// the copy is freed once the rule columns are cached, and again in the cleanup. With one key
+// group there is no copy.
+func TestProgramKeyCopy(t *testing.T) {
+	s := schema.New("S", schema.Int64("id").PrimaryKey(), schema.Int64("customer").Nullable(), schema.String("note").Nullable()).
+		AddSparkRule("few_orders", "count(*) < 1000", "count(*) < 1000", "customer")
+	prog, err := spark.CompileContext(context.Background(), mustCompile(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := compile.Relation{From: "__tg_input_3", RowID: spark.RowID, DenseRowIDs: true}
+	out := compile.Output{TableFile: "/d/t", QuarantineFile: "/d/q"}
+	steps := prog.Spark().Program(rel, compile.Facts{Rows: 10, LastRowID: 9}, compile.ProgramOptions{ID: 3, Sink: compile.ToParquet, Output: out}).Steps()
+	const keyCopy = "`__tg_keycols_3`"
+	if want := "CACHE TABLE " + keyCopy + " AS SELECT `id`, `customer` FROM __tg_input_3"; steps[0].SQL != want {
+		t.Errorf("first step %q, want %q", steps[0].SQL, want)
+	}
+	if !strings.HasPrefix(steps[1].SQL, "CACHE TABLE `__tg_flagged_3` AS") || strings.Count(steps[1].SQL, "FROM "+keyCopy) != 2 {
+		t.Errorf("the rule columns' key aggregates do not both read the copy: %s", steps[1].SQL)
+	}
+	if steps[2].SQL != "UNCACHE TABLE IF EXISTS "+keyCopy || steps[len(steps)-1].SQL != steps[2].SQL {
+		t.Errorf("the copy is not freed after the rule columns and in the cleanup: %q, %q", steps[2].SQL, steps[len(steps)-1].SQL)
+	}
+	reads := 0
+	for _, st := range steps {
+		reads += strings.Count(st.SQL, "__tg_input_3")
+	}
+	if reads != 2 {
+		t.Errorf("%d reads of the input, want 2 (the copy and the rule columns)", reads)
+	}
+
+	one, err := spark.CompileContext(context.Background(), mustCompile(t, schema.New("S", schema.Int64("id").PrimaryKey(), schema.String("note").Nullable())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range one.Spark().Program(rel, compile.Facts{Rows: 10, LastRowID: 9}, compile.ProgramOptions{ID: 3, Sink: compile.ToParquet, Output: out}).Steps() {
+		if strings.Contains(st.SQL, "__tg_keycols") {
+			t.Errorf("one key group, yet a copy of key columns: %s", st.SQL)
+		}
+	}
+}
+
+func mustCompile(t *testing.T, s *schema.Schema) *compile.Plan {
+	t.Helper()
+	p, err := compile.Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

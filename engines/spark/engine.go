@@ -24,7 +24,8 @@ import (
 	"github.com/tablegate/tablegate/outcome"
 )
 
-// sessionConf pins what the dialect's results depend on, whatever the server's defaults are.
+// sessionConf pins what the dialect's results and a run's passes depend on, whatever the
+// server's defaults are.
 var sessionConf = [][2]string{
 	{"spark.sql.session.timeZone", "UTC"},
 	{"spark.sql.ansi.enabled", "true"},
@@ -33,6 +34,11 @@ var sessionConf = [][2]string{
 	// The dialect escapes backslashes in string literals (regexes, is_in values) as Spark's
 	// default parser reads them; the legacy setting would read them as written.
 	{"spark.sql.parser.escapedStringLiterals", "false"},
+	// Temporary views keep their analyzed plan: otherwise each statement over the run's cached
+	// rows analyzes their query again, and with it the input's view, for which Spark infers the
+	// Parquet schema once more (a job reading the footers, per view of the input the query names:
+	// 2 to 6 jobs per statement).
+	{"spark.sql.legacy.storeAnalyzedPlanForView", "true"},
 }
 
 // Engine runs assets on one Spark Connect server: it is an exec.Connector, and Run is
