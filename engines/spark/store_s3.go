@@ -70,12 +70,12 @@ type s3Store struct {
 // newS3Store is the store of the table and quarantine URLs (s3a://BUCKET/KEY).
 func newS3Store(o *S3Options, table, quarantine string) (*s3Store, error) {
 	if o == nil {
-		return nil, fmt.Errorf("writing %s needs this process's own S3 access: give the engine S3 options (the CLI reads AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION and AWS_ENDPOINT_URL)", table)
+		return nil, errors.New("an s3a:// output needs this process's own access to S3 (it puts Spark's files in place): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (with AWS_SESSION_TOKEN, AWS_REGION, AWS_ENDPOINT_URL as needed), or from Go pass spark.WithS3")
 	}
 	c, err := s3.New(s3.Config{Endpoint: o.Endpoint, Region: o.Region, PathStyle: o.PathStyle, HTTP: o.HTTP,
 		Credentials: s3.Credentials{AccessKeyID: o.AccessKeyID, SecretAccessKey: o.SecretAccessKey, SessionToken: o.SessionToken}})
 	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w", table, err)
+		return nil, fmt.Errorf("this process's access to S3: %w", err)
 	}
 	sch, bucket, key, err := splitS3(table)
 	if err != nil {
