@@ -27,7 +27,7 @@ func (f *collectionFlags) add(cmd *cobra.Command, withIO bool) {
 	fs.StringVar(&f.path, "collection", "", "collection file (YAML or JSON): several related tables validated together (docs/collections.md)")
 	if withIO {
 		fs.StringVar(&f.inputDir, "input-dir", "", "with --collection: read each member not given by --input from DIR/<member>.parquet")
-		fs.StringVar(&f.outDir, "out-dir", "", "with --collection: write each member not given by --out to DIR/<member>.parquet")
+		fs.StringVar(&f.outDir, "out-dir", "", "with --collection: write each member not given by --out to DIR/<member>.parquet, or to the table <member> of DIR when DIR is a DuckDB file (.duckdb, .ddb, .db)")
 	}
 }
 
@@ -120,7 +120,7 @@ func (f *collectionFlags) memberIO(cmd *cobra.Command, cp *tablegate.CollectionP
 		}
 		to, given := tos[m.Name]
 		if !given && f.outDir != "" {
-			to = filepath.Join(f.outDir, m.Name+".parquet")
+			to = memberOutput(f.outDir, m.Name)
 		}
 		if to != "" {
 			if mio.Output, err = parseOutput(to); err != nil {
@@ -134,6 +134,17 @@ func (f *collectionFlags) memberIO(cmd *cobra.Command, cp *tablegate.CollectionP
 			strings.Join(missing, ", "), cp.Collection.Name, missing[0], missing[0])
 	}
 	return out, nil
+}
+
+// memberOutput is the output --out-dir gives a member: the table named after it when dir names a
+// DuckDB database file (.duckdb, .ddb, .db, and not a folder), else dir/<member>.parquet.
+func memberOutput(dir, member string) string {
+	if _, _, _, ok := splitTable(dir + ":" + member); ok {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return dir + ":" + member
+		}
+	}
+	return filepath.Join(dir, member+".parquet")
 }
 
 // collectionDirs are the folders the members' inputs and outputs are in, for the engine's
