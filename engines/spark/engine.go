@@ -38,16 +38,30 @@ var sessionConf = [][2]string{
 // exec.NewOn(e).Run.
 type Engine struct {
 	connect func(ctx context.Context) (Session, error)
+	s3      *S3Options
+}
+
+// Option configures an engine.
+type Option func(*Engine)
+
+// WithS3 gives the engine its own access to the object store of s3a:// outputs (S3Options); the
+// Spark server reads and writes them with its own s3a settings.
+func WithS3(o S3Options) Option {
+	return func(e *Engine) { e.s3 = &o }
 }
 
 // New returns an engine that opens a session on remote (sc://HOST:PORT) for each run.
-func New(remote string) *Engine {
-	return &Engine{connect: func(ctx context.Context) (Session, error) { return Connect(ctx, remote) }}
+func New(remote string, opts ...Option) *Engine {
+	return NewWith(func(ctx context.Context) (Session, error) { return Connect(ctx, remote) }, opts...)
 }
 
 // NewWith returns an engine over sessions that connect opens (another Spark client).
-func NewWith(connect func(ctx context.Context) (Session, error)) *Engine {
-	return &Engine{connect: connect}
+func NewWith(connect func(ctx context.Context) (Session, error), opts ...Option) *Engine {
+	e := &Engine{connect: connect}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
 }
 
 // Run validates the asset and applies the failure policy, as the DuckDB engine does, with the
