@@ -39,16 +39,27 @@ var sessionConf = [][2]string{
 // exec.NewOn(e).Run.
 type Engine struct {
 	connect func(ctx context.Context) (Session, error)
+	// lockDir holds the locks of catalog table outputs.
+	lockDir string
 }
 
 // New returns an engine that opens a session on remote (sc://HOST:PORT) for each run.
 func New(remote string) *Engine {
-	return &Engine{connect: func(ctx context.Context) (Session, error) { return Connect(ctx, remote) }}
+	return NewWith(func(ctx context.Context) (Session, error) { return Connect(ctx, remote) })
 }
 
 // NewWith returns an engine over sessions that connect opens (another Spark client).
 func NewWith(connect func(ctx context.Context) (Session, error)) *Engine {
 	return &Engine{connect: connect}
+}
+
+// WithLockDir keeps the locks of catalog table outputs (exec.CatalogOutput) in dir: runs that
+// share dir wait for each other before they write the same table. An engine without one
+// refuses catalog outputs (tablegate-spark uses tablegate-spark-locks in the system's
+// temporary folder).
+func (e *Engine) WithLockDir(dir string) *Engine {
+	e.lockDir = dir
+	return e
 }
 
 // Run validates the asset and applies the failure policy, as the DuckDB engine does, with the
@@ -99,9 +110,19 @@ func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (
 			}
 		}
 	}
-	if out, ok := a.Output.(exec.ParquetOutput); ok {
+	switch out := a.Output.(type) {
+	case exec.ParquetOutput:
 		if err := recoverOutput(ctx, out.Path); err != nil {
 			return a, &outcome.OutputError{Output: out.Path, Err: err}
+		}
+	case exec.CatalogOutput:
+		// The catalog and format are checked before any work, and a killed run's lone
+		// quarantine rolled back.
+		if e.lockDir == "" {
+			return a, &outcome.OutputError{Output: out.String(), Err: errors.New("the Spark engine has no folder for the catalog tables' locks: give it one (Engine.WithLockDir)")}
+		}
+		if _, err := e.recoverTables(ctx, out, quarantineTable(a)); err != nil {
+			return a, &outcome.OutputError{Output: out.String(), Err: err}
 		}
 	}
 	return a, nil
@@ -116,10 +137,16 @@ func (e *Engine) Connect(ctx context.Context, a exec.Asset, id int64) (exec.Back
 	}
 	b := &backend{s: s, a: a, id: id, rules: dialect.RulesOf(a.Plan)}
 	b.stop = context.AfterFunc(ctx, b.interrupt)
-	if out, ok := a.Output.(exec.ParquetOutput); ok {
+	switch out := a.Output.(type) {
+	case exec.ParquetOutput:
 		b.out = out.Path
 		if a.Quarantine {
 			b.quarantine = a.QuarantineAddress(exec.AssetName(a))
+		}
+	case exec.CatalogOutput:
+		b.table = &tableOutput{out: out, lockDir: e.lockDir}
+		if a.Quarantine {
+			b.table.quarantine = quarantineTable(a)
 		}
 	}
 	return b, nil
@@ -150,14 +177,22 @@ func refuse(a exec.Asset, opts exec.Options) error {
 		return &RefusedError{What: fmt.Sprintf("read %T inputs", a.Input), Instead: "give it Parquet (a file or a directory of files), or validate with the DuckDB engine"}
 	}
 	switch a.Output.(type) {
-	case nil, exec.ParquetOutput:
+	case nil, exec.ParquetOutput, exec.CatalogOutput:
 	default:
-		return &RefusedError{What: "write DuckDB tables", Instead: "write a Parquet directory (--out DIR), or validate with the DuckDB engine"}
+		return &RefusedError{What: "write DuckDB tables", Instead: "write a Parquet directory (--out DIR) or a Delta or Iceberg table (--out delta:… or iceberg:…), or validate with the DuckDB engine"}
 	}
 	if opts.Cast {
 		return &RefusedError{What: "cast columns (--cast)", Instead: "write the input with the declared types, or validate with the DuckDB engine"}
 	}
 	return nil
+}
+
+// quarantineTable is the name of the quarantine table beside a catalog output's table.
+func quarantineTable(a exec.Asset) string {
+	if a.QuarantineName != "" {
+		return a.QuarantineName
+	}
+	return exec.QuarantineName(exec.AssetName(a))
 }
 
 // fileURL turns the input into the URL Spark reads and, for a local path, the path this process

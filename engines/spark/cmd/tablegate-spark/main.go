@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -104,7 +105,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		{&f.schema, "schema", "schema file (YAML or JSON)"},
 		{&f.schemaRoot, "schema-root", "folder the schema's extends may read from"},
 		{&f.input, "input", "a Parquet file or a directory of Parquet files, on a filesystem the Spark driver sees"},
-		{&f.out, "out", "the table: a directory Spark writes Parquet part files into"},
+		{&f.out, "out", "the table: a directory Spark writes Parquet part files into, or a catalog table, delta:[catalog.]namespace.table or iceberg:[catalog.]namespace.table"},
 		{&f.remote, "spark-remote", "the Spark Connect server, sc://HOST:PORT (default: env SPARK_REMOTE)"},
 	}
 	for _, s := range settingFlags {
@@ -181,7 +182,7 @@ func (f *flags) connect(getenv func(string) string) (*tablegate.Engine, error) {
 	if remote == "" {
 		return nil, &usageError{"--engine spark needs --spark-remote sc://HOST:PORT (or env SPARK_REMOTE)"}
 	}
-	return tablegate.NewOn(spark.New(remote)), nil
+	return tablegate.NewOn(spark.New(remote).WithLockDir(filepath.Join(os.TempDir(), "tablegate-spark-locks"))), nil
 }
 
 // plan loads and compiles the schema.
@@ -228,7 +229,15 @@ func (f *flags) asset() (tablegate.Input, tablegate.Output, error) {
 	}
 	var out tablegate.Output
 	if f.out != "" {
-		out = exec.ParquetOutput{Path: f.out}
+		cat, ok, err := exec.ParseCatalogOutput(f.out)
+		switch {
+		case err != nil:
+			return nil, nil, &usageError{"--out " + err.Error()}
+		case ok:
+			out = cat
+		default:
+			out = exec.ParquetOutput{Path: f.out}
+		}
 	} else if f.quarantine {
 		return nil, nil, &usageError{"--quarantine needs --out: the quarantine goes beside the table"}
 	}
