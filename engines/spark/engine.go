@@ -4,7 +4,8 @@
 // (package compile/spark), the program's statements too (compile.ProgramDialect); the column
 // types are checked before any row is read; the valid rows and the quarantine are Parquet
 // directories that Spark writes into temporaries, swapped into place under the output's lock and
-// journal only after Spark finished them (Writer).
+// journal only after Spark finished them (Writer), or Delta and Iceberg tables of the server's
+// catalog, each replaced in one commit and kept one run's pair by their properties (table.go).
 //
 // It is a module of its own so that gRPC and the Spark Connect client stay out of the
 // DuckDB-only build.
@@ -64,7 +65,7 @@ func (e *Engine) WithLockDir(dir string) *Engine {
 // Run validates the asset and applies the failure policy, as the DuckDB engine does, with the
 // same report (its duckdb_version empty). The asset's input is an exec.ParquetInput (a Parquet
 // file or a directory of Parquet files) and its output an exec.ParquetOutput (a directory of part
-// files); what Spark cannot run, of the asset and of opts, is refused before anything connects
+// files) or an exec.CatalogOutput (a Delta or Iceberg table); what Spark cannot run, of the asset and of opts, is refused before anything connects
 // (*RefusedError), and ops of the program it cannot run before any runs (*runner.Refusal).
 //
 // Cancelling ctx interrupts the session's operations on the server (Spark Connect's Interrupt)
@@ -164,7 +165,9 @@ func (e *Engine) Connect(ctx context.Context, a exec.Asset, id int64) (exec.Back
 // Note is explain's first line for a Spark run.
 func (e *Engine) Note() string {
 	return "-- Besides these statements, the run sets its Spark session's SQL settings (time zone UTC, ANSI mode, microsecond timestamps, " +
-		"case-sensitive names, escaped string literals) when it opens, and drops the input's views when it closes.\n"
+		"case-sensitive names, escaped string literals) when it opens, and drops the input's views when it closes. " +
+		"A Delta or Iceberg output's writer also reads the catalog's settings and both tables' properties, the quarantine's version, " +
+		"makes the namespace, binds the run's token and that version to $1 and $2, and rolls back a quarantine written without its table.\n"
 }
 
 // RefusedError is what a Spark run cannot do, of its asset or options; nothing ran.

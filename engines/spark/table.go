@@ -92,7 +92,7 @@ func (delta) restore(ctx context.Context, s Session, t tableName, v string) erro
 
 func (delta) check(ctx context.Context, s Session, t tableName) error {
 	if t.catalog != "spark_catalog" {
-		return fmt.Errorf("Delta tables are the session catalog's (spark_catalog), not %s's: write delta:spark_catalog.%s.%s", t.catalog, t.namespace, t.table)
+		return fmt.Errorf("the session catalog (spark_catalog) holds Delta tables, not %s: write delta:spark_catalog.%s.%s", t.catalog, t.namespace, t.table)
 	}
 	impl, err := conf(ctx, s, "spark.sql.catalog.spark_catalog")
 	if err != nil {
