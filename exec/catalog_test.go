@@ -1,6 +1,7 @@
 package exec_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
 )
@@ -53,4 +55,11 @@ func TestDuckDBRefusesCatalogOutput(t *testing.T) {
 	require.True(t, errors.As(err, &oe), "error %v", err)
 	assert.True(t, strings.Contains(err.Error(), "--engine spark"), err.Error())
 	assert.Nil(t, rep.Outcome)
+	p, err := compile.Compile(ordersSchema())
+	require.NoError(t, err)
+	eng, err := exec.Open(exec.Config{})
+	require.NoError(t, err)
+	defer eng.Close()
+	_, err = eng.ExplainAsset(context.Background(), exec.Asset{Plan: p, Input: exec.ParquetInput{Path: e.path("raw.parquet")}, Output: out}, exec.Options{})
+	require.True(t, errors.As(err, &oe), "explain: %v", err)
 }

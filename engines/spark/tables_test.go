@@ -175,7 +175,7 @@ func tableData(n, shift int) string {
 // requires the DuckDB engine's report, table rows and quarantine rows in input order; a failing
 // write that leaves the previous tables as they were; a run killed between its two commits,
 // recovered by the next; a run without invalid rows that empties the quarantine and says where
-// its rows are kept; and clear refusals of a catalog the server lacks and of a table of another
+// its rows are kept; two concurrent runs, one waiting for the other; and clear refusals of a catalog the server lacks and of a table of another
 // format.
 func TestSlowCatalogTables(t *testing.T) {
 	for _, format := range []string{exec.FormatDelta, exec.FormatIceberg} {
@@ -318,6 +318,28 @@ func TestSlowCatalogTables(t *testing.T) {
 					// The old version's files are listed through time travel.
 					t.Errorf("%s reads no rows", kept)
 				}
+			})
+
+			t.Run("two writers", func(t *testing.T) {
+				// Both runs write; the lock makes the later one wait, so the pair is whole.
+				errs := make(chan error, 2)
+				for _, in := range []string{first, second} {
+					go func() {
+						_, err := run(s.engine(locks), in)
+						errs <- err
+					}()
+				}
+				for range 2 {
+					if err := <-errs; err != nil {
+						t.Fatal(err)
+					}
+				}
+				tbl := tableRows(t, db, sess, format, tName)
+				in := first
+				if !reflect.DeepEqual(tbl, duckRows[first][0]) {
+					in = second
+				}
+				pairIs(t, in, "after two concurrent runs")
 			})
 
 			t.Run("refusals", func(t *testing.T) {
