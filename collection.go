@@ -3,6 +3,7 @@ package tablegate
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/compile"
@@ -43,11 +44,13 @@ var (
 // OneToAtLeastOne, SQLFilter) and references (Reference), then CompileCollection.
 func NewCollection(name string) *Collection { return collection.New(name) }
 
-// LoadCollection reads a collection file (YAML or JSON) and its members' schema files, named
-// relative to it. Declaration problems come with the collection (*SchemaErrors): pass it to
-// CompileCollection to have them all, with the SQL filters' own, or stop here.
+// LoadCollection reads a collection file (YAML or JSON) and its members' schema files and data
+// contracts (ODCS, as LoadContract reads them), named relative to it. Declaration problems come
+// with the collection (*SchemaErrors), a contract's at their lines of the contract: pass it to
+// CompileCollection to have them all, with the SQL filters' own, or stop here. What a contract
+// does not enforce exactly is in its member's Contract.Notices.
 func LoadCollection(ctx context.Context, path string) (*Collection, error) {
-	return collection.LoadFile(ctx, path)
+	return collection.LoadFile(ctx, path, collection.WithContracts(loadMemberContract))
 }
 
 // CompileCollection validates the collection and compiles its members and filters; every
@@ -86,6 +89,7 @@ func (e *Engine) ValidateCollection(ctx context.Context, cp *CollectionPlan, mem
 		return crep, err
 	}
 	runs := map[string]*report.Run{}
+	var recorded []*report.Run
 	for _, m := range cp.Members {
 		rep := crep.Members[m.Name]
 		if rep == nil || (rep.Outcome == nil && rep.Error == nil) {
@@ -93,10 +97,15 @@ func (e *Engine) ValidateCollection(ctx context.Context, cp *CollectionPlan, mem
 		}
 		run := report.New(rep, m.Plan, report.Facts{Input: inputText(members[m.Name].Input), Flags: opts.flags()})
 		runs[m.Name] = run
-		if opts.History != "" {
-			warnings := exec.Options{Warnings: opts.Warnings}
-			history.Record(ctx, opts.History, run, func(msg string) { warnings.Warn(rep, msg) })
-		}
+		recorded = append(recorded, run)
+	}
+	if opts.History != "" {
+		history.RecordCollection(ctx, opts.History, crep, recorded, func(msg string) {
+			crep.Warnings = append(crep.Warnings, msg)
+			if opts.Warnings != nil {
+				fmt.Fprintf(opts.Warnings, "warning: %s\n", msg)
+			}
+		})
 	}
 	if opts.HTML != "" {
 		if perr := htmlreport.WriteCollectionFile(opts.HTML, htmlreport.Collection{Report: crep, Members: runs}); perr != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -33,12 +32,31 @@ func (f *collectionFlags) add(cmd *cobra.Command, withIO bool) {
 }
 
 // loadCollection loads and compiles the collection file: every declaration problem at once.
-func loadCollection(ctx context.Context, path string) (*tablegate.CollectionPlan, error) {
-	c, err := tablegate.LoadCollection(ctx, path)
+// What its members' data contracts do not enforce exactly goes to stderr, a line each.
+func loadCollection(cmd *cobra.Command, path string) (*tablegate.CollectionPlan, error) {
+	for _, n := range []string{"contract", "object", "lengths", "allow-lossy", "reference"} {
+		if cmd.Flags().Changed(n) {
+			return nil, usagef("--%s is a single table's flag; with --collection, name a member's data contract in the collection file ({contract: FILE, object: NAME, lengths: chars, allow_lossy: true, references: {OBJECT: FILE}})", n)
+		}
+	}
+	c, err := tablegate.LoadCollection(cmd.Context(), path)
 	if c == nil {
 		return nil, err
 	}
-	return tablegate.CompileCollection(ctx, c)
+	printMemberNotices(cmd.ErrOrStderr(), c)
+	return tablegate.CompileCollection(cmd.Context(), c)
+}
+
+// printMemberNotices writes what the members' data contracts do not enforce exactly, one line
+// each.
+func printMemberNotices(w io.Writer, c *tablegate.Collection) {
+	for _, m := range c.Members {
+		if m.Contract != nil {
+			for _, n := range m.Contract.Notices {
+				fmt.Fprintf(w, "tablegate: member %s: %s\n", m.Name, n)
+			}
+		}
+	}
 }
 
 var memberName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -204,7 +222,7 @@ func runCollectionCmd(cmd *cobra.Command, f *validateFlags, sess *pipes.Session,
 	if err := checkProgress(f.progress); err != nil {
 		return nil, err
 	}
-	cp, err := loadCollection(ctx, f.collection.path)
+	cp, err := loadCollection(cmd, f.collection.path)
 	if err != nil {
 		return nil, err
 	}

@@ -39,27 +39,40 @@ var sessionConf = [][2]string{
 // exec.NewOn(e).Run.
 type Engine struct {
 	connect func(ctx context.Context) (Session, error)
+	s3      *S3Options
 	// lockDir holds the locks of catalog table outputs.
 	lockDir string
 }
 
+// Option configures an engine.
+type Option func(*Engine)
+
+// WithS3 gives the engine its own access to the object store of s3a:// outputs (S3Options); the
+// Spark server reads and writes them with its own s3a settings.
+func WithS3(o S3Options) Option {
+	return func(e *Engine) { e.s3 = &o }
+}
+
 // New returns an engine that opens a session on remote (sc://HOST:PORT) for each run.
-func New(remote string) *Engine {
-	return NewWith(func(ctx context.Context) (Session, error) { return Connect(ctx, remote) })
+func New(remote string, opts ...Option) *Engine {
+	return NewWith(func(ctx context.Context) (Session, error) { return Connect(ctx, remote) }, opts...)
 }
 
 // NewWith returns an engine over sessions that connect opens (another Spark client).
-func NewWith(connect func(ctx context.Context) (Session, error)) *Engine {
-	return &Engine{connect: connect}
+func NewWith(connect func(ctx context.Context) (Session, error), opts ...Option) *Engine {
+	e := &Engine{connect: connect}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
 }
 
 // WithLockDir keeps the locks of catalog table outputs (exec.CatalogOutput) in dir: runs that
 // share dir wait for each other before they write the same table. An engine without one
 // refuses catalog outputs (tablegate-spark uses tablegate-spark-locks in the system's
 // temporary folder).
-func (e *Engine) WithLockDir(dir string) *Engine {
-	e.lockDir = dir
-	return e
+func WithLockDir(dir string) Option {
+	return func(e *Engine) { e.lockDir = dir }
 }
 
 // Run validates the asset and applies the failure policy, as the DuckDB engine does, with the
@@ -125,7 +138,7 @@ func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (
 		// The catalog and format are checked before any work, and a killed run's lone
 		// quarantine rolled back.
 		if e.lockDir == "" {
-			return a, &outcome.OutputError{Output: out.String(), Err: errors.New("the Spark engine has no folder for the catalog tables' locks: give it one (Engine.WithLockDir)")}
+			return a, &outcome.OutputError{Output: out.String(), Err: errors.New("the Spark engine has no folder for the catalog tables' locks: give it one (spark.WithLockDir)")}
 		}
 		if _, err := e.recoverTables(ctx, out, quarantineTable(a)); err != nil {
 			return a, &outcome.OutputError{Output: out.String(), Err: err}

@@ -98,7 +98,7 @@ func (s *tableServer) out(table string) exec.CatalogOutput {
 }
 
 func (s *tableServer) engine(lockDir string) *spark.Engine {
-	return spark.New(s.Remote).WithLockDir(lockDir)
+	return spark.New(s.Remote, spark.WithLockDir(lockDir))
 }
 
 // tableRows reads a catalog table's rows as DuckDB's JSON text, in the order of its data files'
@@ -253,7 +253,7 @@ func TestSlowCatalogTables(t *testing.T) {
 					eng := spark.NewWith(func(ctx context.Context) (spark.Session, error) {
 						c, err := spark.Connect(ctx, s.Remote)
 						return failingTableWrite{c, match}, err
-					}).WithLockDir(locks)
+					}, spark.WithLockDir(locks))
 					rep, err := run(eng, second)
 					var oe *outcome.OutputError
 					if !errors.As(err, &oe) || !strings.Contains(err.Error(), "a job failing mid-write") || rep.Outcome != nil {
@@ -354,7 +354,7 @@ func TestSlowCatalogTables(t *testing.T) {
 				if !errors.As(err, &oe) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "docs/spark.md") {
 					t.Errorf("error %v, want an output error saying %q", err, want)
 				}
-				if _, err := run2(s.engine(""), p, first, out); err == nil || !strings.Contains(err.Error(), "WithLockDir") {
+				if _, err := run2(s.engine(""), p, first, out); err == nil || !strings.Contains(err.Error(), "spark.WithLockDir") {
 					t.Errorf("an engine without a lock folder: %v", err)
 				}
 				if format == exec.FormatIceberg {
@@ -412,7 +412,7 @@ func TestTableKillHelper(t *testing.T) {
 		}
 	})()
 	out := exec.CatalogOutput{Format: os.Getenv("TG_TABLE_FORMAT"), Catalog: os.Getenv("TG_TABLE_CATALOG"), Namespace: "db", Table: "orders"}
-	_, err := spark.New(remote).WithLockDir(os.Getenv("TG_TABLE_LOCKS")).Run(context.Background(),
+	_, err := spark.New(remote, spark.WithLockDir(os.Getenv("TG_TABLE_LOCKS"))).Run(context.Background(),
 		exec.Asset{Plan: plan(t, tableSchema), Input: exec.ParquetInput{Path: os.Getenv("TG_TABLE_INPUT")}, Output: out, Quarantine: true}, exec.Options{})
 	t.Fatalf("the run was not killed (error %v)", err)
 }
