@@ -1,9 +1,11 @@
 package exec
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -94,6 +96,8 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 	if err != nil {
 		return crep, failCollection(crep, err)
 	}
+	root.setTables = map[string]setTable{}
+	written := collectionOutputFiles(members)
 	// The end, in the order explain prints it: the collection's cleanup, then each member's.
 	var cleanup []compile.Step
 	var opened []*run
@@ -118,9 +122,10 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		}
 		r := e.sibling(root)
 		opened = append(opened, r)
-		m.b = newBackend(r, m.a, outputFiles(m.a))
-		lopts := mopts
+		m.b = newBackend(r, m.a, written)
+		lopts := mopts.forMember(m.plan.Name)
 		lopts.SkipMissing = mopts.SkipMissing || m.plan.Optional
+		lopts.progress("reading input", 0)
 		rel, err := e.load(ctx, m.b, m.rep, lopts)
 		if errors.Is(err, ErrNoSourceData) && lopts.SkipMissing {
 			// An optional member whose input matches no data is absent, as one not given.
@@ -132,7 +137,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		if err != nil {
 			return crep, endCollection(crep, m, err)
 		}
-		if m.ing, err = e.beginEvaluation(ctx, m.b, m.rep, rel, mopts, policyOf(m.a)); err != nil {
+		if m.ing, err = e.beginEvaluation(ctx, m.b, m.rep, rel, mopts.forMember(m.plan.Name), policyOf(m.a)); err != nil {
 			return crep, endCollection(crep, m, fail(m.rep, err))
 		}
 		if m.ex, err = runner.Start(m.b, m.ing.ra, m.ing.p); err != nil {
@@ -146,6 +151,9 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 	}
 
 	steps, cleanup := cp.Steps(root.id, runs)
+	if len(steps) > 0 {
+		opts.progress("applying the collection's filters", 0)
+	}
 	for _, s := range steps {
 		if _, err := root.conn.ExecContext(ctx, s.SQL); err != nil {
 			return crep, failCollection(crep, fmt.Errorf("collection %s: %s: %w", cp.Collection.Name, s.What, err))
@@ -156,6 +164,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		if m.absent {
 			continue
 		}
+		mopts.forMember(m.plan.Name).progress("counting failures", m.ex.Result().Facts.Rows)
 		if err := m.ex.Until(ctx, nil); err != nil {
 			return crep, endCollection(crep, m, m.settle(ctx, err))
 		}
@@ -172,7 +181,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		}
 	}
 	if passed {
-		if err := writeMembers(ctx, members); err != nil {
+		if err := writeMembers(ctx, members, mopts); err != nil {
 			for _, m := range members {
 				if m.ev != nil {
 					m.err = err
@@ -252,7 +261,7 @@ func endCollection(crep *outcome.CollectionReport, at *memberRun, err error) err
 // writeMembers takes every writing member's lock (lockMembers), stages every member's write in
 // the write set, then puts them all in place at once (commitMembers); a failure while staging
 // undoes every staged write.
-func writeMembers(ctx context.Context, members []*memberRun) error {
+func writeMembers(ctx context.Context, members []*memberRun, opts Options) error {
 	var writing []*memberRun
 	var outs []memberOutput
 	for _, m := range members {
@@ -270,6 +279,7 @@ func writeMembers(ctx context.Context, members []*memberRun) error {
 	var staged []StagedWrite
 	for _, m := range writing {
 		m.b.r.set = ws
+		opts.forMember(m.plan.Name).progress("writing outputs", m.ex.Result().Facts.Rows)
 		if err := m.ex.Stage(ctx); err != nil {
 			for _, s := range staged {
 				s.Exec.Abort()
@@ -278,6 +288,7 @@ func writeMembers(ctx context.Context, members []*memberRun) error {
 		}
 		staged = append(staged, StagedWrite{Member: m.plan.Name, Output: m.a.Output, Exec: m.ex})
 	}
+	opts.progress("putting every member in place", 0)
 	return commitMembers(ctx, ws, staged)
 }
 
@@ -398,6 +409,8 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 		return "", err
 	}
 	defer root.close()
+	root.setTables = map[string]setTable{}
+	written := collectionOutputFiles(members)
 	var b strings.Builder
 	b.WriteString(sessionNote)
 	runs := map[string]compile.MemberRun{}
@@ -409,7 +422,7 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 		}
 		r := e.sibling(root)
 		defer r.close()
-		bk := newBackend(r, m.a, outputFiles(m.a))
+		bk := newBackend(r, m.a, written)
 		rel, err := e.load(ctx, bk, &outcome.Report{}, opts)
 		if err != nil {
 			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
@@ -453,6 +466,9 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 	}
 	if len(writes) > 0 {
 		fmt.Fprintf(&b, "\n-- collection %s: every member's writes, in member order, only when every member's outcome succeeds\n%s", cp.Collection.Name, compile.Listing(writes))
+		if ends := setEnds(root.setTables); len(ends) > 0 {
+			fmt.Fprintf(&b, "\n-- collection %s: the one commit of every member's tables, once every member's write ran\n%s", cp.Collection.Name, compile.Listing(ends))
+		}
 	}
 	var ends []compile.Step
 	for _, m := range members {
@@ -460,4 +476,28 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 	}
 	fmt.Fprintf(&b, "\n-- cleanup: the collection's, then each member's\n%s", compile.Listing(append(cleanup, ends...)))
 	return b.String(), nil
+}
+
+// collectionOutputFiles are the database files any member's output writes: a member's input or
+// reference in one of them attaches it for writing, as the writes will need it.
+func collectionOutputFiles(members []*memberRun) map[string]bool {
+	written := map[string]bool{}
+	for _, m := range members {
+		for f := range outputFiles(m.a) {
+			written[f] = true
+		}
+	}
+	return written
+}
+
+// setEnds are the steps that end the transactions the members writing DuckDB tables share, per
+// database file: its commit, and its rollback when a write fails.
+func setEnds(tables map[string]setTable) []compile.Step {
+	opened := slices.SortedFunc(maps.Values(tables), func(a, b setTable) int { return cmp.Compare(a.opener, b.opener) })
+	var out []compile.Step
+	for _, st := range opened {
+		commit, rollback := compile.SetEnd(st.file)
+		out = append(out, commit, rollback)
+	}
+	return out
 }
