@@ -150,7 +150,8 @@ type Options struct {
 	Granularity Granularity
 	// SchemaRulesPerRule gives schema-level rules their own checks at column granularity.
 	SchemaRulesPerRule bool
-	// Progress, when set, is told which phase a run is in.
+	// Progress, when set, is told which phase a run is in (in a collection's run, which member's:
+	// Progress.Member).
 	Progress func(Progress)
 	// HTML, when set, is the file the run's report is written to as one self-contained HTML page.
 	HTML string

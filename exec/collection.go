@@ -119,8 +119,9 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		r := e.sibling(root)
 		opened = append(opened, r)
 		m.b = newBackend(r, m.a, outputFiles(m.a))
-		lopts := mopts
+		lopts := mopts.forMember(m.plan.Name)
 		lopts.SkipMissing = mopts.SkipMissing || m.plan.Optional
+		lopts.progress("reading input", 0)
 		rel, err := e.load(ctx, m.b, m.rep, lopts)
 		if errors.Is(err, ErrNoSourceData) && lopts.SkipMissing {
 			// An optional member whose input matches no data is absent, as one not given.
@@ -132,7 +133,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		if err != nil {
 			return crep, endCollection(crep, m, err)
 		}
-		if m.ing, err = e.beginEvaluation(ctx, m.b, m.rep, rel, mopts, policyOf(m.a)); err != nil {
+		if m.ing, err = e.beginEvaluation(ctx, m.b, m.rep, rel, mopts.forMember(m.plan.Name), policyOf(m.a)); err != nil {
 			return crep, endCollection(crep, m, fail(m.rep, err))
 		}
 		if m.ex, err = runner.Start(m.b, m.ing.ra, m.ing.p); err != nil {
@@ -146,6 +147,9 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 	}
 
 	steps, cleanup := cp.Steps(root.id, runs)
+	if len(steps) > 0 {
+		opts.progress("applying the collection's filters", 0)
+	}
 	for _, s := range steps {
 		if _, err := root.conn.ExecContext(ctx, s.SQL); err != nil {
 			return crep, failCollection(crep, fmt.Errorf("collection %s: %s: %w", cp.Collection.Name, s.What, err))
@@ -156,6 +160,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		if m.absent {
 			continue
 		}
+		mopts.forMember(m.plan.Name).progress("counting failures", m.ex.Result().Facts.Rows)
 		if err := m.ex.Until(ctx, nil); err != nil {
 			return crep, endCollection(crep, m, m.settle(ctx, err))
 		}
@@ -172,7 +177,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		}
 	}
 	if passed {
-		if err := writeMembers(ctx, members); err != nil {
+		if err := writeMembers(ctx, members, mopts); err != nil {
 			for _, m := range members {
 				if m.ev != nil {
 					m.err = err
@@ -252,7 +257,7 @@ func endCollection(crep *outcome.CollectionReport, at *memberRun, err error) err
 // writeMembers takes every writing member's lock (lockMembers), stages every member's write in
 // the write set, then puts them all in place at once (commitMembers); a failure while staging
 // undoes every staged write.
-func writeMembers(ctx context.Context, members []*memberRun) error {
+func writeMembers(ctx context.Context, members []*memberRun, opts Options) error {
 	var writing []*memberRun
 	var outs []memberOutput
 	for _, m := range members {
@@ -270,6 +275,7 @@ func writeMembers(ctx context.Context, members []*memberRun) error {
 	var staged []StagedWrite
 	for _, m := range writing {
 		m.b.r.set = ws
+		opts.forMember(m.plan.Name).progress("writing outputs", m.ex.Result().Facts.Rows)
 		if err := m.ex.Stage(ctx); err != nil {
 			for _, s := range staged {
 				s.Exec.Abort()
@@ -278,6 +284,7 @@ func writeMembers(ctx context.Context, members []*memberRun) error {
 		}
 		staged = append(staged, StagedWrite{Member: m.plan.Name, Output: m.a.Output, Exec: m.ex})
 	}
+	opts.progress("putting every member in place", 0)
 	return commitMembers(ctx, ws, staged)
 }
 

@@ -82,3 +82,17 @@ func TestDecimalSamplesKeepDigits(t *testing.T) {
 	assert.Equal(t, parseJSON(t, `[{"id": "a", "price": "-1.00"}, {"id": "c", "price": "-0.05"}]`),
 		metadata(t, rep, "dy_rule__price__min")["dataframely/failed_examples"])
 }
+
+// TestQuarantineAddressOfURL: the quarantine of an output at a URL (an object store, HDFS) sits
+// beside its last element, the URL's scheme and host kept.
+func TestQuarantineAddressOfURL(t *testing.T) {
+	t.Parallel()
+	for out, want := range map[string]string{
+		"s3a://bucket/out/orders.parquet":          "s3a://bucket/out/orders_quarantine.parquet",
+		"s3a://bucket/orders.parquet":              "s3a://bucket/orders_quarantine.parquet",
+		"hdfs://nn:8020/data/day=1/orders.parquet": "hdfs://nn:8020/data/day=1/orders_quarantine.parquet",
+	} {
+		o := exec.ParquetOutput{Path: out}
+		assert.Equal(t, want, o.QuarantineAddress(exec.QuarantineName(o.DefaultAssetName())), out)
+	}
+}

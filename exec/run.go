@@ -86,11 +86,14 @@ type Options struct {
 	Baselines func(ctx context.Context, asset string, checks map[string]int) (map[string][]float64, error)
 }
 
-// Progress reports a run's phase; Total is 0 when unknown.
+// Progress reports a run's phase.
 type Progress struct {
 	Phase string
 	// Rows are the input's rows; 0 while not counted (Spark counts them with the failures).
 	Rows int64
+	// Member is, in a collection's run, the member the phase works on; "" for a single table's
+	// run and for the collection's own phases (its filters, putting the members in place).
+	Member string
 }
 
 func (o Options) samples() int {
@@ -107,6 +110,17 @@ func (o Options) progress(phase string, rows int64) {
 	if o.Progress != nil {
 		o.Progress(Progress{Phase: phase, Rows: rows})
 	}
+}
+
+// forMember is o whose progress names member.
+func (o Options) forMember(member string) Options {
+	if tell := o.Progress; tell != nil {
+		o.Progress = func(p Progress) {
+			p.Member = member
+			tell(p)
+		}
+	}
+	return o
 }
 
 // ruleStats is what one evaluation tells about the rules.

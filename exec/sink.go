@@ -50,8 +50,14 @@ type TableOutput struct {
 
 func (o ParquetOutput) String() string { return o.Path }
 
-// QuarantineAddress is <dir>/<name>.parquet.
+// QuarantineAddress is <dir>/<name>.parquet; beside a URL's last element for a URL
+// (s3a://bucket/out/t.parquet -> s3a://bucket/out/<name>.parquet).
 func (o ParquetOutput) QuarantineAddress(name string) string {
+	if i := strings.Index(o.Path, "://"); i > 1 {
+		if j := strings.LastIndex(o.Path, "/"); j > i+2 {
+			return o.Path[:j+1] + name + ".parquet"
+		}
+	}
 	return filepath.Join(filepath.Dir(o.Path), name+".parquet")
 }
 

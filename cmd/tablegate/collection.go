@@ -190,6 +190,9 @@ func runCollectionCmd(cmd *cobra.Command, f *validateFlags, sess *pipes.Session,
 	if err := refuseSingleTable(cmd, "schema", "schema-root", "query", "db", "name", "quarantine-name"); err != nil {
 		return nil, err
 	}
+	if err := checkProgress(f.progress); err != nil {
+		return nil, err
+	}
 	cp, err := loadCollection(ctx, f.collection.path)
 	if err != nil {
 		return nil, err
@@ -228,8 +231,11 @@ func runCollectionCmd(cmd *cobra.Command, f *validateFlags, sess *pipes.Session,
 		return nil, engineFlagError(err, f.memoryLimit, f.storageVersion)
 	}
 	defer eng.Close()
+	prog := newCollectionProgress(stderr, f.progress, f.stderrTTY, mio)
+	defer prog.finish()
 	opts := settings
 	opts.Quarantine, opts.Cast, opts.SkipMissing, opts.Warnings = f.quarantine, f.cast, f.skipMissing, stderr
+	opts.Progress = prog.update
 	opts.HTML, opts.History = f.html, historyFile(cmd, f.history)
 	p := f.paths(cmd)
 	opts.ReportFiles = p.reportFiles()

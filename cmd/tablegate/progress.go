@@ -11,6 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/exec"
 )
 
@@ -37,22 +38,38 @@ func checkProgress(mode string) error {
 // through the driver, so a phase shows the rows it works on and the input's size instead of a
 // percentage.
 type progress struct {
-	mu         sync.Mutex // sample updates it from a timer
-	mode       string
-	tty        bool
-	out        io.Writer
-	bytes      int64 // the input's size, 0 when unknown
-	started    time.Time
-	phase      string
-	rows       int64
-	phaseStart time.Time
-	done       bool // finished: a late update shows nothing
-	bar        *progressbar.ProgressBar
+	mu    sync.Mutex // sample updates it from a timer
+	mode  string
+	tty   bool
+	out   io.Writer
+	bytes int64 // the input's size, 0 when unknown
+	// memberBytes are, in a collection's run, each member's input size.
+	memberBytes map[string]int64
+	started     time.Time
+	phase       string
+	member      string // the member the phase works on, in a collection's run
+	rows        int64
+	phaseStart  time.Time
+	done        bool // finished: a late update shows nothing
+	bar         *progressbar.ProgressBar
 }
 
 func newProgress(w io.Writer, mode string, tty bool, inputBytes int64) *progress {
 	now := time.Now()
 	return &progress{mode: mode, tty: tty, out: w, bytes: inputBytes, started: now, phaseStart: now}
+}
+
+// newCollectionProgress shows a collection's run: each member's phases, named after it, and the
+// collection's own.
+func newCollectionProgress(w io.Writer, mode string, tty bool, members map[string]tablegate.MemberIO) *progress {
+	p := newProgress(w, mode, tty, 0)
+	p.memberBytes = map[string]int64{}
+	for name, m := range members {
+		if m.Input != nil {
+			p.memberBytes[name] = inputBytes(m.Input)
+		}
+	}
+	return p
 }
 
 func (p *progress) update(pr exec.Progress) {
@@ -62,18 +79,18 @@ func (p *progress) update(pr exec.Progress) {
 		return
 	}
 	if p.mode == progressPlain {
-		if pr.Phase != p.phase {
+		if pr.Phase != p.phase || pr.Member != p.member {
 			p.endPhase()
 		}
-		p.phase, p.rows = pr.Phase, max(p.rows, pr.Rows)
+		p.phase, p.member, p.rows = pr.Phase, pr.Member, max(p.rows, pr.Rows)
 		return
 	}
-	p.phase, p.rows = pr.Phase, pr.Rows
+	p.phase, p.member, p.rows = pr.Phase, pr.Member, pr.Rows
 	// The spinner waits a second: a quick run shows nothing.
 	if p.mode != progressAuto || !p.tty || time.Since(p.started) < time.Second && pr.Phase == "reading input" {
 		return
 	}
-	desc := p.describe(pr.Phase, pr.Rows)
+	desc := p.describe(pr.Phase, pr.Member, pr.Rows)
 	if p.bar == nil {
 		bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(p.out), progressbar.OptionSpinnerType(14),
 			progressbar.OptionSetDescription(desc), progressbar.OptionClearOnFinish())
@@ -89,14 +106,23 @@ func (p *progress) update(pr exec.Progress) {
 	p.bar.Describe(desc)
 }
 
-func (p *progress) describe(phase string, rows int64) string {
+// describe is the phase with the rows and bytes it works on, after its member's name in a
+// collection's run.
+func (p *progress) describe(phase, member string, rows int64) string {
+	bytes := p.bytes
+	if p.memberBytes != nil {
+		bytes = p.memberBytes[member]
+	}
+	if member != "" {
+		phase = member + ": " + phase
+	}
 	switch {
-	case rows > 0 && p.bytes > 0:
-		return fmt.Sprintf("%s (%s rows, %s)", phase, count(rows), sizeText(p.bytes))
+	case rows > 0 && bytes > 0:
+		return fmt.Sprintf("%s (%s rows, %s)", phase, count(rows), sizeText(bytes))
 	case rows > 0:
 		return fmt.Sprintf("%s (%s rows)", phase, count(rows))
-	case p.bytes > 0:
-		return fmt.Sprintf("%s (%s)", phase, sizeText(p.bytes))
+	case bytes > 0:
+		return fmt.Sprintf("%s (%s)", phase, sizeText(bytes))
 	}
 	return phase
 }
@@ -105,9 +131,9 @@ func (p *progress) describe(phase string, rows int64) string {
 func (p *progress) endPhase() {
 	now := time.Now()
 	if p.phase != "" {
-		fmt.Fprintf(p.out, "progress: %s: %.2fs\n", p.describe(p.phase, p.rows), now.Sub(p.phaseStart).Seconds())
+		fmt.Fprintf(p.out, "progress: %s: %.2fs\n", p.describe(p.phase, p.member, p.rows), now.Sub(p.phaseStart).Seconds())
 	}
-	p.phase, p.rows, p.phaseStart = "", 0, now
+	p.phase, p.member, p.rows, p.phaseStart = "", "", 0, now
 }
 
 func (p *progress) finish() {

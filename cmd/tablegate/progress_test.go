@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tablegate/tablegate/exec"
 )
 
 // TestProgressPlain: --progress=plain prints a line per phase with its duration and the rows and
@@ -36,4 +41,89 @@ func TestProgressPlain(t *testing.T) {
 	code, _, stderr = cli(t, "validate", "--schema", f.schema, "--input", in, "--progress", "bar")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, `--progress "bar": use auto, plain or none`)
+}
+
+// TestProgressCollection: a collection's run shows each member's phases named after it, the
+// collection's filters and the set put in place; stdout keeps only the JSON report, and the
+// default shows nothing when stderr is not a terminal.
+func TestProgressCollection(t *testing.T) {
+	t.Parallel()
+	dir := copyShop(t)
+	args := []string{"validate", "--collection", filepath.Join(dir, "shop.yaml"), "--input-dir", dir, "--out-dir", filepath.Join(dir, "out"), "--quarantine", "--format", "json"}
+	code, stdout, stderr := cli(t, append(args, "--progress", "plain")...)
+	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, "passed", oneJSON(t, stdout)["outcome"])
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	var phases []string
+	for _, l := range lines[:len(lines)-1] {
+		m := regexp.MustCompile(`^progress: (.+?)(?: \([^)]*\))?: \d+\.\d\ds$`).FindStringSubmatch(l)
+		require.NotNil(t, m, "line %q of\n%s", l, stderr)
+		phases = append(phases, m[1])
+	}
+	var want []string
+	members := []string{"orders", "items", "invoices", "refunds", "products"}
+	for _, m := range members {
+		want = append(want, m+": reading input", m+": evaluating rules")
+	}
+	want = append(want, "applying the collection's filters")
+	for _, m := range members {
+		want = append(want, m+": counting failures")
+	}
+	for _, m := range members {
+		want = append(want, m+": writing outputs")
+	}
+	want = append(want, "putting every member in place")
+	assert.Equal(t, want, phases)
+	assert.Regexp(t, `^progress: done in \d+\.\d\ds$`, lines[len(lines)-1])
+	assert.Regexp(t, `(?m)^progress: items: evaluating rules \(6 rows, \d+ B\): `, stderr)
+
+	// Not a terminal: auto shows nothing; none never does.
+	for _, mode := range []string{"auto", "none"} {
+		args[6] = filepath.Join(dir, "out-"+mode)
+		code, stdout, stderr = cli(t, append(args, "--progress", mode)...)
+		require.Equal(t, exitOK, code, stderr)
+		require.Equal(t, "passed", oneJSON(t, stdout)["outcome"])
+		assert.NotContains(t, stderr, "progress")
+	}
+	code, _, stderr = cli(t, append(args, "--progress", "bar")...)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, `--progress "bar": use auto, plain or none`)
+}
+
+// TestProgressSpinnerNamesMember: on a terminal the spinner's line names the member the phase
+// works on.
+func TestProgressSpinnerNamesMember(t *testing.T) {
+	t.Parallel()
+	var out lockedBuffer
+	p := newCollectionProgress(&out, progressAuto, true, nil)
+	p.update(exec.Progress{Phase: "evaluating rules", Member: "orders", Rows: 1234})
+	require.NotNil(t, p.bar)
+	assert.Equal(t, "orders: evaluating rules (1,234 rows)", p.bar.State().Description)
+	p.update(exec.Progress{Phase: "writing outputs", Member: "items", Rows: 5})
+	assert.Equal(t, "items: writing outputs (5 rows)", p.bar.State().Description)
+	p.finish()
+
+	out = lockedBuffer{}
+	p = newCollectionProgress(&out, progressAuto, false, nil)
+	p.update(exec.Progress{Phase: "evaluating rules", Member: "orders", Rows: 1234})
+	p.finish()
+	assert.Empty(t, out.String())
+}
+
+// lockedBuffer is a bytes.Buffer the spinner's goroutine and the test can share.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

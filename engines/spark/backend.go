@@ -13,7 +13,6 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	dialect "github.com/tablegate/tablegate/compile/spark"
 	"github.com/tablegate/tablegate/exec"
-	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/runner"
 )
 
@@ -27,8 +26,9 @@ type backend struct {
 	id    int64
 	rules []dialect.Rule
 	stop  func() bool
-	// out and quarantine are the output's and the quarantine's directories ("" none).
+	// out and quarantine are the output's and the quarantine's directories ("" none), in store.
 	out, quarantine string
+	store           Store
 	// opened are the statements Open, Describe and Analyze ran; views those to drop at Close.
 	opened     []compile.Step
 	views      []string
@@ -289,7 +289,7 @@ func (b *backend) Writer() runner.Writer {
 	if b.out == "" {
 		return nil
 	}
-	return &writer{b: b, table: b.out, quarantine: b.quarantine, tableTmp: durable.TempPath(b.out, b.id, "table"), quarTmp: durable.TempPath(b.out, b.id, "quarantine")}
+	return &writer{b: b, st: b.store, table: b.out, quarantine: b.quarantine, tableTmp: b.store.Temp(b.id, "table"), quarTmp: b.store.Temp(b.id, "quarantine")}
 }
 
 // Target is where the program writes: the writer's temporary directories.
@@ -297,7 +297,7 @@ func (b *backend) Target() compile.Output {
 	if b.out == "" {
 		return compile.Output{}
 	}
-	return compile.Output{TableFile: durable.TempPath(b.out, b.id, "table"), QuarantineFile: durable.TempPath(b.out, b.id, "quarantine")}
+	return compile.Output{TableFile: b.store.Temp(b.id, "table"), QuarantineFile: b.store.Temp(b.id, "quarantine")}
 }
 
 // interrupt stops the session's operations on the server: the client alone would leave them

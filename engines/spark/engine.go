@@ -20,7 +20,6 @@ import (
 
 	dialect "github.com/tablegate/tablegate/compile/spark"
 	"github.com/tablegate/tablegate/exec"
-	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/outcome"
 )
 
@@ -78,14 +77,20 @@ func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (
 			}
 		}
 	}
+	var st Store
 	if out, ok := a.Output.(exec.ParquetOutput); ok {
-		// Absolute as the input is: Spark would read a relative path against its own working
-		// directory, or a "file://dir/…" URL as a host. Checked writable before any work.
-		abs, err := outputDir(out.Path)
+		// Checked writable before any work.
+		table, err := normalizeOutput(out.Path)
 		if err != nil {
 			return a, &outcome.OutputError{Output: out.Path, Err: err}
 		}
-		a.Output = exec.ParquetOutput{Path: abs}
+		a.Output = exec.ParquetOutput{Path: table}
+		if st, err = e.store(a); err == nil {
+			err = st.Check(ctx)
+		}
+		if err != nil {
+			return a, &outcome.OutputError{Output: out.Path, Err: err}
+		}
 	}
 	prog, err := dialect.CompileContext(ctx, a.Plan)
 	if err != nil {
@@ -99,9 +104,9 @@ func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (
 			}
 		}
 	}
-	if out, ok := a.Output.(exec.ParquetOutput); ok {
-		if err := recoverOutput(ctx, out.Path); err != nil {
-			return a, &outcome.OutputError{Output: out.Path, Err: err}
+	if st != nil {
+		if err := recoverOutput(ctx, st); err != nil {
+			return a, &outcome.OutputError{Output: a.Output.String(), Err: err}
 		}
 	}
 	return a, nil
@@ -115,13 +120,17 @@ func (e *Engine) Connect(ctx context.Context, a exec.Asset, id int64) (exec.Back
 		return nil, err
 	}
 	b := &backend{s: s, a: a, id: id, rules: dialect.RulesOf(a.Plan)}
-	b.stop = context.AfterFunc(ctx, b.interrupt)
-	if out, ok := a.Output.(exec.ParquetOutput); ok {
-		b.out = out.Path
+	if _, ok := a.Output.(exec.ParquetOutput); ok {
+		if b.store, err = e.store(a); err != nil {
+			_ = s.Close()
+			return nil, err
+		}
+		b.out = a.Output.String()
 		if a.Quarantine {
 			b.quarantine = a.QuarantineAddress(exec.AssetName(a))
 		}
 	}
+	b.stop = context.AfterFunc(ctx, b.interrupt)
 	return b, nil
 }
 
@@ -176,49 +185,24 @@ func fileURL(in string) (string, string, error) {
 	return dialect.Location(abs), abs, nil
 }
 
-// outputDir is the absolute local path of an output (a path or a file:// URL), after checking
-// that its folder can be made and written to: a run that cannot write finds it out before it
-// validates anything.
-func outputDir(out string) (string, error) {
-	path := out
-	if u, err := url.Parse(out); err == nil && len(u.Scheme) > 1 {
-		if u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") {
-			return "", fmt.Errorf("the Spark engine writes only to paths this process and the Spark driver share, not to %s", out)
-		}
-		path = u.Path
+// store is the store of the asset's output (a Parquet directory, its address normalized).
+func (e *Engine) store(a exec.Asset) (Store, error) {
+	quarantine := ""
+	if a.Quarantine {
+		quarantine = a.QuarantineAddress(exec.AssetName(a))
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	parent := filepath.Dir(abs)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", fmt.Errorf("make the output's folder: %w", err)
-	}
-	probe, err := os.CreateTemp(parent, ".tg-probe-*")
-	if err != nil {
-		return "", fmt.Errorf("the output's folder cannot be written: %w", err)
-	}
-	probe.Close()
-	return abs, os.Remove(probe.Name())
+	return e.newStore(a.Output.String(), quarantine)
 }
 
-// recoverOutput completes, under the output's lock, the swap a run killed between its renames
-// recorded (durable.RecoverSwap: rolled forward, or back when it cannot complete), and removes
+// recoverOutput completes, under the output's lock, the commit a killed run recorded, and removes
 // the temporaries killed runs left.
-func recoverOutput(ctx context.Context, table string) error {
-	unlock, err := durable.LockPath(ctx, durable.LockFile(table))
+func recoverOutput(ctx context.Context, st Store) error {
+	unlock, err := st.Lock(ctx)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	if err := durable.RecoverSwap(table); err != nil {
-		if rb := (*durable.RolledBackError)(nil); !errors.As(err, &rb) {
-			return err
-		}
-	}
-	durable.RemoveStale(table)
-	return nil
+	return st.Recover(ctx)
 }
 
 var _ exec.Connector = (*Engine)(nil)

@@ -2,26 +2,114 @@ package spark
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
+	"net/url"
 	"path/filepath"
 	"strings"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/runner"
 )
 
-// writer writes a run's output as Parquet directories: Spark writes each into a temporary
-// directory beside it (hidden, named after the table, as the DuckDB engine's temporaries are),
-// and only once Spark finished both are they swapped into place, under the table's lock and the
-// swap journal that the DuckDB engine's Parquet outputs use (internal/durable): a run killed
-// between two renames leaves the journal, and the next run on the output (either engine) rolls
-// the swap forward before it reads anything. Spark's own overwrite empties the target first, so
-// a job failing mid-write would lose the last-known-good table.
+// Store is where a Spark run's output directories live — a local folder, an object store, a
+// distributed file system — and how a run's finished temporaries are put in place there. A store
+// is made for one output: its table's and its quarantine's addresses, as Spark reads and writes
+// them. The run's writer (writer) drives it: Lock, Recover, Spark writes into Temp locations,
+// Finished checks each, Commit puts them in place, Discard removes the ones not put in place.
+//
+// Whatever the store, nothing the user wrote is lost: a run that fails or is killed before Commit
+// recorded its moves leaves the table and the quarantine as they were; once recorded, a commit
+// that did not complete is completed by the next run's Recover.
+type Store interface {
+	// Check refuses, before the run reads anything, an output the store cannot write: a folder
+	// that cannot be made or written, missing credentials, a bucket that does not answer.
+	Check(ctx context.Context) error
+	// Lock takes the output's lock until unlock: a second writer of the same output waits for
+	// it (until ctx ends) or is refused, saying who holds it.
+	Lock(ctx context.Context) (unlock func(), err error)
+	// Recover, under the lock, completes a commit a killed run recorded but did not complete,
+	// and removes the temporaries killed runs left.
+	Recover(ctx context.Context) error
+	// Temp is the location of run's temporary of role ("table", "quarantine"), where Spark
+	// writes; the same for the same run and role.
+	Temp(run int64, role string) string
+	// Finished checks that Spark finished writing the temporary tmp (its _SUCCESS marker).
+	Finished(ctx context.Context, tmp string) error
+	// Commit puts the finished temporaries in place, as c says.
+	Commit(ctx context.Context, c Commit) (Committed, error)
+	// Discard removes temporaries that were not put in place (best effort: Recover removes what
+	// it leaves).
+	Discard(ctx context.Context, tmps ...string)
+}
+
+// Commit is what a run puts in place: the temporaries Spark finished, in place of the table and
+// the quarantine, and what becomes of a quarantine the run does not replace.
+type Commit struct {
+	Run int64
+	// Table and Quarantine are the temporaries to put in place of the table and of the
+	// quarantine ("" the run did not write it).
+	Table, Quarantine string
+	// Keep, when not "", is where an existing quarantine the run does not replace goes (the one
+	// kept there before is dropped): the run has no invalid rows and would otherwise lose it.
+	Keep string
+}
+
+// Committed is what Commit did.
+type Committed struct {
+	// Kept tells that an existing quarantine was moved to Commit.Keep.
+	Kept bool
+	// Pending tells, with an error, that the commit is recorded but not complete: its
+	// temporaries stay, and the next run's Recover completes it.
+	Pending bool
+}
+
+// newStore is the store of the output whose table is at table and quarantine at quarantine ("" no
+// quarantine), both as normalizeOutput returned them; it does no I/O.
+func (e *Engine) newStore(table, quarantine string) (Store, error) {
+	switch scheme(table) {
+	case "":
+		return &localStore{table: table, quarantine: quarantine}, nil
+	}
+	return nil, unsupportedOutput(table)
+}
+
+// normalizeOutput is the output's address as the run's store takes it: a local path made
+// absolute (Spark would read a relative path against its own working directory, or a
+// "file://dir/…" URL as a host), a file:// URL made a path, an object-store URL kept.
+func normalizeOutput(out string) (string, error) {
+	u, err := url.Parse(out)
+	if err != nil || len(u.Scheme) <= 1 { // a path (a drive letter is no scheme)
+		return filepath.Abs(out)
+	}
+	switch u.Scheme {
+	case "file":
+		if u.Host != "" && u.Host != "localhost" {
+			return "", fmt.Errorf("the output %s names a host; write file:///PATH", out)
+		}
+		return filepath.Abs(u.Path)
+	}
+	return "", unsupportedOutput(out)
+}
+
+func unsupportedOutput(out string) error {
+	return fmt.Errorf("the Spark engine writes local paths (or file:// URLs) that this process and the Spark driver share, not %s", out)
+}
+
+// scheme is the URL scheme of an output's address, "" for a local path.
+func scheme(address string) string {
+	if i := strings.Index(address, "://"); i > 1 {
+		return strings.ToLower(address[:i])
+	}
+	return ""
+}
+
+// writer writes a run's output as Parquet directories: Spark writes each into a temporary of the
+// store, and only once Spark finished them are they put in place (Store.Commit), under the
+// output's lock. Spark's own overwrite empties the target first, so a job failing mid-write would
+// lose the last-known-good table.
 type writer struct {
 	b                 *backend
+	st                Store
 	table, quarantine string // the directories ("" no quarantine)
 	tableTmp, quarTmp string
 	// wroteTable and wroteQuar tell which temporaries Spark finished.
@@ -29,28 +117,19 @@ type writer struct {
 	unlock                func()
 }
 
-// Begin makes the output's folder, takes the table's lock (another run writing the same output
-// waits), and completes what a killed run left there.
+// Begin takes the output's lock (another run writing the same output waits), and completes what
+// a killed run left there.
 func (w *writer) Begin(ctx context.Context) error {
-	if err := os.MkdirAll(filepath.Dir(w.table), 0o755); err != nil {
-		return err
-	}
-	unlock, err := durable.LockPath(ctx, durable.LockFile(w.table))
+	unlock, err := w.st.Lock(ctx)
 	if err != nil {
 		return err
 	}
 	w.unlock = unlock
-	if err := durable.RecoverSwap(w.table); err != nil {
-		if rb := (*durable.RolledBackError)(nil); !errors.As(err, &rb) {
-			return err
-		}
-	}
-	durable.RemoveStale(w.table)
-	return nil
+	return w.st.Recover(ctx)
 }
 
 // Step runs an INSERT OVERWRITE DIRECTORY into the table's or the quarantine's temporary, and
-// checks that Spark finished it (its _SUCCESS marker).
+// checks that Spark finished it.
 func (w *writer) Step(ctx context.Context, s compile.Step, args ...any) error {
 	var tmp string
 	switch s.Op {
@@ -64,8 +143,8 @@ func (w *writer) Step(ctx context.Context, s compile.Step, args ...any) error {
 	if err := w.b.Exec(ctx, s.SQL, args...); err != nil {
 		return err
 	}
-	if _, err := os.Stat(filepath.Join(tmp, "_SUCCESS")); err != nil {
-		return fmt.Errorf("the write reported success but %s has no _SUCCESS marker: %w (is the path on a filesystem the Spark driver and this process share?)", tmp, err)
+	if err := w.st.Finished(ctx, tmp); err != nil {
+		return err
 	}
 	if s.Op == compile.WriteValid {
 		w.wroteTable = true
@@ -75,82 +154,77 @@ func (w *writer) Step(ctx context.Context, s compile.Step, args ...any) error {
 	return nil
 }
 
-// Finish swaps the finished directories into place, the quarantine's side first, so that a new
-// table never sits beside an older quarantine: each directory replaced is renamed aside first
-// (a rename of its own, so that the swap can be rolled back), an older quarantine that this run
-// does not replace is kept as <name>.prev.parquet, and the directories put aside are removed
-// once the swap is done.
+// Finish puts the finished directories in place (Store.Commit); an older quarantine that this
+// run does not replace is kept as <name>.prev.parquet.
 func (w *writer) Finish(ctx context.Context, conds compile.Cond) (written runner.Written, err error) {
-	pending := false // the swap stays recorded: keep its sources
+	pending := false
 	defer func() {
 		if pending {
-			// The swap stays recorded with its temporaries, for the next run to complete.
+			// The commit stays recorded with its temporaries, for the next run to complete.
 			w.tableTmp, w.quarTmp = "", ""
 		}
-		w.Abort("") // the temporaries not moved into place, and the lock
+		w.Abort("") // the temporaries not put in place, and the lock
 	}()
 	if err := ctx.Err(); err != nil {
 		return written, err
 	}
-	id := w.b.id
-	s := durable.Swap{Dir: filepath.Dir(w.table), Dirs: true}
-	var aside []string
-	replace := func(from, to, role string) {
-		if exists(to) {
-			old := durable.TempPath(w.table, id, role)
-			s.Add(to, old)
-			aside = append(aside, old)
-		}
-		s.Add(from, to)
-	}
-	if conds&compile.DropQuarant != 0 && w.quarantine != "" && exists(w.quarantine) {
-		prev := prevDir(w.quarantine)
-		if err := os.RemoveAll(prev); err != nil { // the one an earlier run kept
-			return written, err
-		}
-		s.Add(w.quarantine, prev)
-		written.Was, written.Kept = w.quarantine, prev
+	c := Commit{Run: w.b.id}
+	if w.wroteTable {
+		c.Table = w.tableTmp
 	}
 	if w.wroteQuar {
-		replace(w.quarTmp, w.quarantine, "old-quarantine")
+		c.Quarantine = w.quarTmp
+	} else if conds&compile.DropQuarant != 0 && w.quarantine != "" {
+		c.Keep = prevDir(w.quarantine)
 	}
-	if w.wroteTable {
-		replace(w.tableTmp, w.table, "old-table")
-	}
-	if len(s.Steps) == 0 {
+	if c.Table == "" && c.Quarantine == "" && c.Keep == "" {
 		return written, nil
 	}
-	if pending, err = s.Put(w.table, w.b.id); err != nil {
+	done, err := w.st.Commit(ctx, c)
+	pending = done.Pending
+	if err != nil {
 		return written, err
 	}
-	for _, old := range aside {
-		_ = os.RemoveAll(old) // left by a kill here: the next run's Begin removes it
+	if c.Table != "" {
+		w.tableTmp = "" // in place
+	}
+	if c.Quarantine != "" {
+		w.quarTmp = ""
+	}
+	if done.Kept {
+		written.Was, written.Kept = w.quarantine, c.Keep
 	}
 	written.Table, written.Quarantine = w.wroteTable, w.wroteQuar
 	return written, nil
 }
 
-// Abort removes the temporaries not moved into place and gives back the lock; the program has no
+// Abort removes the temporaries not put in place and gives back the lock; the program has no
 // rollback statement on Spark.
 func (w *writer) Abort(string) {
+	var tmps []string
 	for _, tmp := range []string{w.tableTmp, w.quarTmp} {
 		if tmp != "" {
-			_ = os.RemoveAll(tmp)
+			tmps = append(tmps, tmp)
 		}
 	}
+	if len(tmps) > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), abortTimeout)
+		w.st.Discard(ctx, tmps...)
+		cancel()
+	}
+	w.tableTmp, w.quarTmp = "", ""
 	if w.unlock != nil {
 		w.unlock()
 		w.unlock = nil
 	}
 }
 
-func exists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
-}
-
 // prevDir is where a quarantine the run would lose is kept: orders_quarantine.parquet ->
-// orders_quarantine.prev.parquet.
+// orders_quarantine.prev.parquet (a path or a URL).
 func prevDir(quarantine string) string {
-	return strings.TrimSuffix(quarantine, filepath.Ext(quarantine)) + ".prev" + filepath.Ext(quarantine)
+	ext := filepath.Ext(quarantine)
+	if strings.ContainsRune(ext, '/') {
+		ext = ""
+	}
+	return strings.TrimSuffix(quarantine, ext) + ".prev" + ext
 }

@@ -19,9 +19,10 @@ import (
 // testWriter is a writer of dir/t.parquet and its quarantine, without a Spark server: the swap is
 // the filesystem's.
 func testWriter(dir string) *writer {
-	table := filepath.Join(dir, "t.parquet")
-	return &writer{b: &backend{id: 7}, table: table, quarantine: filepath.Join(dir, "t_quarantine.parquet"),
-		tableTmp: durable.TempPath(table, 7, "table"), quarTmp: durable.TempPath(table, 7, "quarantine")}
+	table, quarantine := filepath.Join(dir, "t.parquet"), filepath.Join(dir, "t_quarantine.parquet")
+	st := &localStore{table: table, quarantine: quarantine}
+	return &writer{b: &backend{id: 7}, st: st, table: table, quarantine: quarantine,
+		tableTmp: st.Temp(7, "table"), quarTmp: st.Temp(7, "quarantine")}
 }
 
 // finished makes the writer's temporaries a finished write of marker, as Spark leaves them.
@@ -94,7 +95,7 @@ func TestWriterKilledBetweenRenames(t *testing.T) {
 			if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 				t.Fatalf("the child was not killed: %v\n%s", err, out)
 			}
-			if err := recoverOutput(context.Background(), w.table); err != nil {
+			if err := recoverOutput(context.Background(), w.st); err != nil {
 				t.Fatal(err)
 			}
 			want := "new"
