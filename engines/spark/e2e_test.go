@@ -484,6 +484,12 @@ type comparison struct {
 	// while, if not nil, runs beside the Spark run (to inject a fault mid-run); its context
 	// ends with the run.
 	while func(ctx context.Context)
+	// sparkOut is the Spark run's output ("": dir/spark/out.parquet, its quarantine beside it),
+	// written by an engine with opts; fetch, if not nil, copies a remote output directory into
+	// a local one for DuckDB to read.
+	sparkOut string
+	opts     []spark.Option
+	fetch    func(t *testing.T, address, local string)
 }
 
 // compareOn is compareEngines on an existing Parquet input, the outputs under dir.
@@ -502,6 +508,9 @@ func compareOn(t *testing.T, db *gosql.DB, p *compile.Plan, dir string, minFaili
 	drep, derr := eng.Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in}, Output: exec.ParquetOutput{Path: duckOut}, Quarantine: true}, exec.Options{})
 
 	sparkOut := filepath.Join(dir, "spark", "out.parquet")
+	if c.sparkOut != "" {
+		sparkOut = c.sparkOut
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	beside := make(chan struct{})
 	go func() {
@@ -510,7 +519,7 @@ func compareOn(t *testing.T, db *gosql.DB, p *compile.Plan, dir string, minFaili
 			c.while(ctx)
 		}
 	}()
-	srep, serr := spark.New(server.Remote).Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: sparkIn}, Output: exec.ParquetOutput{Path: sparkOut}, Quarantine: true}, exec.Options{})
+	srep, serr := spark.New(server.Remote, c.opts...).Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: sparkIn}, Output: exec.ParquetOutput{Path: sparkOut}, Quarantine: true}, exec.Options{})
 	cancel()
 	<-beside
 	if (derr == nil) != (serr == nil) {
@@ -540,10 +549,15 @@ func compareOn(t *testing.T, db *gosql.DB, p *compile.Plan, dir string, minFaili
 		rows        int64
 	}{
 		{duckOut, sparkOut, srep.Rows.Valid},
-		{filepath.Join(dir, "duck", "out_quarantine.parquet"), filepath.Join(dir, "spark", "out_quarantine.parquet"), srep.Rows.Invalid},
+		{filepath.Join(dir, "duck", "out_quarantine.parquet"), exec.ParquetOutput{Path: sparkOut}.QuarantineAddress("out_quarantine"), srep.Rows.Invalid},
 	} {
 		if pair.rows == 0 {
 			continue // nothing written on either side
+		}
+		if c.fetch != nil {
+			local := filepath.Join(dir, "fetched", filepath.Base(pair.spark))
+			c.fetch(t, pair.spark, local)
+			pair.spark = local
 		}
 		d, s := rowsOf(t, db, pair.duck), rowsOf(t, db, pair.spark)
 		if len(d) == 0 {

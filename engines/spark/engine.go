@@ -38,16 +38,30 @@ var sessionConf = [][2]string{
 // exec.NewOn(e).Run.
 type Engine struct {
 	connect func(ctx context.Context) (Session, error)
+	hdfs    *HDFSOptions
+}
+
+// Option configures an engine.
+type Option func(*Engine)
+
+// WithHDFS gives the engine its own access to the HDFS of hdfs:// outputs (HDFSOptions); the
+// Spark server reads and writes them with its own Hadoop settings.
+func WithHDFS(o HDFSOptions) Option {
+	return func(e *Engine) { e.hdfs = &o }
 }
 
 // New returns an engine that opens a session on remote (sc://HOST:PORT) for each run.
-func New(remote string) *Engine {
-	return &Engine{connect: func(ctx context.Context) (Session, error) { return Connect(ctx, remote) }}
+func New(remote string, opts ...Option) *Engine {
+	return NewWith(func(ctx context.Context) (Session, error) { return Connect(ctx, remote) }, opts...)
 }
 
 // NewWith returns an engine over sessions that connect opens (another Spark client).
-func NewWith(connect func(ctx context.Context) (Session, error)) *Engine {
-	return &Engine{connect: connect}
+func NewWith(connect func(ctx context.Context) (Session, error), opts ...Option) *Engine {
+	e := &Engine{connect: connect}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
 }
 
 // Run validates the asset and applies the failure policy, as the DuckDB engine does, with the

@@ -4,14 +4,22 @@ import (
 	"context"
 	"errors"
 	"os"
+	osexec "os/exec"
 	"os/user"
+	"path"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tablegate/tablegate/engines/spark"
 	"github.com/tablegate/tablegate/engines/spark/internal/webhdfs"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
 )
 
@@ -115,5 +123,249 @@ func TestHDFSInputUnsupportedType(t *testing.T) {
 	var uc *spark.UnsupportedColumnError
 	if !errors.As(err, &uc) || rep.Outcome == nil || *rep.Outcome != outcome.ColumnSchemaMismatch || !strings.Contains(err.Error(), "'id' (unsigned 64-bit integers)") {
 		t.Fatalf("outcome %v, error %v; want column_schema_mismatch naming 'id'", rep.Outcome, err)
+	}
+}
+
+// testLease is the output lock's lease in these tests: a killed run's lock ends soon.
+const testLease = 5 * time.Second
+
+// hdfsOptions is the engine's access to the test HDFS, as the user Spark writes as.
+func hdfsOptions(t *testing.T) spark.HDFSOptions {
+	return spark.HDFSOptions{WebHDFS: server.HDFS.WebHDFS, User: hdfsUser(t), Lease: testLease}
+}
+
+// fetchHDFS copies the Parquet files of an output directory on HDFS into a local directory.
+func fetchHDFS(c *webhdfs.Client) func(t *testing.T, address, local string) {
+	return func(t *testing.T, address, local string) {
+		t.Helper()
+		dir := strings.TrimPrefix(address, server.HDFS.URL)
+		entries, err := c.List(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(local, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if !strings.HasSuffix(e.PathSuffix, ".parquet") {
+				continue
+			}
+			b, err := c.ReadFile(context.Background(), path.Join(dir, e.PathSuffix))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(local, e.PathSuffix), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// hdfsNames lists a folder on HDFS.
+func hdfsNames(t *testing.T, c *webhdfs.Client, dir string) []string {
+	t.Helper()
+	entries, err := c.List(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.PathSuffix)
+	}
+	return names
+}
+
+// onlyOutputs checks that the folder holds the table and its quarantine, nothing else (no lock,
+// journal or temporary).
+func onlyOutputs(t *testing.T, c *webhdfs.Client, dir string) {
+	t.Helper()
+	if names := hdfsNames(t, c, dir); !reflect.DeepEqual(names, []string{"out.parquet", "out_quarantine.parquet"}) {
+		t.Errorf("%s holds %q, want the table and its quarantine alone", dir, names)
+	}
+}
+
+// TestHDFSOutput writes the table and the quarantine to HDFS (hdfs://) and compares them, the
+// report and every check with DuckDB's on the same input; a second run replaces both.
+func TestHDFSOutput(t *testing.T) {
+	c := needHDFS(t)
+	db := duck(t)
+	yaml, _ := scalars(400)
+	p := plan(t, yaml)
+	for i, n := range []int{400, 300} {
+		dir := t.TempDir()
+		in := filepath.Join(dir, "in.parquet")
+		_, data := scalars(n)
+		writeParquet(t, db, data, in)
+		compareOn(t, db, p, dir, 5, comparison{in: in, sparkOut: server.HDFS.URL + "/out/plain/out.parquet",
+			opts: []spark.Option{spark.WithHDFS(hdfsOptions(t))}, fetch: fetchHDFS(c)})
+		if t.Failed() {
+			t.Fatalf("run %d", i)
+		}
+		onlyOutputs(t, c, "/out/plain")
+	}
+}
+
+// TestHDFSOutputNeedsWebHDFS: an hdfs:// output without the WebHDFS address is refused before
+// anything runs, saying what to give.
+func TestHDFSOutputNeedsWebHDFS(t *testing.T) {
+	needHDFS(t)
+	in := filepath.Join(t.TempDir(), "in.parquet")
+	writeParquet(t, duck(t), "SELECT 1::BIGINT AS id, 1::DOUBLE AS amount", in)
+	_, err := spark.New(server.Remote).Run(context.Background(), exec.Asset{Plan: plan(t, outcomeSchema), Input: exec.ParquetInput{Path: in},
+		Output: exec.ParquetOutput{Path: server.HDFS.URL + "/out/none/t.parquet"}}, exec.Options{})
+	var oe *outcome.OutputError
+	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "WebHDFS address") {
+		t.Fatalf("error %v, want an output error asking for the WebHDFS address", err)
+	}
+}
+
+// TestHDFSOutputFailedRunKeepsPrevious cancels a run while Spark writes its outputs on HDFS: the
+// previous table and quarantine stay as they were, and the next run completes normally with
+// nothing of the failed run left beside its outputs.
+func TestHDFSOutputFailedRunKeepsPrevious(t *testing.T) {
+	c := needHDFS(t)
+	db := duck(t)
+	dir := t.TempDir()
+	yaml, data := scalars(400)
+	p := plan(t, yaml)
+	in := filepath.Join(dir, "in.parquet")
+	writeParquet(t, db, data, in)
+	out := server.HDFS.URL + "/out/failed/out.parquet"
+	opts := []spark.Option{spark.WithHDFS(hdfsOptions(t))}
+	compareOn(t, db, p, dir, 5, comparison{in: in, sparkOut: out, opts: opts, fetch: fetchHDFS(c)})
+	before := map[string][]string{}
+	for _, o := range []string{out, server.HDFS.URL + "/out/failed/out_quarantine.parquet"} {
+		local := filepath.Join(dir, "before", path.Base(o))
+		fetchHDFS(c)(t, o, local)
+		before[o] = rowsOf(t, db, local)
+	}
+
+	big := filepath.Join(dir, "big.parquet")
+	_, bigData := scalars(200000)
+	writeSplittable(t, bigData, big)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := spark.New(server.Remote, opts...).Run(ctx, exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: big},
+			Output: exec.ParquetOutput{Path: out}, Quarantine: true}, exec.Options{})
+		done <- err
+	}()
+	// The cancellation: as soon as a write job has put a temporary beside the outputs.
+	cancelled := false
+	for !cancelled {
+		select {
+		case err := <-done:
+			t.Fatalf("the run ended (%v) before it wrote anything to cancel", err)
+		case <-time.After(50 * time.Millisecond):
+		}
+		for _, n := range hdfsNames(t, c, "/out/failed") {
+			if strings.HasSuffix(n, "-table.tmp") || strings.HasSuffix(n, "-quarantine.tmp") {
+				cancel()
+				cancelled = true
+				t.Logf("cancelled while the folder held %s", n)
+			}
+		}
+	}
+	if err := <-done; err == nil {
+		t.Fatal("the cancelled run succeeded")
+	}
+	for o, rows := range before {
+		local := filepath.Join(dir, "after", path.Base(o))
+		fetchHDFS(c)(t, o, local)
+		if got := rowsOf(t, db, local); !reflect.DeepEqual(got, rows) {
+			t.Errorf("%s changed: %d rows, were %d", o, len(got), len(rows))
+		}
+	}
+	next := t.TempDir()
+	in2 := filepath.Join(next, "in.parquet")
+	_, data2 := scalars(300)
+	writeParquet(t, db, data2, in2)
+	compareOn(t, db, p, next, 5, comparison{in: in2, sparkOut: out, opts: opts, fetch: fetchHDFS(c)})
+	onlyOutputs(t, c, "/out/failed")
+}
+
+// TestHDFSKillHelper is the child of TestHDFSKilledMidCommit: it validates to an output on HDFS
+// and kills itself (SIGKILL) at the stage of the commit it is given.
+func TestHDFSKillHelper(t *testing.T) {
+	stage := os.Getenv("TG_HDFS_KILL_STAGE")
+	if stage == "" {
+		t.Skip("the child of TestHDFSKilledMidCommit")
+	}
+	yaml, _ := scalars(400)
+	opts := spark.HDFSOptions{WebHDFS: os.Getenv("TG_HDFS_KILL_WEBHDFS"), User: hdfsUser(t), Lease: testLease}
+	defer durable.SetCrashPoint(func(at string) {
+		if at == stage {
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
+	})()
+	_, err := spark.New(os.Getenv("TG_HDFS_KILL_REMOTE"), spark.WithHDFS(opts)).Run(context.Background(), exec.Asset{Name: "out", Plan: plan(t, yaml),
+		Input: exec.ParquetInput{Path: os.Getenv("TG_HDFS_KILL_IN")}, Output: exec.ParquetOutput{Path: os.Getenv("TG_HDFS_KILL_OUT")}, Quarantine: true}, exec.Options{})
+	t.Fatalf("the run ended (%v) without reaching %q", err, stage)
+}
+
+// TestHDFSKilledMidCommit kills a run (SIGKILL, its own process) between the renames of its
+// commit on HDFS, the new quarantine in place beside the old table: the next run on the output
+// waits for the killed run's lock to end, completes the commit from its journal, and the table
+// and quarantine are the killed run's, equal to DuckDB's on its input, with nothing else left.
+func TestHDFSKilledMidCommit(t *testing.T) {
+	c := needHDFS(t)
+	db := duck(t)
+	yaml, data := scalars(400)
+	p := plan(t, yaml)
+	first := t.TempDir()
+	in := filepath.Join(first, "in.parquet")
+	writeParquet(t, db, data, in)
+	out := server.HDFS.URL + "/out/killed/out.parquet"
+	opts := []spark.Option{spark.WithHDFS(hdfsOptions(t))}
+	compareOn(t, db, p, first, 5, comparison{in: in, sparkOut: out, opts: opts, fetch: fetchHDFS(c)})
+
+	// The killed run validates other rows; DuckDB says what its outputs are.
+	killed := t.TempDir()
+	in2 := filepath.Join(killed, "in.parquet")
+	_, data2 := scalars(300)
+	writeParquet(t, db, data2, in2)
+	eng, err := exec.Open(exec.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	duckOut := filepath.Join(killed, "duck", "out.parquet")
+	rep, err := eng.Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in2}, Output: exec.ParquetOutput{Path: duckOut}, Quarantine: true}, exec.Options{})
+	if err != nil && !strings.Contains(err.Error(), "rows") {
+		t.Fatal(err)
+	}
+	if rep.Rows.Valid == 0 || rep.Rows.Invalid == 0 {
+		t.Fatalf("rows %+v: the killed run must write both a table and a quarantine", rep.Rows)
+	}
+	cmd := osexec.Command(os.Args[0], "-test.run=^TestHDFSKillHelper$", "-test.count=1", "-test.v")
+	// Without the slow stage: the child's TestMain would start a Spark of its own.
+	cmd.Env = append(os.Environ(), testenv.SlowVar+"=", "TG_HDFS_KILL_STAGE=renamed 1", "TG_HDFS_KILL_REMOTE="+server.Remote,
+		"TG_HDFS_KILL_WEBHDFS="+server.HDFS.WebHDFS, "TG_HDFS_KILL_IN="+in2, "TG_HDFS_KILL_OUT="+out)
+	outText, err := cmd.CombinedOutput()
+	var exit *osexec.ExitError
+	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("the child was not killed: %v\n%s", err, outText)
+	}
+	names := hdfsNames(t, c, "/out/killed")
+	for _, want := range []string{".out.parquet.tablegate-journal", ".out.parquet.tablegate.lock"} {
+		if !slices.Contains(names, want) {
+			t.Fatalf("after the kill the folder holds %q, no %s: not killed mid-commit", names, want)
+		}
+	}
+
+	// The next run's Prepare completes the commit, once the killed run's lease ended.
+	a := exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in2}, Output: exec.ParquetOutput{Path: out}, Quarantine: true}
+	if _, err := spark.New(server.Remote, opts...).Prepare(context.Background(), a, exec.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	onlyOutputs(t, c, "/out/killed")
+	for _, pair := range [][2]string{{duckOut, out}, {filepath.Join(killed, "duck", "out_quarantine.parquet"), server.HDFS.URL + "/out/killed/out_quarantine.parquet"}} {
+		local := filepath.Join(killed, "fetched", path.Base(pair[1]))
+		fetchHDFS(c)(t, pair[1], local)
+		d, s := rowsOf(t, db, pair[0]), rowsOf(t, db, local)
+		if len(d) == 0 || !reflect.DeepEqual(d, s) {
+			t.Errorf("%s after the recovery: %d rows, DuckDB's %s %d rows (or they differ)", pair[1], len(s), pair[0], len(d))
+		}
 	}
 }

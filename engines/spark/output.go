@@ -69,6 +69,8 @@ func (e *Engine) newStore(table, quarantine string) (Store, error) {
 	switch scheme(table) {
 	case "":
 		return &localStore{table: table, quarantine: quarantine}, nil
+	case "hdfs":
+		return newHDFSStore(e.hdfs, table, quarantine)
 	}
 	return nil, unsupportedOutput(table)
 }
@@ -87,12 +89,14 @@ func normalizeOutput(out string) (string, error) {
 			return "", fmt.Errorf("the output %s names a host; write file:///PATH", out)
 		}
 		return filepath.Abs(u.Path)
+	case "hdfs":
+		return normalizeHDFS(out)
 	}
 	return "", unsupportedOutput(out)
 }
 
 func unsupportedOutput(out string) error {
-	return fmt.Errorf("the Spark engine writes local paths (or file:// URLs) that this process and the Spark driver share, not %s", out)
+	return fmt.Errorf("the Spark engine writes local paths (or file:// URLs) that this process and the Spark driver share, and hdfs:// URLs; not %s", out)
 }
 
 // scheme is the URL scheme of an output's address, "" for a local path.

@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"time"
 )
 
 // Client talks to one NameNode's WebHDFS.
@@ -59,6 +60,9 @@ type FileStatus struct {
 	Length           int64  `json:"length"`
 	ModificationTime int64  `json:"modificationTime"` // milliseconds since the epoch
 	Owner            string `json:"owner"`
+	// Now is the NameNode's clock when it answered (its Date header; this machine's clock if it
+	// sent none), to compare ModificationTime with.
+	Now time.Time `json:"-"`
 }
 
 // IsDir tells a directory.
@@ -100,7 +104,16 @@ func (c *Client) Status(ctx context.Context, p string) (FileStatus, error) {
 	var out struct {
 		FileStatus FileStatus `json:"FileStatus"`
 	}
-	err := c.call(ctx, http.MethodGet, "GETFILESTATUS", p, nil, &out)
+	resp, err := c.send(ctx, http.MethodGet, "GETFILESTATUS", p, nil, nil)
+	if err != nil {
+		return FileStatus{}, err
+	}
+	now, derr := http.ParseTime(resp.Header.Get("Date"))
+	if derr != nil {
+		now = time.Now()
+	}
+	err = c.finish("GETFILESTATUS", p, resp, func(r io.Reader) error { return json.NewDecoder(r).Decode(&out) })
+	out.FileStatus.Now = now
 	return out.FileStatus, err
 }
 
