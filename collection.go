@@ -43,11 +43,13 @@ var (
 // OneToAtLeastOne, SQLFilter) and references (Reference), then CompileCollection.
 func NewCollection(name string) *Collection { return collection.New(name) }
 
-// LoadCollection reads a collection file (YAML or JSON) and its members' schema files, named
-// relative to it. Declaration problems come with the collection (*SchemaErrors): pass it to
-// CompileCollection to have them all, with the SQL filters' own, or stop here.
+// LoadCollection reads a collection file (YAML or JSON) and its members' schema files and data
+// contracts (ODCS, as LoadContract reads them), named relative to it. Declaration problems come
+// with the collection (*SchemaErrors), a contract's at their lines of the contract: pass it to
+// CompileCollection to have them all, with the SQL filters' own, or stop here. What a contract
+// does not enforce exactly is in its member's Contract.Notices.
 func LoadCollection(ctx context.Context, path string) (*Collection, error) {
-	return collection.LoadFile(ctx, path)
+	return collection.LoadFile(ctx, path, collection.WithContracts(loadMemberContract))
 }
 
 // CompileCollection validates the collection and compiles its members and filters; every

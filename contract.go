@@ -2,8 +2,11 @@ package tablegate
 
 import (
 	"context"
+	"errors"
 
+	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/odcs"
+	"github.com/tablegate/tablegate/schema"
 )
 
 // ContractOptions change how a data contract is read as a schema (odcs.ImportOptions: the
@@ -23,4 +26,34 @@ func LoadContract(ctx context.Context, path string, opts ContractOptions) (*Cont
 		return nil, err
 	}
 	return odcs.Import(ctx, c, opts)
+}
+
+// loadMemberContract makes a collection member's schema of its data contract; the parts the
+// contract cannot enforce exactly are declaration errors of the collection, each at its line of
+// the contract.
+func loadMemberContract(ctx context.Context, member string, c *collection.Contract) (*schema.Schema, error) {
+	res, err := LoadContract(ctx, c.Path, ContractOptions{Object: c.Object, Lengths: odcs.Lengths(c.Lengths), AllowLossy: c.AllowLossy, References: c.References})
+	var ie *odcs.ImportError
+	if errors.As(err, &ie) {
+		errs := &schema.Errors{Schema: "member " + member}
+		for _, p := range ie.Problems {
+			what := "member " + member + " (contract " + c.File
+			if ie.Object != "" {
+				what += ", object " + ie.Object
+			}
+			errs.Problems = append(errs.Problems, &schema.DeclarationError{Schema: what + ")", Pos: schema.Pos{File: p.Pos.File, Line: p.Pos.Line}, Key: p.Pos.Path, Msg: p.Msg})
+		}
+		return nil, errs
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range res.Notices {
+		kind := "not enforced"
+		if n.Lossy {
+			kind = "lossy"
+		}
+		c.Notices = append(c.Notices, kind+": "+n.String())
+	}
+	return res.Schema, nil
 }

@@ -33,6 +33,9 @@ type Collection struct {
 type Member struct {
 	Name   string
 	Schema *schema.Schema
+	// Contract is the data contract the schema was made of (nil for a schema file or a schema
+	// built in Go).
+	Contract *Contract
 	// Optional members may be absent from a run; every other member must be given.
 	Optional bool
 	// IgnoredInFilters members are validated by their schema alone: the filters neither read
@@ -43,6 +46,27 @@ type Member struct {
 	PropagateRowFailures bool
 
 	pos schema.Pos
+}
+
+// Contract is a member's data contract (an ODCS file) and how it is read as the member's
+// schema.
+type Contract struct {
+	// File is the contract file as the collection file names it; Path is File read from the
+	// collection file's folder.
+	File, Path string
+	// Object is the contract's schema object to use ("": its only one).
+	Object string
+	// Lengths compiles the contract's character lengths: "" (refused unless exact), "chars" or
+	// "bytes".
+	Lengths string
+	// AllowLossy imports what has no exact form with a notice for each, instead of refusing it.
+	AllowLossy bool
+	// References are the data of the objects the contract's relationships point to: object →
+	// input.
+	References map[string]string
+	// Notices are what the import did not enforce exactly, one line each (set by the
+	// ContractLoader).
+	Notices []string
 }
 
 // FilterKind is what a filter requires.

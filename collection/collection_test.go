@@ -91,3 +91,36 @@ func TestCommonKeyKinds(t *testing.T) {
 	i32 := schema.New("c", schema.Int32("id").PrimaryKey())
 	require.NoError(t, collection.New("ints").Member("a", a).Member("c", i32).OneToOne("ac", "a", "c").Validate())
 }
+
+// A member's data contract is read by the loader given (WithContracts) with the member's
+// options, its path and references read from the collection file's folder; without one it is a
+// declaration error at the member's line.
+func TestContractMember(t *testing.T) {
+	src := []byte("collection: C\nmembers:\n  orders: {contract: c/orders.odcs.yaml, object: orders, lengths: bytes, allow_lossy: true, references: {customers: customers.parquet}}\n")
+	_, err := collection.Parse(context.Background(), src, "testdata/shop.yaml")
+	require.ErrorContains(t, err, "testdata/shop.yaml:3: collection C, key 'orders': member orders names a data contract, which this loader does not read")
+
+	orders, err := schema.Parse([]byte("schema: Orders\ncolumns:\n  - {name: order_id, type: Int64, primary_key: true}\n"), "orders.yaml")
+	require.NoError(t, err)
+	var got collection.Contract
+	load := func(_ context.Context, member string, c *collection.Contract) (*schema.Schema, error) {
+		require.Equal(t, "orders", member)
+		got = *c
+		c.Notices = []string{"not enforced: something"}
+		return orders, nil
+	}
+	c, err := collection.Parse(context.Background(), src, "testdata/shop.yaml", collection.WithContracts(load))
+	require.NoError(t, err)
+	require.Equal(t, collection.Contract{File: "c/orders.odcs.yaml", Path: "testdata/c/orders.odcs.yaml", Object: "orders", Lengths: "bytes",
+		AllowLossy: true, References: map[string]string{"customers": "testdata/customers.parquet"}}, got)
+	m := c.Get("orders")
+	require.Same(t, orders, m.Schema)
+	require.Equal(t, []string{"not enforced: something"}, m.Contract.Notices)
+
+	// The loader's declaration problems join the collection's.
+	failing := func(context.Context, string, *collection.Contract) (*schema.Schema, error) {
+		return nil, &schema.Errors{Problems: []error{&schema.DeclarationError{Schema: "member orders", Pos: schema.Pos{File: "orders.odcs.yaml", Line: 7}, Msg: "no"}}}
+	}
+	_, err = collection.Parse(context.Background(), src, "testdata/shop.yaml", collection.WithContracts(failing))
+	require.ErrorContains(t, err, "orders.odcs.yaml:7: member orders: no")
+}

@@ -22,11 +22,26 @@ const MaxFileSize = 1 << 20
 // LoadOption changes how a collection file is loaded.
 type LoadOption func(*loadConfig)
 
-type loadConfig struct{ root string }
+type loadConfig struct {
+	root      string
+	contracts ContractLoader
+}
 
-// WithRoot lets the members' schema files be anywhere under dir. Without it, they must be in the
-// collection file's folder tree, as a schema's `extends` must.
+// WithRoot lets the members' schema and contract files be anywhere under dir. Without it, they
+// must be in the collection file's folder tree, as a schema's `extends` must.
 func WithRoot(dir string) LoadOption { return func(c *loadConfig) { c.root = dir } }
+
+// ContractLoader makes the schema of a member's data contract (c.Path, read as c says), and
+// sets c.Notices. Its declaration problems come as *schema.Errors, each with the contract's
+// file and line.
+type ContractLoader func(ctx context.Context, member string, c *Contract) (*schema.Schema, error)
+
+// WithContracts reads the members that name a data contract (`contract: FILE`) with load.
+// Without it, such a member is a declaration error. The facade's LoadCollection reads ODCS
+// contracts with it.
+func WithContracts(load ContractLoader) LoadOption {
+	return func(c *loadConfig) { c.contracts = load }
+}
 
 // LoadFile reads a collection file (YAML, or JSON) and the members' schema files, which are named
 // relative to it, and validates the collection. The error is a syntax error with its line (and
@@ -71,7 +86,7 @@ func Parse(ctx context.Context, data []byte, file string, opts ...LoadOption) (*
 		}
 		return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
-	l := &loader{ctx: ctx, file: file, dir: filepath.Dir(file), root: cfg.root, c: &Collection{File: file}}
+	l := &loader{ctx: ctx, file: file, dir: filepath.Dir(file), root: cfg.root, contracts: cfg.contracts, c: &Collection{File: file}}
 	l.collection(&doc)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -85,6 +100,7 @@ type loader struct {
 	ctx       context.Context
 	file, dir string
 	root      string
+	contracts ContractLoader
 	c         *Collection
 	problems  []error
 }
@@ -172,27 +188,51 @@ func (l *loader) collection(doc *yaml.Node) {
 	}
 }
 
+// memberKeys are a member's keys in its mapping form; object, lengths, allow_lossy and
+// references go with contract.
+var memberKeys = []string{"schema", "contract", "object", "lengths", "allow_lossy", "references", "optional", "ignored_in_filters", "propagate_row_failures"}
+
 func (l *loader) members(n *yaml.Node) {
 	if n.Kind != yaml.MappingNode {
-		l.bad(n, "members", "members is a mapping of member names to schema files ({schema: FILE, optional: true, …})")
+		l.bad(n, "members", "members is a mapping of member names to schema files ({schema: FILE, optional: true, …} or {contract: FILE, …})")
 		return
 	}
 	for _, kv := range pairs(n) {
 		m := &Member{Name: kv[0].Value, pos: l.pos(kv[0])}
 		val := kv[1]
 		var path string
-		var pathNode *yaml.Node
+		var pathNode, contractNode *yaml.Node
+		var contract Contract
+		var contractOnly []*yaml.Node // keys that need contract
+		badLengths := false
 		switch val.Kind {
 		case yaml.ScalarNode:
 			path, pathNode = l.str(val, m.Name), val
 		case yaml.MappingNode:
-			if !l.mapping(val, "member "+m.Name, "schema", "optional", "ignored_in_filters", "propagate_row_failures") {
+			if !l.mapping(val, "member "+m.Name, memberKeys...) {
 				continue
 			}
 			for _, o := range pairs(val) {
 				switch o[0].Value {
 				case "schema":
 					path, pathNode = l.str(o[1], "schema"), o[1]
+				case "contract":
+					contract.File, contractNode = l.str(o[1], "contract"), o[1]
+				case "object":
+					contract.Object = l.str(o[1], "object")
+					contractOnly = append(contractOnly, o[0])
+				case "lengths":
+					contract.Lengths = l.str(o[1], "lengths")
+					if badLengths = contract.Lengths != "chars" && contract.Lengths != "bytes"; badLengths {
+						l.bad(o[1], "lengths", "member %s: lengths %q: use chars or bytes", m.Name, contract.Lengths)
+					}
+					contractOnly = append(contractOnly, o[0])
+				case "allow_lossy":
+					contract.AllowLossy = l.boolean(o[1], "allow_lossy")
+					contractOnly = append(contractOnly, o[0])
+				case "references":
+					contract.References = l.contractReferences(o[1], m.Name)
+					contractOnly = append(contractOnly, o[0])
 				case "optional":
 					m.Optional = l.boolean(o[1], "optional")
 				case "ignored_in_filters":
@@ -201,17 +241,78 @@ func (l *loader) members(n *yaml.Node) {
 					m.PropagateRowFailures = l.boolean(o[1], "propagate_row_failures")
 				}
 			}
-			if pathNode == nil {
-				l.bad(kv[0], m.Name, "member %s names no schema file (schema: FILE)", m.Name)
+			switch {
+			case pathNode != nil && contractNode != nil:
+				l.bad(contractNode, m.Name, "member %s names a schema file and a contract: give one of them", m.Name)
+			case pathNode == nil && contractNode == nil:
+				l.bad(kv[0], m.Name, "member %s names no schema file (schema: FILE) and no data contract (contract: FILE)", m.Name)
+			}
+			if contractNode == nil {
+				for _, k := range contractOnly {
+					l.bad(k, k.Value, "member %s: %s applies to a member read from a data contract (contract: FILE)", m.Name, k.Value)
+				}
 			}
 		default:
-			l.bad(val, m.Name, "member %s is a schema file or a mapping {schema: FILE, optional: …}", m.Name)
+			l.bad(val, m.Name, "member %s is a schema file or a mapping {schema: FILE, optional: …} or {contract: FILE, object: …}", m.Name)
 		}
-		if path != "" {
+		switch {
+		case path != "" && contractNode == nil:
 			m.Schema = l.schema(pathNode, m.Name, path)
+		case contract.File != "" && pathNode == nil && !badLengths:
+			m.Contract = &contract
+			m.Schema = l.contract(contractNode, m.Name, m.Contract)
 		}
 		l.c.Members = append(l.c.Members, m)
 	}
+}
+
+// contractReferences reads a member's references: the data of the objects its contract's
+// relationships point to, object → input, relative paths read from the collection file's folder.
+func (l *loader) contractReferences(n *yaml.Node, member string) map[string]string {
+	if n.Kind != yaml.MappingNode {
+		l.bad(n, "references", "member %s: references is a mapping of the contract's objects to their data ({customers: customers.parquet})", member)
+		return nil
+	}
+	out := map[string]string{}
+	for _, kv := range pairs(n) {
+		in := l.str(kv[1], kv[0].Value)
+		if in == "" {
+			continue
+		}
+		if !strings.Contains(in, "://") && !filepath.IsAbs(in) {
+			in = filepath.Join(l.dir, in)
+		}
+		out[kv[0].Value] = in
+	}
+	return out
+}
+
+// contract makes a member's schema of its data contract, named relative to the collection file;
+// the contract's declaration problems join the collection's.
+func (l *loader) contract(n *yaml.Node, member string, c *Contract) *schema.Schema {
+	if l.contracts == nil {
+		l.bad(n, member, "member %s names a data contract, which this loader does not read: load the collection with tablegate.LoadCollection", member)
+		return nil
+	}
+	c.Path = c.File
+	if !filepath.IsAbs(c.Path) {
+		c.Path = filepath.Join(l.dir, c.File)
+	}
+	if err := inside(l.root, c.Path); err != nil {
+		l.bad(n, member, "member %s: contract %s: %v", member, c.File, err)
+		return nil
+	}
+	s, err := l.contracts(l.ctx, member, c)
+	var errs *schema.Errors
+	switch {
+	case errors.As(err, &errs):
+		l.problems = append(l.problems, errs.Problems...)
+		return nil
+	case err != nil:
+		l.bad(n, member, "member %s: contract %s: %v", member, c.File, err)
+		return nil
+	}
+	return s
 }
 
 // schema loads a member's schema file, named relative to the collection file; its declaration

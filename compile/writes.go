@@ -25,6 +25,34 @@ type Output struct {
 	// itself, so its rows exist nowhere else); one a run without invalid rows removes is always
 	// kept.
 	KeepPrevious bool
+	// Txn is how a DuckDB table output's write takes part in a transaction: its own, or the one
+	// a collection's members writing tables of one database file share.
+	Txn Txn
+}
+
+// Txn is the part a DuckDB table output's write takes in a transaction.
+type Txn uint8
+
+const (
+	// OwnTxn: the write attaches the file (when AttachFile), begins, commits.
+	OwnTxn Txn = iota
+	// OpensTxn: the write attaches the file and begins the transaction that the later members'
+	// writes of the database join; none of them commits or rolls back: the set does (SetEnd).
+	OpensTxn
+	// JoinsTxn: the write runs inside the transaction an earlier member's write began.
+	JoinsTxn
+)
+
+// SetEnd is the steps that end the transaction in which a collection's members wrote their
+// tables of one database file (file: its address, for the steps' descriptions): its commit, and
+// its rollback when a member's write fails.
+func SetEnd(file string) (commit, rollback Step) {
+	of := ""
+	if file != "" {
+		of = " of " + file
+	}
+	return Step{Op: Commit, When: Writing, What: "commit every member's tables" + of, SQL: "COMMIT"},
+		Step{Op: Rollback, When: Writing, What: "undo every member's write" + of, SQL: "ROLLBACK"}
 }
 
 func (o Output) schemaName() string {
@@ -41,8 +69,7 @@ type validRows struct {
 	sized bool // a Parquet table whose row group size a RowGroupSize step may set
 }
 
-// BeginWrite is the statement that begins a DuckDB table output's write transaction: an engine
-// writing several outputs in one transaction runs the first and leaves the others out.
+// BeginWrite is the statement that begins a DuckDB table output's write transaction.
 const BeginWrite = "BEGIN TRANSACTION"
 
 // WriteProgram is the program that writes a query's rows to an output as a run writes its valid
@@ -80,10 +107,12 @@ func (b *builder) writes(sink Sink, out Output, valid []validRows, invalid strin
 	if manage {
 		writing = Writing
 	}
-	if out.AttachFile != "" {
-		b.add(AttachOutput, writing, "attach the output's database", Attach(out.AttachFile, out.Catalog, true))
+	if out.Txn != JoinsTxn {
+		if out.AttachFile != "" {
+			b.add(AttachOutput, writing, "attach the output's database", Attach(out.AttachFile, out.Catalog, true))
+		}
+		b.add(Write, writing, "begin the write", BeginWrite)
 	}
-	b.add(Write, writing, "begin the write", BeginWrite)
 	if out.Schema != "" {
 		b.add(Write, writing, "create the output's schema", "CREATE SCHEMA IF NOT EXISTS "+sql.QualifiedIdent(out.Catalog, out.Schema))
 	}
@@ -117,6 +146,8 @@ func (b *builder) writes(sink Sink, out Output, valid []validRows, invalid strin
 	if manage {
 		b.add(Write, DropQuarant, "remove the older quarantine", "DROP TABLE IF EXISTS "+qName)
 	}
-	b.add(Commit, writing, "commit the write", "COMMIT")
-	b.add(Rollback, writing, "undo the write", "ROLLBACK")
+	if out.Txn == OwnTxn {
+		b.add(Commit, writing, "commit the write", "COMMIT")
+		b.add(Rollback, writing, "undo the write", "ROLLBACK")
+	}
 }

@@ -1,9 +1,11 @@
 package exec
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -94,6 +96,8 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 	if err != nil {
 		return crep, failCollection(crep, err)
 	}
+	root.setTables = map[string]setTable{}
+	written := collectionOutputFiles(members)
 	// The end, in the order explain prints it: the collection's cleanup, then each member's.
 	var cleanup []compile.Step
 	var opened []*run
@@ -118,7 +122,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		}
 		r := e.sibling(root)
 		opened = append(opened, r)
-		m.b = newBackend(r, m.a, outputFiles(m.a))
+		m.b = newBackend(r, m.a, written)
 		lopts := mopts.forMember(m.plan.Name)
 		lopts.SkipMissing = mopts.SkipMissing || m.plan.Optional
 		lopts.progress("reading input", 0)
@@ -405,6 +409,8 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 		return "", err
 	}
 	defer root.close()
+	root.setTables = map[string]setTable{}
+	written := collectionOutputFiles(members)
 	var b strings.Builder
 	b.WriteString(sessionNote)
 	runs := map[string]compile.MemberRun{}
@@ -416,7 +422,7 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 		}
 		r := e.sibling(root)
 		defer r.close()
-		bk := newBackend(r, m.a, outputFiles(m.a))
+		bk := newBackend(r, m.a, written)
 		rel, err := e.load(ctx, bk, &outcome.Report{}, opts)
 		if err != nil {
 			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
@@ -460,6 +466,9 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 	}
 	if len(writes) > 0 {
 		fmt.Fprintf(&b, "\n-- collection %s: every member's writes, in member order, only when every member's outcome succeeds\n%s", cp.Collection.Name, compile.Listing(writes))
+		if ends := setEnds(root.setTables); len(ends) > 0 {
+			fmt.Fprintf(&b, "\n-- collection %s: the one commit of every member's tables, once every member's write ran\n%s", cp.Collection.Name, compile.Listing(ends))
+		}
 	}
 	var ends []compile.Step
 	for _, m := range members {
@@ -467,4 +476,28 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 	}
 	fmt.Fprintf(&b, "\n-- cleanup: the collection's, then each member's\n%s", compile.Listing(append(cleanup, ends...)))
 	return b.String(), nil
+}
+
+// collectionOutputFiles are the database files any member's output writes: a member's input or
+// reference in one of them attaches it for writing, as the writes will need it.
+func collectionOutputFiles(members []*memberRun) map[string]bool {
+	written := map[string]bool{}
+	for _, m := range members {
+		for f := range outputFiles(m.a) {
+			written[f] = true
+		}
+	}
+	return written
+}
+
+// setEnds are the steps that end the transactions the members writing DuckDB tables share, per
+// database file: its commit, and its rollback when a write fails.
+func setEnds(tables map[string]setTable) []compile.Step {
+	opened := slices.SortedFunc(maps.Values(tables), func(a, b setTable) int { return cmp.Compare(a.opener, b.opener) })
+	var out []compile.Step
+	for _, st := range opened {
+		commit, rollback := compile.SetEnd(st.file)
+		out = append(out, commit, rollback)
+	}
+	return out
 }

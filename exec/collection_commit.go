@@ -49,25 +49,9 @@ func unwritten(staged []StagedWrite) {
 }
 
 // checkCollectionOutputs refuses, before anything is read, members' outputs that a collection run
-// cannot write all or nothing: those checkSet refuses, and tables of one database file written by
-// more than one member. Those members' programs each attach the file under a name of their own
-// and begin and commit a transaction of their own, which one connection cannot hold together.
+// cannot write all or nothing (checkSet).
 func checkCollectionOutputs(members []*memberRun) error {
-	outs := memberOutputs(members)
-	if err := checkSet(outs); err != nil {
-		return err
-	}
-	var tables []string
-	for _, m := range outs {
-		if _, ok := m.Output.(TableOutput); ok {
-			tables = append(tables, m.Output.String())
-		}
-	}
-	if len(tables) > 1 {
-		return &SetRefusedError{Outputs: tables, Reason: "a collection run writes the tables of only one member to a DuckDB database file; " +
-			"write the members to Parquet files (--out member=FILE.parquet or --out-dir DIR), then load them into the database"}
-	}
-	return nil
+	return checkSet(memberOutputs(members))
 }
 
 // memberOutputs is the members' outputs, nil for a member absent or without one.

@@ -76,9 +76,8 @@ func TestCollectionWritesAllOrNothing(t *testing.T) {
 	assert.Len(t, e.parquetRows(files[2]), 2)
 }
 
-// TestCollectionRefusesSetsNoCommitCovers: members writing Parquet files and DuckDB tables,
-// tables of two database files, or tables of one file (each member's program attaches it and
-// commits on its own), are refused before any input is read (the inputs here do not
+// TestCollectionRefusesSetsNoCommitCovers: members writing Parquet files and DuckDB tables, or
+// tables of two database files, are refused before any input is read (the inputs here do not
 // exist), saying what to do; nothing is written.
 func TestCollectionRefusesSetsNoCommitCovers(t *testing.T) {
 	e := newEnv(t)
@@ -87,7 +86,6 @@ func TestCollectionRefusesSetsNoCommitCovers(t *testing.T) {
 	for name, outs := range map[string][2]exec.Output{
 		"parquet and a table": {exec.ParquetOutput{Path: e.path("out", "orders.parquet")}, exec.TableOutput{File: e.path("out", "wh.duckdb"), Table: "items"}},
 		"two database files":  {exec.TableOutput{File: e.path("out", "a.duckdb"), Table: "orders"}, exec.TableOutput{File: e.path("out", "b.duckdb"), Table: "items"}},
-		"tables of one file":  {exec.TableOutput{File: e.path("out", "wh.duckdb"), Table: "orders"}, exec.TableOutput{File: e.path("out", "wh.duckdb"), Table: "items"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := runCollection(t, c, map[string]exec.Asset{

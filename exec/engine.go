@@ -279,6 +279,18 @@ type run struct {
 	// sibling runs share another run's connection (a collection's members): closing one drops
 	// only what it made.
 	sibling bool
+	// setTables, for a collection's runs (shared by the siblings), is per database file
+	// (absolute; "" the engine's own) the transaction its members' table writes share.
+	setTables map[string]setTable
+}
+
+// setTable is the transaction a collection's members writing tables of one database file share:
+// the catalog the file is attached as, the run whose write attaches it and begins, and the file
+// as given.
+type setTable struct {
+	catalog string
+	opener  int64
+	file    string
 }
 
 // sibling is a run on r's connection with its own number, so that its temp tables are its own
@@ -286,7 +298,7 @@ type run struct {
 // attaches a file once per connection, and two members may read or write one file), and r
 // detaches them and closes the connection.
 func (e *Engine) sibling(r *run) *run {
-	return &run{conn: r.conn, id: e.nextID.Add(1), attached: r.attached, boost: r.boost, sibling: true,
+	return &run{conn: r.conn, id: e.nextID.Add(1), attached: r.attached, boost: r.boost, sibling: true, setTables: r.setTables,
 		perfectHashBits: r.perfectHashBits, memoryLimit: r.memoryLimit, threads: r.threads, keyThreads: r.keyThreads}
 }
 

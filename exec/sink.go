@@ -115,14 +115,31 @@ func (o ParquetOutput) target(r *run, _ string, keepPrevious bool) compile.Outpu
 	return compile.Output{TableFile: durable.TempPath(o.Path, r.id, "table"), QuarantineFile: durable.TempPath(o.Path, r.id, "quarantine"), KeepPrevious: keepPrevious}
 }
 
-// target names the catalog the output's file will be attached as when the run writes it.
+// target names the catalog the output's file will be attached as when the run writes it. A
+// member of a collection (r.setTables not nil) writes in the transaction the members writing
+// tables of that database file share: the first member's write attaches the file and begins it,
+// the others' join it, under the same name.
 func (o TableOutput) target(r *run, quarantineName string, keepPrevious bool) compile.Output {
 	t := compile.Output{Schema: o.Schema, Table: o.Table, Quarantine: quarantineName, KeepPrevious: keepPrevious}
+	abs := ""
+	if o.File != "" {
+		abs, _ = filepath.Abs(o.File)
+	}
+	if r.setTables != nil {
+		if st, ok := r.setTables[abs]; ok && st.opener != r.id {
+			t.Catalog, t.Txn = st.catalog, compile.JoinsTxn
+			return t
+		}
+		t.Txn = compile.OpensTxn
+	}
 	if o.File != "" {
 		t.Catalog = r.alias(o.File)
-		if abs, err := filepath.Abs(o.File); err == nil && r.attached[abs] == "" {
+		if r.attached[abs] == "" {
 			t.AttachFile = abs
 		}
+	}
+	if r.setTables != nil {
+		r.setTables[abs] = setTable{catalog: t.Catalog, opener: r.id, file: o.File}
 	}
 	return t
 }
@@ -440,24 +457,23 @@ func (w *tableWriter) prepared() error {
 	return nil
 }
 
-// Step runs a write step. A member of a write set (run.set) runs its writes inside the set's
-// one transaction: the first member's BEGIN opens it, the others' are left out, and no member
-// commits (the set does, writeSet.finish).
+// Step runs a write step. A member of a write set (run.set) writes inside the transaction the
+// set's members share (compile.OpensTxn, JoinsTxn): the first member's BEGIN opens it, and the
+// set commits it (writeSet.finish).
 func (w *tableWriter) Step(ctx context.Context, s compile.Step, _ ...any) error {
 	switch s.Op {
 	case compile.AttachOutput:
 		return w.r.attachAs(ctx, w.o.File, w.abs, w.catalog, s.SQL)
 	case compile.Commit:
 		if w.r.set != nil {
-			w.r.set.commitLater(s.SQL)
-			return nil
+			return fmt.Errorf("a member of a write set commits no transaction of its own")
 		}
 		durable.Crash("tables written")
 		w.committing = true
 	case compile.Write:
 		if w.r.set != nil && s.SQL == compile.BeginWrite {
-			if open, err := w.r.set.begin(w); open || err != nil {
-				return err // the set's transaction is open already
+			if err := w.r.set.begin(w); err != nil {
+				return err
 			}
 		}
 	case compile.WriteValid:

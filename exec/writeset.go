@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/durable"
 )
 
@@ -25,9 +26,8 @@ type writeSet struct {
 	unlock   func()
 	recorded []recordedSwap
 	// txn is the member whose BEGIN opened the transaction every DuckDB table member writes in
-	// (nil: none open); commit is the COMMIT the members left to the set.
-	txn    *tableWriter
-	commit string
+	// (nil: none open).
+	txn *tableWriter
 	// ended tells that the transaction was committed or rolled back.
 	ended bool
 }
@@ -239,26 +239,21 @@ func (ws *writeSet) record(w *parquetWriter, s durable.Swap) error {
 	return nil
 }
 
-// begin is a DuckDB table member's BEGIN: the first opens the set's transaction (open false:
-// run it), the others write inside it (open true: leave it out), on the same connection.
-func (ws *writeSet) begin(w *tableWriter) (open bool, err error) {
-	if ws.txn == nil {
-		ws.txn, w.began = w, true
-		return false, nil
+// begin records the member whose write begins the transaction the members writing DuckDB
+// tables share (compile.OpensTxn); the others' writes join it on the same connection.
+func (ws *writeSet) begin(w *tableWriter) error {
+	if ws.txn != nil {
+		return fmt.Errorf("the members writing DuckDB tables began two transactions, which no one commit covers")
 	}
-	if ws.txn.r.conn.Conn != w.r.conn.Conn {
-		return false, fmt.Errorf("the members writing DuckDB tables run on different connections, so no one transaction covers them")
-	}
-	return true, nil
+	ws.txn, w.began = w, true
+	return nil
 }
-
-// commitLater keeps a member's COMMIT for finish.
-func (ws *writeSet) commitLater(stmt string) { ws.commit = stmt }
 
 // rollback undoes the set's transaction, once.
 func (ws *writeSet) rollback() {
 	if ws.txn != nil && !ws.ended {
-		_ = ws.txn.r.exec(context.Background(), "ROLLBACK")
+		_, rollback := compile.SetEnd("")
+		_ = ws.txn.r.exec(context.Background(), rollback.SQL)
 		ws.ended = true
 	}
 }
@@ -280,8 +275,9 @@ func (ws *writeSet) finish(ctx context.Context) error {
 		}
 		durable.Crash("tables written")
 		ws.txn.committing, ws.ended = true, true
-		if err := ws.txn.r.exec(ctx, ws.commit); err != nil {
-			_ = ws.txn.r.exec(context.Background(), "ROLLBACK")
+		commit, rollback := compile.SetEnd("")
+		if err := ws.txn.r.exec(ctx, commit.SQL); err != nil {
+			_ = ws.txn.r.exec(context.Background(), rollback.SQL)
 			return err
 		}
 		return nil

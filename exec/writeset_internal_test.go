@@ -292,8 +292,8 @@ func TestWriteSetRenameFailureWritesNoMember(t *testing.T) {
 }
 
 // writeTablesSet writes each query to its table of one database file through one write set,
-// every member on one run (one connection), as a collection run does; a query that fails fails
-// the set.
+// every member on a run of its own on one connection, as a collection run does; a query that
+// fails fails the set.
 func writeTablesSet(t *testing.T, e *Engine, file string, queries map[string]string, order []string) error {
 	t.Helper()
 	ctx := context.Background()
@@ -306,11 +306,14 @@ func writeTablesSet(t *testing.T, e *Engine, file string, queries map[string]str
 		return err
 	}
 	defer ws.release()
-	r, err := e.newRun(ctx)
+	root, err := e.newRun(ctx)
 	require.NoError(t, err)
-	defer r.close()
-	r.set = ws
+	defer root.close()
+	root.setTables = map[string]setTable{}
 	for i, name := range order {
+		r := e.sibling(root)
+		defer r.close()
+		r.set = ws
 		out := outs[i].Output
 		prog := compile.WriteProgram(queries[name], out.sink(), out.target(r, outs[i].QuarantineName, false))
 		if _, err := runner.Write(ctx, &backend{r: r}, out.writer(r, outs[i].QuarantineName, false), prog.Steps(), 0); err != nil {

@@ -145,7 +145,7 @@ func pickObject(c *Contract, name string) (*Object, error) {
 	case 1:
 		return c.Schema[0], nil
 	}
-	return nil, fmt.Errorf("%s has %d schema objects (%s); name one with --object", c.File, len(names), strings.Join(names, ", "))
+	return nil, fmt.Errorf("%s has %d schema objects (%s); name one with --object (in a collection file, the member's object: NAME)", c.File, len(names), strings.Join(names, ", "))
 }
 
 func listOr(names []string) string {

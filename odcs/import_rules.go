@@ -76,7 +76,7 @@ func (col *column) charLength(rule string, n int64, p Pos, what string) {
 		col.setLength(rule, n)
 	default:
 		im.refuse(p, fmt.Sprintf("imported as %s %d UTF-8 bytes", rule, n),
-			"%s counts characters, tablegate's %s counts UTF-8 bytes; give --lengths chars (a check on characters) or --lengths bytes, or a pattern that admits ASCII only", what, rule)
+			"%s counts characters, tablegate's %s counts UTF-8 bytes; give --lengths chars (a check on characters) or --lengths bytes (in a collection file, the member's lengths: chars or bytes), or a pattern that admits ASCII only", what, rule)
 		if im.opts.AllowLossy {
 			col.setLength(rule, n)
 		}
@@ -1027,7 +1027,7 @@ func (im *importer) input(object string, p Pos) (string, bool) {
 	if in := im.opts.References[object]; in != "" {
 		return in, true
 	}
-	im.refuse(p, "not checked", "the relationship needs the data of %s: give --reference %s=FILE (Parquet, CSV, or DB.duckdb:table)", object, object)
+	im.refuse(p, "not checked", "the relationship needs the data of %s: give --reference %s=FILE (Parquet, CSV, or DB.duckdb:table; in a collection file, the member's references: {%s: FILE})", object, object, object)
 	return "", false
 }
 

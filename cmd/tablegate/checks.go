@@ -129,7 +129,7 @@ func collectionChecks(cmd *cobra.Command, f *validateFlags, settings tablegate.O
 	if err := refuseSingleTable(cmd, "schema", "schema-root"); err != nil {
 		return err
 	}
-	cp, err := loadCollection(cmd.Context(), f.collection.path)
+	cp, err := loadCollection(cmd, f.collection.path)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -28,17 +27,36 @@ func (f *collectionFlags) add(cmd *cobra.Command, withIO bool) {
 	fs.StringVar(&f.path, "collection", "", "collection file (YAML or JSON): several related tables validated together (docs/collections.md)")
 	if withIO {
 		fs.StringVar(&f.inputDir, "input-dir", "", "with --collection: read each member not given by --input from DIR/<member>.parquet")
-		fs.StringVar(&f.outDir, "out-dir", "", "with --collection: write each member not given by --out to DIR/<member>.parquet")
+		fs.StringVar(&f.outDir, "out-dir", "", "with --collection: write each member not given by --out to DIR/<member>.parquet, or to the table <member> of DIR when DIR is a DuckDB file (.duckdb, .ddb, .db)")
 	}
 }
 
 // loadCollection loads and compiles the collection file: every declaration problem at once.
-func loadCollection(ctx context.Context, path string) (*tablegate.CollectionPlan, error) {
-	c, err := tablegate.LoadCollection(ctx, path)
+// What its members' data contracts do not enforce exactly goes to stderr, a line each.
+func loadCollection(cmd *cobra.Command, path string) (*tablegate.CollectionPlan, error) {
+	for _, n := range []string{"contract", "object", "lengths", "allow-lossy", "reference"} {
+		if cmd.Flags().Changed(n) {
+			return nil, usagef("--%s is a single table's flag; with --collection, name a member's data contract in the collection file ({contract: FILE, object: NAME, lengths: chars, allow_lossy: true, references: {OBJECT: FILE}})", n)
+		}
+	}
+	c, err := tablegate.LoadCollection(cmd.Context(), path)
 	if c == nil {
 		return nil, err
 	}
-	return tablegate.CompileCollection(ctx, c)
+	printMemberNotices(cmd.ErrOrStderr(), c)
+	return tablegate.CompileCollection(cmd.Context(), c)
+}
+
+// printMemberNotices writes what the members' data contracts do not enforce exactly, one line
+// each.
+func printMemberNotices(w io.Writer, c *tablegate.Collection) {
+	for _, m := range c.Members {
+		if m.Contract != nil {
+			for _, n := range m.Contract.Notices {
+				fmt.Fprintf(w, "tablegate: member %s: %s\n", m.Name, n)
+			}
+		}
+	}
 }
 
 var memberName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -102,7 +120,7 @@ func (f *collectionFlags) memberIO(cmd *cobra.Command, cp *tablegate.CollectionP
 		}
 		to, given := tos[m.Name]
 		if !given && f.outDir != "" {
-			to = filepath.Join(f.outDir, m.Name+".parquet")
+			to = memberOutput(f.outDir, m.Name)
 		}
 		if to != "" {
 			if mio.Output, err = parseOutput(to); err != nil {
@@ -116,6 +134,17 @@ func (f *collectionFlags) memberIO(cmd *cobra.Command, cp *tablegate.CollectionP
 			strings.Join(missing, ", "), cp.Collection.Name, missing[0], missing[0])
 	}
 	return out, nil
+}
+
+// memberOutput is the output --out-dir gives a member: the table named after it when dir names a
+// DuckDB database file (.duckdb, .ddb, .db, and not a folder), else dir/<member>.parquet.
+func memberOutput(dir, member string) string {
+	if _, _, _, ok := splitTable(dir + ":" + member); ok {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return dir + ":" + member
+		}
+	}
+	return filepath.Join(dir, member+".parquet")
 }
 
 // collectionDirs are the folders the members' inputs and outputs are in, for the engine's
@@ -193,7 +222,7 @@ func runCollectionCmd(cmd *cobra.Command, f *validateFlags, sess *pipes.Session,
 	if err := checkProgress(f.progress); err != nil {
 		return nil, err
 	}
-	cp, err := loadCollection(ctx, f.collection.path)
+	cp, err := loadCollection(cmd, f.collection.path)
 	if err != nil {
 		return nil, err
 	}

@@ -178,3 +178,47 @@ func TestCollectionReportFileRefused(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, before, after, "the member's input is untouched")
 }
+
+// Members written to tables of one DuckDB file, by --out-dir naming the file and by --out
+// member=FILE.duckdb:[schema.]table (a reserved word, a Unicode name): every member's table and
+// quarantine after one run, each keeping the rows of the keys every filter holds for; explain
+// shows the one attachment, transaction and commit.
+func TestCollectionCLITables(t *testing.T) {
+	dir := copyShop(t)
+	shop := filepath.Join(dir, "shop.yaml")
+	db := filepath.Join(dir, "out", "shop.duckdb")
+	args := []string{"--collection", shop, "--input-dir", dir, "--out-dir", db,
+		"--out", "orders=" + db + ":select", "--out", "items=" + db + ":lignes.Posições_注文", "--quarantine"}
+	code, stdout, stderr := cli(t, append([]string{"validate", "--format", "json"}, args...)...)
+	require.Equal(t, exitOK, code, stderr)
+	rep := oneJSON(t, stdout)
+	require.Equal(t, "passed", rep["outcome"])
+	require.Equal(t, true, rep["written"])
+	members := rep["members"].(map[string]any)
+	require.Equal(t, db+":lignes.Posições_注文", members["items"].(map[string]any)["table"].(map[string]any)["address"])
+
+	f := newFixture(t)
+	f.exec("ATTACH " + quoteLit(db) + " AS shop (READ_ONLY)")
+	keys := func(table string) []any {
+		var ks []any
+		for _, row := range f.query("SELECT * FROM " + table + " ORDER BY ALL") {
+			ks = append(ks, row[0])
+		}
+		return ks
+	}
+	require.Equal(t, []any{int64(1), int64(2), int64(5)}, keys(`shop."select"`))
+	require.Equal(t, []any{int64(1), int64(2), int64(5)}, keys("shop.invoices"))
+	require.Equal(t, []any{int64(1), int64(1), int64(2)}, keys(`shop.lignes."Posições_注文"`))
+	require.Equal(t, []any{int64(2)}, keys("shop.refunds"))
+	require.Equal(t, []any{"P1", "P2"}, keys("shop.products"))
+	require.Equal(t, []any{int64(3), int64(5), int64(6)}, keys("shop.lignes.items_quarantine"))
+	require.Len(t, keys("shop.orders_quarantine"), 3)
+	f.exec("DETACH shop")
+
+	code, stdout, stderr = cli(t, append([]string{"explain"}, args...)...)
+	require.Equal(t, exitOK, code, stderr)
+	require.Equal(t, 1, strings.Count(stdout, "\nATTACH "+quoteLit(db)), stdout)
+	require.Equal(t, 1, strings.Count(stdout, "\nBEGIN TRANSACTION;"), stdout)
+	require.Equal(t, 1, strings.Count(stdout, "\nCOMMIT;"), stdout)
+	require.Contains(t, stdout, "commit every member's tables of "+db)
+}

@@ -95,7 +95,7 @@ func explainCollection(cmd *cobra.Command, cf *collectionFlags, inputs, outs []s
 	if err := refuseSingleTable(cmd, "schema", "schema-root"); err != nil {
 		return err
 	}
-	cp, err := loadCollection(cmd.Context(), cf.path)
+	cp, err := loadCollection(cmd, cf.path)
 	if err != nil {
 		return err
 	}

@@ -163,7 +163,7 @@ func (f *schemaFlags) add(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	fs.StringVar(&f.path, "schema", "", "schema file (YAML or JSON)")
 	fs.StringVar(&f.root, "schema-root", "", "folder the schema's extends may read from (default: the schema file's folder)")
-	fs.StringVar(&f.contract.path, "contract", "", "an ODCS v3 data contract to read as the schema (instead of --schema)")
+	fs.StringVar(&f.contract.path, "contract", "", "an ODCS v3 data contract to read as the schema (instead of --schema; a collection file names its members' contracts itself)")
 	f.contract.add(cmd)
 }
 
@@ -229,7 +229,7 @@ func checkCmd(stdout io.Writer) *cobra.Command {
 				if err := refuseSingleTable(cmd, "schema", "schema-root"); err != nil {
 					return err
 				}
-				cp, err := loadCollection(cmd.Context(), cf.path)
+				cp, err := loadCollection(cmd, cf.path)
 				if err != nil {
 					return err
 				}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
@@ -34,11 +35,12 @@ func parseMemberRows(flags []string) (map[string]int64, error) {
 }
 
 // sampleCollection writes every member of the collection file's sample to outDir/<member>.parquet.
-func sampleCollection(ctx context.Context, stdout io.Writer, file, outDir string, spec sample.CollectionSpec, cfg exec.Config) error {
-	c, err := collection.LoadFile(ctx, file)
+func sampleCollection(ctx context.Context, stdout, stderr io.Writer, file, outDir string, spec sample.CollectionSpec, cfg exec.Config) error {
+	c, err := tablegate.LoadCollection(ctx, file)
 	if err != nil {
 		return err
 	}
+	printMemberNotices(stderr, c)
 	queries, err := sample.CollectionQueries(c, spec)
 	if err != nil {
 		return err

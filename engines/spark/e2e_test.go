@@ -484,12 +484,11 @@ type comparison struct {
 	// while, if not nil, runs beside the Spark run (to inject a fault mid-run); its context
 	// ends with the run.
 	while func(ctx context.Context)
-	// sparkOut is the Spark run's output ("": dir/spark/out.parquet, its quarantine beside it),
-	// written by an engine with opts; fetch, if not nil, copies a remote output directory into
-	// a local one for DuckDB to read.
+	// sparkOut, if not "", is the folder Spark writes its outputs to (an s3a:// URL), read back
+	// through fetch; opts are the Spark engine's.
 	sparkOut string
+	fetch    func(t *testing.T, url string) string
 	opts     []spark.Option
-	fetch    func(t *testing.T, address, local string)
 }
 
 // compareOn is compareEngines on an existing Parquet input, the outputs under dir.
@@ -507,9 +506,9 @@ func compareOn(t *testing.T, db *gosql.DB, p *compile.Plan, dir string, minFaili
 	duckOut := filepath.Join(dir, "duck", "out.parquet")
 	drep, derr := eng.Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in}, Output: exec.ParquetOutput{Path: duckOut}, Quarantine: true}, exec.Options{})
 
-	sparkOut := filepath.Join(dir, "spark", "out.parquet")
+	sparkOut, sparkQuar := filepath.Join(dir, "spark", "out.parquet"), filepath.Join(dir, "spark", "out_quarantine.parquet")
 	if c.sparkOut != "" {
-		sparkOut = c.sparkOut
+		sparkOut, sparkQuar = c.sparkOut+"/out.parquet", c.sparkOut+"/out_quarantine.parquet"
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	beside := make(chan struct{})
@@ -549,15 +548,13 @@ func compareOn(t *testing.T, db *gosql.DB, p *compile.Plan, dir string, minFaili
 		rows        int64
 	}{
 		{duckOut, sparkOut, srep.Rows.Valid},
-		{filepath.Join(dir, "duck", "out_quarantine.parquet"), exec.ParquetOutput{Path: sparkOut}.QuarantineAddress("out_quarantine"), srep.Rows.Invalid},
+		{filepath.Join(dir, "duck", "out_quarantine.parquet"), sparkQuar, srep.Rows.Invalid},
 	} {
 		if pair.rows == 0 {
 			continue // nothing written on either side
 		}
 		if c.fetch != nil {
-			local := filepath.Join(dir, "fetched", filepath.Base(pair.spark))
-			c.fetch(t, pair.spark, local)
-			pair.spark = local
+			pair.spark = c.fetch(t, pair.spark)
 		}
 		d, s := rowsOf(t, db, pair.duck), rowsOf(t, db, pair.spark)
 		if len(d) == 0 {

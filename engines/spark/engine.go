@@ -39,10 +39,17 @@ var sessionConf = [][2]string{
 type Engine struct {
 	connect func(ctx context.Context) (Session, error)
 	hdfs    *HDFSOptions
+	s3      *S3Options
 }
 
 // Option configures an engine.
 type Option func(*Engine)
+
+// WithS3 gives the engine its own access to the object store of s3a:// outputs (S3Options); the
+// Spark server reads and writes them with its own s3a settings.
+func WithS3(o S3Options) Option {
+	return func(e *Engine) { e.s3 = &o }
+}
 
 // WithHDFS gives the engine its own access to the HDFS of hdfs:// outputs (HDFSOptions); the
 // Spark server reads and writes them with its own Hadoop settings.

@@ -134,15 +134,17 @@ func hdfsOptions(t *testing.T) spark.HDFSOptions {
 	return spark.HDFSOptions{WebHDFS: server.HDFS.WebHDFS, User: hdfsUser(t), Lease: testLease}
 }
 
-// fetchHDFS copies the Parquet files of an output directory on HDFS into a local directory.
-func fetchHDFS(c *webhdfs.Client) func(t *testing.T, address, local string) {
-	return func(t *testing.T, address, local string) {
+// fetchHDFS copies the Parquet files of an output directory on HDFS into a local directory, and
+// returns that.
+func fetchHDFS(c *webhdfs.Client) func(t *testing.T, address string) string {
+	return func(t *testing.T, address string) string {
 		t.Helper()
 		dir := strings.TrimPrefix(address, server.HDFS.URL)
 		entries, err := c.List(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
+		local := filepath.Join(t.TempDir(), path.Base(dir))
 		if err := os.MkdirAll(local, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -158,6 +160,7 @@ func fetchHDFS(c *webhdfs.Client) func(t *testing.T, address, local string) {
 				t.Fatal(err)
 			}
 		}
+		return local
 	}
 }
 
@@ -196,7 +199,7 @@ func TestHDFSOutput(t *testing.T) {
 		in := filepath.Join(dir, "in.parquet")
 		_, data := scalars(n)
 		writeParquet(t, db, data, in)
-		compareOn(t, db, p, dir, 5, comparison{in: in, sparkOut: server.HDFS.URL + "/out/plain/out.parquet",
+		compareOn(t, db, p, dir, 5, comparison{in: in, sparkOut: server.HDFS.URL + "/out/plain",
 			opts: []spark.Option{spark.WithHDFS(hdfsOptions(t))}, fetch: fetchHDFS(c)})
 		if t.Failed() {
 			t.Fatalf("run %d", i)
@@ -230,14 +233,13 @@ func TestHDFSOutputFailedRunKeepsPrevious(t *testing.T) {
 	p := plan(t, yaml)
 	in := filepath.Join(dir, "in.parquet")
 	writeParquet(t, db, data, in)
-	out := server.HDFS.URL + "/out/failed/out.parquet"
+	folder := server.HDFS.URL + "/out/failed"
+	out := folder + "/out.parquet"
 	opts := []spark.Option{spark.WithHDFS(hdfsOptions(t))}
-	compareOn(t, db, p, dir, 5, comparison{in: in, sparkOut: out, opts: opts, fetch: fetchHDFS(c)})
+	compareOn(t, db, p, dir, 5, comparison{in: in, sparkOut: folder, opts: opts, fetch: fetchHDFS(c)})
 	before := map[string][]string{}
 	for _, o := range []string{out, server.HDFS.URL + "/out/failed/out_quarantine.parquet"} {
-		local := filepath.Join(dir, "before", path.Base(o))
-		fetchHDFS(c)(t, o, local)
-		before[o] = rowsOf(t, db, local)
+		before[o] = rowsOf(t, db, fetchHDFS(c)(t, o))
 	}
 
 	big := filepath.Join(dir, "big.parquet")
@@ -271,9 +273,7 @@ func TestHDFSOutputFailedRunKeepsPrevious(t *testing.T) {
 		t.Fatal("the cancelled run succeeded")
 	}
 	for o, rows := range before {
-		local := filepath.Join(dir, "after", path.Base(o))
-		fetchHDFS(c)(t, o, local)
-		if got := rowsOf(t, db, local); !reflect.DeepEqual(got, rows) {
+		if got := rowsOf(t, db, fetchHDFS(c)(t, o)); !reflect.DeepEqual(got, rows) {
 			t.Errorf("%s changed: %d rows, were %d", o, len(got), len(rows))
 		}
 	}
@@ -281,7 +281,7 @@ func TestHDFSOutputFailedRunKeepsPrevious(t *testing.T) {
 	in2 := filepath.Join(next, "in.parquet")
 	_, data2 := scalars(300)
 	writeParquet(t, db, data2, in2)
-	compareOn(t, db, p, next, 5, comparison{in: in2, sparkOut: out, opts: opts, fetch: fetchHDFS(c)})
+	compareOn(t, db, p, next, 5, comparison{in: in2, sparkOut: folder, opts: opts, fetch: fetchHDFS(c)})
 	onlyOutputs(t, c, "/out/failed")
 }
 
@@ -316,9 +316,10 @@ func TestHDFSKilledMidCommit(t *testing.T) {
 	first := t.TempDir()
 	in := filepath.Join(first, "in.parquet")
 	writeParquet(t, db, data, in)
-	out := server.HDFS.URL + "/out/killed/out.parquet"
+	folder := server.HDFS.URL + "/out/killed"
+	out := folder + "/out.parquet"
 	opts := []spark.Option{spark.WithHDFS(hdfsOptions(t))}
-	compareOn(t, db, p, first, 5, comparison{in: in, sparkOut: out, opts: opts, fetch: fetchHDFS(c)})
+	compareOn(t, db, p, first, 5, comparison{in: in, sparkOut: folder, opts: opts, fetch: fetchHDFS(c)})
 
 	// The killed run validates other rows; DuckDB says what its outputs are.
 	killed := t.TempDir()
@@ -361,9 +362,7 @@ func TestHDFSKilledMidCommit(t *testing.T) {
 	}
 	onlyOutputs(t, c, "/out/killed")
 	for _, pair := range [][2]string{{duckOut, out}, {filepath.Join(killed, "duck", "out_quarantine.parquet"), server.HDFS.URL + "/out/killed/out_quarantine.parquet"}} {
-		local := filepath.Join(killed, "fetched", path.Base(pair[1]))
-		fetchHDFS(c)(t, pair[1], local)
-		d, s := rowsOf(t, db, pair[0]), rowsOf(t, db, local)
+		d, s := rowsOf(t, db, pair[0]), rowsOf(t, db, fetchHDFS(c)(t, pair[1]))
 		if len(d) == 0 || !reflect.DeepEqual(d, s) {
 			t.Errorf("%s after the recovery: %d rows, DuckDB's %s %d rows (or they differ)", pair[1], len(s), pair[0], len(d))
 		}

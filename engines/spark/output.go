@@ -69,6 +69,8 @@ func (e *Engine) newStore(table, quarantine string) (Store, error) {
 	switch scheme(table) {
 	case "":
 		return &localStore{table: table, quarantine: quarantine}, nil
+	case "s3a", "s3":
+		return newS3Store(e.s3, table, quarantine)
 	case "hdfs":
 		return newHDFSStore(e.hdfs, table, quarantine)
 	}
@@ -89,6 +91,8 @@ func normalizeOutput(out string) (string, error) {
 			return "", fmt.Errorf("the output %s names a host; write file:///PATH", out)
 		}
 		return filepath.Abs(u.Path)
+	case "s3a", "s3":
+		return strings.TrimRight(out, "/"), nil
 	case "hdfs":
 		return normalizeHDFS(out)
 	}
@@ -96,7 +100,7 @@ func normalizeOutput(out string) (string, error) {
 }
 
 func unsupportedOutput(out string) error {
-	return fmt.Errorf("the Spark engine writes local paths (or file:// URLs) that this process and the Spark driver share, and hdfs:// URLs; not %s", out)
+	return fmt.Errorf("the Spark engine writes local paths (or file:// URLs) that this process and the Spark driver share, s3a:// and hdfs:// URLs; not %s", out)
 }
 
 // scheme is the URL scheme of an output's address, "" for a local path.

@@ -34,10 +34,6 @@ type HDFSOptions struct {
 	Lease time.Duration
 }
 
-// defaultHDFSLease is the lock's lease when HDFSOptions gives none; the holder renews it every
-// third.
-const defaultHDFSLease = time.Minute
-
 // hdfsStore keeps the output's directories on HDFS (hdfs://AUTHORITY/PATH), whose renames are
 // atomic: the local folder's protocol, over WebHDFS. Spark writes each directory into a hidden
 // temporary beside the table, named after it and the run (as on a local folder); Commit renames
@@ -83,7 +79,7 @@ func newHDFSStore(o *HDFSOptions, table, quarantine string) (*hdfsStore, error) 
 		s.quarantine = q
 	}
 	if s.lease <= 0 {
-		s.lease = defaultHDFSLease
+		s.lease = defaultLease
 	}
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
@@ -205,7 +201,7 @@ func (s *hdfsStore) readLock(ctx context.Context, lock string) (rec lockRecord, 
 	}
 	if json.Unmarshal(data, &rec) != nil || rec.LeaseSeconds <= 0 {
 		// Being written, or not ours: it lasts the default lease from its last write.
-		rec = lockRecord{Host: "an unreadable lock", LeaseSeconds: defaultHDFSLease.Seconds()}
+		rec = lockRecord{Host: "an unreadable lock", LeaseSeconds: defaultLease.Seconds()}
 	}
 	until = time.UnixMilli(st.ModificationTime).Add(time.Duration(rec.LeaseSeconds * float64(time.Second)))
 	return rec, until, st.Now, nil

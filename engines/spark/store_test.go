@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tablegate/tablegate/engines/spark"
+	"github.com/tablegate/tablegate/engines/spark/internal/s3"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
 )
@@ -139,18 +143,109 @@ func TestS3Input(t *testing.T) {
 	compareOn(t, db, plan(t, yaml), dir, 5, comparison{in: in, sparkIn: url})
 }
 
-// TestS3OutputRefused checks that an output on an object store is refused before anything runs,
-// naming it.
-func TestS3OutputRefused(t *testing.T) {
+// s3Access is the engine's own access to the emulator, and a client that reads it back.
+func s3Access(t *testing.T) (spark.S3Options, *s3.Client) {
+	t.Helper()
+	o := spark.S3Options{Endpoint: server.S3.Endpoint, AccessKeyID: "testing", SecretAccessKey: "testing", PathStyle: true}
+	c, err := s3.New(s3.Config{Endpoint: o.Endpoint, PathStyle: true, Credentials: s3.Credentials{AccessKeyID: "testing", SecretAccessKey: "testing"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o, c
+}
+
+// objects are the objects under prefix of the test bucket: key → content.
+func objects(t *testing.T, c *s3.Client, prefix string) map[string]string {
+	t.Helper()
+	objs, err := c.List(context.Background(), "tablegate-test", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, o := range objs {
+		data, _, err := c.Get(context.Background(), "tablegate-test", o.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[o.Key] = string(data)
+	}
+	return out
+}
+
+// fetchDir downloads the Parquet directory at url (s3a://tablegate-test/…) into a local folder
+// and returns it.
+func fetchDir(t *testing.T, c *s3.Client, url string) string {
+	t.Helper()
+	prefix := strings.TrimPrefix(url, "s3a://tablegate-test/") + "/"
+	dir := t.TempDir()
+	n := 0
+	for key, data := range objects(t, c, prefix) {
+		if !strings.HasSuffix(key, ".parquet") {
+			continue
+		}
+		n++
+		if err := os.WriteFile(filepath.Join(dir, strings.TrimPrefix(key, prefix)), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("%s holds no Parquet part", url)
+	}
+	return dir
+}
+
+// TestS3Output validates into s3a:// outputs and compares the table and the quarantine, read back
+// from the emulator, and the report with DuckDB's local run; nothing but the two directories is
+// left beside them (no temporary, lock or journal). Then a write job failing mid-write, the
+// quarantine's and then the table's, leaves both outputs byte for byte as they were.
+func TestS3Output(t *testing.T) {
 	needS3(t)
+	ctx := context.Background()
+	if err := server.S3.CreateBucket(ctx, "tablegate-test"); err != nil && !strings.Contains(err.Error(), "BucketAlready") {
+		t.Fatal(err)
+	}
+	o, c := s3Access(t)
 	dir := t.TempDir()
 	db := duck(t)
+	yaml, data := scalars(400)
 	in := filepath.Join(dir, "in.parquet")
-	writeParquet(t, db, "SELECT 1::BIGINT AS id, 1::DOUBLE AS amount", in)
-	_, err := spark.New(server.Remote).Run(context.Background(), exec.Asset{Plan: plan(t, outcomeSchema), Input: exec.ParquetInput{Path: in},
-		Output: exec.ParquetOutput{Path: "s3a://tablegate-test/out/t.parquet"}}, exec.Options{})
-	if err == nil || !strings.Contains(err.Error(), "s3a://tablegate-test/out/t.parquet") {
-		t.Fatalf("error %v, want the object-store output refused by name", err)
+	writeParquet(t, db, data, in)
+	compareOn(t, db, plan(t, yaml), dir, 5, comparison{in: in, sparkOut: "s3a://tablegate-test/output/cmp", opts: []spark.Option{spark.WithS3(o)},
+		fetch: func(t *testing.T, url string) string { return fetchDir(t, c, url) }})
+	for key := range objects(t, c, "output/cmp/") {
+		if !strings.HasPrefix(key, "output/cmp/out.parquet/") && !strings.HasPrefix(key, "output/cmp/out_quarantine.parquet/") {
+			t.Errorf("left beside the outputs: %s", key)
+		}
+	}
+
+	p := plan(t, outcomeSchema)
+	first := filepath.Join(dir, "first.parquet")
+	writeParquet(t, db, "SELECT i::BIGINT AS id, (i - 2)::DOUBLE AS amount FROM range(50) t(i)", first)
+	second := filepath.Join(dir, "second.parquet")
+	writeParquet(t, db, "SELECT i::BIGINT AS id, (i - 30)::DOUBLE AS amount FROM range(60) t(i)", second)
+	a := exec.Asset{Name: "t", Plan: p, Input: exec.ParquetInput{Path: first}, Output: exec.ParquetOutput{Path: "s3a://tablegate-test/output/failing/t.parquet"}, Quarantine: true}
+	rep, err := spark.New(server.Remote, spark.WithS3(o)).Run(ctx, a, exec.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Quarantine.Address != "s3a://tablegate-test/output/failing/t_quarantine.parquet" || rep.Rows.Valid != 48 || rep.Rows.Invalid != 2 {
+		t.Fatalf("first run: quarantine at %q, rows %+v", rep.Quarantine.Address, rep.Rows)
+	}
+	before := objects(t, c, "output/failing/")
+	for _, match := range []string{"'invalid'", "ORDER BY"} { // the quarantine's job, then the table's
+		eng := spark.NewWith(func(ctx context.Context) (spark.Session, error) {
+			s, err := spark.Connect(ctx, server.Remote)
+			return failingWrites{s, match}, err
+		}, spark.WithS3(o))
+		a.Input = exec.ParquetInput{Path: second}
+		rep, err := eng.Run(ctx, a, exec.Options{})
+		var oe *outcome.OutputError
+		if !errors.As(err, &oe) || !strings.Contains(err.Error(), "a job failing mid-write") || rep.Outcome != nil {
+			t.Fatalf("error %v (outcome %v), want the injected write failure", err, rep.Outcome)
+		}
+		if after := objects(t, c, "output/failing/"); !reflect.DeepEqual(after, before) {
+			t.Errorf("after a failed write (%s) the outputs hold %d objects, before %d: %v", match, len(after), len(before), slices.Sorted(maps.Keys(after)))
+		}
 	}
 }
 

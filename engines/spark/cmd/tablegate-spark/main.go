@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"os/user"
 	"strings"
 	"syscall"
 
@@ -35,7 +36,8 @@ func main() {
 type flags struct {
 	schema, schemaRoot, input, out, name, quarantineName string
 	engine, remote, report, format, html, history        string
-	quarantine, skipMissing                              bool
+	s3Endpoint, s3Region, webhdfs, hdfsUser              string
+	quarantine, skipMissing, s3PathStyle                 bool
 	settings                                             map[string]*string
 }
 
@@ -104,8 +106,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		{&f.schema, "schema", "schema file (YAML or JSON)"},
 		{&f.schemaRoot, "schema-root", "folder the schema's extends may read from"},
 		{&f.input, "input", "a Parquet file or a directory of Parquet files, on a filesystem the Spark driver sees"},
-		{&f.out, "out", "the table: a directory Spark writes Parquet part files into"},
+		{&f.out, "out", "the table: a directory Spark writes Parquet part files into (a path both see, s3a://BUCKET/PATH or hdfs://NAMENODE:PORT/PATH)"},
 		{&f.remote, "spark-remote", "the Spark Connect server, sc://HOST:PORT (default: env SPARK_REMOTE)"},
+		{&f.s3Endpoint, "s3-endpoint", "the S3 store of s3a:// outputs, as this process reaches it (default: env AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL; none: AWS S3)"},
+		{&f.s3Region, "s3-region", "the S3 region that signs this process's requests (default: env AWS_REGION, AWS_DEFAULT_REGION, else us-east-1)"},
+		{&f.webhdfs, "webhdfs", "the NameNode's HTTP address for hdfs:// outputs, http://NAMENODE:9870, where this process puts Spark's writes in place (default: env TABLEGATE_WEBHDFS)"},
+		{&f.hdfsUser, "hdfs-user", "the HDFS user this process acts as on hdfs:// outputs, the one Spark writes as (default: env HADOOP_USER_NAME, else your user name)"},
 	}
 	for _, s := range settingFlags {
 		f.settings[s.flag] = new(string)
@@ -117,6 +123,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 		c.Flags().StringVar(&f.engine, "engine", "spark", "spark (the only engine of this binary)")
 		c.Flags().BoolVar(&f.quarantine, "quarantine", false, "write invalid rows to the quarantine and the valid rows to the table")
+		c.Flags().BoolVar(&f.s3PathStyle, "s3-path-style", false, "address S3 buckets as the endpoint's first path element (default: with an endpoint given)")
 	}
 	for _, fl := range []flag{
 		{&f.name, "name", "asset name (default: OUT's base name); the quarantine is <name>_quarantine.parquet"},
@@ -170,7 +177,7 @@ func earlyReport(args []string, stdout io.Writer, err error) {
 }
 
 // connect is the root package's engine on the Spark Connect server the flags name.
-func (f *flags) connect(getenv func(string) string) (*tablegate.Engine, error) {
+func (f *flags) connect(cmd *cobra.Command, getenv func(string) string) (*tablegate.Engine, error) {
 	if f.engine != "spark" {
 		return nil, &usageError{fmt.Sprintf("--engine %q: this is the Spark engine's binary; run tablegate for DuckDB", f.engine)}
 	}
@@ -181,7 +188,49 @@ func (f *flags) connect(getenv func(string) string) (*tablegate.Engine, error) {
 	if remote == "" {
 		return nil, &usageError{"--engine spark needs --spark-remote sc://HOST:PORT (or env SPARK_REMOTE)"}
 	}
-	return tablegate.NewOn(spark.New(remote)), nil
+	var opts []spark.Option
+	if s3, ok := f.s3(cmd, getenv); ok {
+		opts = append(opts, spark.WithS3(s3))
+	}
+	if addr := first(f.webhdfs, getenv("TABLEGATE_WEBHDFS")); addr != "" {
+		hdfsUser := first(f.hdfsUser, getenv("HADOOP_USER_NAME"))
+		if hdfsUser == "" {
+			u, err := user.Current()
+			if err != nil {
+				return nil, fmt.Errorf("the HDFS user: %w; give --hdfs-user", err)
+			}
+			hdfsUser = u.Username
+		}
+		opts = append(opts, spark.WithHDFS(spark.HDFSOptions{WebHDFS: addr, User: hdfsUser}))
+	}
+	return tablegate.NewOn(spark.New(remote, opts...)), nil
+}
+
+// s3 is this process's access to the S3 store of s3a:// outputs: the credentials from the
+// environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: never flags, which
+// other users of the machine can read), the endpoint and region from the flags, else the
+// environment. ok is false without credentials: an s3a:// output then says what is missing.
+func (f *flags) s3(cmd *cobra.Command, getenv func(string) string) (o spark.S3Options, ok bool) {
+	o = spark.S3Options{
+		AccessKeyID: getenv("AWS_ACCESS_KEY_ID"), SecretAccessKey: getenv("AWS_SECRET_ACCESS_KEY"), SessionToken: getenv("AWS_SESSION_TOKEN"),
+		Endpoint: first(f.s3Endpoint, getenv("AWS_ENDPOINT_URL_S3"), getenv("AWS_ENDPOINT_URL")),
+		Region:   first(f.s3Region, getenv("AWS_REGION"), getenv("AWS_DEFAULT_REGION")),
+	}
+	o.PathStyle = f.s3PathStyle
+	if !cmd.Flags().Changed("s3-path-style") {
+		o.PathStyle = o.Endpoint != ""
+	}
+	return o, o.AccessKeyID != "" || o.SecretAccessKey != ""
+}
+
+// first is the first of values that is not "".
+func first(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // plan loads and compiles the schema.
@@ -240,7 +289,7 @@ func (f *flags) validate(cmd *cobra.Command, getenv func(string) string, stderr 
 	if f.format != "text" && f.format != "json" {
 		return nil, &usageError{fmt.Sprintf("--format %q: use text or json", f.format)}
 	}
-	eng, err := f.connect(getenv)
+	eng, err := f.connect(cmd, getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +316,7 @@ func (f *flags) validate(cmd *cobra.Command, getenv func(string) string, stderr 
 }
 
 func (f *flags) explain(cmd *cobra.Command, getenv func(string) string) (string, error) {
-	eng, err := f.connect(getenv)
+	eng, err := f.connect(cmd, getenv)
 	if err != nil {
 		return "", err
 	}

@@ -47,3 +47,45 @@ func TestEarlyReports(t *testing.T) {
 		}
 	}
 }
+
+// TestS3Access: an s3a:// output needs this process's own S3 access. Without credentials in the
+// environment the run stops before it connects, saying which variables to set; with them, the
+// endpoint comes from --s3-endpoint, else AWS_ENDPOINT_URL, and a store that does not answer
+// stops the run before it connects, naming the output. No server is needed.
+func TestS3Access(t *testing.T) {
+	dir := t.TempDir()
+	schemaFile := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(schemaFile, []byte("schema: S\ncolumns:\n  - name: id\n    type: Int64\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"validate", "--schema", schemaFile, "--input", filepath.Join(dir, "in.parquet"), "--spark-remote", "sc://127.0.0.1:1",
+		"--out", "s3a://bucket/out/t.parquet", "--format", "json"}
+	for _, tc := range []struct {
+		env   map[string]string
+		flags []string
+		want  []string
+	}{
+		{nil, nil, []string{"s3a://bucket/out/t.parquet", "AWS_ACCESS_KEY_ID"}},
+		{map[string]string{"AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "AWS_ENDPOINT_URL": "http://127.0.0.1:1"}, nil,
+			[]string{"s3a://bucket/out/t.parquet", "http://127.0.0.1:1/bucket/out/.t.parquet.tablegate-probe-"}},
+		{map[string]string{"AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "AWS_ENDPOINT_URL": "http://127.0.0.1:1"}, []string{"--s3-endpoint", "http://127.0.0.1:2"},
+			[]string{"http://127.0.0.1:2/bucket/out/"}},
+		{map[string]string{"AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "AWS_ENDPOINT_URL": "http://127.0.0.1:1"}, []string{"--s3-path-style=false"},
+			[]string{"http://bucket.127.0.0.1:1/out/"}},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), append(append([]string(nil), args...), tc.flags...), &stdout, &stderr, func(k string) string { return tc.env[k] })
+		var rep outcome.Report
+		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+			t.Fatalf("%v: stdout is not one report (%v): %s", tc.env, err, stdout.String())
+		}
+		if code == 0 || rep.Error == nil {
+			t.Fatalf("%v %v: exit %d, report error %v", tc.env, tc.flags, code, rep.Error)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(rep.Error.Message, w) {
+				t.Errorf("%v %v: %q does not say %q", tc.env, tc.flags, rep.Error.Message, w)
+			}
+		}
+	}
+}
