@@ -2,6 +2,7 @@ package spark_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	osexec "os/exec"
@@ -365,6 +366,59 @@ func TestHDFSKilledMidCommit(t *testing.T) {
 		d, s := rowsOf(t, db, pair[0]), rowsOf(t, db, fetchHDFS(c)(t, pair[1]))
 		if len(d) == 0 || !reflect.DeepEqual(d, s) {
 			t.Errorf("%s after the recovery: %d rows, DuckDB's %s %d rows (or they differ)", pair[1], len(s), pair[0], len(d))
+		}
+	}
+}
+
+// TestHDFSCLI runs `tablegate validate --engine spark` to an hdfs:// output: the WebHDFS address
+// and user from --webhdfs and --hdfs-user, then from TABLEGATE_WEBHDFS and HADOOP_USER_NAME; without
+// either the run is refused (exit 2) before anything runs.
+func TestHDFSCLI(t *testing.T) {
+	c := needHDFS(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	dir, db, in, schemaFile := cliFixture(ctx, t)
+	out := server.HDFS.URL + "/cli/small.parquet"
+	for _, tc := range []struct {
+		extra, env []string
+		code       int
+	}{
+		{[]string{"--webhdfs", server.HDFS.WebHDFS, "--hdfs-user", hdfsUser(t)}, nil, 0},
+		{nil, []string{"TABLEGATE_WEBHDFS=" + server.HDFS.WebHDFS, "HADOOP_USER_NAME=" + hdfsUser(t)}, 0},
+		{nil, nil, 2},
+	} {
+		args := append([]string{"validate", "--engine", "spark", "--spark-remote", server.Remote, "--schema", schemaFile, "--input", in,
+			"--out", out, "--quarantine", "--format", "json"}, tc.extra...)
+		cmd := osexec.CommandContext(ctx, filepath.Join(dir, "tablegate"), args...)
+		cmd.Env = append(os.Environ(), "TABLEGATE_WEBHDFS=", "HADOOP_USER_NAME=")
+		cmd.Env = append(cmd.Env, tc.env...)
+		stdout, err := cmd.Output()
+		code := 0
+		if ee, ok := err.(*osexec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		var rep outcome.Report
+		if jerr := json.Unmarshal(stdout, &rep); jerr != nil {
+			t.Fatalf("%v %v: stdout is not a report (%v): %s", tc.extra, tc.env, jerr, stdout)
+		}
+		if code != tc.code {
+			t.Fatalf("%v %v: exit %d, want %d: %+v", tc.extra, tc.env, code, tc.code, rep.Error)
+		}
+		if code == 2 {
+			if rep.Error == nil || !strings.Contains(rep.Error.Message, "WebHDFS address") {
+				t.Errorf("without a WebHDFS address: %+v, want the address asked for", rep.Error)
+			}
+			continue
+		}
+		if rep.Outcome == nil || *rep.Outcome != outcome.Quarantined {
+			t.Errorf("%v %v: outcome %v, want quarantined", tc.extra, tc.env, rep.Outcome)
+		}
+		for table, want := range map[string]int{out: 7, server.HDFS.URL + "/cli/small_quarantine.parquet": 3} {
+			if n := len(rowsOf(t, db, fetchHDFS(c)(t, table))); n != want {
+				t.Errorf("%s has %d rows, want %d", table, n, want)
+			}
 		}
 	}
 }

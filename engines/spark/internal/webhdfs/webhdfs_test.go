@@ -76,8 +76,13 @@ func TestSlowWebHDFS(t *testing.T) {
 	if err := root.Create(ctx, "/t/empty", nil, false); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := root.Status(ctx, "/t/a dir é/f.json"); err != nil || st.IsDir() || st.Length != 1 {
+	st, err := root.Status(ctx, "/t/a dir é/f.json")
+	if err != nil || st.IsDir() || st.Length != 1 {
 		t.Fatalf("status %+v %v", st, err)
+	}
+	// The NameNode's clock comes with the status, to compare modification times with.
+	if age := st.Now.Sub(time.UnixMilli(st.ModificationTime)); st.Now.IsZero() || age < -time.Second || age > 10*time.Minute {
+		t.Fatalf("status at %v of a file modified at %d ms", st.Now, st.ModificationTime)
 	}
 	if _, err := root.Status(ctx, "/t/none"); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("a missing path: %v, want fs.ErrNotExist", err)
