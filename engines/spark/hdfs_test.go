@@ -188,27 +188,6 @@ func onlyOutputs(t *testing.T, c *webhdfs.Client, dir string) {
 	}
 }
 
-// TestHDFSOutput writes the table and the quarantine to HDFS (hdfs://) and compares them, the
-// report and every check with DuckDB's on the same input; a second run replaces both.
-func TestHDFSOutput(t *testing.T) {
-	c := needHDFS(t)
-	db := duck(t)
-	yaml, _ := scalars(400)
-	p := plan(t, yaml)
-	for i, n := range []int{400, 300} {
-		dir := t.TempDir()
-		in := filepath.Join(dir, "in.parquet")
-		_, data := scalars(n)
-		writeParquet(t, db, data, in)
-		compareOn(t, db, p, dir, 5, comparison{in: in, sparkOut: server.HDFS.URL + "/out/plain",
-			opts: []spark.Option{spark.WithHDFS(hdfsOptions(t))}, fetch: fetchHDFS(c)})
-		if t.Failed() {
-			t.Fatalf("run %d", i)
-		}
-		onlyOutputs(t, c, "/out/plain")
-	}
-}
-
 // TestHDFSOutputNeedsWebHDFS: an hdfs:// output without the WebHDFS address is refused before
 // anything runs, saying what to give.
 func TestHDFSOutputNeedsWebHDFS(t *testing.T) {
@@ -223,10 +202,11 @@ func TestHDFSOutputNeedsWebHDFS(t *testing.T) {
 	}
 }
 
-// TestHDFSOutputFailedRunKeepsPrevious cancels a run while Spark writes its outputs on HDFS: the
-// previous table and quarantine stay as they were, and the next run completes normally with
-// nothing of the failed run left beside its outputs.
-func TestHDFSOutputFailedRunKeepsPrevious(t *testing.T) {
+// TestHDFSOutput writes the table and the quarantine to HDFS (hdfs://), equal to DuckDB's with
+// the report and every check; then cancels a run while Spark writes its outputs: the previous
+// table and quarantine stay as they were; and the next run replaces both, equal to DuckDB's,
+// with nothing of the cancelled run left beside them.
+func TestHDFSOutput(t *testing.T) {
 	c := needHDFS(t)
 	db := duck(t)
 	dir := t.TempDir()
