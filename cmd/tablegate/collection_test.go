@@ -281,3 +281,19 @@ func TestCollectionCLITables(t *testing.T) {
 	require.Equal(t, 1, strings.Count(stdout, "\nCOMMIT;"), stdout)
 	require.Contains(t, stdout, "commit every member's tables of "+db)
 }
+
+// A history that cannot be written never changes a collection's run: a warning on stderr and in
+// the collection's report, every member written as without --history.
+func TestCollectionHistoryUnwritable(t *testing.T) {
+	dir := copyShop(t)
+	notAFile := t.TempDir() // a folder: DuckDB cannot open it as a history
+	code, stdout, stderr := cli(t, "validate", "--collection", filepath.Join(dir, "shop.yaml"), "--input-dir", dir,
+		"--out-dir", filepath.Join(dir, "out"), "--quarantine", "--history", notAFile, "--format", "json")
+	require.Equal(t, exitOK, code, stderr)
+	rep := oneJSON(t, stdout)
+	require.Equal(t, true, rep["written"])
+	require.Len(t, rep["warnings"], 1)
+	require.Contains(t, rep["warnings"].([]any)[0], "the collection's run is not recorded, its outcome and outputs are unaffected")
+	require.Contains(t, stderr, "warning: append to the run history "+notAFile)
+	require.True(t, fileExists(filepath.Join(dir, "out", "orders.parquet")))
+}

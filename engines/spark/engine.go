@@ -3,8 +3,8 @@
 // granularity, samples, outcomes and publishing as on DuckDB. The plan is rendered in Spark SQL
 // (package compile/spark), the program's statements too (compile.ProgramDialect); the column
 // types are checked before any row is read; the valid rows and the quarantine are Parquet
-// directories that Spark writes into temporaries, swapped into place under the output's lock and
-// journal only after Spark finished them (Writer).
+// directories that Spark writes into temporaries of the output's Store (a local folder, S3), put
+// in place under the output's lock and journal only after Spark finished them.
 //
 // It is a module of its own so that gRPC and the Spark Connect client stay out of the
 // DuckDB-only build.
