@@ -402,3 +402,78 @@ func TestHDFSCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestHDFSLock: a second writer of an output on HDFS waits for the first and, when its context
+// ends, is refused naming the holder; it takes the lock once the first gives it back. A lock
+// whose lease ended (its run was killed) is taken over; a run whose lock was taken over puts
+// nothing in place.
+func TestHDFSLock(t *testing.T) {
+	c := needHDFS(t)
+	ctx := context.Background()
+	table := server.HDFS.URL + "/lock/t.parquet"
+	lock := "/lock/.t.parquet.tablegate.lock"
+	store := func() spark.Store {
+		s, err := spark.NewHDFSStore(hdfsOptions(t), table, server.HDFS.URL+"/lock/t_quarantine.parquet")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Check(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	first, second := store(), store()
+	unlock, err := first.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait, cancel := context.WithTimeout(ctx, 2*time.Second)
+	_, err = second.Lock(wait)
+	cancel()
+	var le *spark.LockedError
+	if !errors.As(err, &le) || !strings.Contains(le.Holder, "process") || le.Output != table {
+		t.Fatalf("a second writer while the first holds the lock: %v, want a *LockedError naming the holder", err)
+	}
+	unlock()
+	if ok, err := c.Exists(ctx, lock); ok || err != nil {
+		t.Fatalf("the lock is still there after unlock (%v)", err)
+	}
+	unlock, err = second.Lock(ctx)
+	if err != nil {
+		t.Fatalf("the lock given back: %v", err)
+	}
+	unlock()
+
+	// A killed run's lock: its lease ended (one second, written long enough ago).
+	if err := c.Create(ctx, lock, []byte(`{"owner":"killed","host":"h","pid":1,"lease_seconds":1}`), false); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond) // past the killed run's lease
+	third := store()
+	unlock, err = third.Lock(ctx)
+	if err != nil {
+		t.Fatalf("an expired lock was not taken over: %v", err)
+	}
+	if b, err := c.ReadFile(ctx, lock); err != nil || strings.Contains(string(b), "killed") {
+		t.Fatalf("the lock after the takeover: %s, %v", b, err)
+	}
+	// Another run takes the lock over (as if this run's lease had ended): this run's commit puts
+	// nothing in place.
+	if err := c.Create(ctx, lock, []byte(`{"owner":"other","host":"h","pid":2,"lease_seconds":60}`), true); err != nil {
+		t.Fatal(err)
+	}
+	tmp := third.Temp(9, "table")
+	if err := c.Mkdirs(ctx, strings.TrimPrefix(tmp, server.HDFS.URL)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := third.Commit(ctx, spark.Commit{Run: 9, Table: tmp}); err == nil || !strings.Contains(err.Error(), "taken over") {
+		t.Fatalf("a commit after the lock was taken over: %v, want refused", err)
+	}
+	if ok, _ := c.Exists(ctx, "/lock/t.parquet"); ok {
+		t.Error("the commit put the table in place without the lock")
+	}
+	unlock()
+	if b, err := c.ReadFile(ctx, lock); err != nil || !strings.Contains(string(b), "other") {
+		t.Errorf("unlock removed another run's lock: %s, %v", b, err)
+	}
+}
