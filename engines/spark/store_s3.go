@@ -265,10 +265,24 @@ func (s *s3Store) held(etag string, rec []byte) func() {
 			s.mu.Unlock()
 			if lost == nil && etag != "" {
 				ctx, cancel := context.WithTimeout(context.Background(), abortTimeout)
-				_ = s.c.DeleteIf(ctx, s.bucket, s.lockKey(), etag) // left: it ends with its lease
+				s.release(ctx, etag) // left: it ends with its lease
 				cancel()
 			}
 		})
+	}
+}
+
+// release deletes the lock object if it is still this run's: conditionally on its ETag, or, on a
+// store that takes no conditional delete, after reading that it is.
+func (s *s3Store) release(ctx context.Context, etag string) {
+	err := s.c.DeleteIf(ctx, s.bucket, s.lockKey(), etag)
+	if err == nil || s3.IsPreconditionFailed(err) {
+		return
+	}
+	data, _, err := s.c.Get(ctx, s.bucket, s.lockKey())
+	var rec lockRecord
+	if err == nil && json.Unmarshal(data, &rec) == nil && rec.Owner == s.token {
+		_ = s.c.Delete(ctx, s.bucket, []string{s.lockKey()})
 	}
 }
 
@@ -390,6 +404,10 @@ func (s *s3Store) Commit(ctx context.Context, c Commit) (Committed, error) {
 		}
 		if err := move(s.key(m.tmp), m.key, false); err != nil {
 			return Committed{}, err
+		}
+		// Never replace an output by a temporary that is not whole.
+		if !slices.Contains(j.Moves[len(j.Moves)-1].Objects, "_SUCCESS") {
+			return Committed{}, fmt.Errorf("%s has no _SUCCESS object any more: nothing was put in place", m.tmp)
 		}
 		j.Temporaries = append(j.Temporaries, s.key(m.tmp))
 	}
