@@ -112,8 +112,8 @@ func splitHDFS(address string) (prefix, p string, err error) {
 
 func (s *hdfsStore) url(p string) string { return s.prefix + p }
 
-// path is the HDFS path of one of the store's URLs.
-func (s *hdfsStore) path(address string) string { return strings.TrimPrefix(address, s.prefix) }
+// hdfsPath is the HDFS path of one of the store's URLs.
+func (s *hdfsStore) hdfsPath(address string) string { return strings.TrimPrefix(address, s.prefix) }
 
 // beside names a hidden file beside the table; no *.parquet glob matches it.
 func (s *hdfsStore) beside(suffix string) string { return path.Join(s.dir, "."+s.base+suffix) }
@@ -293,7 +293,7 @@ func (s *hdfsStore) Temp(run int64, role string) string { return s.url(s.tempPat
 
 // Finished checks the temporary's _SUCCESS marker over WebHDFS.
 func (s *hdfsStore) Finished(ctx context.Context, tmp string) error {
-	marker := path.Join(s.path(tmp), "_SUCCESS")
+	marker := path.Join(s.hdfsPath(tmp), "_SUCCESS")
 	if _, err := s.c.Status(ctx, marker); err != nil {
 		return fmt.Errorf("the write reported success but %s has no _SUCCESS marker: %w (is %s the NameNode of %s?)", tmp, err, s.c.Addr(), s.prefix)
 	}
@@ -324,7 +324,7 @@ func (s *hdfsStore) Commit(ctx context.Context, c Commit) (done Committed, err e
 			moves = append(moves, hdfsMove{to, old})
 			aside = append(aside, old)
 		}
-		moves = append(moves, hdfsMove{s.path(from), to})
+		moves = append(moves, hdfsMove{s.hdfsPath(from), to})
 		return nil
 	}
 	if c.Keep != "" && s.quarantine != "" {
@@ -333,7 +333,7 @@ func (s *hdfsStore) Commit(ctx context.Context, c Commit) (done Committed, err e
 			return done, err
 		}
 		if ok {
-			keep := s.path(c.Keep)
+			keep := s.hdfsPath(c.Keep)
 			if err := s.c.Delete(ctx, keep, true); err != nil { // the one an earlier run kept
 				return done, err
 			}
@@ -485,6 +485,6 @@ func (s *hdfsStore) validMoves(moves []hdfsMove) bool {
 // Discard deletes the temporaries.
 func (s *hdfsStore) Discard(ctx context.Context, tmps ...string) {
 	for _, tmp := range tmps {
-		_ = s.c.Delete(ctx, s.path(tmp), true)
+		_ = s.c.Delete(ctx, s.hdfsPath(tmp), true)
 	}
 }
