@@ -3,6 +3,7 @@ package tablegate
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/compile"
@@ -88,6 +89,7 @@ func (e *Engine) ValidateCollection(ctx context.Context, cp *CollectionPlan, mem
 		return crep, err
 	}
 	runs := map[string]*report.Run{}
+	var recorded []*report.Run
 	for _, m := range cp.Members {
 		rep := crep.Members[m.Name]
 		if rep == nil || (rep.Outcome == nil && rep.Error == nil) {
@@ -95,10 +97,15 @@ func (e *Engine) ValidateCollection(ctx context.Context, cp *CollectionPlan, mem
 		}
 		run := report.New(rep, m.Plan, report.Facts{Input: inputText(members[m.Name].Input), Flags: opts.flags()})
 		runs[m.Name] = run
-		if opts.History != "" {
-			warnings := exec.Options{Warnings: opts.Warnings}
-			history.Record(ctx, opts.History, run, func(msg string) { warnings.Warn(rep, msg) })
-		}
+		recorded = append(recorded, run)
+	}
+	if opts.History != "" {
+		history.RecordCollection(ctx, opts.History, crep, recorded, func(msg string) {
+			crep.Warnings = append(crep.Warnings, msg)
+			if opts.Warnings != nil {
+				fmt.Fprintf(opts.Warnings, "warning: %s\n", msg)
+			}
+		})
 	}
 	if opts.HTML != "" {
 		if perr := htmlreport.WriteCollectionFile(opts.HTML, htmlreport.Collection{Report: crep, Members: runs}); perr != nil {

@@ -91,8 +91,17 @@ func (o Options) flags() []string {
 
 // WriteRunPage writes the HTML page of a recorded run (its run_id) to htmlPath, from the run
 // history alone: the run's report and plan facts as recorded, with its checks' trends up to it.
+// A collection's run id writes the collection's page: its outcome, members and filters, then a
+// section per member.
 func WriteRunPage(ctx context.Context, historyPath, runID, htmlPath string) error {
 	if err := exec.CheckReportFiles(exec.Asset{}, ReportFile{Role: "the history", Path: historyPath}, ReportFile{Role: "the page", Path: htmlPath}); err != nil {
+		return err
+	}
+	crep, members, err := history.LoadCollection(ctx, historyPath, runID)
+	switch {
+	case err == nil:
+		return htmlreport.WriteCollectionFile(htmlPath, htmlreport.Collection{Report: crep, Members: members})
+	case !errors.Is(err, history.ErrNoCollectionRun):
 		return err
 	}
 	run, err := history.Load(ctx, historyPath, runID)

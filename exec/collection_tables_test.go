@@ -189,3 +189,29 @@ func TestCollectionTablesExplainIsWhatRuns(t *testing.T) {
 	rows, _ = e.dbTable(db, "main", "orders_quarantine_prev")
 	assert.Nil(t, rows, "no quarantine kept: the input is not the table")
 }
+
+// Members writing tables of the engine's own database share its one transaction too.
+func TestCollectionTablesOfTheEnginesDatabase(t *testing.T) {
+	e := newEnv(t)
+	c := collection.New("c").Member("orders", colOrders()).Member("items", colItems()).OneToAtLeastOne("has_items", "orders", "items")
+	eng, err := exec.Open(exec.Config{})
+	require.NoError(t, err)
+	defer eng.Close()
+	in := func(m, rows string) exec.Input {
+		return exec.ParquetInput{Path: e.parquet("in/"+m+".parquet", fmt.Sprintf(colSelects[m], rows))}
+	}
+	ca := exec.CollectionAsset{Plan: compileCollection(t, c), Members: map[string]exec.Asset{
+		"orders": {Input: in("orders", "(1, 1.0), (2, 1.0)"), Output: exec.TableOutput{Table: "orders"}, Quarantine: true},
+		"items":  {Input: in("items", "(1, 1, 'p', 1)"), Output: exec.TableOutput{Table: "items"}, Quarantine: true},
+	}}
+	text, err := eng.ExplainCollection(context.Background(), ca, exec.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 1, strings.Count(text, "\nBEGIN TRANSACTION;"), text)
+	assert.Contains(t, text, "-- 1. commit every member's tables: write (commit)")
+	rep, err := eng.RunCollection(context.Background(), ca, exec.Options{})
+	require.NoError(t, err)
+	require.True(t, rep.Written)
+	var orders, items, quarantined int
+	require.NoError(t, eng.DB().QueryRow("SELECT (SELECT count(*) FROM orders), (SELECT count(*) FROM items), (SELECT count(*) FROM orders_quarantine)").Scan(&orders, &items, &quarantined))
+	assert.Equal(t, [3]int{1, 1, 1}, [3]int{orders, items, quarantined})
+}

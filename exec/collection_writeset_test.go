@@ -83,10 +83,16 @@ func TestCollectionRefusesSetsNoCommitCovers(t *testing.T) {
 	e := newEnv(t)
 	c := collection.New("c").Member("orders", colOrders()).Member("items", colItems())
 	missing := exec.ParquetInput{Path: e.path("in", "missing.parquet")}
-	for name, outs := range map[string][2]exec.Output{
-		"parquet and a table": {exec.ParquetOutput{Path: e.path("out", "orders.parquet")}, exec.TableOutput{File: e.path("out", "wh.duckdb"), Table: "items"}},
-		"two database files":  {exec.TableOutput{File: e.path("out", "a.duckdb"), Table: "orders"}, exec.TableOutput{File: e.path("out", "b.duckdb"), Table: "items"}},
+	for name, tc := range map[string]struct {
+		outs [2]exec.Output
+		want string
+	}{
+		"parquet and a table": {[2]exec.Output{exec.ParquetOutput{Path: e.path("out", "orders.parquet")}, exec.TableOutput{File: e.path("out", "wh.duckdb"), Table: "items"}},
+			"write every member to Parquet files (--out-dir DIR), or every member to tables of one DuckDB database file (--out-dir FILE.duckdb)"},
+		"two database files": {[2]exec.Output{exec.TableOutput{File: e.path("out", "a.duckdb"), Table: "orders"}, exec.TableOutput{File: e.path("out", "b.duckdb"), Table: "items"}},
+			"write every member's table to one database file (--out-dir FILE.duckdb"},
 	} {
+		outs := tc.outs
 		t.Run(name, func(t *testing.T) {
 			_, err := runCollection(t, c, map[string]exec.Asset{
 				"orders": {Input: missing, Output: outs[0]},
@@ -95,6 +101,7 @@ func TestCollectionRefusesSetsNoCommitCovers(t *testing.T) {
 			var refused *exec.SetRefusedError
 			require.ErrorAs(t, err, &refused)
 			assert.Contains(t, err.Error(), "cannot be written all or nothing")
+			assert.Contains(t, err.Error(), tc.want)
 			assert.NoDirExists(t, e.path("out"))
 		})
 	}

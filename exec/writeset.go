@@ -157,9 +157,10 @@ func checkSet(members []memberOutput) error {
 	switch {
 	case len(parquet) > 0 && len(files) > 0:
 		return &SetRefusedError{Outputs: outs, Reason: "Parquet files are put in place by renames and DuckDB tables by a transaction, and no one commit covers both; " +
-			"write every member to Parquet files, or every member to tables of one DuckDB database file"}
+			"write every member to Parquet files (--out-dir DIR), or every member to tables of one DuckDB database file (--out-dir FILE.duckdb)"}
 	case len(files) > 1:
-		return &SetRefusedError{Outputs: outs, Reason: "DuckDB commits each database file on its own; write every member's table to one database file"}
+		return &SetRefusedError{Outputs: outs, Reason: "DuckDB commits each database file on its own, and no one commit covers several; " +
+			"write every member's table to one database file (--out-dir FILE.duckdb, or --out member=FILE.duckdb:table naming the same FILE), then copy tables to other files from there"}
 	}
 	return nil
 }

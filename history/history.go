@@ -1,5 +1,6 @@
 // Package history keeps the run history in a DuckDB file: one row per run in tablegate_runs and
-// one per check of each run, passing checks included, in tablegate_check_results. Appends are
+// one per check of each run, passing checks included, in tablegate_check_results; a collection's
+// run adds its row to tablegate_collection_runs, its members' runs pointing to it. Appends are
 // one transaction and wait, bounded, for another process that holds the file; a past run's page
 // renders from the history alone (its JSON report and page details are stored with it).
 package history
@@ -48,7 +49,8 @@ CREATE TABLE IF NOT EXISTS tablegate_runs (
 	error_type         VARCHAR,
 	error_message      VARCHAR,
 	report             VARCHAR,
-	details            VARCHAR
+	details            VARCHAR,
+	collection_run_id  VARCHAR
 );
 CREATE TABLE IF NOT EXISTS tablegate_check_results (
 	run_id            VARCHAR NOT NULL,
@@ -62,10 +64,23 @@ CREATE TABLE IF NOT EXISTS tablegate_check_results (
 	failed_count      BIGINT,
 	value             DOUBLE,
 	PRIMARY KEY (run_id, check_name)
+);
+CREATE TABLE IF NOT EXISTS tablegate_collection_runs (
+	run_id             VARCHAR PRIMARY KEY,
+	collection         VARCHAR NOT NULL,
+	started_at         TIMESTAMPTZ,
+	duration_s         DOUBLE,
+	outcome            VARCHAR,
+	written            BOOLEAN,
+	members            VARCHAR[],
+	error_type         VARCHAR,
+	error_message      VARCHAR,
+	report             VARCHAR
 );`
 
 // migrateDDL brings a history written before a column existed up to date.
-const migrateDDL = `ALTER TABLE tablegate_check_results ADD COLUMN IF NOT EXISTS value DOUBLE;`
+const migrateDDL = `ALTER TABLE tablegate_check_results ADD COLUMN IF NOT EXISTS value DOUBLE;
+ALTER TABLE tablegate_runs ADD COLUMN IF NOT EXISTS collection_run_id VARCHAR;`
 
 // Wait is how long Append and the readers wait for a history file another process holds.
 const Wait = 30 * time.Second
@@ -193,18 +208,11 @@ func Append(ctx context.Context, path string, run *report.Run) error {
 }
 
 func appendRun(ctx context.Context, path string, run *report.Run) error {
-	rep := run.Report
-	if rep == nil || rep.RunID == "" {
-		return errors.New("the run has no report or no run id")
-	}
-	reportJSON, err := json.Marshal(rep)
-	if err != nil {
-		return err
-	}
-	details, err := json.Marshal(run)
-	if err != nil {
-		return err
-	}
+	return inTx(ctx, path, func(tx *gosql.Tx) error { return insertRun(ctx, tx, run) })
+}
+
+// inTx runs fn in one transaction on the history file, created with its tables when missing.
+func inTx(ctx context.Context, path string, fn func(tx *gosql.Tx) error) error {
 	unlock := lockPath(path)
 	defer unlock()
 	if err := ensureFile(ctx, path); err != nil {
@@ -223,22 +231,44 @@ func appendRun(ctx context.Context, path string, run *report.Run) error {
 	if _, err := tx.ExecContext(ctx, schemaDDL+migrateDDL); err != nil {
 		return fmt.Errorf("create the history tables: %w", err)
 	}
-	var out, errType, errMsg any
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// insertRun records the run's row and its checks' rows.
+func insertRun(ctx context.Context, tx *gosql.Tx, run *report.Run) error {
+	rep := run.Report
+	if rep == nil || rep.RunID == "" {
+		return errors.New("the run has no report or no run id")
+	}
+	reportJSON, err := json.Marshal(rep)
+	if err != nil {
+		return err
+	}
+	details, err := json.Marshal(run)
+	if err != nil {
+		return err
+	}
+	var out, errType, errMsg, collectionRun any
 	if rep.Outcome != nil {
 		out = string(*rep.Outcome)
 	}
 	if rep.Error != nil {
 		errType, errMsg = rep.Error.Type, rep.Error.Message
 	}
-	var started any
-	if t, err := time.Parse(time.RFC3339Nano, rep.StartedAt); err == nil {
-		started = t
+	if rep.Collection != nil {
+		collectionRun = rep.Collection.RunID
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO tablegate_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		rep.RunID, rep.Asset, rep.Schema, run.Fingerprint, started, rep.DurationS, out, nullable(string(rep.Health)),
+	if _, err := tx.ExecContext(ctx, `INSERT INTO tablegate_runs (run_id, asset, schema_name, schema_fingerprint, started_at, duration_s,
+		outcome, health, rows_input, rows_valid, rows_invalid, table_address, table_written, quarantine_address, quarantine_written,
+		tablegate_version, duckdb_version, error_type, error_message, report, details, collection_run_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		rep.RunID, rep.Asset, rep.Schema, run.Fingerprint, startedAt(rep.StartedAt), rep.DurationS, out, nullable(string(rep.Health)),
 		rep.Rows.Input, rep.Rows.Valid, rep.Rows.Invalid, nullable(rep.Table.Address), rep.Table.Written,
 		nullable(rep.Quarantine.Address), rep.Quarantine.Written, rep.TablegateVersion, rep.DuckDBVersion,
-		errType, errMsg, string(reportJSON), string(details)); err != nil {
+		errType, errMsg, string(reportJSON), string(details), collectionRun); err != nil {
 		return fmt.Errorf("record the run: %w", err)
 	}
 	if len(rep.Checks) > 0 {
@@ -259,7 +289,15 @@ func appendRun(ctx context.Context, path string, run *report.Run) error {
 			return fmt.Errorf("record the checks: %w", err)
 		}
 	}
-	return tx.Commit()
+	return nil
+}
+
+// startedAt is a report's started_at as a time, nil when it does not parse.
+func startedAt(s string) any {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t
+	}
+	return nil
 }
 
 func nullable(s string) any {

@@ -172,37 +172,44 @@ func trends(ctx context.Context, db *gosql.DB, f Filter, until time.Time) ([]Che
 func Load(ctx context.Context, path, runID string) (*report.Run, error) {
 	var run *report.Run
 	err := read(ctx, path, func(db *gosql.DB) error {
-		var asset, rep, details string
-		var started gosql.NullTime
-		err := db.QueryRowContext(ctx, `SELECT asset, started_at, report, details FROM tablegate_runs WHERE run_id = ?`, runID).
-			Scan(&asset, &started, &rep, &details)
+		var err error
+		run, err = loadRun(ctx, db, runID)
 		if errors.Is(err, gosql.ErrNoRows) {
 			return fmt.Errorf("no run %q: `tablegate history --history FILE` lists the runs", runID)
 		}
-		if err != nil {
-			return err
-		}
-		run = &report.Run{Report: &outcome.Report{}}
-		// Numbers stay as written (-1.0, a BIGINT's every digit), as in a fresh run's page.
-		dec := json.NewDecoder(strings.NewReader(rep))
-		dec.UseNumber()
-		if err := dec.Decode(run.Report); err != nil {
-			return fmt.Errorf("run %s: its report: %w", runID, err)
-		}
-		if err := json.Unmarshal([]byte(details), run); err != nil {
-			return fmt.Errorf("run %s: its details: %w", runID, err)
-		}
-		if !started.Valid {
-			return nil
-		}
-		ts, err := trends(ctx, db, Filter{Asset: asset}, started.Time)
-		if err != nil {
-			return err
-		}
-		run.Trends = trendMap(ts)
-		return nil
+		return err
 	})
 	return run, err
+}
+
+// loadRun reads the run back from db (gosql.ErrNoRows when there is none), with its trends.
+func loadRun(ctx context.Context, db *gosql.DB, runID string) (*report.Run, error) {
+	var asset, rep, details string
+	var started gosql.NullTime
+	err := db.QueryRowContext(ctx, `SELECT asset, started_at, report, details FROM tablegate_runs WHERE run_id = ?`, runID).
+		Scan(&asset, &started, &rep, &details)
+	if err != nil {
+		return nil, err
+	}
+	run := &report.Run{Report: &outcome.Report{}}
+	// Numbers stay as written (-1.0, a BIGINT's every digit), as in a fresh run's page.
+	dec := json.NewDecoder(strings.NewReader(rep))
+	dec.UseNumber()
+	if err := dec.Decode(run.Report); err != nil {
+		return nil, fmt.Errorf("run %s: its report: %w", runID, err)
+	}
+	if err := json.Unmarshal([]byte(details), run); err != nil {
+		return nil, fmt.Errorf("run %s: its details: %w", runID, err)
+	}
+	if !started.Valid {
+		return run, nil
+	}
+	ts, err := trends(ctx, db, Filter{Asset: asset}, started.Time)
+	if err != nil {
+		return nil, err
+	}
+	run.Trends = trendMap(ts)
+	return run, nil
 }
 
 // Trends are the check trends of the asset's newest n runs (0: 30), by check name.

@@ -165,6 +165,65 @@ func TestCollectionHistory(t *testing.T) {
 	require.ElementsMatch(t, []string{runID + ".orders", runID + ".items", runID + ".invoices", runID + ".refunds", runID + ".products"}, ids)
 }
 
+// The history shows one collection's run whole: its outcome, every member's, and each filter's
+// failed rows per member; its page renders from the history as the run wrote it.
+func TestCollectionHistoryRun(t *testing.T) {
+	dir := copyShop(t)
+	hist := filepath.Join(t.TempDir(), "runs.duckdb")
+	page := filepath.Join(dir, "run.html")
+	// Without a quarantine the collection fails: nothing written.
+	code, stdout, stderr := cli(t, "validate", "--collection", filepath.Join(dir, "shop.yaml"), "--input-dir", dir,
+		"--out-dir", filepath.Join(dir, "out"), "--history", hist, "--html", page, "--format", "json")
+	require.Equal(t, exitDataFailed, code, stderr)
+	runID := oneJSON(t, stdout)["run_id"].(string)
+	code, stdout, stderr = cli(t, "validate", "--collection", filepath.Join(dir, "shop.yaml"), "--input-dir", dir,
+		"--out-dir", filepath.Join(dir, "out"), "--quarantine", "--history", hist, "--format", "json")
+	require.Equal(t, exitOK, code, stderr)
+	passedID := oneJSON(t, stdout)["run_id"].(string)
+
+	code, stdout, stderr = cli(t, "history", "--history", hist)
+	require.Equal(t, exitOK, code, stderr)
+	require.Regexp(t, `(?m)^COLLECTION RUNS\s+COLLECTION\s+OUTCOME\s+WRITTEN\s+MEMBERS\s+DURATION\s+RUN ID\n.*Shop\s+passed\s+yes\s+orders,items,invoices,refunds,products\s+\S+\s+`+passedID+`\n.*Shop\s+failed\s+no\s+.*`+runID+`$`, stdout)
+	code, stdout, _ = cli(t, "history", "--history", hist, "--failing", "--format", "json")
+	require.Equal(t, exitOK, code)
+	colls := oneJSON(t, stdout)["collection_runs"].([]any)
+	require.Len(t, colls, 1)
+	require.Equal(t, runID, colls[0].(map[string]any)["run_id"])
+
+	code, stdout, stderr = cli(t, "history", "--history", hist, "--collection-run", runID)
+	require.Equal(t, exitOK, code, stderr)
+	require.Contains(t, stdout, "collection Shop, run "+runID+": FAILED (nothing written)")
+	require.Regexp(t, `(?m)^orders\s+aborted\s+Degraded\s+6\s+3\s+3\s+5\s+\S+orders.parquet \(not written\)\s+`+runID+`\.orders$`, stdout)
+	require.Regexp(t, `(?m)^products\s+all_valid\s+Healthy\s+2\s+2\s+0\s+0\s+`, stdout)
+	require.Regexp(t, `(?m)^items_have_quantity\s+sql\s+dy_rule__items_have_quantity\s+orders 2, items 1, invoices 1, refunds 0$`, stdout)
+	require.Regexp(t, `(?m)^item_product\s+reference\s+dy_rule__item_product\s+items 1$`, stdout)
+
+	code, stdout, stderr = cli(t, "history", "--history", hist, "--collection-run", runID, "--format", "json")
+	require.Equal(t, exitOK, code, stderr)
+	rep := oneJSON(t, stdout)
+	require.Equal(t, "failed", rep["outcome"])
+	require.Equal(t, []any{"orders", "items", "invoices", "refunds", "products"}, rep["member_order"])
+	require.Equal(t, "aborted", rep["members"].(map[string]any)["orders"].(map[string]any)["outcome"])
+	require.Len(t, rep["filters"], 5)
+
+	// The page from the history is the page the run wrote.
+	past := filepath.Join(dir, "past.html")
+	code, _, stderr = cli(t, "report", "--history", hist, "--run", runID, "--html", past)
+	require.Equal(t, exitOK, code, stderr)
+	want, err := os.ReadFile(page)
+	require.NoError(t, err)
+	got, err := os.ReadFile(past)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+
+	code, _, stderr = cli(t, "history", "--history", hist, "--collection-run", runID+".orders")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "has no collection run \""+runID+".orders\": `tablegate history --history")
+	code, _, stderr = cli(t, "history", "--history", hist, "--collection-run", runID, "--asset", "orders")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "--asset lists runs; --collection-run shows one collection's run")
+}
+
 // A report file that is a member's data is refused before anything is read or written.
 func TestCollectionReportFileRefused(t *testing.T) {
 	dir := copyShop(t)
@@ -221,4 +280,20 @@ func TestCollectionCLITables(t *testing.T) {
 	require.Equal(t, 1, strings.Count(stdout, "\nBEGIN TRANSACTION;"), stdout)
 	require.Equal(t, 1, strings.Count(stdout, "\nCOMMIT;"), stdout)
 	require.Contains(t, stdout, "commit every member's tables of "+db)
+}
+
+// A history that cannot be written never changes a collection's run: a warning on stderr and in
+// the collection's report, every member written as without --history.
+func TestCollectionHistoryUnwritable(t *testing.T) {
+	dir := copyShop(t)
+	notAFile := t.TempDir() // a folder: DuckDB cannot open it as a history
+	code, stdout, stderr := cli(t, "validate", "--collection", filepath.Join(dir, "shop.yaml"), "--input-dir", dir,
+		"--out-dir", filepath.Join(dir, "out"), "--quarantine", "--history", notAFile, "--format", "json")
+	require.Equal(t, exitOK, code, stderr)
+	rep := oneJSON(t, stdout)
+	require.Equal(t, true, rep["written"])
+	require.Len(t, rep["warnings"], 1)
+	require.Contains(t, rep["warnings"].([]any)[0], "the collection's run is not recorded, its outcome and outputs are unaffected")
+	require.Contains(t, stderr, "warning: append to the run history "+notAFile)
+	require.True(t, fileExists(filepath.Join(dir, "out", "orders.parquet")))
 }

@@ -19,20 +19,30 @@ import (
 // DuckDB-only binary; tablegate runs it with the same arguments and passes its exit status on.
 const SparkBinary = "tablegate-spark"
 
-// engineFlags registers --engine and --spark-remote on validate and explain, for their help and to
-// refuse them where they do not apply; a spark run never reaches this binary's commands
-// (delegated).
+// engineFlags registers --engine, --spark-remote and the S3 flags of s3a:// outputs on validate
+// and explain, for their help and to refuse them where they do not apply; a spark run never
+// reaches this binary's commands (delegated).
 func engineFlags(cmd *cobra.Command) (check func() error) {
 	fl := cmd.Flags()
 	var engine, remote string
 	fl.StringVar(&engine, "engine", "duckdb", "duckdb, or spark (runs "+SparkBinary+", which must be installed beside tablegate or on PATH)")
 	fl.StringVar(&remote, "spark-remote", "", "with --engine spark: the Spark Connect server, sc://HOST:PORT (default: env SPARK_REMOTE)")
+	var s3Endpoint, s3Region string
+	var s3PathStyle bool
+	fl.StringVar(&s3Endpoint, "s3-endpoint", "", "with --engine spark and an s3a:// --out: the S3 store as this process reaches it (default: env AWS_ENDPOINT_URL; credentials: env AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)")
+	fl.StringVar(&s3Region, "s3-region", "", "with --engine spark and an s3a:// --out: the S3 region (default: env AWS_REGION)")
+	fl.BoolVar(&s3PathStyle, "s3-path-style", false, "with --engine spark and an s3a:// --out: address buckets path-style (default: with an endpoint given)")
 	return func() error {
 		switch {
 		case engine != "duckdb":
 			return usagef("--engine %q: use duckdb or spark", engine)
 		case remote != "":
 			return usagef("--spark-remote applies to --engine spark only")
+		}
+		for _, name := range []string{"s3-endpoint", "s3-region", "s3-path-style"} {
+			if fl.Changed(name) {
+				return usagef("--%s applies to --engine spark only (the DuckDB engine writes local files)", name)
+			}
 		}
 		return nil
 	}

@@ -27,6 +27,8 @@ func TestEngineFlag(t *testing.T) {
 		{[]string{"validate", "--spark-remote", "sc://h:1", "--schema", "s.yaml", "--input", "x.parquet"}, "--spark-remote applies to --engine spark only"},
 		{[]string{"validate", "--engine", "spark", "--schema", "s.yaml", "--input", "x.parquet"}, "--engine spark needs tablegate-spark beside tablegate or on PATH"},
 		{[]string{"explain", "--spark-remote", "sc://h:1", "--schema", "s.yaml"}, "--spark-remote applies to --engine spark only"},
+		{[]string{"validate", "--s3-endpoint", "http://127.0.0.1:9000", "--schema", "s.yaml", "--input", "x.parquet"}, "--s3-endpoint applies to --engine spark only"},
+		{[]string{"explain", "--s3-path-style", "--schema", "s.yaml"}, "--s3-path-style applies to --engine spark only"},
 		{[]string{"validate", "--engine=spark", "--schema", "s.yaml"}, "go build -C engines/spark"},
 	} {
 		var stdout, stderr bytes.Buffer

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/history"
+	"github.com/tablegate/tablegate/outcome"
 )
 
 // historyEnv names the run history file when --history is not given.
@@ -37,16 +39,17 @@ func historyPath(cmd *cobra.Command, flag string) (string, error) {
 
 func historyCmd(stdout io.Writer) *cobra.Command {
 	var (
-		path, format string
-		f            history.Filter
-		failing      bool
+		path, format  string
+		f             history.Filter
+		failing       bool
+		collectionRun string
 	)
 	cmd := &cobra.Command{
-		Use:   "history --history DB.duckdb [--asset A] [--check C] [--last N] [--failing] [--format text|json]",
-		Short: "List recent runs from the run history, and each check's trend",
+		Use:   "history --history DB.duckdb [--asset A] [--check C] [--last N] [--failing] [--collection-run ID] [--format text|json]",
+		Short: "List recent runs from the run history, and each check's trend; or show one collection's run",
 		Example: `  tablegate history --history runs.duckdb
   tablegate history --history runs.duckdb --asset orders --last 30 --failing
-  tablegate history --history runs.duckdb --check dy_rule__amount__min --format json`,
+  tablegate history --history runs.duckdb --collection-run 20261202T150000Z-9f1c2b7a0d3e4f51`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if format != "text" && format != "json" {
@@ -59,6 +62,14 @@ func historyCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if collectionRun != "" {
+				for _, n := range []string{"asset", "check", "last", "failing"} {
+					if cmd.Flags().Changed(n) {
+						return usagef("--%s lists runs; --collection-run shows one collection's run, every member of it", n)
+					}
+				}
+				return showCollectionRun(cmd, p, collectionRun, format, stdout)
+			}
 			runs, err := history.Runs(cmd.Context(), p, f)
 			if err != nil {
 				return err
@@ -67,8 +78,13 @@ func historyCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			colls, err := history.CollectionRuns(cmd.Context(), p, f)
+			if err != nil {
+				return err
+			}
 			if failing {
 				runs, checks = onlyFailing(runs, checks)
+				colls = slices.DeleteFunc(colls, func(c history.CollectionRun) bool { return c.Outcome == string(outcome.CollectionPassed) })
 			}
 			if format == "json" {
 				if runs == nil {
@@ -77,7 +93,10 @@ func historyCmd(stdout io.Writer) *cobra.Command {
 				if checks == nil {
 					checks = []history.CheckTrend{}
 				}
-				data, err := indentJSON(map[string]any{"runs": runs, "checks": checks})
+				if colls == nil {
+					colls = []history.CollectionRun{}
+				}
+				data, err := indentJSON(map[string]any{"runs": runs, "checks": checks, "collection_runs": colls})
 				if err != nil {
 					return err
 				}
@@ -89,10 +108,12 @@ func historyCmd(stdout io.Writer) *cobra.Command {
 				none = fmt.Sprintf("no failing runs among the newest %d of each asset", f.Last)
 			}
 			printHistory(stdout, runs, checks, none)
+			printCollectionRuns(stdout, colls)
 			return nil
 		},
 	}
 	fl := cmd.Flags()
+	fl.StringVar(&collectionRun, "collection-run", "", "show one collection's run: its outcome, every member's and each filter's failed rows per member")
 	fl.StringVar(&path, "history", "", "the run history: a DuckDB file validate --history appends to (env "+historyEnv+")")
 	fl.StringVar(&f.Asset, "asset", "", "only this asset's runs")
 	fl.StringVar(&f.Check, "check", "", "only this check's trend")
@@ -175,11 +196,128 @@ func printTrends(w io.Writer, series string, checks []history.CheckTrend, point 
 	_ = tw.Flush()
 }
 
+// printCollectionRuns lists the collections' runs: outcome, members and the run id that
+// --collection-run shows.
+func printCollectionRuns(w io.Writer, colls []history.CollectionRun) {
+	if len(colls) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "COLLECTION RUNS\tCOLLECTION\tOUTCOME\tWRITTEN\tMEMBERS\tDURATION\tRUN ID")
+	for _, c := range colls {
+		out := c.Outcome
+		if out == "" {
+			out = "error: " + c.ErrorType
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2fs\t%s\n", c.StartedAt.UTC().Format("2006-01-02 15:04:05"), c.Collection, out,
+			yesNo(c.Written), strings.Join(c.Members, ","), c.DurationS, c.RunID)
+	}
+	_ = tw.Flush()
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// showCollectionRun prints one recorded collection's run: as JSON, its report as the run printed
+// it (every member's included); as text, its outcome, a line per member and each filter's failed
+// rows per member.
+func showCollectionRun(cmd *cobra.Command, path, runID, format string, stdout io.Writer) error {
+	crep, _, err := history.LoadCollection(cmd.Context(), path, runID)
+	if err != nil {
+		if errors.Is(err, history.ErrNoCollectionRun) {
+			return usagef("%s has no collection run %q: `tablegate history --history %s` lists them under COLLECTION RUNS", path, runID, path)
+		}
+		return err
+	}
+	if format == "json" {
+		data, err := indentJSON(crep)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, string(data))
+		return nil
+	}
+	out := "error"
+	if crep.Outcome != nil {
+		out = strings.ToUpper(string(*crep.Outcome))
+	}
+	written := "nothing written"
+	if crep.Written {
+		written = "every member written"
+	}
+	fmt.Fprintf(stdout, "collection %s, run %s: %s (%s), started %s, %.2fs", crep.Collection, crep.RunID, out, written, crep.StartedAt, crep.DurationS)
+	if len(crep.CommonPrimaryKey) > 0 {
+		fmt.Fprintf(stdout, ", common primary key %s", strings.Join(crep.CommonPrimaryKey, ", "))
+	}
+	fmt.Fprintln(stdout)
+	if crep.Error != nil {
+		msg, _, _ := strings.Cut(crep.Error.Message, "\n")
+		fmt.Fprintf(stdout, "error: %s: %s\n", crep.Error.Type, msg)
+	}
+	fmt.Fprintln(stdout)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "MEMBER\tOUTCOME\tHEALTH\tINPUT\tVALID\tINVALID\tFAILING CHECKS\tTABLE\tRUN ID")
+	for _, name := range crep.MemberOrder {
+		rep := crep.Members[name]
+		if rep == nil || (rep.Outcome == nil && rep.Error == nil) {
+			fmt.Fprintf(tw, "%s\tnot run\t\t\t\t\t\t\t\n", name)
+			continue
+		}
+		var o string
+		if rep.Outcome != nil {
+			o = string(*rep.Outcome)
+		} else {
+			o = "error: " + rep.Error.Type
+		}
+		failed := 0
+		for _, c := range rep.Checks {
+			if !c.Passed {
+				failed++
+			}
+		}
+		table := "-"
+		if rep.Table.Address != "" {
+			table = rep.Table.Address
+			if !rep.Table.Written {
+				table += " (not written)"
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", name, o, rep.Health, rep.Rows.Input, rep.Rows.Valid, rep.Rows.Invalid,
+			failed, table, rep.RunID)
+	}
+	_ = tw.Flush()
+	if len(crep.Filters) == 0 {
+		return nil
+	}
+	fmt.Fprintln(stdout)
+	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "FILTER\tKIND\tCHECK\tFAILED ROWS PER MEMBER")
+	for _, fr := range crep.Filters {
+		rows := "skipped: " + fr.Skipped
+		if fr.Skipped == "" {
+			var parts []string
+			for _, m := range crep.MemberOrder {
+				if n, ok := fr.Failed[m]; ok {
+					parts = append(parts, fmt.Sprintf("%s %d", m, n))
+				}
+			}
+			rows = strings.Join(parts, ", ")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", fr.Name, fr.Kind, fr.Check, rows)
+	}
+	return tw.Flush()
+}
+
 func reportCmd() *cobra.Command {
 	var path, runID, html string
 	cmd := &cobra.Command{
 		Use:   "report --history DB.duckdb --run ID --html FILE",
-		Short: "Write the HTML page of a past run from the run history alone",
+		Short: "Write the HTML page of a past run (a single table's or a collection's) from the run history alone",
 		Example: `  tablegate history --history runs.duckdb --last 5
   tablegate report --history runs.duckdb --run 20261201T232903Z-9f1c2b7a0d3e4f51 --html past.html`,
 		Args: noArgs,
@@ -196,7 +334,7 @@ func reportCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&path, "history", "", "the run history (env "+historyEnv+")")
-	fl.StringVar(&runID, "run", "", "the run's id (its JSON report's run_id)")
+	fl.StringVar(&runID, "run", "", "the run's id (its JSON report's run_id; a collection's run id writes the collection's page)")
 	fl.StringVar(&html, "html", "", "the HTML file to write")
 	return cmd
 }

@@ -88,6 +88,17 @@ func TestProgressCollection(t *testing.T) {
 	code, _, stderr = cli(t, append(args, "--progress", "bar")...)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, `--progress "bar": use auto, plain or none`)
+
+	// sample --collection: each member's write, then the validation of what it wrote.
+	code, _, stderr = cli(t, "sample", "--collection", filepath.Join(dir, "shop.yaml"), "--rows", "20", "--out-dir", filepath.Join(dir, "sample"), "--progress", "plain")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Regexp(t, `(?m)^progress: items: writing \S+items.parquet: \d+\.\d\ds$`, stderr)
+	assert.Regexp(t, `(?m)^progress: items: evaluating rules \(\d+ rows\): \d+\.\d\ds$`, stderr)
+	assert.Regexp(t, `(?m)^progress: applying the collection's filters: \d+\.\d\ds\nprogress: orders: counting failures`, stderr)
+	assert.Regexp(t, `progress: done in \d+\.\d\ds\n$`, stderr)
+	code, _, stderr = cli(t, "sample", "--collection", filepath.Join(dir, "shop.yaml"), "--rows", "20", "--out-dir", filepath.Join(dir, "sample2"))
+	require.Equal(t, exitOK, code, stderr)
+	assert.NotContains(t, stderr, "progress")
 }
 
 // TestProgressSpinnerNamesMember: on a terminal the spinner's line names the member the phase

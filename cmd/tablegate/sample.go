@@ -55,7 +55,9 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return sampleCollection(cmd.Context(), stdout, stderr, collectionFile, outDir, sample.CollectionSpec{Spec: spec, MemberRows: rows},
+				prog := newCollectionProgress(stderr, progressMode, con.stderrTTY, nil)
+				defer prog.finish()
+				return sampleCollection(cmd.Context(), stdout, stderr, prog, collectionFile, outDir, sample.CollectionSpec{Spec: spec, MemberRows: rows},
 					exec.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion, Confined: true})
 			}
 			if !sf.given() || out == "" {

@@ -35,7 +35,7 @@ func parseMemberRows(flags []string) (map[string]int64, error) {
 }
 
 // sampleCollection writes every member of the collection file's sample to outDir/<member>.parquet.
-func sampleCollection(ctx context.Context, stdout, stderr io.Writer, file, outDir string, spec sample.CollectionSpec, cfg exec.Config) error {
+func sampleCollection(ctx context.Context, stdout, stderr io.Writer, prog *progress, file, outDir string, spec sample.CollectionSpec, cfg exec.Config) error {
 	c, err := tablegate.LoadCollection(ctx, file)
 	if err != nil {
 		return err
@@ -59,6 +59,7 @@ func sampleCollection(ctx context.Context, stdout, stderr io.Writer, file, outDi
 	for _, q := range queries {
 		path := filepath.Join(outDir, q.Member+".parquet")
 		inputs[q.Member] = exec.Asset{Name: q.Member, Input: exec.ParquetInput{Path: path}}
+		prog.update(exec.Progress{Phase: "writing " + path, Member: q.Member})
 		if err := eng.WriteQuery(ctx, q.Query, exec.ParquetOutput{Path: path}); err != nil {
 			return fmt.Errorf("member %s: %w", q.Member, err)
 		}
@@ -78,18 +79,18 @@ func sampleCollection(ctx context.Context, stdout, stderr io.Writer, file, outDi
 	if len(uncontrolled) > 0 {
 		fmt.Fprintf(stdout, "note: the generator does not control %s: they pass or fail as the generated values happen to\n", strings.Join(uncontrolled, ", "))
 	}
-	return validateSampleCollection(ctx, stdout, eng, c, inputs)
+	return validateSampleCollection(ctx, stdout, eng, c, inputs, prog)
 }
 
 // validateSampleCollection validates the written members as one collection run, counts only,
 // and prints what was produced, not what was asked: each member's invalid rows and each
 // filter's, propagation's and reference's failed rows.
-func validateSampleCollection(ctx context.Context, stdout io.Writer, eng *exec.Engine, c *collection.Collection, inputs map[string]exec.Asset) error {
+func validateSampleCollection(ctx context.Context, stdout io.Writer, eng *exec.Engine, c *collection.Collection, inputs map[string]exec.Asset, prog *progress) error {
 	plan, err := compile.CompileCollection(ctx, c)
 	if err != nil {
 		return err
 	}
-	rep, err := eng.RunCollection(ctx, exec.CollectionAsset{Plan: plan, Members: inputs}, exec.Options{MaxFailureSamples: -1})
+	rep, err := eng.RunCollection(ctx, exec.CollectionAsset{Plan: plan, Members: inputs}, exec.Options{MaxFailureSamples: -1, Progress: prog.update})
 	if rep == nil || rep.Outcome == nil {
 		return fmt.Errorf("validate the written sample: %w", err)
 	}

@@ -19,7 +19,7 @@ import (
 // backend is one run's Spark session as the engine-neutral run drives it (exec.Backend): it
 // opens the input as temporary views with the row ordinal, runs the program's Spark SQL with its
 // parameters rendered as typed literals (the Spark Connect client binds none), and writes the
-// output's directories (Writer).
+// output's directories (Writer, through the output's Store).
 type backend struct {
 	s     Session
 	a     exec.Asset

@@ -3,8 +3,8 @@
 // granularity, samples, outcomes and publishing as on DuckDB. The plan is rendered in Spark SQL
 // (package compile/spark), the program's statements too (compile.ProgramDialect); the column
 // types are checked before any row is read; the valid rows and the quarantine are Parquet
-// directories that Spark writes into temporaries, swapped into place under the output's lock and
-// journal only after Spark finished them (Writer).
+// directories that Spark writes into temporaries of the output's Store (a local folder, S3), put
+// in place under the output's lock and journal only after Spark finished them.
 //
 // It is a module of its own so that gRPC and the Spark Connect client stay out of the
 // DuckDB-only build.
@@ -38,6 +38,7 @@ var sessionConf = [][2]string{
 // exec.NewOn(e).Run.
 type Engine struct {
 	connect func(ctx context.Context) (Session, error)
+	hdfs    *HDFSOptions
 	s3      *S3Options
 }
 
@@ -48,6 +49,12 @@ type Option func(*Engine)
 // Spark server reads and writes them with its own s3a settings.
 func WithS3(o S3Options) Option {
 	return func(e *Engine) { e.s3 = &o }
+}
+
+// WithHDFS gives the engine its own access to the HDFS of hdfs:// outputs (HDFSOptions); the
+// Spark server reads and writes them with its own Hadoop settings.
+func WithHDFS(o HDFSOptions) Option {
+	return func(e *Engine) { e.hdfs = &o }
 }
 
 // New returns an engine that opens a session on remote (sc://HOST:PORT) for each run.

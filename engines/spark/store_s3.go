@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -42,8 +44,8 @@ type S3Options struct {
 // defaultLease is the lock's lease when S3Options gives none; the holder renews it every third.
 const defaultLease = time.Minute
 
-// maxCopy is the largest object CopyObject copies in one request.
-const maxCopy = 5 << 30
+// copyWorkers is how many copies a commit has the store make at once.
+const copyWorkers = 8
 
 // s3Store keeps the output's directories as key prefixes on S3 (s3a://BUCKET/KEY), which has no
 // rename. Spark writes each directory into a hidden prefix beside the table, named after it and
@@ -263,10 +265,24 @@ func (s *s3Store) held(etag string, rec []byte) func() {
 			s.mu.Unlock()
 			if lost == nil && etag != "" {
 				ctx, cancel := context.WithTimeout(context.Background(), abortTimeout)
-				_ = s.c.DeleteIf(ctx, s.bucket, s.lockKey(), etag) // left: it ends with its lease
+				s.release(ctx, etag) // left: it ends with its lease
 				cancel()
 			}
 		})
+	}
+}
+
+// release deletes the lock object if it is still this run's: conditionally on its ETag, or, on a
+// store that takes no conditional delete, after reading that it is.
+func (s *s3Store) release(ctx context.Context, etag string) {
+	err := s.c.DeleteIf(ctx, s.bucket, s.lockKey(), etag)
+	if err == nil || s3.IsPreconditionFailed(err) {
+		return
+	}
+	data, _, err := s.c.Get(ctx, s.bucket, s.lockKey())
+	var rec lockRecord
+	if err == nil && json.Unmarshal(data, &rec) == nil && rec.Owner == s.token {
+		_ = s.c.Delete(ctx, s.bucket, []string{s.lockKey()})
 	}
 }
 
@@ -331,19 +347,24 @@ func (s *s3Store) Finished(ctx context.Context, tmp string) error {
 	return fmt.Errorf("the write reported success but %s has no _SUCCESS object (do this process and the Spark server reach the same store? compare the engine's S3 endpoint with the server's spark.hadoop.fs.s3a.endpoint)", tmp)
 }
 
-// names lists the objects under the prefix dir (names relative to it), refusing one too large to
-// copy in one request.
+// names lists the objects under the prefix dir (names relative to it).
 func (s *s3Store) names(ctx context.Context, dir string) ([]string, error) {
+	sizes, err := s.sizes(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Sorted(maps.Keys(sizes)), nil
+}
+
+// sizes are the objects under the prefix dir by name (relative to it).
+func (s *s3Store) sizes(ctx context.Context, dir string) (map[string]int64, error) {
 	objs, err := s.c.List(ctx, s.bucket, dir+"/")
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(objs))
+	out := make(map[string]int64, len(objs))
 	for _, o := range objs {
-		if o.Size > maxCopy {
-			return nil, fmt.Errorf("%s is %d bytes: the Spark engine copies objects of up to 5 GiB into place; write smaller files (spark.sql.files.maxRecordsPerFile)", s.url(o.Key), o.Size)
-		}
-		out = append(out, strings.TrimPrefix(o.Key, dir+"/"))
+		out[strings.TrimPrefix(o.Key, dir+"/")] = o.Size
 	}
 	return out, nil
 }
@@ -383,6 +404,10 @@ func (s *s3Store) Commit(ctx context.Context, c Commit) (Committed, error) {
 		}
 		if err := move(s.key(m.tmp), m.key, false); err != nil {
 			return Committed{}, err
+		}
+		// Never replace an output by a temporary that is not whole.
+		if !slices.Contains(j.Moves[len(j.Moves)-1].Objects, "_SUCCESS") {
+			return Committed{}, fmt.Errorf("%s has no _SUCCESS object any more: nothing was put in place", m.tmp)
 		}
 		j.Temporaries = append(j.Temporaries, s.key(m.tmp))
 	}
@@ -428,20 +453,8 @@ func without(names, drop []string) []string {
 // every copy of their move), unless its target is missing too, which it reports.
 func (s *s3Store) apply(ctx context.Context, j journal) error {
 	for i, m := range j.Moves {
-		for _, name := range m.Objects {
-			from, to := m.From+"/"+name, m.To+"/"+name
-			err := s.c.Copy(ctx, s.bucket, from, to)
-			if s3.IsNotFound(err) {
-				if ok, lerr := s.exists(ctx, to); lerr != nil {
-					return lerr
-				} else if ok {
-					continue
-				}
-				return fmt.Errorf("%s is gone and was not copied to %s", s.url(from), s.url(to))
-			}
-			if err != nil {
-				return err
-			}
+		if err := s.copyAll(ctx, m); err != nil {
+			return err
 		}
 		durable.Crash(fmt.Sprintf("copied %d", i))
 		if err := s.c.Delete(ctx, s.bucket, prefixed(m.To, m.Replaced)); err != nil {
@@ -462,25 +475,68 @@ func (s *s3Store) apply(ctx context.Context, j journal) error {
 	return s.c.Delete(ctx, s.bucket, []string{s.journalKey()})
 }
 
+// copyAll copies a move's objects, copyWorkers at a time. A source that is gone was copied
+// before (sources go only after every copy of their move) if its target exists.
+func (s *s3Store) copyAll(ctx context.Context, m s3Move) error {
+	from, err := s.sizes(ctx, m.From)
+	if err != nil {
+		return err
+	}
+	var to map[string]int64 // listed once, if a source is gone
+	var missing []string
+	names := make(chan string)
+	errs := make(chan error, copyWorkers)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range copyWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for name := range names {
+				if err := s.c.Copy(ctx, s.bucket, m.From+"/"+name, m.To+"/"+name, from[name]); err != nil {
+					errs <- err
+					cancel()
+					return
+				}
+			}
+		}()
+	}
+	for _, name := range m.Objects {
+		if _, ok := from[name]; !ok {
+			missing = append(missing, name)
+			continue
+		}
+		select {
+		case names <- name:
+		case <-ctx.Done():
+		}
+	}
+	close(names)
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		if to, err = s.sizes(ctx, m.To); err != nil {
+			return err
+		}
+		for _, name := range missing {
+			if _, ok := to[name]; !ok {
+				return fmt.Errorf("%s is gone and was not copied to %s", s.url(m.From+"/"+name), s.url(m.To+"/"+name))
+			}
+		}
+	}
+	return ctx.Err()
+}
+
 func prefixed(dir string, names []string) []string {
 	out := make([]string, len(names))
 	for i, n := range names {
 		out[i] = dir + "/" + n
 	}
 	return out
-}
-
-func (s *s3Store) exists(ctx context.Context, key string) (bool, error) {
-	objs, err := s.c.List(ctx, s.bucket, key)
-	if err != nil {
-		return false, err
-	}
-	for _, o := range objs {
-		if o.Key == key {
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 func (s *s3Store) removePrefix(ctx context.Context, prefix string) error {

@@ -147,7 +147,7 @@ func keysUnder(t testing.TB, c *s3.Client, prefix string) []string {
 // TestS3Store runs the S3 store's commit protocol on moto's S3 server: a commit replaces the
 // table and the quarantine by the run's objects alone and leaves nothing beside them; a run
 // without invalid rows keeps the older quarantine as .prev; a failed run leaves both untouched;
-// a second writer waits for the first and is refused, naming the holder, when it gives up; a lock
+// a temporary emptied before the commit replaces nothing; a second writer waits for the first and is refused, naming the holder, when it gives up; a lock
 // whose holder was killed is taken over once its lease ends; a run whose lock was taken over
 // puts nothing in place; a run killed at each stage of its commit leaves the previous pair or,
 // once its journal is written, the new pair after the next run's recovery.
@@ -219,6 +219,22 @@ func TestS3Store(t *testing.T) {
 		w.Abort("")
 		if after := contents(t, c, "failed/"); !reflect.DeepEqual(after, before) {
 			t.Errorf("after a failed run the output holds %v, before %v", after, before)
+		}
+	})
+
+	t.Run("a temporary emptied before the commit replaces nothing", func(t *testing.T) {
+		w := s3Writer(t, o, "emptied")
+		putDir(t, c, w.table, "old")
+		if err := w.Begin(ctx); err != nil {
+			t.Fatal(err)
+		}
+		finishedS3(t, c, w, "new")
+		w.st.Discard(ctx, w.tableTmp)
+		if _, err := w.Finish(ctx, compile.WriteTable|compile.WriteQuarant); err == nil || !strings.Contains(err.Error(), "_SUCCESS") {
+			t.Fatalf("a commit of an emptied temporary: %v", err)
+		}
+		if m := dirMarker(t, c, "emptied/t.parquet"); m != "old" {
+			t.Errorf("table %q, want old", m)
 		}
 	})
 

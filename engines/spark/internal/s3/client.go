@@ -38,6 +38,10 @@ type Client struct {
 	cfg    Config
 	region string
 	now    func() time.Time
+	// maxSingle and partSize replace maxSingleCopy and partCopy when not 0, and pageSize the
+	// store's page size of listings (tests).
+	maxSingle, partSize int64
+	pageSize            int
 }
 
 // New checks the configuration and returns its client.
@@ -201,6 +205,9 @@ func (c *Client) List(ctx context.Context, bucket, prefix string) ([]Object, err
 		if token != "" {
 			q = append(q, [2]string{"continuation-token", token})
 		}
+		if c.pageSize > 0 {
+			q = append(q, [2]string{"max-keys", fmt.Sprint(c.pageSize)})
+		}
 		_, body, err := c.do(ctx, request{op: "list", method: http.MethodGet, bucket: bucket, key: "", query: q})
 		if err != nil {
 			return nil, err
@@ -279,24 +286,112 @@ func (c *Client) Put(ctx context.Context, bucket, key string, body []byte, cond 
 	return h.Get("ETag"), nil
 }
 
-// Copy copies the object at from to the key to, in the same bucket, on the server (CopyObject:
-// objects up to 5 GB).
-func (c *Client) Copy(ctx context.Context, bucket, from, to string) error {
+// Copy copies the object at from, of size bytes, to the key to, in the same bucket, on the
+// server: one CopyObject up to 5 GiB, a multipart upload of copied parts (UploadPartCopy) above.
+func (c *Client) Copy(ctx context.Context, bucket, from, to string, size int64) error {
+	if size > c.single() {
+		return c.copyParts(ctx, bucket, from, to, size)
+	}
 	_, body, err := c.do(ctx, request{op: "copy", method: http.MethodPut, bucket: bucket, key: to,
-		header: map[string]string{"X-Amz-Copy-Source": escape("/"+bucket+"/"+from, true)}})
+		header: map[string]string{"X-Amz-Copy-Source": c.source(bucket, from)}})
 	if err != nil {
 		return err
 	}
-	// A copy can fail after S3 answered 200: the error is then the body.
+	return bodyError(body, "copy", bucket, to)
+}
+
+// maxSingleCopy is the largest object one CopyObject copies; partCopy the size of each part of a
+// larger one (at most 10,000 parts: up to 5 TB).
+const (
+	maxSingleCopy = 5 << 30
+	partCopy      = 512 << 20
+)
+
+func (c *Client) single() int64 {
+	if c.maxSingle > 0 {
+		return c.maxSingle
+	}
+	return maxSingleCopy
+}
+
+func (c *Client) source(bucket, key string) string { return escape("/"+bucket+"/"+key, true) }
+
+// bodyError is the error a 200 answer's body holds: S3 can fail a copy or the completion of a
+// multipart upload after it answered 200.
+func bodyError(body []byte, op, bucket, key string) error {
 	var x struct {
 		XMLName xml.Name
 		Code    string `xml:"Code"`
 		Message string `xml:"Message"`
 	}
 	if xml.Unmarshal(body, &x) == nil && x.XMLName.Local == "Error" {
-		return &Error{Op: "copy", Bucket: bucket, Key: to, Status: 200, Code: x.Code, Message: x.Message}
+		return &Error{Op: op, Bucket: bucket, Key: key, Status: 200, Code: x.Code, Message: x.Message}
 	}
 	return nil
+}
+
+// copyParts copies an object larger than one CopyObject takes: a multipart upload whose parts are
+// copied ranges of the source, aborted if any fails.
+func (c *Client) copyParts(ctx context.Context, bucket, from, to string, size int64) (err error) {
+	part := int64(partCopy)
+	if c.partSize > 0 {
+		part = c.partSize
+	}
+	part = max(part, (size+9999)/10000)
+	_, body, err := c.do(ctx, request{op: "copy", method: http.MethodPost, bucket: bucket, key: to, query: [][2]string{{"uploads", ""}}})
+	if err != nil {
+		return err
+	}
+	var start struct {
+		UploadID string `xml:"UploadId"`
+	}
+	if err := xml.Unmarshal(body, &start); err != nil || start.UploadID == "" {
+		return &Error{Op: "copy", Bucket: bucket, Key: to, Status: 200, Err: fmt.Errorf("no upload id in %q", body)}
+	}
+	defer func() {
+		if err != nil {
+			actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			_, _, _ = c.do(actx, request{op: "copy", method: http.MethodDelete, bucket: bucket, key: to, query: [][2]string{{"uploadId", start.UploadID}}})
+			cancel()
+		}
+	}()
+	type done struct {
+		Number int    `xml:"PartNumber"`
+		ETag   string `xml:"ETag"`
+	}
+	var parts []done
+	for n, off := 1, int64(0); off < size; n, off = n+1, off+part {
+		end := min(off+part, size) - 1
+		_, body, err := c.do(ctx, request{op: "copy", method: http.MethodPut, bucket: bucket, key: to,
+			query:  [][2]string{{"partNumber", fmt.Sprint(n)}, {"uploadId", start.UploadID}},
+			header: map[string]string{"X-Amz-Copy-Source": c.source(bucket, from), "X-Amz-Copy-Source-Range": fmt.Sprintf("bytes=%d-%d", off, end)}})
+		if err != nil {
+			return err
+		}
+		if err := bodyError(body, "copy", bucket, to); err != nil {
+			return err
+		}
+		var res struct {
+			ETag string `xml:"ETag"`
+		}
+		if err := xml.Unmarshal(body, &res); err != nil || res.ETag == "" {
+			return &Error{Op: "copy", Bucket: bucket, Key: to, Status: 200, Err: fmt.Errorf("no ETag for part %d in %q", n, body)}
+		}
+		parts = append(parts, done{n, res.ETag})
+	}
+	doc, err := xml.Marshal(struct {
+		XMLName xml.Name `xml:"CompleteMultipartUpload"`
+		Parts   []done   `xml:"Part"`
+	}{Parts: parts})
+	if err != nil {
+		return err
+	}
+	_, body, err = c.do(ctx, request{op: "copy", method: http.MethodPost, bucket: bucket, key: to, query: [][2]string{{"uploadId", start.UploadID}},
+		body: doc, header: map[string]string{"Content-Type": "application/xml"}})
+	if err != nil {
+		return err
+	}
+	return bodyError(body, "copy", bucket, to)
 }
 
 // DeleteIf deletes the object at key if its ETag is etag (a failed condition:
