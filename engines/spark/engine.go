@@ -40,6 +40,7 @@ var sessionConf = [][2]string{
 // exec.NewOn(e).Run.
 type Engine struct {
 	connect func(ctx context.Context) (Session, error)
+	hdfs    *HDFSOptions
 	s3      *S3Options
 	// lockDir holds the locks of catalog table outputs.
 	lockDir string
@@ -52,6 +53,12 @@ type Option func(*Engine)
 // Spark server reads and writes them with its own s3a settings.
 func WithS3(o S3Options) Option {
 	return func(e *Engine) { e.s3 = &o }
+}
+
+// WithHDFS gives the engine its own access to the HDFS of hdfs:// outputs (HDFSOptions); the
+// Spark server reads and writes them with its own Hadoop settings.
+func WithHDFS(o HDFSOptions) Option {
+	return func(e *Engine) { e.hdfs = &o }
 }
 
 // New returns an engine that opens a session on remote (sc://HOST:PORT) for each run.
