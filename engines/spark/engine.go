@@ -86,8 +86,9 @@ func WithLockDir(dir string) Option {
 // Run validates the asset and applies the failure policy, as the DuckDB engine does, with the
 // same report (its duckdb_version empty). The asset's input is an exec.ParquetInput (a Parquet
 // file or a directory of Parquet files) and its output an exec.ParquetOutput (a directory of part
-// files) or an exec.CatalogOutput (a Delta or Iceberg table); what Spark cannot run, of the asset and of opts, is refused before anything connects
-// (*RefusedError), and ops of the program it cannot run before any runs (*runner.Refusal).
+// files) or an exec.CatalogOutput (a Delta or Iceberg table); what Spark cannot run, of the asset
+// and of opts, is refused before anything connects (*RefusedError), and ops of the program it
+// cannot run before any runs (*runner.Refusal).
 //
 // Cancelling ctx interrupts the session's operations on the server (Spark Connect's Interrupt)
 // and stops the run; nothing is swapped into place after a cancellation.
