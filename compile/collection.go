@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tablegate/tablegate/collection"
+	"github.com/tablegate/tablegate/internal/duckdbtune"
 	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -174,6 +175,9 @@ type MemberRun struct {
 	Plan   *Plan
 	Rel    Relation
 	Failed string
+	// PerfectHashBits is the perfect-hash threshold the member's run fitted to its rows
+	// (Facts.PerfectHashBits; 0: left alone).
+	PerfectHashBits int
 }
 
 // FilterSkipped tells, per filter, why the steps skip it ("" applied): a member it reads is
@@ -228,6 +232,17 @@ func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cle
 		return strings.Join(parts, " AND ")
 	}
 
+	// The steps' aggregates group a member's rows by the common key (or a reference's column):
+	// in a perfect hash when it is an integer whose range fits the threshold of the largest
+	// member, not the one the last member's run left set, fitted to its own rows (measured,
+	// 5.8M rows by 2M keys: 0.59 CPU s at the 18 bits of a 200k-row member, 0.31 s at 22).
+	bits := 0
+	for _, r := range runs {
+		bits = max(bits, r.PerfectHashBits)
+	}
+	if bits > 0 && (len(c.Filters) > 0 || len(c.References) > 0) {
+		b.add(Exec, 0, "fit the perfect hash to the members' rows", duckdbtune.SetPerfectHash(bits))
+	}
 	// The common keys of each member's valid rows, with how many rows have each.
 	keyTables := map[string]string{}
 	needKeys := func(m string) string {
@@ -255,10 +270,33 @@ func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cle
 		keyTables[m] = t
 		return t
 	}
-	keep := map[string]string{}
+	// A relationship's members' valid keys it does not keep, from one full join of their key
+	// counts: a valid row of either member fails the filter exactly when its key is among them
+	// (a NULL key is never kept). The kept keys themselves are found only for the members in
+	// filters beyond the relationship's two, and for SQL filters.
+	lost := map[string]string{}
 	for _, f := range c.Filters {
-		if skipped[f.Name] != "" {
-			continue
+		if skipped[f.Name] == "" && f.Kind != collection.SQL {
+			a, z := needKeys(f.Members[0]), needKeys(f.Members[1])
+			zFails := "z.__tg_n IS NULL"
+			if f.Kind == collection.OneToOne {
+				zFails = "z.__tg_n IS DISTINCT FROM 1"
+			}
+			coalesced := make([]string, len(keyCols))
+			for i, k := range keyCols {
+				coalesced[i] = fmt.Sprintf("coalesce(a.%s, z.%s) AS %s", k, k, k)
+			}
+			t := temp("clost")
+			b.add(Exec, 0, "find the valid keys of "+f.Members[0]+" and "+f.Members[1]+" filter "+f.Name+" does not keep", fmt.Sprintf(
+				"CREATE OR REPLACE TEMP TABLE %s AS SELECT %s FROM %s AS a FULL JOIN %s AS z ON %s WHERE a.__tg_n IS DISTINCT FROM 1 OR %s",
+				t, strings.Join(coalesced, ", "), a, z, match("a", "z"), zFails))
+			lost[f.Name] = t
+		}
+	}
+	keep := map[string]string{}
+	keeps := func(f collection.Filter) string {
+		if t, ok := keep[f.Name]; ok {
+			return t
 		}
 		t := temp("ckeep")
 		var q string
@@ -274,6 +312,12 @@ func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cle
 		}
 		b.add(Exec, 0, "find the keys filter "+f.Name+" keeps", fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", t, q))
 		keep[f.Name] = t
+		return t
+	}
+	for _, f := range c.Filters {
+		if skipped[f.Name] == "" && f.Kind == collection.SQL {
+			keeps(f)
+		}
 	}
 	drop := map[string]string{}
 	for _, pm := range c.Propagating() {
@@ -308,10 +352,17 @@ func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cle
 		// key are probed, not every row against every kept key. Nil: a condition is not.
 		bad := []string{}
 		for _, f := range c.Filters {
-			t := keep[f.Name]
-			if t == "" || mp.IgnoredInFilters {
+			if skipped[f.Name] != "" || mp.IgnoredInFilters {
 				continue
 			}
+			if t := lost[f.Name]; t != "" && slices.Contains(f.Members, mp.Name) {
+				conds[f.Name] = fmt.Sprintf("NOT EXISTS (SELECT 1 FROM %s AS k WHERE %s)", t, sameKey("k", "x"))
+				if bad != nil {
+					bad = append(bad, fmt.Sprintf("SELECT %s FROM %s", keys, t))
+				}
+				continue
+			}
+			t := keeps(f)
 			kt, ok := keyTables[mp.Name]
 			if !ok {
 				conds[f.Name] = fmt.Sprintf("EXISTS (SELECT 1 FROM %s AS k WHERE %s)", t, match("k", "x"))
@@ -319,12 +370,12 @@ func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cle
 				continue
 			}
 			// A NULL key is never kept: it is lost, and matched as such.
-			lost := temp("clost")
+			gone := temp("clost")
 			b.add(Exec, 0, "find the valid keys of "+mp.Name+" filter "+f.Name+" does not keep", fmt.Sprintf(
-				"CREATE OR REPLACE TEMP TABLE %s AS SELECT %s FROM %s AS a ANTI JOIN %s AS k ON %s", lost, qualified(keyCols, "a"), kt, t, match("a", "k")))
-			conds[f.Name] = fmt.Sprintf("NOT EXISTS (SELECT 1 FROM %s AS k WHERE %s)", lost, sameKey("k", "x"))
+				"CREATE OR REPLACE TEMP TABLE %s AS SELECT %s FROM %s AS a ANTI JOIN %s AS k ON %s", gone, qualified(keyCols, "a"), kt, t, match("a", "k")))
+			conds[f.Name] = fmt.Sprintf("NOT EXISTS (SELECT 1 FROM %s AS k WHERE %s)", gone, sameKey("k", "x"))
 			if bad != nil {
-				bad = append(bad, fmt.Sprintf("SELECT %s FROM %s", keys, lost))
+				bad = append(bad, fmt.Sprintf("SELECT %s FROM %s", keys, gone))
 			}
 		}
 		for _, pm := range c.Propagating() {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -70,4 +71,35 @@ func mustLoad(t *testing.T, path string) *collection.Collection {
 	c, _ := collection.LoadFile(context.Background(), path) // its problems come again from CompileCollection
 	require.NotNil(t, c)
 	return c
+}
+
+// The collection's steps find a relationship's lost keys for both its members in one full join
+// of their key counts; the kept keys are found only for the members in filters beyond the
+// relationship's two (invoices for orders_have_items, orders and items for one_invoice) and for
+// SQL filters. Their aggregates run at the threshold fitted to the largest member's rows.
+func TestCollectionStepsOneJoinPerRelationship(t *testing.T) {
+	c, err := collection.LoadFile(context.Background(), "../examples/shop/shop.yaml")
+	require.NoError(t, err)
+	cp, err := compile.CompileCollection(context.Background(), c)
+	require.NoError(t, err)
+	runs := map[string]compile.MemberRun{}
+	for i, m := range []string{"orders", "items", "invoices", "products"} {
+		runs[m] = compile.MemberRun{Plan: cp.Member(m).Plan, Rel: compile.Placeholder, Failed: "__tg_failed_" + m, PerfectHashBits: 16 + 2*i}
+	}
+	steps, _ := cp.Steps(1, runs)
+	require.NotEmpty(t, steps)
+	require.Equal(t, "SET SESSION perfect_ht_threshold = 22", steps[0].SQL)
+	var fullJoins, keeps []string
+	for _, s := range steps {
+		if strings.Contains(s.SQL, " FULL JOIN ") {
+			fullJoins = append(fullJoins, s.What)
+		}
+		if strings.HasPrefix(s.What, "find the keys filter ") {
+			keeps = append(keeps, s.What)
+		}
+	}
+	require.Equal(t, []string{"find the valid keys of orders and items filter orders_have_items does not keep",
+		"find the valid keys of orders and invoices filter one_invoice does not keep"}, fullJoins)
+	require.Equal(t, []string{"find the keys filter items_have_quantity keeps", "find the keys filter one_invoice keeps",
+		"find the keys filter orders_have_items keeps"}, keeps)
 }

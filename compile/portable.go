@@ -22,6 +22,11 @@ type ProgramDialect interface {
 	// WriteParquet writes the rows of query, in its order, as the Parquet files of the
 	// directory dir (a temporary the engine's writer puts in place).
 	WriteParquet(dir, query string) string
+	// WriteTable replaces the catalog table (a qualified, quoted name) with the rows of query,
+	// in its order, as a table of the format, in one commit; the table's properties record
+	// the run (Param(1)) and, for a quarantine, the version to restore it to (Param(2)), which
+	// the engine's writer binds.
+	WriteTable(format, table, query string) string
 }
 
 // Param is the marker of the program's parameter i (1-based) in a ProgramDialect's statements:
@@ -70,6 +75,20 @@ func (p *Plan) portableProgram(d ProgramDialect, rel Relation, o ProgramOptions)
 		b.add(InvalidRows, 0, "read the filtered rows", q.String())
 		b.add(ValidRows, 0, "read the filtered rows", validRows)
 	case ToOutput, ToParquet:
+		if out := o.Output; out.Format != "" {
+			name := func(table string) string {
+				n := d.Ident(out.Schema) + "." + d.Ident(table)
+				if out.Catalog != "" {
+					n = d.Ident(out.Catalog) + "." + n
+				}
+				return n
+			}
+			b.add(WriteValid, WriteTable, "write the valid rows", d.WriteTable(out.Format, name(out.Table), validRows))
+			if len(p.Rules) > 0 {
+				b.add(WriteInvalid, WriteQuarant, "write the invalid rows", d.WriteTable(out.Format, name(out.Quarantine), q.String()))
+			}
+			break
+		}
 		b.add(WriteValid, WriteTable, "write the valid rows", d.WriteParquet(o.Output.TableFile, validRows))
 		if len(p.Rules) > 0 {
 			b.add(WriteInvalid, WriteQuarant, "write the invalid rows", d.WriteParquet(o.Output.QuarantineFile, q.String()))

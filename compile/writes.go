@@ -21,6 +21,10 @@ type Output struct {
 	// AttachFile is the database file (absolute) the write attaches as Catalog; "" when the
 	// run has it attached already, or writes to the engine's database.
 	AttachFile string
+	// Format, for a table in a catalog of a ProgramDialect's engine (a Spark catalog's Delta or
+	// Iceberg table), is the table format: the program replaces Catalog.Schema.Table and
+	// Catalog.Schema.Quarantine with WriteTable, each in one commit.
+	Format string
 	// KeepPrevious keeps an older quarantine that a new one replaces (the input is the table
 	// itself, so its rows exist nowhere else); one a run without invalid rows removes is always
 	// kept.

@@ -147,7 +147,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		if err := m.ex.Until(ctx, func(s compile.Step) bool { return s.Op == compile.Counts }); err != nil {
 			return crep, endCollection(crep, m, m.settle(ctx, err))
 		}
-		runs[m.plan.Name] = compile.MemberRun{Plan: m.a.Plan, Rel: m.ing.p.Rel, Failed: m.ing.p.Program.Failed()}
+		runs[m.plan.Name] = compile.MemberRun{Plan: m.a.Plan, Rel: m.ing.p.Rel, Failed: m.ing.p.Program.Failed(), PerfectHashBits: m.ing.p.Facts.PerfectHashBits}
 	}
 
 	steps, cleanup := cp.Steps(root.id, runs)
@@ -446,7 +446,7 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 		}
 		fmt.Fprintf(&b, "\n-- member %s: its input and its rules\n%s", m.plan.Name, compile.Listing(slices.Concat(p.Open, p.Probes, steps[:cut])))
 		rest[m.plan.Name], memberCleanup[m.plan.Name] = steps[cut:], ends
-		runs[m.plan.Name] = compile.MemberRun{Plan: m.a.Plan, Rel: p.Rel, Failed: p.Program.Failed()}
+		runs[m.plan.Name] = compile.MemberRun{Plan: m.a.Plan, Rel: p.Rel, Failed: p.Program.Failed(), PerfectHashBits: p.Facts.PerfectHashBits}
 	}
 	steps, cleanup := cp.Steps(root.id, runs)
 	fmt.Fprintf(&b, "\n-- collection %s: its filters, propagation and references, on every member's failing rows\n%s", cp.Collection.Name, compile.Listing(steps))

@@ -556,6 +556,9 @@ func (e *Engine) explain(ctx context.Context, a Asset, opts Options, policy outc
 	if e.other != nil {
 		return e.explainOn(ctx, a, opts, policy)
 	}
+	if out, ok := a.Output.(CatalogOutput); ok {
+		return "", &OutputError{Output: out.String(), Err: out.check("")} // Spark's only
+	}
 	r, err := e.newRun(ctx)
 	if err != nil {
 		return "", err

@@ -1,5 +1,6 @@
 // Package history keeps the run history in a DuckDB file: one row per run in tablegate_runs and
-// one per check of each run, passing checks included, in tablegate_check_results. Appends are
+// one per check of each run, passing checks included, in tablegate_check_results; a collection's
+// run adds its row to tablegate_collection_runs, its members' runs pointing to it. Appends are
 // one transaction and wait, bounded, for another process that holds the file; a past run's page
 // renders from the history alone (its JSON report and page details are stored with it).
 package history

@@ -27,6 +27,15 @@ func (dialect) WriteParquet(dir, query string) string {
 	return fmt.Sprintf("INSERT OVERWRITE DIRECTORY %s USING parquet %s", String(Location(dir)), query)
 }
 
+// WriteTable replaces a catalog table in one commit (CREATE OR REPLACE TABLE … AS, atomic for
+// Delta and Iceberg tables), its properties tablegate.run ($1) and tablegate.pair ($2) bound by
+// the engine's writer. The format is named (USING): a catalog that holds another format refuses
+// the statement rather than writing a plain file table.
+func (dialect) WriteTable(format, table, query string) string {
+	return fmt.Sprintf("CREATE OR REPLACE TABLE %s USING %s TBLPROPERTIES ('tablegate.run' = %s, 'tablegate.pair' = %s) AS %s",
+		table, format, compile.Param(1), compile.Param(2), query)
+}
+
 // Location is the URL Spark reads a local absolute path at (Spark reads a path without a scheme
 // against its own default file system); a URL is kept. Unescaped: Spark reads the path as
 // Hadoop's Path does, which does not decode %XX.

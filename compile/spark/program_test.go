@@ -156,3 +156,48 @@ func mustCompile(t *testing.T, s *schema.Schema) *compile.Plan {
 	}
 	return p
 }
+
+// TestProgramCatalogTables: a catalog output's writes replace each table in one statement of
+// the format, the run's properties left as parameters for the writer to bind, in input order.
+func TestProgramCatalogTables(t *testing.T) {
+	s := schema.New("S", schema.Int64("id").PrimaryKey(), schema.String("select").Regex("^[a-z]+$").Nullable())
+	p, err := compile.Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := spark.CompileContext(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := compile.Relation{From: "__tg_input_3", RowID: spark.RowID, DenseRowIDs: true}
+	for _, tc := range []struct {
+		out         compile.Output
+		table, quar string
+	}{
+		{compile.Output{Format: "delta", Catalog: "spark_catalog", Schema: "sales", Table: "or`ders", Quarantine: "q"},
+			"CREATE OR REPLACE TABLE `spark_catalog`.`sales`.`or``ders` USING delta TBLPROPERTIES ('tablegate.run' = $1, 'tablegate.pair' = $2) AS SELECT `id`, `select` FROM",
+			"CREATE OR REPLACE TABLE `spark_catalog`.`sales`.`q` USING delta TBLPROPERTIES ('tablegate.run' = $1, 'tablegate.pair' = $2) AS SELECT `id`, `select`, CASE"},
+		{compile.Output{Format: "iceberg", Schema: "sales", Table: "orders", Quarantine: "orders_quarantine"},
+			"CREATE OR REPLACE TABLE `sales`.`orders` USING iceberg TBLPROPERTIES",
+			"CREATE OR REPLACE TABLE `sales`.`orders_quarantine` USING iceberg TBLPROPERTIES"},
+	} {
+		steps := prog.Spark().Program(rel, compile.Facts{Rows: 10, LastRowID: 9}, compile.ProgramOptions{ID: 3, Sink: compile.ToOutput, Output: tc.out}).Steps()
+		var writes int
+		for _, st := range steps {
+			want := map[compile.Op]string{compile.WriteValid: tc.table, compile.WriteInvalid: tc.quar}[st.Op]
+			if want == "" {
+				continue
+			}
+			writes++
+			if !strings.HasPrefix(st.SQL, want) || !strings.HasSuffix(st.SQL, "ORDER BY `__tg_rid`") {
+				t.Errorf("%s: %s\nwant it to start %s and sort by the row ordinal", st.Op, st.SQL, want)
+			}
+			if got, err := spark.Bind(st.SQL, "20261202T150000.000000Z-ab", "none"); err != nil || !strings.Contains(got, "'tablegate.run' = '20261202T150000.000000Z-ab', 'tablegate.pair' = 'none'") {
+				t.Errorf("bound: %v %s", err, got)
+			}
+		}
+		if writes != 2 {
+			t.Errorf("%d write steps, want 2", writes)
+		}
+	}
+}

@@ -26,9 +26,11 @@ type backend struct {
 	id    int64
 	rules []dialect.Rule
 	stop  func() bool
-	// out and quarantine are the output's and the quarantine's directories ("" none), in store.
+	// out and quarantine are the output's and the quarantine's directories ("" none), in store;
+	// table is a catalog table output instead (nil none).
 	out, quarantine string
 	store           Store
+	table           *tableOutput
 	// opened are the statements Open, Describe and Analyze ran; views those to drop at Close.
 	opened     []compile.Step
 	views      []string
@@ -273,7 +275,7 @@ func (b *backend) Refuse(op compile.Op) error {
 	case compile.ValidRows, compile.InvalidRows:
 		r.Instead = "Filter hands rows to the caller as Arrow on the DuckDB engine; on Spark write them to an output (--out)"
 	case compile.AttachOutput, compile.Write, compile.Commit, compile.Rollback, compile.FindQuarantine:
-		r.Instead = "Spark writes Parquet directories (--out DIR), not DuckDB tables"
+		r.Instead = "Spark writes Parquet directories (--out DIR) and Delta or Iceberg tables, not DuckDB tables"
 	case compile.ProbeFooters, compile.ProbeRowGroups, compile.RowGroupSize:
 		r.Instead = "the Parquet footers' statistics steer DuckDB's plan only; Spark reads them itself"
 	case compile.TableChecks:
@@ -284,16 +286,35 @@ func (b *backend) Refuse(op compile.Op) error {
 	return r
 }
 
-// Writer writes the output's directories, nil without an output.
+// tableOutput is a catalog table output of a run: the table, its quarantine's name ("" no
+// quarantine), where its lock is.
+type tableOutput struct {
+	out        exec.CatalogOutput
+	quarantine string
+	lockDir    string
+}
+
+// Writer writes the output's directories or tables, nil without an output.
 func (b *backend) Writer() runner.Writer {
+	if t := b.table; t != nil {
+		return &tableWriter{b: b, out: t.out, quarantine: t.quarantine, lockDir: t.lockDir}
+	}
 	if b.out == "" {
 		return nil
 	}
 	return &writer{b: b, st: b.store, table: b.out, quarantine: b.quarantine, tableTmp: b.store.Temp(b.id, "table"), quarTmp: b.store.Temp(b.id, "quarantine")}
 }
 
-// Target is where the program writes: the writer's temporary directories.
+// Target is where the program writes: the catalog's tables, or the writer's temporary
+// directories.
 func (b *backend) Target() compile.Output {
+	if t := b.table; t != nil {
+		q := t.quarantine
+		if q == "" {
+			q = exec.QuarantineName(t.out.Table)
+		}
+		return compile.Output{Format: t.out.Format, Catalog: t.out.Catalog, Schema: t.out.Namespace, Table: t.out.Table, Quarantine: q}
+	}
 	if b.out == "" {
 		return compile.Output{}
 	}

@@ -4,7 +4,9 @@
 // (package compile/spark), the program's statements too (compile.ProgramDialect); the column
 // types are checked before any row is read; the valid rows and the quarantine are Parquet
 // directories that Spark writes into temporaries of the output's Store (a local folder, S3), put
-// in place under the output's lock and journal only after Spark finished them.
+// in place under the output's lock and journal only after Spark finished them, or Delta and
+// Iceberg tables of the server's catalog, each replaced in one commit and kept one run's pair by
+// their properties (table.go).
 //
 // It is a module of its own so that gRPC and the Spark Connect client stay out of the
 // DuckDB-only build.
@@ -44,7 +46,10 @@ var sessionConf = [][2]string{
 // exec.NewOn(e).Run.
 type Engine struct {
 	connect func(ctx context.Context) (Session, error)
+	hdfs    *HDFSOptions
 	s3      *S3Options
+	// lockDir holds the locks of catalog table outputs.
+	lockDir string
 }
 
 // Option configures an engine.
@@ -54,6 +59,12 @@ type Option func(*Engine)
 // Spark server reads and writes them with its own s3a settings.
 func WithS3(o S3Options) Option {
 	return func(e *Engine) { e.s3 = &o }
+}
+
+// WithHDFS gives the engine its own access to the HDFS of hdfs:// outputs (HDFSOptions); the
+// Spark server reads and writes them with its own Hadoop settings.
+func WithHDFS(o HDFSOptions) Option {
+	return func(e *Engine) { e.hdfs = &o }
 }
 
 // New returns an engine that opens a session on remote (sc://HOST:PORT) for each run.
@@ -70,11 +81,20 @@ func NewWith(connect func(ctx context.Context) (Session, error), opts ...Option)
 	return e
 }
 
+// WithLockDir keeps the locks of catalog table outputs (exec.CatalogOutput) in dir: runs that
+// share dir wait for each other before they write the same table. An engine without one
+// refuses catalog outputs (tablegate-spark uses tablegate-spark-locks in the system's
+// temporary folder).
+func WithLockDir(dir string) Option {
+	return func(e *Engine) { e.lockDir = dir }
+}
+
 // Run validates the asset and applies the failure policy, as the DuckDB engine does, with the
 // same report (its duckdb_version empty). The asset's input is an exec.ParquetInput (a Parquet
 // file or a directory of Parquet files) and its output an exec.ParquetOutput (a directory of part
-// files); what Spark cannot run, of the asset and of opts, is refused before anything connects
-// (*RefusedError), and ops of the program it cannot run before any runs (*runner.Refusal).
+// files) or an exec.CatalogOutput (a Delta or Iceberg table); what Spark cannot run, of the asset
+// and of opts, is refused before anything connects (*RefusedError), and ops of the program it
+// cannot run before any runs (*runner.Refusal).
 //
 // Cancelling ctx interrupts the session's operations on the server (Spark Connect's Interrupt)
 // and stops the run; nothing is swapped into place after a cancellation.
@@ -124,9 +144,19 @@ func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (
 			}
 		}
 	}
-	if st != nil {
+	switch out := a.Output.(type) {
+	case exec.ParquetOutput:
 		if err := recoverOutput(ctx, st); err != nil {
 			return a, &outcome.OutputError{Output: a.Output.String(), Err: err}
+		}
+	case exec.CatalogOutput:
+		// The catalog and format are checked before any work, and a killed run's lone
+		// quarantine rolled back.
+		if e.lockDir == "" {
+			return a, &outcome.OutputError{Output: out.String(), Err: errors.New("the Spark engine has no folder for the catalog tables' locks: give it one (spark.WithLockDir)")}
+		}
+		if _, err := e.recoverTables(ctx, out, quarantineTable(a)); err != nil {
+			return a, &outcome.OutputError{Output: out.String(), Err: err}
 		}
 	}
 	return a, nil
@@ -140,7 +170,8 @@ func (e *Engine) Connect(ctx context.Context, a exec.Asset, id int64) (exec.Back
 		return nil, err
 	}
 	b := &backend{s: s, a: a, id: id, rules: dialect.RulesOf(a.Plan)}
-	if _, ok := a.Output.(exec.ParquetOutput); ok {
+	switch out := a.Output.(type) {
+	case exec.ParquetOutput:
 		if b.store, err = e.store(a); err != nil {
 			_ = s.Close()
 			return nil, err
@@ -148,6 +179,11 @@ func (e *Engine) Connect(ctx context.Context, a exec.Asset, id int64) (exec.Back
 		b.out = a.Output.String()
 		if a.Quarantine {
 			b.quarantine = a.QuarantineAddress(exec.AssetName(a))
+		}
+	case exec.CatalogOutput:
+		b.table = &tableOutput{out: out, lockDir: e.lockDir}
+		if a.Quarantine {
+			b.table.quarantine = quarantineTable(a)
 		}
 	}
 	b.stop = context.AfterFunc(ctx, b.interrupt)
@@ -157,7 +193,9 @@ func (e *Engine) Connect(ctx context.Context, a exec.Asset, id int64) (exec.Back
 // Note is explain's first line for a Spark run.
 func (e *Engine) Note() string {
 	return "-- Besides these statements, the run sets its Spark session's SQL settings (time zone UTC, ANSI mode, microsecond timestamps, " +
-		"case-sensitive names, escaped string literals) when it opens, and drops the input's views when it closes.\n"
+		"case-sensitive names, escaped string literals) when it opens, and drops the input's views when it closes. " +
+		"A Delta or Iceberg output's writer also reads the catalog's settings and both tables' properties, the quarantine's version, " +
+		"makes the namespace, binds the run's token and that version to $1 and $2, and rolls back a quarantine written without its table.\n"
 }
 
 // RefusedError is what a Spark run cannot do, of its asset or options; nothing ran.
@@ -179,14 +217,22 @@ func refuse(a exec.Asset, opts exec.Options) error {
 		return &RefusedError{What: fmt.Sprintf("read %T inputs", a.Input), Instead: "give it Parquet (a file or a directory of files), or validate with the DuckDB engine"}
 	}
 	switch a.Output.(type) {
-	case nil, exec.ParquetOutput:
+	case nil, exec.ParquetOutput, exec.CatalogOutput:
 	default:
-		return &RefusedError{What: "write DuckDB tables", Instead: "write a Parquet directory (--out DIR), or validate with the DuckDB engine"}
+		return &RefusedError{What: "write DuckDB tables", Instead: "write a Parquet directory (--out DIR) or a Delta or Iceberg table (--out delta:… or iceberg:…), or validate with the DuckDB engine"}
 	}
 	if opts.Cast {
 		return &RefusedError{What: "cast columns (--cast)", Instead: "write the input with the declared types, or validate with the DuckDB engine"}
 	}
 	return nil
+}
+
+// quarantineTable is the name of the quarantine table beside a catalog output's table.
+func quarantineTable(a exec.Asset) string {
+	if a.QuarantineName != "" {
+		return a.QuarantineName
+	}
+	return exec.QuarantineName(exec.AssetName(a))
 }
 
 // fileURL turns the input into the URL Spark reads and, for a local path, the path this process

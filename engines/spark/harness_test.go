@@ -3,6 +3,7 @@ package spark_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -21,6 +22,9 @@ const (
 	s3JarsVar = "TABLEGATE_SPARK_S3_JARS"
 	// motoVar names moto's server binary (default: moto_server on PATH).
 	motoVar = "TABLEGATE_MOTO_SERVER"
+	// hdfsJarsVar names a folder holding Hadoop's hadoop-client-minicluster jar (as .ci/run
+	// resolves it from Maven Central): with it, a MiniDFSCluster is started and the HDFS tests run.
+	hdfsJarsVar = "TABLEGATE_HDFS_JARS"
 )
 
 // startSpark starts the Spark the slow tests share: a local-mode Spark Connect server, or with
@@ -41,6 +45,16 @@ func startSpark(home, dir string) (*sparktest.Server, error) {
 		if cfg.S3Emulator == "" {
 			cfg.S3Emulator = "moto_server"
 		}
+	}
+	if jars := os.Getenv(hdfsJarsVar); jars != "" {
+		cp, err := sparktest.MiniClusterClassPath(jars, home)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", hdfsJarsVar, err)
+		}
+		if cfg.Java, err = exec.LookPath("java"); err != nil {
+			return nil, fmt.Errorf("%s: the MiniDFSCluster needs java on PATH: %w", hdfsJarsVar, err)
+		}
+		cfg.HDFSClassPath = cp
 	}
 	return sparktest.Start(home, dir, cfg)
 }

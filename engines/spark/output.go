@@ -71,6 +71,8 @@ func (e *Engine) newStore(table, quarantine string) (Store, error) {
 		return &localStore{table: table, quarantine: quarantine}, nil
 	case "s3a", "s3":
 		return newS3Store(e.s3, table, quarantine)
+	case "hdfs":
+		return newHDFSStore(e.hdfs, table, quarantine)
 	}
 	return nil, unsupportedOutput(table)
 }
@@ -91,12 +93,14 @@ func normalizeOutput(out string) (string, error) {
 		return filepath.Abs(u.Path)
 	case "s3a", "s3":
 		return strings.TrimRight(out, "/"), nil
+	case "hdfs":
+		return normalizeHDFS(out)
 	}
 	return "", unsupportedOutput(out)
 }
 
 func unsupportedOutput(out string) error {
-	return fmt.Errorf("the Spark engine writes local paths (or file:// URLs) that this process and the Spark driver share, and s3a:// URLs; not %s", out)
+	return fmt.Errorf("the Spark engine writes local paths (or file:// URLs) that this process and the Spark driver share, s3a:// and hdfs:// URLs; not %s", out)
 }
 
 // scheme is the URL scheme of an output's address, "" for a local path.

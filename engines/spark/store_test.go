@@ -2,15 +2,18 @@ package spark_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tablegate/tablegate/engines/spark"
 	"github.com/tablegate/tablegate/engines/spark/internal/s3"
@@ -265,5 +268,37 @@ func TestS3InputUnsupportedType(t *testing.T) {
 	var uc *spark.UnsupportedColumnError
 	if !errors.As(err, &uc) || rep.Outcome == nil || *rep.Outcome != outcome.ColumnSchemaMismatch || !strings.Contains(err.Error(), "'id' (unsigned 64-bit integers)") {
 		t.Fatalf("outcome %v, error %v; want column_schema_mismatch naming 'id'", rep.Outcome, err)
+	}
+}
+
+// TestCLIS3 runs `tablegate validate --engine spark` with an s3a:// output, the S3 access from
+// the environment as a shell would give it (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+// AWS_ENDPOINT_URL): tablegate delegates, tablegate-spark reads them, and the table and the
+// quarantine are on the emulator.
+func TestCLIS3(t *testing.T) {
+	needS3(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if err := server.S3.CreateBucket(ctx, "tablegate-test"); err != nil && !strings.Contains(err.Error(), "BucketAlready") {
+		t.Fatal(err)
+	}
+	_, c := s3Access(t)
+	dir, db, in, schemaFile := cliFixture(ctx, t)
+	cmd := osexec.CommandContext(ctx, filepath.Join(dir, "tablegate"), "validate", "--engine", "spark", "--spark-remote", server.Remote,
+		"--schema", schemaFile, "--input", in, "--out", "s3a://tablegate-test/cli/small.parquet", "--quarantine", "--format", "json")
+	cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=testing", "AWS_SECRET_ACCESS_KEY=testing", "AWS_ENDPOINT_URL="+server.S3.Endpoint)
+	stdout, err := cmd.Output()
+	var rep outcome.Report
+	if jerr := json.Unmarshal(stdout, &rep); jerr != nil || err != nil {
+		t.Fatalf("exit %v, stdout %s", err, stdout)
+	}
+	if rep.Outcome == nil || *rep.Outcome != outcome.Quarantined || rep.Quarantine.Address != "s3a://tablegate-test/cli/small_quarantine.parquet" {
+		t.Fatalf("outcome %v, quarantine at %q", rep.Outcome, rep.Quarantine.Address)
+	}
+	if n := len(rowsOf(t, db, fetchDir(t, c, "s3a://tablegate-test/cli/small.parquet"))); n != 7 {
+		t.Errorf("the table has %d rows, want 7", n)
+	}
+	if n := len(rowsOf(t, db, fetchDir(t, c, "s3a://tablegate-test/cli/small_quarantine.parquet"))); n != 3 {
+		t.Errorf("the quarantine has %d rows, want 3", n)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"os/user"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -35,7 +37,7 @@ func main() {
 type flags struct {
 	schema, schemaRoot, input, out, name, quarantineName string
 	engine, remote, report, format, html, history        string
-	s3Endpoint, s3Region                                 string
+	s3Endpoint, s3Region, webhdfs, hdfsUser              string
 	quarantine, skipMissing, s3PathStyle                 bool
 	settings                                             map[string]*string
 }
@@ -105,10 +107,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		{&f.schema, "schema", "schema file (YAML or JSON)"},
 		{&f.schemaRoot, "schema-root", "folder the schema's extends may read from"},
 		{&f.input, "input", "a Parquet file or a directory of Parquet files, on a filesystem the Spark driver sees"},
-		{&f.out, "out", "the table: a directory Spark writes Parquet part files into (a path both see, or s3a://BUCKET/PATH)"},
+		{&f.out, "out", "the table: a directory Spark writes Parquet part files into (a path both see, s3a://BUCKET/PATH or hdfs://NAMENODE:PORT/PATH)"},
 		{&f.remote, "spark-remote", "the Spark Connect server, sc://HOST:PORT (default: env SPARK_REMOTE)"},
 		{&f.s3Endpoint, "s3-endpoint", "the S3 store of s3a:// outputs, as this process reaches it (default: env AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL; none: AWS S3)"},
 		{&f.s3Region, "s3-region", "the S3 region that signs this process's requests (default: env AWS_REGION, AWS_DEFAULT_REGION, else us-east-1)"},
+		{&f.webhdfs, "webhdfs", "the NameNode's HTTP address for hdfs:// outputs, http://NAMENODE:9870, where this process puts Spark's writes in place (default: env TABLEGATE_WEBHDFS)"},
+		{&f.hdfsUser, "hdfs-user", "the HDFS user this process acts as on hdfs:// outputs, the one Spark writes as (default: env HADOOP_USER_NAME, else your user name)"},
 	}
 	for _, s := range settingFlags {
 		f.settings[s.flag] = new(string)
@@ -185,9 +189,20 @@ func (f *flags) connect(cmd *cobra.Command, getenv func(string) string) (*tableg
 	if remote == "" {
 		return nil, &usageError{"--engine spark needs --spark-remote sc://HOST:PORT (or env SPARK_REMOTE)"}
 	}
-	var opts []spark.Option
+	opts := []spark.Option{spark.WithLockDir(filepath.Join(os.TempDir(), "tablegate-spark-locks"))}
 	if s3, ok := f.s3(cmd, getenv); ok {
 		opts = append(opts, spark.WithS3(s3))
+	}
+	if addr := first(f.webhdfs, getenv("TABLEGATE_WEBHDFS")); addr != "" {
+		hdfsUser := first(f.hdfsUser, getenv("HADOOP_USER_NAME"))
+		if hdfsUser == "" {
+			u, err := user.Current()
+			if err != nil {
+				return nil, fmt.Errorf("the HDFS user: %w; give --hdfs-user", err)
+			}
+			hdfsUser = u.Username
+		}
+		opts = append(opts, spark.WithHDFS(spark.HDFSOptions{WebHDFS: addr, User: hdfsUser}))
 	}
 	return tablegate.NewOn(spark.New(remote, opts...)), nil
 }
@@ -197,14 +212,6 @@ func (f *flags) connect(cmd *cobra.Command, getenv func(string) string) (*tableg
 // other users of the machine can read), the endpoint and region from the flags, else the
 // environment. ok is false without credentials: an s3a:// output then says what is missing.
 func (f *flags) s3(cmd *cobra.Command, getenv func(string) string) (o spark.S3Options, ok bool) {
-	first := func(values ...string) string {
-		for _, v := range values {
-			if v != "" {
-				return v
-			}
-		}
-		return ""
-	}
 	o = spark.S3Options{
 		AccessKeyID: getenv("AWS_ACCESS_KEY_ID"), SecretAccessKey: getenv("AWS_SECRET_ACCESS_KEY"), SessionToken: getenv("AWS_SESSION_TOKEN"),
 		Endpoint: first(f.s3Endpoint, getenv("AWS_ENDPOINT_URL_S3"), getenv("AWS_ENDPOINT_URL")),
@@ -215,6 +222,16 @@ func (f *flags) s3(cmd *cobra.Command, getenv func(string) string) (o spark.S3Op
 		o.PathStyle = o.Endpoint != ""
 	}
 	return o, o.AccessKeyID != "" || o.SecretAccessKey != ""
+}
+
+// first is the first of values that is not "".
+func first(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // plan loads and compiles the schema.
@@ -261,7 +278,15 @@ func (f *flags) asset() (tablegate.Input, tablegate.Output, error) {
 	}
 	var out tablegate.Output
 	if f.out != "" {
-		out = exec.ParquetOutput{Path: f.out}
+		cat, ok, err := exec.ParseCatalogOutput(f.out)
+		switch {
+		case err != nil:
+			return nil, nil, &usageError{"--out " + err.Error()}
+		case ok:
+			out = cat
+		default:
+			out = exec.ParquetOutput{Path: f.out}
+		}
 	} else if f.quarantine {
 		return nil, nil, &usageError{"--quarantine needs --out: the quarantine goes beside the table"}
 	}

@@ -31,6 +31,8 @@ func TestEarlyReports(t *testing.T) {
 		{[]string{"validate", "--schema", schemaFile, "--input", "in.parquet", "--format=json", "--report=" + report}, "UsageError", "--spark-remote"},
 		{[]string{"validate", "--schema", schemaFile, "--input", "in.csv", "--spark-remote", "sc://127.0.0.1:1", "--granularity", "table", "--format", "json", "--report", report},
 			"SettingError", "granularity"},
+		{[]string{"validate", "--schema", schemaFile, "--input", "in.parquet", "--spark-remote", "sc://127.0.0.1:1", "--out", "delta:orders", "--format", "json", "--report", report},
+			"UsageError", "delta:[catalog.]namespace.table"},
 	} {
 		os.Remove(report)
 		var stdout, stderr bytes.Buffer

@@ -46,6 +46,10 @@ type Config struct {
 	// S3Emulator, if set, is moto's server binary: an S3 emulator is started first and Spark's
 	// s3a connector pointed at it (the connector's jars go in ClassPath).
 	S3Emulator string
+	// HDFSClassPath, if set, is the class path of a MiniDFSCluster (MiniClusterClassPath): an
+	// HDFS is started first (with Java, the java binary) for hdfs:// inputs and outputs.
+	HDFSClassPath []string
+	Java          string
 	// PIDFile, if set, gets a line "PGID NAME" for each process group started, so that a CI
 	// script's trap can stop what a test binary killed by its timeout could not.
 	PIDFile string
@@ -60,6 +64,8 @@ type Server struct {
 	MasterUI string
 	// S3 is the S3 emulator, if Config.S3Emulator asked for one.
 	S3 *S3
+	// HDFS is the MiniDFSCluster, if Config.HDFSClassPath asked for one.
+	HDFS *HDFS
 
 	home, dir string
 	cfg       Config
@@ -92,6 +98,12 @@ func Start(home, dir string, cfg Config) (*Server, error) {
 	s.Remote = fmt.Sprintf("sc://127.0.0.1:%d", s.port)
 	if cfg.S3Emulator != "" {
 		if s.S3, err = StartS3(cfg.S3Emulator, dir, cfg.PIDFile, cfg.Ready); err != nil {
+			return nil, err
+		}
+	}
+	if len(cfg.HDFSClassPath) > 0 {
+		if s.HDFS, err = StartHDFS(cfg.Java, cfg.HDFSClassPath, dir, cfg.PIDFile, cfg.Ready); err != nil {
+			s.Stop()
 			return nil, err
 		}
 	}
@@ -193,6 +205,11 @@ func (s *Server) StartConnect() error {
 	if s.S3 != nil {
 		conf = s.S3.Conf()
 	}
+	if s.HDFS != nil {
+		for k, v := range s.HDFS.Conf() {
+			conf[k] = v
+		}
+	}
 	for k, v := range s.cfg.Conf {
 		conf[k] = v
 	}
@@ -262,6 +279,9 @@ func (s *Server) Stop() {
 	if s.S3 != nil {
 		s.S3.Stop()
 	}
+	if s.HDFS != nil {
+		s.HDFS.Stop()
+	}
 }
 
 // Log returns the tail of each process's output.
@@ -270,6 +290,9 @@ func (s *Server) Log() string {
 	procs := append(append([]*proc{s.masterP}, s.workers...), s.connect)
 	if s.S3 != nil {
 		procs = append(procs, s.S3.p)
+	}
+	if s.HDFS != nil {
+		procs = append(procs, s.HDFS.p)
 	}
 	for _, p := range procs {
 		if p != nil {
