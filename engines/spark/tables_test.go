@@ -177,8 +177,8 @@ func tableData(n, shift int) string {
 // write that leaves the previous tables as they were; a run killed between its two commits,
 // recovered by the next; a run without invalid rows that empties the quarantine and says where
 // its rows are kept; two concurrent runs, one waiting for the other; `tablegate validate --engine
-// spark --out FORMAT:…` through the CLI; and clear refusals of a catalog the server lacks and of a table of another
-// format.
+// spark --out FORMAT:…` through the CLI; and clear refusals of a catalog the server lacks and of
+// a table of another format.
 func TestSlowCatalogTables(t *testing.T) {
 	for _, format := range []string{exec.FormatDelta, exec.FormatIceberg} {
 		t.Run(format, func(t *testing.T) {
