@@ -21,7 +21,7 @@ type Facts struct {
 	// the bytes one structure of the run may take.
 	PerfectHashBits int
 	MemoryBudget    int64
-	// SessionPerfectHash is the threshold the run's connection has (0: left alone); a lower
+	// SessionPerfectHash is the threshold the run's connection has (0: left alone); another
 	// PerfectHashBits makes the program set it first. KeyThreads above Threads (DuckDB's thread
 	// count) makes the key aggregates run with KeyThreads.
 	SessionPerfectHash  int

@@ -10,8 +10,9 @@ import (
 // counted, first, and the threads of the key aggregates around them.
 func (b *builder) tune(f Facts) {
 	var head []Step
-	if f.SessionPerfectHash > 0 && f.PerfectHashBits > 0 && f.PerfectHashBits < f.SessionPerfectHash {
-		// The threshold set when the run opened pays for a large input; fewer rows need a smaller one.
+	if f.SessionPerfectHash > 0 && f.PerfectHashBits > 0 && f.PerfectHashBits != f.SessionPerfectHash {
+		// The threshold set when the run opened pays for a large input; fewer rows need a smaller
+		// one, and a collection's member after a smaller one on the same connection a larger one.
 		head = append(head, Step{Op: Exec, What: "fit the perfect hash to the rows", SQL: duckdbtune.SetPerfectHash(f.PerfectHashBits)})
 	}
 	steps := b.prog.steps

@@ -262,9 +262,12 @@ type run struct {
 	prog  *compile.Program
 	// callerPerfectHash is perfect_ht_threshold as the run found it (0: not read, left alone).
 	callerPerfectHash int64
-	// perfectHashBits is the threshold the run set (0: left alone); memoryLimit DuckDB's, in
-	// bytes (0: unknown), from which duckdbtune.MemoryBudget gives what one structure of the run may take.
+	// perfectHashBits is the threshold the run set when it opened (0: left alone), the most a
+	// program fits to its rows; sessionBits the one the connection has now, shared by sibling
+	// runs, whose programs each set their own. memoryLimit is DuckDB's, in bytes (0: unknown),
+	// from which duckdbtune.MemoryBudget gives what one structure of the run may take.
 	perfectHashBits int
+	sessionBits     *int
 	memoryLimit     int64
 	// threads is DuckDB's thread count; keyThreads the count key aggregates run with.
 	threads, keyThreads int64
@@ -299,7 +302,7 @@ type setTable struct {
 // detaches them and closes the connection.
 func (e *Engine) sibling(r *run) *run {
 	return &run{conn: r.conn, id: e.nextID.Add(1), attached: r.attached, boost: r.boost, sibling: true, setTables: r.setTables,
-		perfectHashBits: r.perfectHashBits, memoryLimit: r.memoryLimit, threads: r.threads, keyThreads: r.keyThreads}
+		perfectHashBits: r.perfectHashBits, sessionBits: r.sessionBits, memoryLimit: r.memoryLimit, threads: r.threads, keyThreads: r.keyThreads}
 }
 
 func (e *Engine) newRun(ctx context.Context) (*run, error) {
@@ -331,7 +334,7 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 			_ = c.Close()
 			return nil, fmt.Errorf("configure DuckDB: %w", err)
 		}
-		r.perfectHashBits = bits
+		r.perfectHashBits, r.sessionBits = bits, &bits
 	}
 	return r, nil
 }
@@ -406,15 +409,18 @@ func currentThreads(ctx context.Context, r *run) (int64, error) {
 	return n, err
 }
 
-// fitPerfectHash returns the run's perfect-hash threshold for that many input rows
-// (duckdbtune.PerfectHashBits), which only goes down; the program sets it
-// (compile.Facts.SessionPerfectHash).
-func (r *run) fitPerfectHash(rows int64) int {
+// fitPerfectHash returns the perfect-hash threshold for that many input rows
+// (duckdbtune.PerfectHashBits), at most the one set when the run opened, and the one the
+// connection has now, which the program changes when the two differ
+// (compile.Facts.SessionPerfectHash): a collection's member runs after a smaller one on the
+// same connection.
+func (r *run) fitPerfectHash(rows int64) (fit, session int) {
 	if r.perfectHashBits == 0 {
-		return 0 // the threshold was left alone
+		return 0, 0 // the threshold was left alone
 	}
-	r.perfectHashBits = min(r.perfectHashBits, duckdbtune.PerfectHashBits(r.keyThreads, r.memoryLimit, rows))
-	return r.perfectHashBits
+	fit, session = min(r.perfectHashBits, duckdbtune.PerfectHashBits(r.keyThreads, r.memoryLimit, rows)), *r.sessionBits
+	*r.sessionBits = fit
+	return fit, session
 }
 
 // close drops what the run created and detaches its databases; it runs even when ctx is done,

@@ -11,14 +11,17 @@ import (
 	"github.com/tablegate/tablegate/internal/duckdbtune"
 )
 
-// TestCountedRowsLowersPerfectHash: once the input's rows are counted, a key range too sparse
-// for them is aggregated in DuckDB's hash table, not in a perfect hash.
-func TestCountedRowsLowersPerfectHash(t *testing.T) {
+// TestCountedRowsFitPerfectHash: once the input's rows are counted, a key range too sparse for
+// them is aggregated in DuckDB's hash table, not in a perfect hash; a later run on the same
+// connection with more rows (a collection's next member) gets the larger threshold back, never
+// more than the one set when the run opened.
+func TestCountedRowsFitPerfectHash(t *testing.T) {
 	ctx := context.Background()
 	r := newTestRun(t)
 	if r.perfectHashBits < 25 {
 		t.Skipf("the memory limit allows a perfect hash of 2^%d values only", r.perfectHashBits)
 	}
+	opened := r.perfectHashBits
 	// A key spanning 20M values: 25 bits with NULL.
 	if err := r.exec(ctx, "CREATE TEMP TABLE k AS SELECT * FROM (VALUES (0::BIGINT), (20000000::BIGINT)) t(id)"); err != nil {
 		t.Fatal(err)
@@ -36,13 +39,21 @@ func TestCountedRowsLowersPerfectHash(t *testing.T) {
 		t.Fatalf("before counting: want a perfect hash for a 2^25 range, plan:\n%s", p)
 	}
 	for _, c := range []struct {
-		rows int64
-		want int
-	}{{10_000_000, 24}, {1_000, 12}, {100_000_000, 12}} {
-		// As the program does (compile.Facts.SessionPerfectHash): set when it goes down.
-		was := r.perfectHashBits
-		if bits := r.fitPerfectHash(c.rows); bits < was {
-			if err := r.exec(ctx, duckdbtune.SetPerfectHash(bits)); err != nil {
+		rows          int64
+		want, session int
+		perfect       bool // the 2^25 range in a perfect hash
+	}{
+		{10_000_000, 24, opened, false},
+		{1_000, 12, 24, false},
+		{100_000_000, min(opened, duckdbtune.PerfectHashBits(r.keyThreads, r.memoryLimit, 100_000_000)), 12, true},
+	} {
+		// As the program does (compile.Facts.SessionPerfectHash): set when it differs.
+		fit, session := r.fitPerfectHash(c.rows)
+		if fit != c.want || session != c.session {
+			t.Fatalf("%d rows: fit 2^%d on a connection at 2^%d, want 2^%d at 2^%d", c.rows, fit, session, c.want, c.session)
+		}
+		if fit != session {
+			if err := r.exec(ctx, duckdbtune.SetPerfectHash(fit)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -50,12 +61,12 @@ func TestCountedRowsLowersPerfectHash(t *testing.T) {
 		if err := r.conn.QueryRowContext(ctx, "SELECT CAST(current_setting('perfect_ht_threshold') AS INTEGER)").Scan(&now); err != nil {
 			t.Fatal(err)
 		}
-		if r.perfectHashBits != c.want || now != c.want {
-			t.Errorf("after %d rows: threshold %d (DuckDB's setting %d), want %d; it only ever goes down", c.rows, r.perfectHashBits, now, c.want)
+		if now != c.want || r.perfectHashBits != opened {
+			t.Errorf("after %d rows: DuckDB's setting 2^%d, want 2^%d; the run's ceiling 2^%d, want 2^%d", c.rows, now, c.want, r.perfectHashBits, opened)
 		}
-	}
-	if p := plan(); strings.Contains(p, `"PERFECT_HASH_GROUP_BY"`) || !strings.Contains(p, `"HASH_GROUP_BY"`) {
-		t.Errorf("after counting: want DuckDB's hash table, plan:\n%s", p)
+		if p := plan(); strings.Contains(p, `"PERFECT_HASH_GROUP_BY"`) != c.perfect {
+			t.Errorf("after %d rows: want a perfect hash %v, plan:\n%s", c.rows, c.perfect, p)
+		}
 	}
 }
 

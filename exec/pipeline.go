@@ -108,8 +108,8 @@ func (b *backend) Close() error {
 // (fitPerfectHash), and the threads the key aggregates get.
 func (b *backend) Fit(f *compile.Facts) {
 	r := b.r
-	f.SessionPerfectHash = r.perfectHashBits
-	f.PerfectHashBits, f.MemoryBudget = r.fitPerfectHash(f.Rows), duckdbtune.MemoryBudget(r.memoryLimit)
+	f.PerfectHashBits, f.SessionPerfectHash = r.fitPerfectHash(f.Rows)
+	f.MemoryBudget = duckdbtune.MemoryBudget(r.memoryLimit)
 	f.Threads, f.KeyThreads = r.threads, r.keyThreads
 }
 

@@ -3,6 +3,7 @@ package spark_test
 import (
 	"context"
 	gosql "database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -175,8 +176,9 @@ func tableData(n, shift int) string {
 // requires the DuckDB engine's report, table rows and quarantine rows in input order; a failing
 // write that leaves the previous tables as they were; a run killed between its two commits,
 // recovered by the next; a run without invalid rows that empties the quarantine and says where
-// its rows are kept; two concurrent runs, one waiting for the other; and clear refusals of a catalog the server lacks and of a table of another
-// format.
+// its rows are kept; two concurrent runs, one waiting for the other; `tablegate validate --engine
+// spark --out FORMAT:…` through the CLI; and clear refusals of a catalog the server lacks and of
+// a table of another format.
 func TestSlowCatalogTables(t *testing.T) {
 	for _, format := range []string{exec.FormatDelta, exec.FormatIceberg} {
 		t.Run(format, func(t *testing.T) {
@@ -340,6 +342,27 @@ func TestSlowCatalogTables(t *testing.T) {
 					in = second
 				}
 				pairIs(t, in, "after two concurrent runs")
+			})
+
+			t.Run("cli", func(t *testing.T) {
+				// tablegate delegates to tablegate-spark, which reads the FORMAT:… address.
+				cctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+				defer cancel()
+				cdir, _, in, schemaFile := cliFixture(cctx, t)
+				addr := fmt.Sprintf("%s:%s.db.cli", format, s.catalog)
+				cmd := osexec.CommandContext(cctx, filepath.Join(cdir, "tablegate"), "validate", "--engine", "spark", "--spark-remote", s.Remote,
+					"--schema", schemaFile, "--input", in, "--out", addr, "--quarantine", "--format", "json")
+				stdout, err := cmd.Output()
+				var rep outcome.Report
+				if jerr := json.Unmarshal(stdout, &rep); err != nil || jerr != nil {
+					t.Fatalf("exit %v, stdout %s", err, stdout)
+				}
+				if *rep.Outcome != outcome.Quarantined || rep.Table.Address != addr || rep.Quarantine.Address != addr+"_quarantine" {
+					t.Errorf("outcome %s, table %q, quarantine %q", *rep.Outcome, rep.Table.Address, rep.Quarantine.Address)
+				}
+				if n, q := len(tableRows(t, db, sess, format, s.catalog+".db.cli")), len(tableRows(t, db, sess, format, s.catalog+".db.cli_quarantine")); n != 7 || q != 3 {
+					t.Errorf("the table has %d rows and the quarantine %d, want 7 and 3", n, q)
+				}
 			})
 
 			t.Run("refusals", func(t *testing.T) {
