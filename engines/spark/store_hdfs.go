@@ -235,26 +235,11 @@ func (s *hdfsStore) held(rec []byte) func() {
 	s.mu.Lock()
 	s.lost = nil
 	s.mu.Unlock()
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(s.lease / 3):
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), s.lease/3)
-			_ = s.renew(ctx, rec)
-			cancel()
-		}
-	}()
+	stop := renewing(s.lease, func(ctx context.Context) { _ = s.renew(ctx, rec) })
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			close(stop)
-			<-done
+			stop()
 			ctx, cancel := context.WithTimeout(context.Background(), abortTimeout)
 			defer cancel()
 			if s.owned(ctx) == nil {

@@ -165,6 +165,26 @@ type lockRecord struct {
 	LeaseSeconds float64 `json:"lease_seconds"`
 }
 
+// renewing calls renew every third of lease, each call bounded by that, until the returned stop
+// is called; stop waits for a renewal under way.
+func renewing(lease time.Duration, renew func(context.Context)) (stop func()) {
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-quit:
+				return
+			case <-time.After(lease / 3):
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), lease/3)
+			renew(ctx)
+			cancel()
+		}
+	}()
+	return func() { close(quit); <-done }
+}
+
 // LockedError is an output another run holds the lock of, when the wait for it ended.
 type LockedError struct {
 	Output, Lock string
@@ -239,26 +259,11 @@ func (s *s3Store) held(etag string, rec []byte) func() {
 	s.mu.Lock()
 	s.lockETag, s.lockRec, s.lost = etag, rec, nil
 	s.mu.Unlock()
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(s.lease / 3):
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), s.lease/3)
-			_ = s.renew(ctx)
-			cancel()
-		}
-	}()
+	stop := renewing(s.lease, func(ctx context.Context) { _ = s.renew(ctx) })
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			close(stop)
-			<-done
+			stop()
 			s.mu.Lock()
 			etag, lost := s.lockETag, s.lost
 			s.lockETag = ""
