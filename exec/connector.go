@@ -20,8 +20,9 @@ type Connector interface {
 	// Prepare readies the asset for the engine before anything is read: it renders the plan in
 	// the engine's dialect, makes the output's address the one the engine writes, completes what
 	// a killed run left at the output, and refuses, naming it, what of the asset and the options
-	// the engine cannot run.
-	Prepare(ctx context.Context, a Asset, opts Options) (Asset, error)
+	// the engine cannot run. warnings are what it did that the run's report warns of (what a
+	// killed run left, rolled back).
+	Prepare(ctx context.Context, a Asset, opts Options) (prepared Asset, warnings []string, err error)
 	// Connect opens the engine's session for a run of the asset (as Prepare returned it); id
 	// names the run's statements and temporaries.
 	Connect(ctx context.Context, a Asset, id int64) (Backend, error)
@@ -128,7 +129,12 @@ func loadOn(ctx context.Context, b *foreign, rep *outcome.Report, opts Options) 
 // explainOn is explain on the other engine: the statements that opened the input, the probes and
 // the program.
 func (e *Engine) explainOn(ctx context.Context, a Asset, opts Options, policy outcome.Policy) (string, error) {
-	a, err := e.other.Prepare(ctx, a, opts)
+	a, warnings, err := e.other.Prepare(ctx, a, opts)
+	for _, w := range warnings { // no report: only the writer hears of them
+		if opts.Warnings != nil {
+			fmt.Fprintln(opts.Warnings, "warning: "+w)
+		}
+	}
 	if err != nil {
 		return "", err
 	}
@@ -159,7 +165,10 @@ func (e *Engine) runOn(ctx context.Context, a Asset, opts Options, rep *outcome.
 	if err := opts.validate(); err != nil {
 		return rep, fail(rep, err)
 	}
-	a, err := e.other.Prepare(ctx, a, opts)
+	a, warnings, err := e.other.Prepare(ctx, a, opts)
+	for _, w := range warnings {
+		warn(rep, opts, w)
+	}
 	if err != nil {
 		return rep, fail(rep, err)
 	}

@@ -206,6 +206,9 @@ func conclude(rep *outcome.Report, a Asset, opts Options, ev *evaluation, err er
 		return fail(rep, err)
 	}
 	total, stats, out := ev.total, ev.stats, ev.out
+	for _, w := range ev.res.Written.Warnings {
+		warn(rep, opts, w)
+	}
 	if w := ev.res.Written; a.Output != nil && out != outcome.Aborted && out != outcome.TableCheckFailed {
 		if w.Kept != "" {
 			why := "this run found no invalid rows"

@@ -87,6 +87,9 @@ type Written struct {
 	// Kept, when not "", is where an older quarantine the run would have lost was kept; Was is
 	// where it was.
 	Kept, Was string
+	// Warnings are what the write did that the run's report warns of (what a killed run left,
+	// rolled back).
+	Warnings []string
 }
 
 // Tuner is a Backend that tunes the engine for the run: it fills the facts that steer the

@@ -83,8 +83,8 @@ func NewWith(connect func(ctx context.Context) (Session, error), opts ...Option)
 
 // WithLockDir keeps the locks of catalog table outputs (exec.CatalogOutput) in dir: runs that
 // share dir wait for each other before they write the same table. An engine without one
-// refuses catalog outputs (tablegate-spark uses tablegate-spark-locks in the system's
-// temporary folder).
+// refuses catalog outputs (tablegate-spark uses tablegate/spark-locks in the user's cache
+// folder).
 func WithLockDir(dir string) Option {
 	return func(e *Engine) { e.lockDir = dir }
 }
@@ -105,15 +105,15 @@ func (e *Engine) Run(ctx context.Context, a exec.Asset, opts exec.Options) (*out
 // Prepare renders the plan in Spark SQL, makes the output absolute (checked writable, its
 // folder made) and completes what a killed run left at it, and refuses what Spark cannot run.
 // A local input that is missing with opts.SkipMissing is no input (the skipped outcome).
-func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (exec.Asset, error) {
+func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (exec.Asset, []string, error) {
 	if err := refuse(a, opts); err != nil {
-		return a, err
+		return a, nil, err
 	}
 	for _, name := range []string{a.Name, a.QuarantineName} {
 		// A name makes the quarantine's path: no separators, no "..".
 		if name != "" {
 			if err := exec.CheckAssetName(name); err != nil {
-				return a, err
+				return a, nil, err
 			}
 		}
 	}
@@ -122,19 +122,19 @@ func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (
 		// Checked writable before any work.
 		table, err := normalizeOutput(out.Path)
 		if err != nil {
-			return a, &outcome.OutputError{Output: out.Path, Err: err}
+			return a, nil, &outcome.OutputError{Output: out.Path, Err: err}
 		}
 		a.Output = exec.ParquetOutput{Path: table}
 		if st, err = e.store(a); err == nil {
 			err = st.Check(ctx)
 		}
 		if err != nil {
-			return a, &outcome.OutputError{Output: out.Path, Err: err}
+			return a, nil, &outcome.OutputError{Output: out.Path, Err: err}
 		}
 	}
 	prog, err := dialect.CompileContext(ctx, a.Plan)
 	if err != nil {
-		return a, err
+		return a, nil, err
 	}
 	a.Plan = prog.Spark()
 	if in, ok := a.Input.(exec.ParquetInput); ok && opts.SkipMissing {
@@ -147,19 +147,23 @@ func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (
 	switch out := a.Output.(type) {
 	case exec.ParquetOutput:
 		if err := recoverOutput(ctx, st); err != nil {
-			return a, &outcome.OutputError{Output: a.Output.String(), Err: err}
+			return a, nil, &outcome.OutputError{Output: a.Output.String(), Err: err}
 		}
 	case exec.CatalogOutput:
 		// The catalog and format are checked before any work, and a killed run's lone
 		// quarantine rolled back.
 		if e.lockDir == "" {
-			return a, &outcome.OutputError{Output: out.String(), Err: errors.New("the Spark engine has no folder for the catalog tables' locks: give it one (spark.WithLockDir)")}
+			return a, nil, &outcome.OutputError{Output: out.String(), Err: errors.New("the Spark engine has no folder for the catalog tables' locks: give it one (spark.WithLockDir)")}
 		}
-		if _, err := e.recoverTables(ctx, out, quarantineTable(a)); err != nil {
-			return a, &outcome.OutputError{Output: out.String(), Err: err}
+		rolledBack, err := e.recoverTables(ctx, out, quarantineTable(a))
+		if err != nil {
+			return a, nil, &outcome.OutputError{Output: out.String(), Err: err}
+		}
+		if rolledBack != nil {
+			return a, []string{rolledBack.Error()}, nil
 		}
 	}
-	return a, nil
+	return a, nil, nil
 }
 
 // Connect opens the run's session (no I/O until its first statement); cancelling ctx interrupts

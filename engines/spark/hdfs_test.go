@@ -338,7 +338,7 @@ func TestHDFSKilledMidCommit(t *testing.T) {
 
 	// The next run's Prepare completes the commit, once the killed run's lease ended.
 	a := exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in2}, Output: exec.ParquetOutput{Path: out}, Quarantine: true}
-	if _, err := spark.New(server.Remote, opts...).Prepare(context.Background(), a, exec.Options{}); err != nil {
+	if _, _, err := spark.New(server.Remote, opts...).Prepare(context.Background(), a, exec.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	onlyOutputs(t, c, "/out/killed")

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -164,23 +165,27 @@ type pairTables struct {
 	table, quarantine tableName
 }
 
-// newPair resolves the output's catalog (the session's current one when not given) and checks
-// that the server holds the format there, and that existing tables are of the format.
-func newPair(ctx context.Context, s Session, out exec.CatalogOutput, quarantine string) (*pairTables, error) {
+// catalogOf is the output's catalog: the one it names, else the session's current one.
+func catalogOf(ctx context.Context, s Session, out exec.CatalogOutput) (string, error) {
+	if out.Catalog != "" {
+		return out.Catalog, nil
+	}
+	rows, err := s.Rows(ctx, "SELECT current_catalog()")
+	if err != nil {
+		return "", fmt.Errorf("read the session's current catalog: %w", err)
+	}
+	if len(rows) != 1 || len(rows[0]) != 1 {
+		return "", errors.New("the server named no current catalog: name one in the output (FORMAT:catalog.namespace.table)")
+	}
+	return fmt.Sprint(rows[0][0]), nil
+}
+
+// newPair is the output's pair in catalog (catalogOf); it checks that the server holds the
+// format there, and that existing tables are of the format.
+func newPair(ctx context.Context, s Session, out exec.CatalogOutput, catalog, quarantine string) (*pairTables, error) {
 	f, err := formatOf(out.Format)
 	if err != nil {
 		return nil, err
-	}
-	catalog := out.Catalog
-	if catalog == "" {
-		rows, err := s.Rows(ctx, "SELECT current_catalog()")
-		if err != nil {
-			return nil, err
-		}
-		if len(rows) != 1 {
-			return nil, errors.New("the server named no current catalog")
-		}
-		catalog = fmt.Sprint(rows[0][0])
 	}
 	p := &pairTables{s: s, f: f, table: tableName{catalog, out.Namespace, out.Table}, quarantine: tableName{catalog, out.Namespace, quarantine}}
 	if err := f.check(ctx, s, p.table); err != nil {
@@ -301,37 +306,59 @@ func (p *pairTables) rollBack(ctx context.Context, v, tableRun string) error {
 	return p.s.Exec(ctx, fmt.Sprintf("ALTER TABLE %s SET TBLPROPERTIES (%s = %s)", p.quarantine, dialect.String(runProperty), dialect.String(tableRun)))
 }
 
-// lockFile is the local lock of a catalog output: writers through this machine wait for each
-// other.
-func lockFile(dir string, out exec.CatalogOutput) (string, error) {
+// lockFile is the local lock of a catalog table: writers through this machine wait for each
+// other. It is named after the resolved table (its catalog given), lower-cased, so that every
+// address of one table takes one lock.
+func lockFile(dir string, t tableName) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("make the folder of the catalog tables' locks: %w", err)
 	}
-	return filepath.Join(dir, strings.ReplaceAll(out.String(), ":", "_")+".lock"), nil
+	return filepath.Join(dir, lockName(t)), nil
+}
+
+// lockName is the lock file's name of t: its parts lower-cased, escaped (no separator, no dot
+// within a part) and joined by dots.
+func lockName(t tableName) string {
+	parts := []string{t.catalog, t.namespace, t.table}
+	for i, p := range parts {
+		parts[i] = strings.ReplaceAll(url.PathEscape(strings.ToLower(p)), ".", "%2E")
+	}
+	return strings.Join(parts, ".") + ".lock"
 }
 
 // recoverTables completes, under the output's lock, what a run killed between its commits left:
 // it opens a session of its own, checks the catalog and rolls a lone quarantine back.
 func (e *Engine) recoverTables(ctx context.Context, out exec.CatalogOutput, quarantine string) (*RolledBackError, error) {
-	path, err := lockFile(e.lockDir, out)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := durable.LockPath(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
 	s, err := e.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	p, err := newPair(ctx, s, out, quarantine)
+	unlock, catalog, err := lockTable(ctx, s, e.lockDir, out)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	p, err := newPair(ctx, s, out, catalog, quarantine)
 	if err != nil {
 		return nil, err
 	}
 	return p.recover(ctx)
+}
+
+// lockTable resolves the output's catalog on s and takes its table's lock.
+func lockTable(ctx context.Context, s Session, dir string, out exec.CatalogOutput) (unlock func(), catalog string, err error) {
+	if catalog, err = catalogOf(ctx, s, out); err != nil {
+		return nil, "", err
+	}
+	path, err := lockFile(dir, tableName{catalog, out.Namespace, out.Table})
+	if err != nil {
+		return nil, "", err
+	}
+	if unlock, err = durable.LockPath(ctx, path); err != nil {
+		return nil, "", err
+	}
+	return unlock, catalog, nil
 }
 
 // tableWriter writes a catalog output: the program's CREATE OR REPLACE statements run in Finish,
@@ -349,27 +376,32 @@ type tableWriter struct {
 	// began ("" none); quarExists tells that it exists.
 	quarRun, quarVersion string
 	quarExists           bool
+	// rolledBack is the quarantine a killed run left that Begin rolled back ("" none), for the
+	// report's warnings.
+	rolledBack string
 }
 
 // Begin takes the output's lock, checks the catalog, rolls back what a killed run left and reads
 // the quarantine's version (the point to restore it to).
 func (w *tableWriter) Begin(ctx context.Context) error {
-	path, err := lockFile(w.lockDir, w.out)
+	unlock, catalog, err := lockTable(ctx, w.b.s, w.lockDir, w.out)
 	if err != nil {
 		return err
 	}
-	if w.unlock, err = durable.LockPath(ctx, path); err != nil {
-		return err
-	}
+	w.unlock = unlock
 	name := w.quarantine
 	if name == "" {
 		name = exec.QuarantineName(w.out.Table)
 	}
-	if w.pair, err = newPair(ctx, w.b.s, w.out, name); err != nil {
+	if w.pair, err = newPair(ctx, w.b.s, w.out, catalog, name); err != nil {
 		return err
 	}
-	if _, err := w.pair.recover(ctx); err != nil {
+	rolledBack, err := w.pair.recover(ctx)
+	if err != nil {
 		return err
+	}
+	if rolledBack != nil {
+		w.rolledBack = rolledBack.Error()
 	}
 	if err := w.b.s.Exec(ctx, fmt.Sprintf("CREATE NAMESPACE IF NOT EXISTS %s.%s", dialect.Ident(w.pair.table.catalog), dialect.Ident(w.out.Namespace))); err != nil {
 		return fmt.Errorf("make the namespace %s: %w", w.out.Namespace, err)
@@ -405,6 +437,9 @@ func (w *tableWriter) Step(_ context.Context, s compile.Step, _ ...any) error {
 // replaced.
 func (w *tableWriter) Finish(ctx context.Context, conds compile.Cond) (written runner.Written, err error) {
 	defer w.Abort("")
+	if w.rolledBack != "" {
+		written.Warnings = []string{w.rolledBack}
+	}
 	if err := ctx.Err(); err != nil {
 		return written, err
 	}

@@ -266,30 +266,51 @@ func TestSlowCatalogTables(t *testing.T) {
 			})
 
 			t.Run("killed between the commits", func(t *testing.T) {
-				cmd := osexec.Command(os.Args[0], "-test.run=^TestTableKillHelper$", "-test.count=1")
-				cmd.Env = append(os.Environ(), "TG_TABLE_REMOTE="+s.Remote, "TG_TABLE_FORMAT="+format, "TG_TABLE_CATALOG="+s.catalog,
-					"TG_TABLE_INPUT="+second, "TG_TABLE_LOCKS="+locks, testenv.SlowVar+"=")
-				got, err := cmd.CombinedOutput()
-				var exit *osexec.ExitError
-				if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-					t.Fatalf("the child was not killed: %v\n%s", err, got)
+				// kill runs a child on second that is killed once its quarantine committed: the
+				// new quarantine is left beside the old table.
+				kill := func(t *testing.T) {
+					t.Helper()
+					cmd := osexec.Command(os.Args[0], "-test.run=^TestTableKillHelper$", "-test.count=1")
+					cmd.Env = append(os.Environ(), "TG_TABLE_REMOTE="+s.Remote, "TG_TABLE_FORMAT="+format, "TG_TABLE_CATALOG="+s.catalog,
+						"TG_TABLE_INPUT="+second, "TG_TABLE_LOCKS="+locks, testenv.SlowVar+"=")
+					got, err := cmd.CombinedOutput()
+					var exit *osexec.ExitError
+					if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+						t.Fatalf("the child was not killed: %v\n%s", err, got)
+					}
+					if q := tableRows(t, db, sess, format, qName); !reflect.DeepEqual(q, duckRows[second][1]) {
+						t.Fatalf("the killed run's quarantine was not committed (%d rows): the kill came elsewhere", len(q))
+					}
 				}
-				// The kill left the new quarantine beside the old table.
-				if q := tableRows(t, db, sess, format, qName); !reflect.DeepEqual(q, duckRows[second][1]) {
-					t.Fatalf("the killed run's quarantine was not committed (%d rows): the kill came elsewhere", len(q))
+				// rolledBack requires a warning that the killed run's quarantine was rolled back.
+				rolledBack := func(t *testing.T, warnings []string) {
+					t.Helper()
+					for _, w := range warnings {
+						if strings.Contains(w, "the quarantine "+qName+" but not its table; it is rolled back to version") {
+							return
+						}
+					}
+					t.Errorf("no warning tells that the killed run's quarantine was rolled back: %q", warnings)
 				}
+				kill(t)
 				// The next run rolls the quarantine back before it reads anything; explain is such a run.
-				text, err := exec.NewOn(s.engine(locks)).ExplainAsset(ctx, exec.Asset{Plan: p, Input: exec.ParquetInput{Path: first}, Output: out, Quarantine: true}, exec.Options{})
+				var warnings strings.Builder
+				text, err := exec.NewOn(s.engine(locks)).ExplainAsset(ctx, exec.Asset{Plan: p, Input: exec.ParquetInput{Path: first}, Output: out, Quarantine: true}, exec.Options{Warnings: &warnings})
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !strings.Contains(text, "CREATE OR REPLACE TABLE "+qName+" USING "+format+" TBLPROPERTIES ('tablegate.run' = $1, 'tablegate.pair' = $2) AS SELECT") {
 					t.Errorf("explain does not show the quarantine's write:\n%s", text)
 				}
+				rolledBack(t, strings.Split(strings.ReplaceAll(warnings.String(), "warning: ", ""), "\n"))
 				pairIs(t, first, "after the recovery")
-				if _, err := run(s.engine(locks), second); err != nil {
+				// A run's report warns of the rollback.
+				kill(t)
+				rep, err := run(s.engine(locks), second)
+				if err != nil {
 					t.Fatal(err)
 				}
+				rolledBack(t, rep.Warnings)
 				pairIs(t, second, "after the next run")
 			})
 

@@ -189,7 +189,7 @@ func (f *flags) connect(cmd *cobra.Command, getenv func(string) string) (*tableg
 	if remote == "" {
 		return nil, &usageError{"--engine spark needs --spark-remote sc://HOST:PORT (or env SPARK_REMOTE)"}
 	}
-	opts := []spark.Option{spark.WithLockDir(filepath.Join(os.TempDir(), "tablegate-spark-locks"))}
+	opts := []spark.Option{spark.WithLockDir(lockDir())}
 	if s3, ok := f.s3(cmd, getenv); ok {
 		opts = append(opts, spark.WithS3(s3))
 	}
@@ -205,6 +205,16 @@ func (f *flags) connect(cmd *cobra.Command, getenv func(string) string) (*tableg
 		opts = append(opts, spark.WithHDFS(spark.HDFSOptions{WebHDFS: addr, User: hdfsUser}))
 	}
 	return tablegate.NewOn(spark.New(remote, opts...)), nil
+}
+
+// lockDir is this user's folder of the catalog tables' locks: in the user's cache folder, else
+// in the temporary folder under a name of the user's own (another user's folder there is not
+// writable).
+func lockDir() string {
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "tablegate", "spark-locks")
+	}
+	return filepath.Join(os.TempDir(), fmt.Sprintf("tablegate-spark-locks-%d", os.Getuid()))
 }
 
 // s3 is this process's access to the S3 store of s3a:// outputs: the credentials from the

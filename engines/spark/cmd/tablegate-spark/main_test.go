@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -89,5 +91,23 @@ func TestS3Access(t *testing.T) {
 				t.Errorf("%v %v: %q does not say %q", tc.env, tc.flags, rep.Error.Message, w)
 			}
 		}
+	}
+}
+
+// TestLockDir: the locks are in the user's own folder, so that users of one machine do not share
+// (and cannot block) one folder of locks.
+func TestLockDir(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the cache folder follows XDG_CACHE_HOME on Linux")
+	}
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	if got, want := lockDir(), filepath.Join(cache, "tablegate", "spark-locks"); got != want {
+		t.Errorf("with XDG_CACHE_HOME=%s the locks are in %s, want %s", cache, got, want)
+	}
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	if got, want := lockDir(), filepath.Join(os.TempDir(), "tablegate-spark-locks-"+strconv.Itoa(os.Getuid())); got != want {
+		t.Errorf("with no cache folder the locks are in %s, want %s", got, want)
 	}
 }
