@@ -72,7 +72,7 @@ func (o CatalogOutput) target(_ *run, quarantineName string, _ bool) compile.Out
 }
 
 // writer is nil: the DuckDB engine refuses the output before it writes (check).
-func (CatalogOutput) writer(*run, string, bool) runner.Writer { return nil }
+func (CatalogOutput) writer(*run, compile.Output, string, bool) runner.Writer { return nil }
 
 // check refuses the output on the DuckDB engine, the only one that checks it: only Spark writes
 // catalog tables.

@@ -17,9 +17,10 @@ type StagedWrite struct {
 }
 
 // commitMembers puts every staged write in place, all or nothing: each member's Finish records
-// its renames (or leaves its commit) to the write set, which then puts every member in place at
-// once (writeSet.finish: one journal over every member's renames, or one transaction). When it
-// fails, no member was written.
+// its renames (a Parquet output's) in the write set, which then puts every member in place at
+// once (writeSet.finish: one journal over every member's renames, or the one commit of the
+// transaction every member's DuckDB tables were written in). When it fails, no member was
+// written.
 func commitMembers(ctx context.Context, ws *writeSet, staged []StagedWrite) error {
 	for i, s := range staged {
 		if err := s.Exec.Finish(ctx); err != nil {

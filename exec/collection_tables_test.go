@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -214,4 +215,58 @@ func TestCollectionTablesOfTheEnginesDatabase(t *testing.T) {
 	var orders, items, quarantined int
 	require.NoError(t, eng.DB().QueryRow("SELECT (SELECT count(*) FROM orders), (SELECT count(*) FROM items), (SELECT count(*) FROM orders_quarantine)").Scan(&orders, &items, &quarantined))
 	assert.Equal(t, [3]int{1, 1, 1}, [3]int{orders, items, quarantined})
+}
+
+// TestCollectionTablesDetachedAfterTheRun: the database file members write is detached when the
+// run ends, written or not, though a later member attached another file (its input) after the
+// first member's write was compiled; a failed write gives back the space it took.
+func TestCollectionTablesDetachedAfterTheRun(t *testing.T) {
+	e := newEnv(t)
+	db, other := e.path("out", "wh.duckdb"), e.path("other.duckdb")
+	c := collection.New("c").Member("orders", colOrders()).Member("items", colItems()).OneToAtLeastOne("has_items", "orders", "items")
+	eng, err := exec.Open(exec.Config{Threads: 2})
+	require.NoError(t, err)
+	defer eng.Close()
+	attached := func() []string {
+		rows, err := eng.DB().Query("SELECT path FROM duckdb_databases() WHERE path IS NOT NULL ORDER BY path")
+		require.NoError(t, err)
+		defer rows.Close()
+		var paths []string
+		for rows.Next() {
+			var p string
+			require.NoError(t, rows.Scan(&p))
+			paths = append(paths, p)
+		}
+		require.NoError(t, rows.Err())
+		return paths
+	}
+	// run writes orders 1..n, but 2 (its amount fails), each with one item.
+	run := func(n int) error {
+		e.table(other, "items", fmt.Sprintf("SELECT i AS order_id, 1::BIGINT AS line, 'p' AS product_id, 1::BIGINT AS qty FROM range(1, %d) t(i)", n+1))
+		orders := fmt.Sprintf("SELECT i AS order_id, CASE WHEN i = 2 THEN -1.0 ELSE 1.0 END::DOUBLE AS amount FROM range(1, %d) t(i)", n+1)
+		ca := exec.CollectionAsset{Plan: compileCollection(t, c), Members: map[string]exec.Asset{
+			"orders": {Input: exec.ParquetInput{Path: e.parquet("in/orders.parquet", orders)},
+				Output: exec.TableOutput{File: db, Table: "orders"}, Quarantine: true},
+			"items": {Input: exec.TableInput{File: other, Table: "items"}, Output: exec.TableOutput{File: db, Table: "items"}, Quarantine: true},
+		}}
+		_, err := eng.RunCollection(context.Background(), ca, exec.Options{})
+		return err
+	}
+
+	require.NoError(t, run(2))
+	assert.Empty(t, attached(), "every file the run attached is detached")
+	rows, _ := e.dbTable(db, "main", "items")
+	assert.Len(t, rows, 1)
+
+	// items' quarantine cannot replace a view: its write fails after orders' ran.
+	e.withDB(db, "DROP TABLE d.items_quarantine", "CREATE VIEW d.items_quarantine AS SELECT 1 AS x")
+	before, err := os.Stat(db)
+	require.NoError(t, err)
+	var merr *outcome.MemberError
+	require.ErrorAs(t, run(200000), &merr)
+	assert.Equal(t, "items", merr.Member)
+	assert.Empty(t, attached(), "the file is detached after the failed write")
+	after, err := os.Stat(db)
+	require.NoError(t, err)
+	assert.Equal(t, before.Size(), after.Size(), "the failed write gave back the space it took")
 }

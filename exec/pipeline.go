@@ -27,6 +27,8 @@ type backend struct {
 	// src and opening are the input as its opening read it (openInput).
 	src     compile.Source
 	opening *compile.Opening
+	// out is the output's target, named once (target).
+	out *compile.Output
 }
 
 func newBackend(r *run, a Asset, written map[string]bool) *backend {
@@ -96,7 +98,7 @@ func (b *backend) Writer() runner.Writer {
 	if b.a.Output == nil {
 		return nil
 	}
-	return b.a.Output.writer(b.r, b.quarantineName, b.keepPrevious)
+	return b.a.Output.writer(b.r, b.target(), b.quarantineName, b.keepPrevious)
 }
 
 func (b *backend) Close() error {
@@ -183,11 +185,18 @@ type session interface {
 
 func (b *backend) asset() Asset { return b.a }
 func (b *backend) id() int64    { return b.r.id }
+
+// target is named once, when the program is compiled, and the writer writes to it: the aliases
+// the run attaches files as are numbered in order, so naming it again later could name another.
 func (b *backend) target() compile.Output {
 	if b.a.Output == nil {
 		return compile.Output{}
 	}
-	return b.a.Output.target(b.r, b.quarantineName, b.keepPrevious)
+	if b.out == nil {
+		t := b.a.Output.target(b.r, b.quarantineName, b.keepPrevious)
+		b.out = &t
+	}
+	return *b.out
 }
 func (b *backend) blame(ctx context.Context, rel compile.Relation, err error) error {
 	return blameRule(ctx, b.r, b.a.Plan, rel, err)

@@ -27,10 +27,11 @@ type Output interface {
 	// DefaultAssetName is the asset name when none is given: the table's base name.
 	DefaultAssetName() string
 	// sink and target are what the program that writes the output takes: its kind, and the
-	// temporary files or the catalog the run writes to; writer is what runs its write steps.
+	// temporary files or the catalog the run writes to; writer is what runs the write steps of
+	// the program compiled for t, the output's target.
 	sink() compile.Sink
 	target(r *run, quarantineName string, keepPrevious bool) compile.Output
-	writer(r *run, quarantineName string, keepPrevious bool) runner.Writer
+	writer(r *run, t compile.Output, quarantineName string, keepPrevious bool) runner.Writer
 	// check refuses, before the run reads anything, an output it could not put in place: a
 	// target that is not a regular file (a folder, a named pipe), a name too long.
 	check(quarantineName string) error
@@ -182,8 +183,8 @@ type parquetWriter struct {
 	tableTmp, quarTmp string
 }
 
-func (o ParquetOutput) writer(r *run, quarantineName string, keepPrevious bool) runner.Writer {
-	return &parquetWriter{o: o, r: r, t: o.target(r, quarantineName, keepPrevious), quarantineName: quarantineName, keepPrevious: keepPrevious}
+func (o ParquetOutput) writer(r *run, t compile.Output, quarantineName string, keepPrevious bool) runner.Writer {
+	return &parquetWriter{o: o, r: r, t: t, quarantineName: quarantineName, keepPrevious: keepPrevious}
 }
 
 // Begin makes the folder and takes the table's lock; a member of a write set (run.set) takes
@@ -407,8 +408,9 @@ type tableWriter struct {
 	o              TableOutput
 	r              *run
 	quarantineName string
-	// catalog is the alias of the output's file ("" the engine's database), abs its absolute
-	// path; isNew tells that the write makes the file; size is its size before the write (-1:
+	// catalog is the alias of the output's file ("" the engine's database) as the program names
+	// it (the target's: a collection's members attach their inputs after it was named, so the
+	// alias is never worked out again), abs its absolute path; isNew tells that the write makes the file; size is its size before the write (-1:
 	// unknown, nothing is given back); ready that the file is attached and its size read.
 	catalog, abs      string
 	isNew, ready      bool
@@ -419,8 +421,8 @@ type tableWriter struct {
 	began bool
 }
 
-func (o TableOutput) writer(r *run, quarantineName string, _ bool) runner.Writer {
-	return &tableWriter{o: o, r: r, quarantineName: quarantineName, size: -1}
+func (o TableOutput) writer(r *run, t compile.Output, quarantineName string, _ bool) runner.Writer {
+	return &tableWriter{o: o, r: r, catalog: t.Catalog, quarantineName: quarantineName, size: -1}
 }
 
 // Begin makes a new database file's folder, as a Parquet output's is.
@@ -437,7 +439,7 @@ func (w *tableWriter) Begin(context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.abs, w.catalog = abs, w.r.alias(w.o.File)
+	w.abs = abs
 	return nil
 }
 
@@ -556,8 +558,9 @@ func (e *Engine) WriteQuery(ctx context.Context, query string, out Output) error
 	if err := out.check(name); err != nil {
 		return &OutputError{Output: out.String(), Err: err}
 	}
-	prog := compile.WriteProgram(query, out.sink(), out.target(r, name, false))
-	if _, err := runner.Write(ctx, &backend{r: r}, out.writer(r, name, false), prog.Steps(), 0); err != nil {
+	t := out.target(r, name, false)
+	prog := compile.WriteProgram(query, out.sink(), t)
+	if _, err := runner.Write(ctx, &backend{r: r}, out.writer(r, t, name, false), prog.Steps(), 0); err != nil {
 		return &OutputError{Output: out.String(), Err: err}
 	}
 	return nil

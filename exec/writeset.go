@@ -276,8 +276,10 @@ func (ws *writeSet) finish(ctx context.Context) error {
 		}
 		durable.Crash("tables written")
 		ws.txn.committing, ws.ended = true, true
+		// ctx was checked above: cancelled during the COMMIT, the commit could take effect while
+		// its error returned, and the run would report unwritten the tables it replaced.
 		commit, rollback := compile.SetEnd("")
-		if err := ws.txn.r.exec(ctx, commit.SQL); err != nil {
+		if err := ws.txn.r.exec(context.WithoutCancel(ctx), commit.SQL); err != nil {
 			_ = ws.txn.r.exec(context.Background(), rollback.SQL)
 			return err
 		}

@@ -75,7 +75,7 @@ func writeSetOf(t *testing.T, e *Engine, members []setMember, stage string) (kil
 				SQL: fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet)", m.invalid, sql.String(target.QuarantineFile))})
 			conds = compile.WriteQuarant
 		}
-		if _, err := runner.Write(ctx, &backend{r: r}, m.out.writer(r, name, false), steps, conds); err != nil {
+		if _, err := runner.Write(ctx, &backend{r: r}, m.out.writer(r, target, name, false), steps, conds); err != nil {
 			ws.release()
 			return false, err
 		}
@@ -315,8 +315,9 @@ func writeTablesSet(t *testing.T, e *Engine, file string, queries map[string]str
 		defer r.close()
 		r.set = ws
 		out := outs[i].Output
-		prog := compile.WriteProgram(queries[name], out.sink(), out.target(r, outs[i].QuarantineName, false))
-		if _, err := runner.Write(ctx, &backend{r: r}, out.writer(r, outs[i].QuarantineName, false), prog.Steps(), 0); err != nil {
+		target := out.target(r, outs[i].QuarantineName, false)
+		prog := compile.WriteProgram(queries[name], out.sink(), target)
+		if _, err := runner.Write(ctx, &backend{r: r}, out.writer(r, target, outs[i].QuarantineName, false), prog.Steps(), 0); err != nil {
 			return err
 		}
 	}
