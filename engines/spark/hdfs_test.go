@@ -406,7 +406,7 @@ func TestHDFSCLI(t *testing.T) {
 // TestHDFSLock: a second writer of an output on HDFS waits for the first and, when its context
 // ends, is refused naming the holder; it takes the lock once the first gives it back. A lock
 // whose lease ended (its run was killed) is taken over; a run whose lock was taken over puts
-// nothing in place.
+// nothing in place and deletes nothing. Two runs' temporaries have different names.
 func TestHDFSLock(t *testing.T) {
 	c := needHDFS(t)
 	ctx := context.Background()
@@ -423,6 +423,9 @@ func TestHDFSLock(t *testing.T) {
 		return s
 	}
 	first, second := store(), store()
+	if a, b := first.Temp(9, "table"), second.Temp(9, "table"); a == b {
+		t.Errorf("two runs of the same number share a temporary %s", a)
+	}
 	unlock, err := first.Lock(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -458,7 +461,12 @@ func TestHDFSLock(t *testing.T) {
 		t.Fatalf("the lock after the takeover: %s, %v", b, err)
 	}
 	// Another run takes the lock over (as if this run's lease had ended): this run's commit puts
-	// nothing in place.
+	// nothing in place, and deletes nothing, not the older quarantine the other run kept.
+	for _, dir := range []string{"/lock/t_quarantine.parquet", "/lock/t_quarantine.prev.parquet"} {
+		if err := c.Mkdirs(ctx, dir); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := c.Create(ctx, lock, []byte(`{"owner":"other","host":"h","pid":2,"lease_seconds":60}`), true); err != nil {
 		t.Fatal(err)
 	}
@@ -466,11 +474,15 @@ func TestHDFSLock(t *testing.T) {
 	if err := c.Mkdirs(ctx, strings.TrimPrefix(tmp, server.HDFS.URL)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := third.Commit(ctx, spark.Commit{Run: 9, Table: tmp}); err == nil || !strings.Contains(err.Error(), "taken over") {
+	keep := server.HDFS.URL + "/lock/t_quarantine.prev.parquet"
+	if _, err := third.Commit(ctx, spark.Commit{Run: 9, Table: tmp, Keep: keep}); err == nil || !strings.Contains(err.Error(), "taken over") {
 		t.Fatalf("a commit after the lock was taken over: %v, want refused", err)
 	}
 	if ok, _ := c.Exists(ctx, "/lock/t.parquet"); ok {
 		t.Error("the commit put the table in place without the lock")
+	}
+	if ok, err := c.Exists(ctx, "/lock/t_quarantine.prev.parquet"); !ok || err != nil {
+		t.Errorf("the commit without the lock deleted the older quarantine (%v)", err)
 	}
 	unlock()
 	if b, err := c.ReadFile(ctx, lock); err != nil || !strings.Contains(string(b), "other") {

@@ -81,9 +81,11 @@ func newHDFSStore(o *HDFSOptions, table, quarantine string) (*hdfsStore, error) 
 	if s.lease <= 0 {
 		s.lease = defaultLease
 	}
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	s.token = hex.EncodeToString(b)
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, err
+	}
+	s.token = hex.EncodeToString(b[:])
 	return s, nil
 }
 
@@ -121,10 +123,11 @@ func (s *hdfsStore) beside(suffix string) string { return path.Join(s.dir, "."+s
 func (s *hdfsStore) lockPath() string    { return s.beside(".tablegate.lock") }
 func (s *hdfsStore) journalPath() string { return s.beside(".tablegate-journal") }
 
-// tempPath is a temporary of the run (a role: table, quarantine, old-table, …), named as on a
-// local folder, so that Recover's clean-up finds what a killed run left.
+// tempPath is a temporary of the run (a role: table, quarantine, old-table, …), named after the
+// store's random token, unique across machines, so that Recover's clean-up finds what a killed
+// run left.
 func (s *hdfsStore) tempPath(run int64, role string) string {
-	return s.beside(fmt.Sprintf(".tablegate-%d-%d-%s.tmp", os.Getpid(), run, role))
+	return s.beside(fmt.Sprintf(".tablegate-%s-%d-%s.tmp", s.token, run, role))
 }
 
 func isTemp(base, name string) bool {
@@ -207,9 +210,9 @@ func (s *hdfsStore) readLock(ctx context.Context, lock string) (rec lockRecord, 
 	return rec, until, st.Now, nil
 }
 
-// takeOver removes the lock whose lease ended, owned by owner: renamed aside, it is deleted if it
-// is still that lock, and put back otherwise (another waiter took it over and created its own
-// meanwhile).
+// takeOver removes the lock whose lease ended, owned by owner ("" an unreadable lock): renamed
+// aside, it is deleted once read to be that lock, and put back otherwise (another waiter took it
+// over and created its own meanwhile) or when it cannot be read.
 func (s *hdfsStore) takeOver(ctx context.Context, lock, owner string) error {
 	aside := s.beside(fmt.Sprintf(".tablegate-lock-%s-%s.tmp", owner, s.token))
 	if err := s.c.Rename(ctx, lock, aside); err != nil {
@@ -220,8 +223,17 @@ func (s *hdfsStore) takeOver(ctx context.Context, lock, owner string) error {
 	}
 	data, err := s.c.ReadFile(ctx, aside)
 	var rec lockRecord
-	if err == nil && json.Unmarshal(data, &rec) == nil && rec.Owner != owner {
-		_ = s.c.Rename(ctx, aside, lock) // a fresh lock: its owner keeps it
+	if err == nil && (json.Unmarshal(data, &rec) != nil || rec.LeaseSeconds <= 0) {
+		rec = lockRecord{} // unreadable, as readLock took it
+	}
+	if err != nil || rec.Owner != owner {
+		// Maybe a fresh lock: its owner keeps it.
+		if rerr := s.c.Rename(ctx, aside, lock); rerr != nil {
+			return fmt.Errorf("put back the output's lock %s, renamed aside to %s while taking it over: %w; if no run holds it, remove it", s.url(lock), s.url(aside), rerr)
+		}
+		if err != nil {
+			return fmt.Errorf("read the output's lock %s, renamed aside while taking it over (put back): %w", s.url(lock), err)
+		}
 		return nil
 	}
 	if err := s.c.Delete(ctx, aside, false); err != nil {
@@ -318,11 +330,7 @@ func (s *hdfsStore) Commit(ctx context.Context, c Commit) (done Committed, err e
 			return done, err
 		}
 		if ok {
-			keep := s.hdfsPath(c.Keep)
-			if err := s.c.Delete(ctx, keep, true); err != nil { // the one an earlier run kept
-				return done, err
-			}
-			moves = append(moves, hdfsMove{s.quarantine, keep})
+			moves = append(moves, hdfsMove{s.quarantine, s.hdfsPath(c.Keep)})
 			kept = true
 		}
 	}
@@ -339,8 +347,13 @@ func (s *hdfsStore) Commit(ctx context.Context, c Commit) (done Committed, err e
 	if len(moves) == 0 {
 		return done, nil
 	}
-	if err := s.owned(ctx); err != nil {
+	if err := s.owned(ctx); err != nil { // before anything is deleted
 		return done, err
+	}
+	if kept {
+		if err := s.c.Delete(ctx, s.hdfsPath(c.Keep), true); err != nil { // the one an earlier run kept
+			return done, err
+		}
 	}
 	durable.Crash("outputs flushed")
 	journal := ""

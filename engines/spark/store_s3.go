@@ -307,6 +307,17 @@ func (s *s3Store) renew(ctx context.Context) error {
 	case err == nil:
 		s.lockETag = etag
 	case s3.IsPreconditionFailed(err) || s3.IsNotFound(err):
+		// A retried write whose first attempt landed (its answer lost) is refused too: the
+		// lock is lost only if it is no longer this run's.
+		data, info, rerr := s.c.Get(ctx, s.bucket, s.lockKey())
+		var rec lockRecord
+		if rerr == nil && json.Unmarshal(data, &rec) == nil && rec.Owner == s.token {
+			s.lockETag = info.ETag
+			return nil
+		}
+		if rerr != nil && !s3.IsNotFound(rerr) {
+			return fmt.Errorf("read the output's lock %s after its renewal was refused: %w", s.url(s.lockKey()), rerr)
+		}
 		s.lost = fmt.Errorf("the output's lock %s was taken over by another run: this run's lease ended before it renewed it", s.url(s.lockKey()))
 		return s.lost
 	}
@@ -428,7 +439,24 @@ func (s *s3Store) Commit(ctx context.Context, c Commit) (Committed, error) {
 		return Committed{}, err
 	}
 	if _, err := s.c.Put(ctx, s.bucket, s.journalKey(), data, s3.Cond{IfNoneMatch: true}); err != nil {
-		return Committed{}, fmt.Errorf("write the output's journal %s: %w", s.url(s.journalKey()), err)
+		err = fmt.Errorf("write the output's journal %s: %w", s.url(s.journalKey()), err)
+		// A retried write whose first attempt landed (its answer lost) is refused: read what
+		// is stored. While it may be this run's journal, the temporaries it names must stay.
+		stored, _, gerr := s.c.Get(ctx, s.bucket, s.journalKey())
+		var got journal
+		switch {
+		case s3.IsNotFound(gerr):
+			return Committed{}, err
+		case gerr != nil:
+			done.Pending = true
+			return done, fmt.Errorf("%w; whether it was written is unknown (%w): the run's temporaries are kept, and the next run on the output completes the commit if it was", err, gerr)
+		case json.Unmarshal(stored, &got) != nil:
+			done.Pending = true
+			return done, fmt.Errorf("%w; %s cannot be read as a journal: the run's temporaries are kept", err, s.url(s.journalKey()))
+		case got.Run != j.Run:
+			return Committed{}, err
+		}
+		// This run's journal was written: go on.
 	}
 	durable.Crash("journal written")
 	if err := s.apply(ctx, j); err != nil {

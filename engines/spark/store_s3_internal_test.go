@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	osexec "os/exec"
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -301,6 +303,90 @@ func TestS3Store(t *testing.T) {
 		}
 	})
 
+	t.Run("a write whose answer was lost", func(t *testing.T) {
+		// The store takes the lock's renewal and the journal, but their answers are lost: the
+		// client's retry of the journal is refused (412), and the run must see that it is its own.
+		lossy := &lossyTransport{lose: map[string]int{".lock If-Match": 1, ".journal": 1}}
+		lo := o
+		lo.HTTP = &http.Client{Transport: lossy}
+		w := s3Writer(t, lo, "lost-answer")
+		putDir(t, c, w.table, "old")
+		putDir(t, c, w.quarantine, "old")
+		if err := w.Begin(ctx); err != nil {
+			t.Fatal(err)
+		}
+		finishedS3(t, c, w, "new")
+		if _, err := w.Finish(ctx, compile.WriteTable|compile.WriteQuarant); err != nil {
+			t.Fatalf("a commit whose writes landed failed: %v", err)
+		}
+		if lossy.lost() != 2 {
+			t.Fatalf("lost %d answers, want 2 (the lock's renewal and the journal)", lossy.lost())
+		}
+		if m, q := dirMarker(t, c, "lost-answer/t.parquet"), dirMarker(t, c, "lost-answer/t_quarantine.parquet"); m != "new" || q != "new" {
+			t.Errorf("table %q, quarantine %q; want both new", m, q)
+		}
+		if got := keysUnder(t, c, "lost-answer/"); len(got) != 6 {
+			t.Errorf("left beside the outputs: %v", got)
+		}
+	})
+
+	t.Run("a renewal whose answer was lost", func(t *testing.T) {
+		// Where ETags are not the content's MD5 (moto's are), a renewal that landed changed the
+		// lock's ETag, and its retry is refused: the run must read that the lock is still its own.
+		w := s3Writer(t, o, "renewed")
+		if err := w.Begin(ctx); err != nil {
+			t.Fatal(err)
+		}
+		defer w.Abort("")
+		st := w.st.(*s3Store)
+		st.mu.Lock()
+		st.lockETag = `"an-etag-the-lost-answer-replaced"`
+		st.mu.Unlock()
+		if err := st.renew(ctx); err != nil {
+			t.Fatalf("a renewal of a lock still this run's: %v", err)
+		}
+		if err := st.renew(ctx); err != nil {
+			t.Fatalf("the renewal after it: %v", err)
+		}
+		if _, err := c.Put(ctx, testBucket, st.lockKey(), []byte(`{"owner":"other","lease_seconds":60}`), s3.Cond{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.renew(ctx); err == nil || !strings.Contains(err.Error(), "taken over") {
+			t.Fatalf("a renewal of a lock taken over: %v", err)
+		}
+	})
+
+	t.Run("a journal whose write is unknown keeps the temporaries", func(t *testing.T) {
+		// The journal lands, its answer is lost, and reading it back fails too: the run cannot
+		// tell, so it keeps its temporaries and the next run completes the commit.
+		lossy := &lossyTransport{lose: map[string]int{".journal": 1}}
+		lo := o
+		lo.HTTP = &http.Client{Transport: lossy}
+		w := s3Writer(t, lo, "unknown")
+		putDir(t, c, w.table, "old")
+		putDir(t, c, w.quarantine, "old")
+		if err := w.Begin(ctx); err != nil {
+			t.Fatal(err)
+		}
+		finishedS3(t, c, w, "new")
+		lossy.mu.Lock()
+		lossy.fail = map[string]bool{"GET .journal": true} // after Begin read that there is none
+		lossy.mu.Unlock()
+		if _, err := w.Finish(ctx, compile.WriteTable|compile.WriteQuarant); err == nil || !strings.Contains(err.Error(), "temporaries are kept") {
+			t.Fatalf("a commit whose journal may not be written: %v", err)
+		}
+		next := s3Writer(t, o, "unknown")
+		if err := recoverOutput(ctx, next.st); err != nil {
+			t.Fatal(err)
+		}
+		if m, q := dirMarker(t, c, "unknown/t.parquet"), dirMarker(t, c, "unknown/t_quarantine.parquet"); m != "new" || q != "new" {
+			t.Errorf("table %q, quarantine %q after the recovery; want both new", m, q)
+		}
+		if got := keysUnder(t, c, "unknown/"); len(got) != 6 {
+			t.Errorf("left beside the outputs: %v", got)
+		}
+	})
+
 	t.Run("killed", func(t *testing.T) {
 		for i, stage := range []string{"outputs flushed", "journal written", "copied 0", "moved 0", "copied 1", "moved 1"} {
 			t.Run(stage, func(t *testing.T) {
@@ -333,6 +419,49 @@ func TestS3Store(t *testing.T) {
 			})
 		}
 	})
+}
+
+// lossyTransport sends requests to the store, but loses the answers of the first few PUTs of
+// keys with a given suffix ("SUFFIX" or "SUFFIX If-Match", those conditional on an ETag), and
+// fails every request named in fail ("METHOD SUFFIX") without sending it.
+type lossyTransport struct {
+	mu   sync.Mutex
+	lose map[string]int
+	fail map[string]bool
+	n    int
+}
+
+func (l *lossyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	l.mu.Lock()
+	var lose, fail bool
+	for suffix, left := range l.lose {
+		key, cond, _ := strings.Cut(suffix, " ")
+		if r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, key) && left > 0 && (cond == "" || r.Header.Get(cond) != "") {
+			l.lose[suffix]--
+			l.n++
+			lose = true
+		}
+	}
+	for what := range l.fail {
+		method, key, _ := strings.Cut(what, " ")
+		fail = fail || (r.Method == method && strings.HasSuffix(r.URL.Path, key))
+	}
+	l.mu.Unlock()
+	if fail {
+		return nil, errors.New("the store cannot be reached")
+	}
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil || !lose {
+		return resp, err
+	}
+	resp.Body.Close()
+	return nil, errors.New("the answer was lost")
+}
+
+func (l *lossyTransport) lost() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.n
 }
 
 // TestS3StoreKillHelper is the child of TestS3Store/killed: it commits a finished write with a
