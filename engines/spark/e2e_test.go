@@ -732,15 +732,16 @@ func TestRefusesIncompatibleSchema(t *testing.T) {
 	}
 }
 
-// failingWrites fails a write job of the real server midway: rows past the tenth raise an error
-// inside the Spark job that writes them.
+// failingWrites fails a write job of the real server midway (a directory's or a catalog table's
+// write statement that contains match): rows past the tenth raise an error inside the Spark job
+// that writes them.
 type failingWrites struct {
 	spark.Session
 	match string
 }
 
 func (f failingWrites) Exec(ctx context.Context, q string) error {
-	if strings.HasPrefix(q, "INSERT OVERWRITE DIRECTORY") && strings.Contains(q, f.match) {
+	if (strings.HasPrefix(q, "INSERT OVERWRITE DIRECTORY") || strings.HasPrefix(q, "CREATE OR REPLACE TABLE")) && strings.Contains(q, f.match) {
 		q = strings.Replace(q, " WHERE ", " WHERE (CASE WHEN __tg_rid >= 10 THEN CAST(raise_error('tablegate test: a job failing mid-write') AS BOOLEAN) ELSE TRUE END) AND ", 1)
 	}
 	return f.Session.Exec(ctx, q)

@@ -2,8 +2,6 @@ package spark
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -81,11 +79,9 @@ func newHDFSStore(o *HDFSOptions, table, quarantine string) (*hdfsStore, error) 
 	if s.lease <= 0 {
 		s.lease = defaultLease
 	}
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
+	if s.token, err = storeToken(); err != nil {
 		return nil, err
 	}
-	s.token = hex.EncodeToString(b[:])
 	return s, nil
 }
 

@@ -97,12 +97,20 @@ func newS3Store(o *S3Options, table, quarantine string) (*s3Store, error) {
 	if s.lease <= 0 {
 		s.lease = defaultLease
 	}
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
+	if s.token, err = storeToken(); err != nil {
 		return nil, err
 	}
-	s.token = hex.EncodeToString(b[:])
 	return s, nil
+}
+
+// storeToken names a run on a remote store: its lock's owner and its temporaries, unique across
+// the machines that write the store.
+func storeToken() (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b[:]), nil
 }
 
 // splitS3 reads s3a://BUCKET/KEY (or s3://), the key without a trailing "/".

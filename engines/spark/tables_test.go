@@ -254,7 +254,7 @@ func TestSlowCatalogTables(t *testing.T) {
 				for _, match := range []string{"orders_quarantine", "`orders` USING"} {
 					eng := spark.NewWith(func(ctx context.Context) (spark.Session, error) {
 						c, err := spark.Connect(ctx, s.Remote)
-						return failingTableWrite{c, match}, err
+						return failingWrites{c, match}, err
 					}, spark.WithLockDir(locks))
 					rep, err := run(eng, second)
 					var oe *outcome.OutputError
@@ -427,20 +427,6 @@ func firstDiff(got, want []string) string {
 		}
 	}
 	return ""
-}
-
-// failingTableWrite fails the job of the write statement that contains match midway: rows past
-// the tenth raise an error inside the Spark job.
-type failingTableWrite struct {
-	spark.Session
-	match string
-}
-
-func (f failingTableWrite) Exec(ctx context.Context, q string) error {
-	if strings.HasPrefix(q, "CREATE OR REPLACE TABLE") && strings.Contains(q, f.match) {
-		q = strings.Replace(q, " WHERE ", " WHERE (CASE WHEN __tg_rid >= 10 THEN CAST(raise_error('tablegate test: a job failing mid-write') AS BOOLEAN) ELSE TRUE END) AND ", 1)
-	}
-	return f.Session.Exec(ctx, q)
 }
 
 // TestTableKillHelper is the child of the kill test: it validates into the catalog and kills
