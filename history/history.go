@@ -129,10 +129,13 @@ func lock(ctx context.Context, path string, write bool) (func(), error) {
 		return mu.Unlock, nil
 	}
 	mu.Unlock()
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil:
 		return nil, ctx.Err()
+	case wctx.Err() != nil:
+		return nil, fmt.Errorf("another tablegate process has held the history for %s: %w", Wait, wctx.Err())
 	}
-	return nil, fmt.Errorf("another tablegate process held the history for %s: %w", Wait, err)
+	return nil, err
 }
 
 // open opens the file, waiting out another process's lock with backoff until Wait has passed.
