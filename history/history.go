@@ -110,7 +110,7 @@ var locks sync.Map // absolute path → *sync.Mutex
 // header before it locks the file, so a process opening the history while another checkpoints
 // it can start from the header before that checkpoint, and its own checkpoint then drops the
 // other's committed run. A reader that may not create the lock file (a read-only folder) reads
-// without it: no one who could write there is then this user.
+// without it, as this user could not append there either.
 func lock(ctx context.Context, path string, write bool) (func(), error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
