@@ -14,14 +14,19 @@ GOTESTSUM_FLAGS := --format testname --format-hide-empty-pkg
 test: $(GOTESTSUM)
 	$(GOTESTSUM) $(GOTESTSUM_FLAGS) -- -tags duckdb_arrow ./...
 
-# The slow tests alone (kills, signals, full disks, strace, other DuckDB builds, external
-# servers), named TestSlow… so that -run picks them and no quick test; CI's second stage.
+# The slow tests alone (kills, signals, full disks, strace, sweeps, the binary once per case,
+# other DuckDB builds, external programs), named TestSlow… so that -run picks them and no quick
+# test; part of CI's slow tier.
 test-slow: $(GOTESTSUM)
-	TABLEGATE_SLOW=1 $(GOTESTSUM) $(GOTESTSUM_FLAGS) -- -tags duckdb_arrow -run '^TestSlow' ./...
+	TABLEGATE_SLOW=1 $(GOTESTSUM) $(GOTESTSUM_FLAGS) -- -tags duckdb_arrow -timeout 40m -run '^TestSlow' ./...
 
-# Everything CI runs: lint, examples, tests, race detector, fuzzing, interop, benchmark guard.
+# Everything CI runs, tier by tier (setup, quick, slow, differential, dagster, spark), each
+# within its budget; `make ci-TIER` runs one tier, installing what it needs.
 test-all:
 	bash .ci/run
+
+ci-%:
+	bash .ci/run $*
 
 lint: $(STATICCHECK)
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	tgexec "github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -77,13 +78,18 @@ var nanWriters = map[string]func(t *testing.T, e *env, path string) bool{
 		require.Equal(t, int64(8), e.query(`SELECT count(*) FROM parquet_metadata(` + lit(path) + `) WHERE stats_nan_count IS NULL AND stats_max_value IS NOT NULL`)[0][0])
 		return true
 	},
+}
+
+// pythonNaNWriters write them with polars and pyarrow, as users' files are written (slow tests:
+// they run python3).
+var pythonNaNWriters = map[string]func(t *testing.T, e *env, path string) bool{
 	"polars":  pythonWriter(`pl.DataFrame(rows, schema_overrides={"f32": pl.Float32}).write_parquet(path)`),
 	"pyarrow": pythonWriter(`pq.write_table(pa.Table.from_pydict(rows, schema=pa.schema([("hi", pa.float64()), ("lo", pa.float64()), ("ex", pa.float64()), ("f32", pa.float32()), ("s", pa.struct([("a", pa.float64())])), ("l", pa.list_(pa.float64())), ("nn", pa.float64()), ("b", pa.float64())])), path)`),
 }
 
 var nanCount = regexp.MustCompile(`(?s)([\x11\x12][\x11\x12])\x16\x00\x00`)
 
-// pythonWriter writes nanWriters' rows with python3 running write (over rows and path).
+// pythonWriter writes the same rows with python3 running write (over rows and path).
 func pythonWriter(write string) func(t *testing.T, e *env, path string) bool {
 	return func(t *testing.T, e *env, path string) bool {
 		py, err := exec.LookPath("python3")
@@ -105,10 +111,19 @@ rows = {"hi": v, "lo": v, "ex": v, "f32": v, "s": [{"a": x} for x in v], "l": [[
 	}
 }
 
-func TestParquetNaNOutsideStatistics(t *testing.T) {
+func TestParquetNaNOutsideStatistics(t *testing.T) { nanOutsideStatistics(t, nanWriters) }
+
+// TestSlowParquetNaNOutsideStatistics is TestParquetNaNOutsideStatistics on the files polars and
+// pyarrow write.
+func TestSlowParquetNaNOutsideStatistics(t *testing.T) {
+	testenv.Slow(t)
+	nanOutsideStatistics(t, pythonNaNWriters)
+}
+
+func nanOutsideStatistics(t *testing.T, writers map[string]func(t *testing.T, e *env, path string) bool) {
 	s, err := schema.Parse([]byte(nanYAML), "nan.yaml")
 	require.NoError(t, err)
-	for name, write := range nanWriters {
+	for name, write := range writers {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t)
 			path := filepath.Join(e.dir, name+".parquet")

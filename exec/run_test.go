@@ -18,6 +18,7 @@ import (
 	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -276,10 +277,21 @@ func scenarios() []scenario {
 	return out
 }
 
-// TestOutcomes runs every outcome (the README's table) for Parquet → Parquet and DuckDB table → table, with
-// and without a quarantine, and reads back what was written.
+// TestOutcomes runs every outcome (the README's table) for Parquet → Parquet, with and without a
+// quarantine, and reads back what was written; TestSlowOutcomes for DuckDB table → table.
 func TestOutcomes(t *testing.T) {
 	t.Parallel()
+	outcomes(t, backends[:1])
+}
+
+// TestSlowOutcomes is TestOutcomes for DuckDB table → table.
+func TestSlowOutcomes(t *testing.T) {
+	testenv.Slow(t)
+	t.Parallel()
+	outcomes(t, backends[1:])
+}
+
+func outcomes(t *testing.T, backends []backend) {
 	for _, b := range backends {
 		for _, sc := range scenarios() {
 			name := b.name + "/" + sc.name

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
@@ -23,32 +24,13 @@ import (
 // TestStagedMatchesSingleQuery: a Parquet input is evaluated in stages (failing keys, rows that
 // may fail, then the plan query over those rows), a DuckDB table by the one plan query. On the
 // same generated rows both must report the same counts and write the same table and quarantine,
-// for every example schema of the compiler's golden tests (keys, groups, whole-table aggregates,
-// nested values, quoting, severities) and for a cast input, with the Parquet file written as
-// DuckDB chooses (dictionaries for repetitive strings) and with no dictionary at all, where the
-// string rules move from the pushed-down filters to the fetch.
+// for example schemas of the compiler's golden tests and for a cast input, with the Parquet file
+// written as DuckDB chooses (dictionaries for repetitive strings) and with no dictionary at all,
+// where the string rules move from the pushed-down filters to the fetch. The quick loop compares
+// two schemas (keys and rules, group rules) and the cast input; TestSlowStagedMatchesSingleQuery
+// every other example schema.
 func TestStagedMatchesSingleQuery(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "compile", "testdata", "*.yaml"))
-	require.NoError(t, err)
-	json, err := filepath.Glob(filepath.Join("..", "compile", "testdata", "*.json"))
-	require.NoError(t, err)
-	files = append(files, json...)
-	compared := 0
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
-		t.Run(name, func(t *testing.T) {
-			s, err := schema.LoadFile(f)
-			require.NoError(t, err)
-			q := sampleableQuery(t, s)
-			// Cast: Parquet has no enum or millisecond timestamp; both paths cast alike.
-			compareStagedAndSingle(t, s, q, true, "")
-			compareStagedAndSingle(t, s, q, true, plainParquet)
-			compared++
-		})
-	}
-	// Columns the generator cannot make are left out (nested rules are covered by the Parquet
-	// cases of nested_test.go); a schema is skipped only when its rules need such a column.
-	require.GreaterOrEqual(t, compared, 9, "the sample generator should cover most example schemas")
+	compareExampleSchemas(t, func(name string) bool { return quickStaged[name] })
 
 	t.Run("cast", func(t *testing.T) {
 		s := schema.New("Cast",
@@ -63,6 +45,46 @@ func TestStagedMatchesSingleQuery(t *testing.T) {
 		compareStagedAndSingle(t, s, q, true, "")
 		compareStagedAndSingle(t, s, q, true, plainParquet)
 	})
+}
+
+// TestSlowStagedMatchesSingleQuery is TestStagedMatchesSingleQuery's sweep over the other example
+// schemas (nested values, quoting, reserved names, severities, temporal, numeric and text rules).
+func TestSlowStagedMatchesSingleQuery(t *testing.T) {
+	testenv.Slow(t)
+	compared := compareExampleSchemas(t, func(name string) bool { return !quickStaged[name] })
+	// Columns the generator cannot make are left out (nested rules are covered by the Parquet
+	// cases of nested_test.go); a schema is skipped only when its rules need such a column.
+	require.GreaterOrEqual(t, compared+len(quickStaged), 9, "the sample generator should cover most example schemas")
+}
+
+// quickStaged are the example schemas the quick loop compares.
+var quickStaged = map[string]bool{"orders": true, "group_rules": true}
+
+// compareExampleSchemas compares the staged and the single-query evaluation on the example
+// schemas of the compiler's golden tests that pick selects, and returns how many it compared.
+func compareExampleSchemas(t *testing.T, pick func(name string) bool) int {
+	files, err := filepath.Glob(filepath.Join("..", "compile", "testdata", "*.yaml"))
+	require.NoError(t, err)
+	json, err := filepath.Glob(filepath.Join("..", "compile", "testdata", "*.json"))
+	require.NoError(t, err)
+	files = append(files, json...)
+	compared := 0
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+		if !pick(name) {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			s, err := schema.LoadFile(f)
+			require.NoError(t, err)
+			q := sampleableQuery(t, s)
+			// Cast: Parquet has no enum or millisecond timestamp; both paths cast alike.
+			compareStagedAndSingle(t, s, q, true, "")
+			compareStagedAndSingle(t, s, q, true, plainParquet)
+			compared++
+		})
+	}
+	return compared
 }
 
 var notGenerated = regexp.MustCompile(`^column '([^']+)': `)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -24,9 +25,21 @@ func ordersWithTableChecks(checks ...*schema.TableCheck) *schema.Schema {
 
 // TestTableCheckOutcomes runs every outcome with a table check present and failing: a failing
 // error check wins over aborted, no_valid_rows and quarantined and writes nothing; the column
-// mismatch still comes first; no source data passes; a warn check only warns.
+// mismatch still comes first; no source data passes; a warn check only warns. Parquet →
+// Parquet; TestSlowTableCheckOutcomes for DuckDB table → table.
 func TestTableCheckOutcomes(t *testing.T) {
 	t.Parallel()
+	tableCheckOutcomes(t, backends[:1])
+}
+
+// TestSlowTableCheckOutcomes is TestTableCheckOutcomes for DuckDB table → table.
+func TestSlowTableCheckOutcomes(t *testing.T) {
+	testenv.Slow(t)
+	t.Parallel()
+	tableCheckOutcomes(t, backends[1:])
+}
+
+func tableCheckOutcomes(t *testing.T, backends []backend) {
 	enough := schema.Condition("enough_rows", "count(*) >= 1000")
 	cases := []struct {
 		name       string

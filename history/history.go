@@ -17,10 +17,12 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/report"
 )
@@ -102,7 +104,14 @@ func (e *Error) Unwrap() error { return e.Err }
 // out, but not a second open in this one, so this process's appends and reads take turns here.
 var locks sync.Map // absolute path → *sync.Mutex
 
-func lockPath(path string) func() {
+// lock takes this process's turn at the file and then the history's lock file beside it
+// (durable.LockFile), which every tablegate process holds while DuckDB has the history open,
+// waiting up to Wait for another. DuckDB's own lock is not enough: DuckDB reads a database's
+// header before it locks the file, so a process opening the history while another checkpoints
+// it can start from the header before that checkpoint, and its own checkpoint then drops the
+// other's committed run. A reader that may not create the lock file (a read-only folder) reads
+// without it, as this user could not append there either.
+func lock(ctx context.Context, path string, write bool) (func(), error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
@@ -110,7 +119,23 @@ func lockPath(path string) func() {
 	m, _ := locks.LoadOrStore(abs, &sync.Mutex{})
 	mu := m.(*sync.Mutex)
 	mu.Lock()
-	return mu.Unlock
+	wctx, cancel := context.WithTimeout(ctx, Wait)
+	defer cancel()
+	unlock, err := durable.LockPath(wctx, durable.LockFile(abs))
+	switch {
+	case err == nil:
+		return func() { unlock(); mu.Unlock() }, nil
+	case !write && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)):
+		return mu.Unlock, nil
+	}
+	mu.Unlock()
+	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case wctx.Err() != nil:
+		return nil, fmt.Errorf("another tablegate process has held the history for %s: %w", Wait, wctx.Err())
+	}
+	return nil, err
 }
 
 // open opens the file, waiting out another process's lock with backoff until Wait has passed.
@@ -213,7 +238,10 @@ func appendRun(ctx context.Context, path string, run *report.Run) error {
 
 // inTx runs fn in one transaction on the history file, created with its tables when missing.
 func inTx(ctx context.Context, path string, fn func(tx *gosql.Tx) error) error {
-	unlock := lockPath(path)
+	unlock, err := lock(ctx, path, true)
+	if err != nil {
+		return err
+	}
 	defer unlock()
 	if err := ensureFile(ctx, path); err != nil {
 		return err

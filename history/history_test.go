@@ -20,6 +20,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/history"
+	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -162,6 +163,35 @@ func TestConcurrentProcesses(t *testing.T) {
 		sum += f
 	}
 	assert.Equal(t, int64(0+1+2+3+4+5+6+7), sum, "each run's own checks")
+}
+
+// TestAppendTakesTheHistoryLock: an append waits for the history's lock file, which every
+// tablegate process holds while it has the history open, before DuckDB opens the file. DuckDB
+// reads the header before it locks the file: without this lock an append racing another's
+// checkpoint could start from the old header and drop the other's run (TestConcurrentProcesses
+// lost one in about 30 tries).
+func TestAppendTakesTheHistoryLock(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "history.duckdb")
+	run, err := newRun(ctx, 1, time.Now())
+	require.NoError(t, err)
+	unlock, err := durable.LockPath(ctx, durable.LockFile(path))
+	require.NoError(t, err)
+	done := make(chan error, 1)
+	go func() { done <- history.Append(ctx, path, run) }()
+	select {
+	case err := <-done:
+		unlock()
+		t.Fatalf("the append finished while the history's lock was held: %v", err)
+	case <-time.After(3 * time.Second):
+	}
+	assert.NoFileExists(t, path, "nothing is written before the lock is taken")
+	unlock()
+	require.NoError(t, <-done)
+	runs, err := history.Runs(ctx, path, history.Filter{})
+	require.NoError(t, err)
+	assert.Len(t, runs, 1)
+	assert.NoFileExists(t, durable.LockFile(path), "the lock file is gone once no one holds it")
 }
 
 // TestConcurrentGoroutines appends from goroutines of one process.

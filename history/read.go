@@ -57,7 +57,10 @@ func read(ctx context.Context, path string, fn func(db *gosql.DB) error) error {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return &Error{Path: path, Op: "read", Err: ErrNoHistory}
 	}
-	unlock := lockPath(path)
+	unlock, err := lock(ctx, path, false)
+	if err != nil {
+		return &Error{Path: path, Op: "read", Err: err}
+	}
 	defer unlock()
 	db, err := open(ctx, path, true)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sample"
 )
@@ -47,13 +48,15 @@ func corpusFiles(t *testing.T) []string {
 	return files
 }
 
-// TestCorpus: every contract of the corpus is validated against the JSON schema of its
+// TestSlowCorpus: every contract of the corpus is validated against the JSON schema of its
 // apiVersion, then each of its schema objects is imported (or refused, with the contract paths
 // of the parts that have no exact form), compiled, given sampled data (sample.Query, a tenth of
 // the rows breaking a rule) and validated; the related objects' data are their own samples.
-// The outcomes are the ones testdata/examples/outcomes.txt records (go test -run TestCorpus
-// -update rewrites it; review its diff).
-func TestCorpus(t *testing.T) {
+// The outcomes are the ones testdata/examples/outcomes.txt records (TABLEGATE_SLOW=1 go test
+// -run TestSlowCorpus -update rewrites it; review its diff). A slow test: it runs python3 and
+// sweeps the ~130 contracts.
+func TestSlowCorpus(t *testing.T) {
+	testenv.Slow(t)
 	t.Parallel()
 	files := corpusFiles(t)
 	verdicts := validateAgainstJSONSchema(t, files...)
@@ -172,7 +175,7 @@ func compareGolden(t *testing.T, path, got string) {
 }
 
 // TestParseStandardExamples: every contract of the corpus that parses is written back (Marshal)
-// as a document that parses again; which ones parse is TestCorpus's record.
+// as a document that parses again; which ones parse is TestSlowCorpus's record.
 func TestParseStandardExamples(t *testing.T) {
 	parsed := 0
 	for _, f := range corpusFiles(t) {

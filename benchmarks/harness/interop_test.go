@@ -19,7 +19,7 @@ import (
 // (the reference implementation of these semantics) on the same generated data and requires the
 // same valid-row count and the same failure count per rule. It needs python3 with dataframely
 // and polars (CI installs them); elsewhere it is skipped. A slow test: it runs another program
-// (CI's slow stage, with the differential test against dataframely).
+// (CI's slow tier).
 func TestSlowDataframelyAgrees(t *testing.T) {
 	testenv.Slow(t)
 	py := findDataframely()

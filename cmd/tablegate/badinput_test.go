@@ -17,6 +17,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tablegate/tablegate/internal/testenv"
 )
 
 // treeState is every file under a folder with its size and SHA-256.
@@ -106,9 +108,35 @@ func TestHelperHoldDuckDB(t *testing.T) {
 // TestBadInput: each bad input, schema or output location exits 2 with one message that says
 // what was wrong and where (the path, the table, the line), prints one JSON object with outcome
 // null, and writes nothing: the previous Parquet and DuckDB tables (with their quarantines) are
-// byte-identical afterwards, and no file is created anywhere.
+// byte-identical afterwards, and no file is created anywhere. The quick loop runs one case of
+// each kind of mistake (quickBadInput) against the previous Parquet table;
+// TestSlowBadInput runs every other case, and each against the previous DuckDB table too.
 func TestBadInput(t *testing.T) {
 	t.Parallel()
+	badInput(t, func(name string, duckdbOut bool) bool { return quickBadInput[name] && !duckdbOut })
+}
+
+// TestSlowBadInput is TestBadInput's sweep: every case TestBadInput leaves out.
+func TestSlowBadInput(t *testing.T) {
+	testenv.Slow(t)
+	t.Parallel()
+	badInput(t, func(name string, duckdbOut bool) bool { return !quickBadInput[name] || duckdbOut })
+}
+
+// quickBadInput are the cases of TestBadInput the quick loop runs: a missing, an empty, a
+// truncated and a wrong file, a ragged and an unterminated CSV, a broken NDJSON, a locked
+// database and a missing table, YAML that does not parse and a key it does not know, a bad flag,
+// and outputs that cannot be written.
+var quickBadInput = map[string]bool{
+	"missing parquet": true, "empty csv": true, "truncated parquet": true, "not parquet": true,
+	"ragged csv row": true, "unterminated quote": true, "broken ndjson line": true,
+	"locked database": true, "no such table": true, "yaml syntax": true, "unknown key": true,
+	"negative threads": true, "parquet out under a file": true, "out is locked": true,
+}
+
+// badInput runs the cases pick selects: by name, and for a case run against each previous
+// output, whether this is the second one (the DuckDB table).
+func badInput(t *testing.T, pick func(name string, duckdbOut bool) bool) {
 	require.NoError(t, buildErr) // the locked-database case runs a second process
 	f := newFixture(t)
 
@@ -246,6 +274,9 @@ func TestBadInput(t *testing.T) {
 			outs = []string{pq, wh + ":orders"}
 		}
 		for _, out := range outs {
+			if !pick(tc.name, out != outs[0]) {
+				continue
+			}
 			schemaPath := tc.schema
 			if schemaPath == "" {
 				schemaPath = f.schema

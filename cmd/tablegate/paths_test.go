@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tablegate/tablegate/internal/testenv"
 )
 
 // runBinary runs the built tablegate in dir and kills it after limit: a command that blocks (in
@@ -43,9 +45,25 @@ func runBinary(t *testing.T, dir string, limit time.Duration, args ...string) (c
 // device (here /dev/zero, through a link whose name has the extension the flag wants) is
 // refused before it is opened, with a message naming the path and its kind, exit 2, and
 // nothing changed. Before, a named pipe blocked open() for good (SIGINT and SIGTERM ignored),
-// and /dev/zero was "an empty file".
+// and /dev/zero was "an empty file". The quick loop tries a named pipe as the input, the output
+// and the history; TestSlowSpecialFilesRefused every other path, and /dev/zero at each.
 func TestSpecialFilesRefused(t *testing.T) {
 	t.Parallel()
+	specialFilesRefused(t, func(kind, name string) bool { return kind == "fifo" && quickSpecial[name] })
+}
+
+// TestSlowSpecialFilesRefused is TestSpecialFilesRefused's sweep: every path and kind it leaves out.
+func TestSlowSpecialFilesRefused(t *testing.T) {
+	testenv.Slow(t)
+	t.Parallel()
+	specialFilesRefused(t, func(kind, name string) bool { return kind != "fifo" || !quickSpecial[name] })
+}
+
+var quickSpecial = map[string]bool{"parquet input": true, "parquet out": true, "--history": true}
+
+// specialFilesRefused runs the binary on each special file pick selects (by its kind and the
+// path it stands for).
+func specialFilesRefused(t *testing.T, pick func(kind, name string) bool) {
 	require.NoError(t, buildErr)
 	f := newFixture(t)
 	valid := f.parquet("valid.parquet", ordersSelect(allValidRows))
@@ -101,6 +119,9 @@ func TestSpecialFilesRefused(t *testing.T) {
 			{"--schema", []string{"--input", valid}, f.path(k.name, "orders.yaml")},
 		}
 		for _, tc := range cases {
+			if !pick(k.name, tc.name) {
+				continue
+			}
 			schemaPath := f.schema
 			if tc.name == "--schema" {
 				schemaPath = special("orders.yaml")

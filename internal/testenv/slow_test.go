@@ -13,7 +13,7 @@ import (
 )
 
 // TestSlowNamesSelectThem: every test of the module that calls testenv.Slow is a top-level test
-// named TestSlow…, so that CI's slow stage (-run '^TestSlow') runs every slow test and no quick
+// named TestSlow…, so that CI's slow tier (-run '^TestSlow') runs every slow test and no quick
 // one. engines/ holds modules of their own, which run their slow tests apart.
 func TestSlowNamesSelectThem(t *testing.T) {
 	root := filepath.Join("..", "..")

@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// SlowVar is the variable that turns on the slow tests: kills, signals, interop with other
+// SlowVar is the variable that turns on the slow tests: kills, signals, sweeps, interop with other
 // DuckDB builds, external servers and browsers. `go test ./...` stays the quick loop without it;
-// CI's second stage sets it and runs only them (`-run '^'+SlowPrefix`).
+// CI's slow tier sets it and runs only them (`-run '^'+SlowPrefix`).
 const SlowVar = "TABLEGATE_SLOW"
 
 // SlowPrefix starts the name of every slow test, so that `-run '^'+SlowPrefix` selects them
@@ -16,7 +16,7 @@ const SlowVar = "TABLEGATE_SLOW"
 const SlowPrefix = "TestSlow"
 
 // Slow skips t unless the slow tests were asked for. A test of this module that calls it is
-// named TestSlow… (TestSlowNamesSelectThem checks it), or CI's slow stage would never run it.
+// named TestSlow… (TestSlowNamesSelectThem checks it), or CI's slow tier would never run it.
 func Slow(t testing.TB) {
 	t.Helper()
 	if os.Getenv(SlowVar) == "" {
