@@ -251,3 +251,62 @@ func TestSwapThatCannotCompleteDoesNotWedge(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Equal(t, mixedValid, f.parquetRows(folderOut))
 }
+
+// cliWithin runs the command line in process, and fails the test when it has not returned
+// within limit; then it opens each of unblock (named pipes) for reading and writing, which
+// releases an open() blocked on it, so that the suite goes on.
+func cliWithin(t *testing.T, limit time.Duration, unblock []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	type result struct {
+		code           int
+		stdout, stderr string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out, errOut bytes.Buffer
+		c := run(context.Background(), args, &out, &errOut)
+		done <- result{c, out.String(), errOut.String()}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.stdout, r.stderr
+	case <-time.After(limit):
+		for _, p := range unblock {
+			if f, err := os.OpenFile(p, os.O_RDWR, 0); err == nil {
+				_ = f.Close()
+			}
+		}
+		<-done
+		t.Fatalf("%v hung (blocked for %s)", args, limit)
+		return 0, "", ""
+	}
+}
+
+// TestContractPathsThatAreNamedPipes: every command that reads a data contract (validate, check,
+// checks and sample with --contract, import --odcs, a collection member {contract: FILE}) refuses
+// a named pipe at once, naming the path and its kind. Before, each blocked in open() for good.
+func TestContractPathsThatAreNamedPipes(t *testing.T) {
+	t.Parallel()
+	dir := copyShop(t)
+	fifo := filepath.Join(dir, "orders.odcs.yaml")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	shop, err := os.ReadFile(filepath.Join(dir, "shop.yaml"))
+	require.NoError(t, err)
+	coll := filepath.Join(dir, "shop_contract.yaml")
+	require.NoError(t, os.WriteFile(coll, []byte(strings.Replace(string(shop), "  orders: orders.yaml", "  orders: {contract: orders.odcs.yaml}", 1)), 0o644))
+	in := filepath.Join(dir, "orders.parquet")
+	for _, args := range [][]string{
+		{"validate", "--contract", fifo, "--input", in},
+		{"check", "--contract", fifo},
+		{"checks", "--contract", fifo},
+		{"sample", "--contract", fifo, "--out", filepath.Join(dir, "sample.parquet")},
+		{"import", "--odcs", fifo},
+		{"check", "--collection", coll},
+		{"validate", "--collection", coll, "--input-dir", dir},
+	} {
+		code, _, stderr := cliWithin(t, 20*time.Second, []string{fifo}, args...)
+		assert.Equal(t, exitUsage, code, "%v: %s", args, stderr)
+		assert.Contains(t, stderr, "is a named pipe (FIFO), not a regular file", "%v", args)
+		assert.Contains(t, stderr, "orders.odcs.yaml", "%v: the message names the path", args)
+	}
+}
