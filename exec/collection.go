@@ -71,6 +71,9 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 	if err != nil {
 		return crep, failCollection(crep, err)
 	}
+	if err := CheckReportFilesWith(Asset{}, []DataFile{{"the collection file", cp.Collection.File}}, opts.ReportFiles...); err != nil {
+		return crep, failCollection(crep, err)
+	}
 	mopts := opts // every member's precheck refuses report files that are its data
 	for _, m := range members {
 		// Its own run id (the history keeps a run per member), tied to the collection's.

@@ -179,6 +179,13 @@ func validateCollection(cmd *cobra.Command, f *validateFlags, sess *pipes.Sessio
 			}
 		}()
 	}
+	// Also when the run failed before it started (which refuses them first): a report written
+	// then would overwrite the data or the collection file all the same.
+	if refused := (*tablegate.ReportFileError)(nil); err != nil && !errors.As(err, &refused) {
+		if rerr := checkReportFiles(f.paths(cmd)); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+	}
 	if refused := (*tablegate.ReportFileError)(nil); errors.As(err, &refused) {
 		f.report = "" // it would overwrite data
 	}
@@ -194,8 +201,8 @@ func validateCollection(cmd *cobra.Command, f *validateFlags, sess *pipes.Sessio
 			return jerr
 		}
 		if f.report != "" {
-			if werr := os.WriteFile(f.report, append(data, '\n'), 0o644); werr != nil {
-				return fmt.Errorf("write the report: %w", werr)
+			if werr := tablegate.WriteReportFile(f.report, data); werr != nil {
+				return werr
 			}
 		}
 		if f.format == "json" {

@@ -310,3 +310,52 @@ func TestContractPathsThatAreNamedPipes(t *testing.T) {
 		assert.Contains(t, stderr, "orders.odcs.yaml", "%v: the message names the path", args)
 	}
 }
+
+// TestReportPathsThatWouldOverwriteDeclarations: an --html, --report or --history path that is
+// the run's own schema file, data contract or collection file is refused with exit 2 and nothing
+// is written: on a passing run, an aborted one, one that fails before it starts, also through a
+// link. Before, the page or the report replaced the schema and the run exited 0.
+func TestReportPathsThatWouldOverwriteDeclarations(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	valid := f.parquet("in/valid.parquet", ordersSelect(allValidRows))
+	invalid := f.parquet("in/invalid.parquet", ordersSelect(allInvalidRows))
+	code, contract, stderr := cli(t, "export", "--odcs", "--schema", f.schema)
+	require.Equal(t, exitOK, code, stderr)
+	contractPath := f.write("orders.odcs.yaml", contract)
+	links := t.TempDir()
+	linked := filepath.Join(links, "schema.html")
+	require.NoError(t, os.Symlink(f.schema, linked))
+	shop := copyShop(t)
+	coll := filepath.Join(shop, "shop.yaml")
+
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		other string
+	}{
+		{"--html is the schema of a passing run", []string{"--schema", f.schema, "--input", valid, "--html", f.schema}, "the schema file " + f.schema},
+		{"--report is the schema of an aborted run", []string{"--schema", f.schema, "--input", invalid, "--report", f.schema}, "the schema file " + f.schema},
+		{"--html is the schema through a link", []string{"--schema", f.schema, "--input", valid, "--html", linked}, "the schema file " + f.schema},
+		{"--history is the schema", []string{"--schema", f.schema, "--input", valid, "--history", f.schema}, "the schema file " + f.schema},
+		{"--report is the schema, the run failing before it starts", []string{"--schema", f.schema, "--input", valid, "--report", f.schema, "--format", "xml"}, "the schema file " + f.schema},
+		{"--report is the schema, the flags failing to parse", []string{"--schema", f.schema, "--input", valid, "--report", f.schema, "--no-such-flag"}, ""},
+		{"--report is the contract", []string{"--contract", contractPath, "--input", valid, "--report", contractPath}, "the data contract " + contractPath},
+		{"--report is the contract, the run failing before it starts", []string{"--contract", contractPath, "--input", valid, "--report", contractPath, "--format", "xml"}, "the data contract " + contractPath},
+		{"--html is the collection file", []string{"--collection", coll, "--input-dir", shop, "--html", coll}, "the collection file " + coll},
+		{"--report is the collection file", []string{"--collection", coll, "--input-dir", shop, "--report", coll}, "the collection file " + coll},
+		{"--report is the collection file, the run failing before it starts", []string{"--collection", coll, "--input-dir", shop, "--report", coll, "--format", "xml"}, "the collection file " + coll},
+		{"--report is a member's schema file", []string{"--collection", coll, "--input-dir", shop, "--report", filepath.Join(shop, "orders.yaml")}, "the schema file "},
+		{"--report is a member's input, the run failing before it starts", []string{"--collection", coll, "--input", "orders=" + filepath.Join(shop, "orders.parquet"), "--input-dir", shop, "--report", filepath.Join(shop, "orders.parquet"), "--format", "xml"}, "the input file "},
+	} {
+		before, beforeShop := treeState(t, f.dir), treeState(t, shop)
+		code, stdout, stderr := cli(t, append([]string{"validate"}, tc.args...)...)
+		assert.Equal(t, exitUsage, code, "%s: %s", tc.name, stderr)
+		if tc.other != "" {
+			assert.Contains(t, stderr, "is the same file as "+tc.other, tc.name)
+		}
+		assert.Empty(t, treeDiff(before, treeState(t, f.dir)), "%s: nothing is written", tc.name)
+		assert.Empty(t, treeDiff(beforeShop, treeState(t, shop)), "%s: nothing is written", tc.name)
+		t.Logf("%s: %s%s", tc.name, strings.TrimSpace(stderr), stdout)
+	}
+}

@@ -238,6 +238,7 @@ func writeEarlyReport(args []string, stdout io.Writer, err error) {
 	}
 	format, report := given["--format"], given["--report"]
 	p := cliPaths{input: given["--input"], db: given["--db"], out: given["--out"], name: given["--name"], quarantineName: given["--quarantine-name"],
+		schema: given["--schema"], contract: given["--contract"], collection: given["--collection"],
 		html: given["--html"], report: report, history: given["--history"], historyRole: "--history"}
 	if rerr := checkReportFiles(p); report != "" && rerr != nil {
 		err, report = errors.Join(err, rerr), "" // the report would overwrite data
@@ -245,17 +246,25 @@ func writeEarlyReport(args []string, stdout io.Writer, err error) {
 	writeErrorReport(format, report, stdout, err)
 }
 
-// cliPaths are the paths of a validate command line that name data or report files.
+// cliPaths are the paths of a validate command line that name data, declarations or report
+// files.
 type cliPaths struct {
 	input, db, out, name, quarantineName string
-	html, report, history, historyRole   string
+	schema, contract, collection         string
+	// memberInputs and memberOuts are a collection's --input and --out values (member=ADDRESS).
+	memberInputs, memberOuts           []string
+	html, report, history, historyRole string
 }
 
 // paths are the command line's paths (the history's from TABLEGATE_HISTORY when --history is
 // not given).
 func (f *validateFlags) paths(cmd *cobra.Command) cliPaths {
 	p := cliPaths{input: f.input, db: f.db, out: f.out, name: f.name, quarantineName: f.quarantineName,
+		schema: f.schema.path, contract: f.schema.contract.path, collection: f.collection.path,
 		html: f.html, report: f.report, history: historyFile(cmd, f.history), historyRole: "--history"}
+	if f.collection.path != "" {
+		p.memberInputs, p.memberOuts = f.inputs, f.outs
+	}
 	if f.history == "" && !cmd.Flags().Changed("history") {
 		p.historyRole = historyEnv
 	}
@@ -266,10 +275,12 @@ func (p cliPaths) reportFiles() []tablegate.ReportFile {
 	return []tablegate.ReportFile{{Role: "--html", Path: p.html}, {Role: "--report", Path: p.report}, {Role: p.historyRole, Path: p.history}}
 }
 
-// checkReportFiles refuses report files that would overwrite the command line's data, as a run
-// does; for a command line that fails before its run, or before its flags are parsed. Addresses
-// that do not parse name no data.
+// checkReportFiles refuses report files that would overwrite the command line's data or
+// declarations, as a run does; for a command line that fails before its run, or before its
+// flags are parsed. Addresses that do not parse name no data.
 func checkReportFiles(p cliPaths) error {
+	declared := []exec.DataFile{{What: "the schema file", Path: p.schema}, {What: "the data contract", Path: p.contract},
+		{What: "the collection file", Path: p.collection}}
 	a := exec.Asset{Name: p.name, QuarantineName: p.quarantineName}
 	if p.input != "" {
 		a.Input, _ = parseInput(p.input)
@@ -279,7 +290,28 @@ func checkReportFiles(p cliPaths) error {
 	if p.out != "" {
 		a.Output, _ = parseOutput(p.out)
 	}
-	return exec.CheckReportFiles(a, p.reportFiles()...)
+	if err := exec.CheckReportFilesWith(a, declared, p.reportFiles()...); err != nil {
+		return err
+	}
+	var members []exec.Asset
+	for _, m := range p.memberInputs {
+		var a exec.Asset
+		_, addr, _ := strings.Cut(m, "=")
+		a.Input, _ = parseInput(addr)
+		members = append(members, a)
+	}
+	for _, m := range p.memberOuts {
+		var a exec.Asset
+		_, addr, _ := strings.Cut(m, "=")
+		a.Output, _ = parseOutput(addr)
+		members = append(members, a)
+	}
+	for _, a := range members {
+		if err := exec.CheckReportFiles(a, p.reportFiles()...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeErrorReport writes the report of a run that ended with err and nothing else to say, to
