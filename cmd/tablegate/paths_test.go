@@ -276,7 +276,10 @@ func cliWithin(t *testing.T, limit time.Duration, unblock []string, args ...stri
 				_ = f.Close()
 			}
 		}
-		<-done
+		select { // a command that nothing unblocks is left behind
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
 		t.Fatalf("%v hung (blocked for %s)", args, limit)
 		return 0, "", ""
 	}
@@ -357,5 +360,35 @@ func TestReportPathsThatWouldOverwriteDeclarations(t *testing.T) {
 		assert.Empty(t, treeDiff(before, treeState(t, f.dir)), "%s: nothing is written", tc.name)
 		assert.Empty(t, treeDiff(beforeShop, treeState(t, shop)), "%s: nothing is written", tc.name)
 		t.Logf("%s: %s%s", tc.name, strings.TrimSpace(stderr), stdout)
+	}
+}
+
+// TestCollectionOutputsThroughALinkedFolder: two members whose outputs are one file through a
+// symbolically linked folder (or one table of one database file named through a link) are
+// refused before anything is read, naming both outputs, and nothing is written. Before, they
+// passed the same-output check and the run waited on its own lock for good.
+func TestCollectionOutputsThroughALinkedFolder(t *testing.T) {
+	t.Parallel()
+	shop := copyShop(t)
+	coll := filepath.Join(shop, "shop.yaml")
+	dir := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "o"), 0o755))
+	require.NoError(t, os.Symlink("o", filepath.Join(dir, "lnk")))
+	const both, oneFile = "both write", "are one database file"
+	for _, tc := range []struct{ name, a, b, says, names string }{
+		{"parquet", filepath.Join(dir, "o", "t.parquet"), filepath.Join(dir, "lnk", "t.parquet"), both, filepath.Join(dir, "o", "t.parquet")},
+		{"quarantine", filepath.Join(dir, "o", "t.parquet"), filepath.Join(dir, "lnk", "orders_quarantine.parquet"), both, filepath.Join(dir, "o", "orders_quarantine.parquet")},
+		{"duckdb table", filepath.Join(dir, "o", "wh.duckdb") + ":t", filepath.Join(dir, "lnk", "wh.duckdb") + ":t", oneFile, filepath.Join(dir, "lnk", "wh.duckdb")},
+		{"duckdb file", filepath.Join(dir, "o", "wh.duckdb") + ":a", filepath.Join(dir, "lnk", "wh.duckdb") + ":b", oneFile, filepath.Join(dir, "lnk", "wh.duckdb")},
+	} {
+		before := treeState(t, filepath.Join(dir, "o"))
+		code, _, stderr := cliWithin(t, 30*time.Second, nil, "validate", "--collection", coll, "--input-dir", shop, "--quarantine",
+			"--out", "orders="+tc.a, "--out", "items="+tc.b, "--out-dir", filepath.Join(dir, "rest"))
+		assert.Equal(t, exitUsage, code, "%s: %s", tc.name, stderr)
+		assert.Contains(t, stderr, tc.says, tc.name)
+		assert.Contains(t, stderr, tc.names, tc.name)
+		assert.Empty(t, treeDiff(before, treeState(t, filepath.Join(dir, "o"))), "%s: nothing is written", tc.name)
+		assert.NoFileExists(t, filepath.Join(dir, "rest"), tc.name)
+		t.Logf("%s: %s", tc.name, strings.TrimSpace(stderr))
 	}
 }
