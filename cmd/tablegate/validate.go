@@ -104,8 +104,24 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 				*code = exitUsage
 				return fmt.Errorf("%w; see docs/dagster.md", err)
 			}
+			// A collection's run is bounded as a single table's.
+			var timeout *tablegate.TimeoutError
+			if f.timeout > 0 {
+				timeout = &tablegate.TimeoutError{Limit: f.timeout}
+				ctx, cancel := context.WithTimeoutCause(cmd.Context(), f.timeout, timeout)
+				defer cancel()
+				cmd.SetContext(ctx)
+				defer watchdog(ctx, func(err error) {
+					if f.collection.path != "" {
+						writeCollectionReport(f.format, f.report, stdout, nil, err)
+					} else {
+						writeErrorReport(f.format, f.report, stdout, err)
+					}
+					fmt.Fprintf(stderr, "tablegate: %v\n", err)
+				})()
+			}
 			if f.collection.path != "" {
-				return validateCollection(cmd, &f, sess, con, stdout, stderr, code)
+				return validateCollection(cmd, &f, sess, con, stdout, stderr, code, timeout)
 			}
 			var rep *tablegate.Report
 			if sess != nil {
@@ -115,17 +131,7 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 					}
 				}()
 			}
-			var timeout *tablegate.TimeoutError
-			if f.timeout > 0 {
-				timeout = &tablegate.TimeoutError{Limit: f.timeout}
-				ctx, cancel := context.WithTimeoutCause(cmd.Context(), f.timeout, timeout)
-				defer cancel()
-				cmd.SetContext(ctx)
-				defer watchdog(ctx, func(err error) {
-					writeErrorReport(f.format, f.report, stdout, err)
-					fmt.Fprintf(stderr, "tablegate: %v\n", err)
-				})()
-			} else if f.timeout < 0 {
+			if f.timeout < 0 {
 				return usagef("--timeout %s: give a positive duration, such as 10m", f.timeout)
 			}
 			rep, err = validate(cmd, &f, stderr)
