@@ -139,6 +139,13 @@ func judgeTableCheck(c compile.TableCheck, v any, baselines map[string][]float64
 	if !isNum {
 		t.why = c.Text + " is NULL (no rows, or only NULLs)"
 		t.passed = c.Min == nil && c.Max == nil
+		if t.passed && c.Anomaly != nil && baselines != nil {
+			// A band is a bound once drawn: NULL is within none, as for min and max.
+			if b := drawBand(*c.Anomaly, baselines[c.Check]); b.Ready {
+				t.band, t.passed = &b, false
+				t.why += fmt.Sprintf(", which is within no band (median %s of %s)", formatValue(b.Median), runsPhrase(b.Runs))
+			}
+		}
 		return t
 	}
 	t.value = f
@@ -190,6 +197,18 @@ func runsPhrase(n int) string {
 	return fmt.Sprintf("%d earlier runs", n)
 }
 
+// nonFinite is NaN or an infinity as the report's text spells it, as in the failing rows'
+// samples: "NaN", "Infinity", "-Infinity".
+func nonFinite(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	}
+	return "NaN"
+}
+
 // formatValue prints a number as briefly as it reads exactly.
 func formatValue(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
@@ -227,7 +246,7 @@ func tableCheck(t tableResult) outcome.Check {
 	c := t.check
 	res := &outcome.TableResult{Value: t.value, Min: c.Min, Max: c.Max}
 	if f, ok := t.value.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-		res.Value = formatValue(f) // JSON has no NaN or infinity
+		res.Value = nonFinite(f) // JSON has no NaN or infinity
 	}
 	if b := t.band; b != nil {
 		res.Baseline = &outcome.Baseline{Runs: b.Runs}

@@ -12,7 +12,8 @@ const TableCheckFailed Outcome = "table_check_failed"
 type TableResult struct {
 	// Value is the metric (a number: float64 in a run, json.Number read back from a report), the
 	// condition's truth (bool), or nil when NULL or not evaluated; NaN and infinities are their
-	// text ("NaN", "+Inf"), which JSON has no number for.
+	// text ("NaN", "Infinity", "-Infinity", as failing rows' samples spell them), which JSON has
+	// no number for.
 	Value any
 	// Min and Max are a metric's declared bounds.
 	Min, Max *float64

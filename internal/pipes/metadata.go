@@ -3,7 +3,6 @@ package pipes
 import (
 	"encoding/json"
 	"math"
-	"strconv"
 )
 
 // Value is one typed metadata value: on the wire {"raw_value": ..., "type": ...}. Dagster builds
@@ -73,8 +72,13 @@ func scalar(v any) any {
 	case nil, string, bool, int, int32, int64, json.Number:
 		return v
 	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return strconv.FormatFloat(x, 'g', -1, 64)
+		switch { // spelled as the report's failing rows spell them
+		case math.IsInf(x, 1):
+			return "Infinity"
+		case math.IsInf(x, -1):
+			return "-Infinity"
+		case math.IsNaN(x):
+			return "NaN"
 		}
 		return v
 	}
