@@ -349,6 +349,8 @@ func TestReportPathsThatWouldOverwriteDeclarations(t *testing.T) {
 		{"--report is the collection file", []string{"--collection", coll, "--input-dir", shop, "--report", coll}, "the collection file " + coll},
 		{"--report is the collection file, the run failing before it starts", []string{"--collection", coll, "--input-dir", shop, "--report", coll, "--format", "xml"}, "the collection file " + coll},
 		{"--report is a member's schema file", []string{"--collection", coll, "--input-dir", shop, "--report", filepath.Join(shop, "orders.yaml")}, "the schema file "},
+		{"--report is a member's schema file, the run failing before it starts", []string{"--collection", coll, "--input-dir", shop, "--report", filepath.Join(shop, "items.yaml"), "--format", "xml"}, "the schema file of member items"},
+		{"--report is a member's schema file, the flags failing to parse", []string{"--collection", coll, "--input-dir", shop, "--report", filepath.Join(shop, "items.yaml"), "--no-such-flag"}, ""},
 		{"--report is a member's input, the run failing before it starts", []string{"--collection", coll, "--input", "orders=" + filepath.Join(shop, "orders.parquet"), "--input-dir", shop, "--report", filepath.Join(shop, "orders.parquet"), "--format", "xml"}, "the input file "},
 	} {
 		before, beforeShop := treeState(t, f.dir), treeState(t, shop)

@@ -287,6 +287,18 @@ func (p cliPaths) reportFiles() []tablegate.ReportFile {
 func checkReportFiles(p cliPaths) error {
 	declared := []exec.DataFile{{What: "the schema file", Path: p.schema}, {What: "the data contract", Path: p.contract},
 		{What: "the collection file", Path: p.collection}}
+	if p.collection != "" {
+		// The members' schema files and contracts, as far as the collection file reads.
+		if c, _ := tablegate.LoadCollection(context.Background(), p.collection); c != nil {
+			for _, m := range c.Members {
+				if m.Contract != nil {
+					declared = append(declared, exec.DataFile{What: "the data contract of member " + m.Name, Path: m.Contract.Path})
+				} else if m.Schema != nil {
+					declared = append(declared, exec.DataFile{What: "the schema file of member " + m.Name, Path: m.Schema.File})
+				}
+			}
+		}
+	}
 	a := exec.Asset{Name: p.name, QuarantineName: p.quarantineName}
 	if p.input != "" {
 		a.Input, _ = parseInput(p.input)
