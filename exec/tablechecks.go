@@ -197,18 +197,6 @@ func runsPhrase(n int) string {
 	return fmt.Sprintf("%d earlier runs", n)
 }
 
-// nonFinite is NaN or an infinity as the report's text spells it, as in the failing rows'
-// samples: "NaN", "Infinity", "-Infinity".
-func nonFinite(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	}
-	return "NaN"
-}
-
 // formatValue prints a number as briefly as it reads exactly.
 func formatValue(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
@@ -246,7 +234,7 @@ func tableCheck(t tableResult) outcome.Check {
 	c := t.check
 	res := &outcome.TableResult{Value: t.value, Min: c.Min, Max: c.Max}
 	if f, ok := t.value.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-		res.Value = nonFinite(f) // JSON has no NaN or infinity
+		res.Value = outcome.NonFinite(f) // JSON has no NaN or infinity
 	}
 	if b := t.band; b != nil {
 		res.Baseline = &outcome.Baseline{Runs: b.Runs}

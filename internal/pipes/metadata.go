@@ -3,6 +3,8 @@ package pipes
 import (
 	"encoding/json"
 	"math"
+
+	"github.com/tablegate/tablegate/outcome"
 )
 
 // Value is one typed metadata value: on the wire {"raw_value": ..., "type": ...}. Dagster builds
@@ -72,13 +74,8 @@ func scalar(v any) any {
 	case nil, string, bool, int, int32, int64, json.Number:
 		return v
 	case float64:
-		switch { // spelled as the report's failing rows spell them
-		case math.IsInf(x, 1):
-			return "Infinity"
-		case math.IsInf(x, -1):
-			return "-Infinity"
-		case math.IsNaN(x):
-			return "NaN"
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return outcome.NonFinite(x)
 		}
 		return v
 	}
