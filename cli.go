@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/filekind"
 )
 
 // Exit statuses of the tablegate commands (tablegate, and tablegate-spark for the Spark engine):
@@ -51,13 +52,30 @@ func WriteReport(rep *Report, err error, path string, w io.Writer) error {
 		return jerr
 	}
 	if path != "" {
-		if werr := os.WriteFile(path, append(data, '\n'), 0o644); werr != nil {
-			return fmt.Errorf("write the report: %w", werr)
+		if werr := WriteReportFile(path, data); werr != nil {
+			return werr
 		}
 	}
 	if w != nil {
 		_, werr := fmt.Fprintln(w, string(data))
 		return werr
+	}
+	return nil
+}
+
+// WriteReportFile replaces the file path with the JSON report data, whole: it is written beside
+// and renamed into place, so that a failed write (a full disk) leaves the previous report as it
+// was. A named pipe or a device there is refused, not waited on.
+func WriteReportFile(path string, data []byte) error {
+	if err := filekind.Regular(path); err != nil {
+		return fmt.Errorf("write the report: %w", err)
+	}
+	err := durable.ReplaceFile(path, func(w io.Writer) error {
+		_, err := w.Write(append(data, '\n'))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("write the report: %w", err)
 	}
 	return nil
 }

@@ -6,13 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -49,19 +50,17 @@ func WithContracts(load ContractLoader) LoadOption {
 // schemas' included; the collection read so far comes with it, so that
 // compile.CompileCollection reports those problems with its own (the SQL filters').
 func LoadFile(ctx context.Context, path string, opts ...LoadOption) (*Collection, error) {
-	info, err := os.Stat(path)
+	f, err := filekind.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read collection: %w", err)
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("read collection: %s is not a regular file", path)
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read collection: %w", err)
 	}
-	if info.Size() > MaxFileSize {
+	if len(data) > MaxFileSize {
 		return nil, fmt.Errorf("%s: the collection file is larger than %d MiB", path, MaxFileSize>>20)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read collection: %w", err)
 	}
 	return Parse(ctx, data, path, opts...)
 }

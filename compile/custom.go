@@ -4,6 +4,7 @@ import (
 	"context"
 	gosql "database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -599,6 +600,12 @@ func sameAsBracketed(node map[string]any, tree string) error {
 	return nil
 }
 
+// Refusals that a table check words its own way (checkTableSQL).
+var (
+	errSubquery = errors.New("subqueries are not allowed in rules; a rule is an expression over the row")
+	errWindow   = errors.New("window functions (… OVER …) are not allowed in rules: the rule is evaluated row by row and in filters; use a group rule (group_by) for values over several rows")
+)
+
 // walkTree refuses what a rule may not contain; it reports whether the expression aggregates
 // (agg), when asked.
 func walkTree(node any, refused map[string]string, aggregates map[string]bool, agg *bool) error {
@@ -607,12 +614,12 @@ func walkTree(node any, refused map[string]string, aggregates map[string]bool, a
 		class, _ := t["class"].(string)
 		switch class {
 		case "SUBQUERY":
-			return fmt.Errorf("subqueries are not allowed in rules; a rule is an expression over the row")
+			return errSubquery
 		case "STAR", "POSITIONAL_REFERENCE":
 			// COLUMNS(…), *, #n expand to other columns (or several) in the plan query.
 			return fmt.Errorf("*, COLUMNS(…) and #n are not allowed in rules; name the columns")
 		case "WINDOW":
-			return fmt.Errorf("window functions (… OVER …) are not allowed in rules: the rule is evaluated row by row and in filters; use a group rule (group_by) for values over several rows")
+			return errWindow
 		case "PARAMETER":
 			return fmt.Errorf("parameters ($1, ?) are not allowed in rules")
 		case "FUNCTION":

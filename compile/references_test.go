@@ -52,6 +52,8 @@ rules:
 		{"schema: X\ncolumns: [{name: a, type: String, references: {input: r.parquet}}]\n", "names no column"},
 		{"schema: X\ncolumns: [{name: a, type: String, references: {input: r.xlsx, column: id}}]\n", "Parquet file or glob"},
 		{"schema: X\ncolumns: [{name: a, type: String, references: {column: id}}]\n", "no input"},
+		{"schema: X\ncolumns: [{name: a, type: String, references: {input: \"r\\0.parquet\", column: id}}]\n", "holds a NUL character"},
+		{"schema: X\ncolumns: [{name: a, type: String}]\nrules: [{name: k, references: {columns: [a], input: \"w.duckdb\\0:t\", to: [x]}}]\n", "holds a NUL character"},
 		{"schema: X\ncolumns: [{name: a, type: List, inner: {type: String}, references: {input: r.parquet, column: id}}]\n", "scalar columns"},
 		{"schema: X\ncolumns: [{name: a, type: String}]\nrules: [{name: k, references: {columns: [a, b], input: r.parquet, to: [x]}}]\n", "as many of each"},
 		{"schema: X\ncolumns: [{name: a, type: String}]\nrules: [{name: k, references: {columns: [b], input: r.parquet, to: [x]}}]\n", "'b' is not a column"},

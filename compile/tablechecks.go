@@ -1,7 +1,9 @@
 package compile
 
 import (
+	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/tablegate/tablegate/internal/suggest"
@@ -100,6 +102,9 @@ func describeTableCheck(t TableCheck) string {
 	return t.Text + " " + strings.Join(parts, ", ")
 }
 
+// unknownColumn is DuckDB's binder error for a column the probe's table does not have.
+var unknownColumn = regexp.MustCompile(`Referenced column "([^"]*)" not found`)
+
 // metricTypes are the DuckDB types a metric may have: numbers, read as DOUBLE.
 var metricTypes = []string{"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
 	"UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE"}
@@ -112,7 +117,12 @@ var metricTypes = []string{"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"
 func (c *compiler) checkTableSQL(expr string, metric bool) (shown, run string, counts bool, err error) {
 	expr = strings.TrimSpace(expr)
 	parsed, err := c.parseChecked(expr)
-	if err != nil {
+	switch {
+	case errors.Is(err, errSubquery):
+		return "", "", false, errors.New("subqueries are not allowed in table checks: a table check is aggregates over the input's rows (count(*), avg(amount)), and reads no other table")
+	case errors.Is(err, errWindow):
+		return "", "", false, errors.New("window functions (… OVER …) are not allowed in table checks: a table check is already one value over every row; write the aggregate alone (sum(x), not sum(x) OVER ())")
+	case err != nil:
 		return "", "", false, err
 	}
 	ps, db, node := parsed.ps, parsed.ps.db, parsed.node
@@ -139,6 +149,18 @@ func (c *compiler) checkTableSQL(expr string, metric bool) (shown, run string, c
 	typ, err := describeType(c, db, "DESCRIBE SELECT "+bindExpr+" AS __tg_r FROM (SELECT "+strings.Join(cols, ", ")+") AS "+probeTable)
 	if err != nil {
 		msg := firstLine(err.Error())
+		if m := unknownColumn.FindStringSubmatch(msg); m != nil {
+			names := make([]string, len(c.s.Columns))
+			for i, col := range c.s.Columns {
+				names[i] = col.Name
+			}
+			declared := ""
+			if len(names) <= 12 {
+				declared = " (" + strings.Join(names, ", ") + ")"
+			}
+			return "", "", false, fmt.Errorf("%q: '%s' is not a column of %s%s; a table check sees the schema's declared columns%s",
+				expr, m[1], c.s.Name, suggest.Hint(m[1], names), declared)
+		}
 		if strings.Contains(msg, "GROUP BY") {
 			msg += " (a table check is one value for the whole input: read every column through an aggregate)"
 		}

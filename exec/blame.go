@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/duckmsg"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -44,46 +44,7 @@ type RuleRuntimeError struct {
 }
 
 func (e *RuleRuntimeError) Error() string {
-	return fmt.Sprintf("rule '%s' (%s) failed on the data: %s; %s", e.Rule, e.Expr, quoteExcerpts(firstLine(e.Err.Error())), e.Hint)
-}
-
-// maxQuoted is how much of a quoted value (a value of the data, in DuckDB's message) an error
-// shows: enough to find the row, not a cell's whole text in every report and log.
-const maxQuoted = 32
-
-// quoteExcerpts cuts each '…'-quoted value in msg to maxQuoted characters, control characters
-// replaced.
-func quoteExcerpts(msg string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(msg, '\'')
-		if i < 0 {
-			b.WriteString(msg)
-			return b.String()
-		}
-		j := strings.IndexByte(msg[i+1:], '\'')
-		if j < 0 {
-			b.WriteString(msg)
-			return b.String()
-		}
-		b.WriteString(msg[:i+1])
-		val := []rune(msg[i+1 : i+1+j])
-		cut := len(val) > maxQuoted
-		if cut {
-			val = val[:maxQuoted]
-		}
-		for _, r := range val {
-			if unicode.IsControl(r) {
-				r = '?'
-			}
-			b.WriteRune(r)
-		}
-		if cut {
-			b.WriteString("…")
-		}
-		b.WriteByte('\'')
-		msg = msg[i+2+j:]
-	}
+	return fmt.Sprintf("rule '%s' (%s) failed on the data: %s; %s", e.Rule, e.Expr, duckmsg.OnData(e.Err), e.Hint)
 }
 
 func (e *RuleRuntimeError) Unwrap() error { return e.Err }
@@ -91,9 +52,4 @@ func (e *RuleRuntimeError) Unwrap() error { return e.Err }
 // TypeName names the error in the JSON report.
 func (e *RuleRuntimeError) TypeName() string { return "RuleRuntimeError" }
 
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
+func firstLine(s string) string { return duckmsg.FirstLine(s) }

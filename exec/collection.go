@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/duckmsg"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/runner"
 )
@@ -69,6 +70,9 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 	defer func() { crep.DurationS = opts.now().Sub(start).Seconds() }()
 	members, err := collectionMembers(ca)
 	if err != nil {
+		return crep, failCollection(crep, err)
+	}
+	if err := CheckReportFilesWith(Asset{}, []DataFile{{"the collection file", cp.Collection.File}}, opts.ReportFiles...); err != nil {
 		return crep, failCollection(crep, err)
 	}
 	mopts := opts // every member's precheck refuses report files that are its data
@@ -156,7 +160,8 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 	}
 	for _, s := range steps {
 		if _, err := root.conn.ExecContext(ctx, s.SQL); err != nil {
-			return crep, failCollection(crep, fmt.Errorf("collection %s: %s: %w", cp.Collection.Name, s.What, err))
+			// The filters' SQL is the user's: its error quotes the data (cut, as for rules).
+			return crep, failCollection(crep, &stepError{msg: fmt.Sprintf("collection %s: %s: %s", cp.Collection.Name, s.What, duckmsg.OnData(err)), err: err})
 		}
 	}
 
@@ -342,6 +347,15 @@ func concludeCollection(crep *outcome.CollectionReport, members []*memberRun, op
 	}
 	return nil
 }
+
+// stepError is a failed statement's error under a message of its own.
+type stepError struct {
+	msg string
+	err error
+}
+
+func (e *stepError) Error() string { return e.msg }
+func (e *stepError) Unwrap() error { return e.err }
 
 // failCollection records err in the collection's report and returns it.
 func failCollection(crep *outcome.CollectionReport, err error) error {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/tablegate/tablegate/internal/filekind"
 )
@@ -38,17 +39,29 @@ func (e *ReportFileError) Unwrap() error { return e.Err }
 // TypeName names the error in the JSON report.
 func (e *ReportFileError) TypeName() string { return "ReportFileError" }
 
+// A DataFile is a file a run reads besides its data, which no report file may overwrite: its
+// schema file, data contract or collection file. What names it in messages ("the schema file").
+type DataFile struct {
+	What, Path string
+}
+
 // CheckReportFiles refuses, as a *ReportFileError, a report file that is a named pipe, a device
 // or a socket, or that names the same file as the asset's input (every file of a glob), its
-// database files, its foreign-key rules' reference data, its table or quarantine (and the kept
-// previous quarantine), or another report file: after resolving symbolic links, also for paths
-// that do not exist yet, and for hard links. Run does it first when Options.ReportFiles is set.
+// database files, its foreign-key rules' reference data, its schema file or data contract, its
+// table or quarantine (and the kept previous quarantine), or another report file: after
+// resolving symbolic links, also for paths that do not exist yet, and for hard links. Run does it
+// first when Options.ReportFiles is set.
 func CheckReportFiles(a Asset, files ...ReportFile) error {
-	type named struct{ what, path string }
-	var data []named
+	return CheckReportFilesWith(a, nil, files...)
+}
+
+// CheckReportFilesWith is CheckReportFiles that also refuses a report file that is one of also
+// (a collection file, or declarations named on a command line that failed before its run).
+func CheckReportFilesWith(a Asset, also []DataFile, files ...ReportFile) error {
+	data := slices.Clone(also)
 	add := func(what, path string) {
 		if path != "" {
-			data = append(data, named{what, path})
+			data = append(data, DataFile{what, path})
 		}
 	}
 	switch in := a.Input.(type) {
@@ -67,6 +80,13 @@ func CheckReportFiles(a Asset, files ...ReportFile) error {
 		add("the query's database", in.File)
 	}
 	if a.Plan != nil {
+		if s := a.Plan.Schema(); s != nil {
+			if s.Contract != nil {
+				add("the data contract", s.File)
+			} else {
+				add("the schema file", s.File)
+			}
+		}
 		for _, ref := range a.Plan.References() {
 			if ref.File != "" {
 				add("the reference database of rule "+ref.Rule, ref.File)
@@ -97,8 +117,8 @@ func CheckReportFiles(a Asset, files ...ReportFile) error {
 			return &ReportFileError{ReportFile: f, Err: err}
 		}
 		for _, d := range data {
-			if samePath(f.Path, d.path) {
-				return &ReportFileError{ReportFile: f, Other: d.what + " " + d.path}
+			if d.Path != "" && samePath(f.Path, d.Path) {
+				return &ReportFileError{ReportFile: f, Other: d.What + " " + d.Path}
 			}
 		}
 		for _, g := range files[:i] {

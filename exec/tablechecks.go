@@ -139,6 +139,13 @@ func judgeTableCheck(c compile.TableCheck, v any, baselines map[string][]float64
 	if !isNum {
 		t.why = c.Text + " is NULL (no rows, or only NULLs)"
 		t.passed = c.Min == nil && c.Max == nil
+		if t.passed && c.Anomaly != nil && baselines != nil {
+			// A band is a bound once drawn: NULL is within none, as for min and max.
+			if b := drawBand(*c.Anomaly, baselines[c.Check]); b.Ready {
+				t.band, t.passed = &b, false
+				t.why += fmt.Sprintf(", which is within no band (median %s of %s)", formatValue(b.Median), runsPhrase(b.Runs))
+			}
+		}
 		return t
 	}
 	t.value = f
@@ -227,7 +234,7 @@ func tableCheck(t tableResult) outcome.Check {
 	c := t.check
 	res := &outcome.TableResult{Value: t.value, Min: c.Min, Max: c.Max}
 	if f, ok := t.value.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-		res.Value = formatValue(f) // JSON has no NaN or infinity
+		res.Value = outcome.NonFinite(f) // JSON has no NaN or infinity
 	}
 	if b := t.band; b != nil {
 		res.Baseline = &outcome.Baseline{Runs: b.Runs}

@@ -112,6 +112,7 @@ func writing(members []memberOutput) []memberOutput {
 func checkSet(members []memberOutput) error {
 	var outs, parquet, files []string
 	targets := map[string]string{} // a file or table a member writes -> that member's output
+	named := map[string]string{}   // a database file, links resolved -> its path as given
 	for _, m := range writing(members) {
 		out := m.Output
 		outs = append(outs, out.String())
@@ -125,8 +126,9 @@ func checkSet(members []memberOutput) error {
 			q := o.QuarantineAddress(m.QuarantineName)
 			written = []string{o.Path, q, prevParquet(q)}
 			for i, p := range written {
-				if abs, err := filepath.Abs(p); err == nil {
-					written[i] = abs
+				// Links resolved: two paths through a linked folder are one file (and one lock).
+				if real := resolve(p, 0); real != "" {
+					written[i] = real
 				}
 			}
 		case TableOutput:
@@ -134,6 +136,13 @@ func checkSet(members []memberOutput) error {
 			if file != "" {
 				if abs, err := filepath.Abs(file); err == nil {
 					file = abs
+				}
+				// One database file named by two paths (a linked folder) would be attached twice.
+				if real := resolve(file, 0); real != "" {
+					if other, ok := named[real]; ok && other != file {
+						return &OutputError{Output: out.String(), Err: fmt.Errorf("%s and %s are one database file: name it the same way for every member", other, file)}
+					}
+					named[real] = file
 				}
 			}
 			if !slices.Contains(files, file) {

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tablegate/tablegate/internal/filekind"
 )
 
 // MaxFileSize is the largest contract file that is read.
@@ -17,9 +18,10 @@ const MaxFileSize = 4 << 20
 // APIVersions are the ODCS versions this package reads.
 var APIVersions = []string{"v3.0.0", "v3.0.1", "v3.0.2", "v3.1.0", "v3.2.0"}
 
-// LoadFile reads a contract file (YAML or JSON).
+// LoadFile reads a contract file (YAML or JSON). A path that is not a regular file (a named
+// pipe, a device) is refused with a *filekind.Error, without waiting on it.
 func LoadFile(path string) (*Contract, error) {
-	f, err := os.Open(path)
+	f, err := filekind.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package outcome
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -12,7 +13,8 @@ const TableCheckFailed Outcome = "table_check_failed"
 type TableResult struct {
 	// Value is the metric (a number: float64 in a run, json.Number read back from a report), the
 	// condition's truth (bool), or nil when NULL or not evaluated; NaN and infinities are their
-	// text ("NaN", "+Inf"), which JSON has no number for.
+	// text ("NaN", "Infinity", "-Infinity", as failing rows' samples spell them), which JSON has
+	// no number for.
 	Value any
 	// Min and Max are a metric's declared bounds.
 	Min, Max *float64
@@ -70,4 +72,16 @@ func (e *TableCheckError) Error() string {
 	return fmt.Sprintf("%s of %s failed: %s. Nothing was written (neither the table nor the quarantine), so the last-known-good table is unchanged. "+
 		"Fix the input, or the check's bounds; a check declared severity: warn reports without stopping the run.",
 		strings.ToUpper(noun[:1])+noun[1:], e.Schema, strings.Join(parts, "; "))
+}
+
+// NonFinite is NaN or an infinity as reports spell it, the failing rows' samples and a table
+// check's value alike: "NaN", "Infinity", "-Infinity".
+func NonFinite(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	}
+	return "NaN"
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/duckmsg"
 	"github.com/tablegate/tablegate/outcome"
 )
 
@@ -19,7 +20,15 @@ type StepError struct {
 	Err  error
 }
 
-func (e *StepError) Error() string { return e.What + ": " + e.Err.Error() }
+// Error is the step and DuckDB's message: for the table checks, whose SQL is the user's, only
+// its first line with the data's quoted values cut; for every step, without the stack trace of an
+// INTERNAL error.
+func (e *StepError) Error() string {
+	if e.Op == compile.TableChecks {
+		return e.What + ": " + duckmsg.OnData(e.Err)
+	}
+	return e.What + ": " + duckmsg.WithoutStackTrace(e.Err.Error())
+}
 func (e *StepError) Unwrap() error { return e.Err }
 
 // WriteError is a write of the outputs that failed; what it wrote is undone (Writer.Abort).

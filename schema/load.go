@@ -7,12 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"unicode"
 	"unicode/utf8"
 
@@ -137,10 +135,7 @@ func (ld *load) file(path, read string, chain []string) (*Schema, error) {
 // that a FIFO is refused rather than waited on, and reads through a limit, so that a file that
 // grows while read (or a device) costs at most the limit.
 func readBounded(path string) ([]byte, error) {
-	if err := filekind.Regular(path); err != nil {
-		return nil, err // a socket cannot be opened at all: say what it is
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := filekind.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -148,9 +143,6 @@ func readBounded(path string) ([]byte, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &filekind.Error{Path: path, Kind: filekind.Describe(info.Mode()), Want: "a regular file"}
 	}
 	if info.Size() > MaxFileSize {
 		return nil, fmt.Errorf("%s is %d bytes; a schema file may have at most %d MiB", path, info.Size(), MaxFileSize>>20)

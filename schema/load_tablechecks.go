@@ -99,14 +99,17 @@ func (l *loader) anomaly(n *yaml.Node) *Anomaly {
 		case "lookback":
 			if i, ok := l.integer(v, "", "anomaly.lookback"); ok {
 				a.Lookback = clampInt(i)
+				a.zeros |= zeroIf(i == 0, zeroLookback)
 			}
 		case "min_history":
 			if i, ok := l.integer(v, "", "anomaly.min_history"); ok {
 				a.MinHistory = clampInt(i)
+				a.zeros |= zeroIf(i == 0, zeroMinHistory)
 			}
 		case "threshold":
 			if f := l.number(v, "anomaly.threshold"); f != nil {
 				a.Threshold = *f
+				a.zeros |= zeroIf(*f == 0, zeroThreshold)
 			}
 		case "direction":
 			a.Direction = l.str(v, "", "anomaly.direction")
@@ -116,6 +119,13 @@ func (l *loader) anomaly(n *yaml.Node) *Anomaly {
 		}
 	}
 	return a
+}
+
+func zeroIf(zero bool, bit uint8) uint8 {
+	if zero {
+		return bit
+	}
+	return 0
 }
 
 // clampInt keeps a count in range for the validator to judge: past MaxLookback it is refused.

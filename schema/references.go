@@ -92,6 +92,8 @@ func validateReference(s *Schema, r *Reference, composite bool, bad func(key, fo
 	switch {
 	case strings.TrimSpace(r.Input) == "":
 		bad("references.input", "the reference has no input (a Parquet file or glob, a CSV file, or FILE.duckdb:[schema.]table)")
+	case strings.ContainsRune(r.Input, 0):
+		bad("references.input", "reference input %q holds a NUL character, which no file name can: give the file's path", r.Input)
 	case !referenceInputKind(r.Input):
 		bad("references.input", "reference input %q: give a Parquet file or glob (.parquet), a CSV file (.csv, .csv.gz, .csv.zst), or a table of a DuckDB file (FILE.duckdb:[schema.]table)", r.Input)
 	}

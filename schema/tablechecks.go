@@ -33,7 +33,17 @@ type Anomaly struct {
 	MinHistory int
 	Threshold  float64
 	Direction  string // both (default), up, down
+	// zeros are the settings a schema file gives as 0, which Go's zero value would read as
+	// "the default": they are refused as -1 is.
+	zeros uint8
 }
+
+// The bits of Anomaly.zeros.
+const (
+	zeroLookback uint8 = 1 << iota
+	zeroMinHistory
+	zeroThreshold
+)
 
 // Anomaly defaults, as a user who writes `anomaly: {}` gets them.
 const (
@@ -51,15 +61,15 @@ const (
 	DirectionDown = "down"
 )
 
-// WithDefaults fills what the band leaves unset.
+// WithDefaults fills what the band leaves unset (a schema file's explicit 0 is not unset).
 func (a Anomaly) WithDefaults() Anomaly {
-	if a.Lookback == 0 {
+	if a.Lookback == 0 && a.zeros&zeroLookback == 0 {
 		a.Lookback = DefaultLookback
 	}
-	if a.MinHistory == 0 {
-		a.MinHistory = min(DefaultMinHistory, a.Lookback)
+	if a.MinHistory == 0 && a.zeros&zeroMinHistory == 0 {
+		a.MinHistory = min(DefaultMinHistory, max(a.Lookback, 1))
 	}
-	if a.Threshold == 0 {
+	if a.Threshold == 0 && a.zeros&zeroThreshold == 0 {
 		a.Threshold = DefaultThreshold
 	}
 	if a.Direction == "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -170,8 +171,15 @@ func refuseSingleTable(cmd *cobra.Command, names ...string) error {
 
 // validateCollection runs `validate --collection`: it prints the report (JSON or text) and sets
 // the exit code as a single table's run does.
-func validateCollection(cmd *cobra.Command, f *validateFlags, sess *pipes.Session, con console, stdout, stderr io.Writer, code *int) (runErr error) {
+func validateCollection(cmd *cobra.Command, f *validateFlags, sess *pipes.Session, con console, stdout, stderr io.Writer, code *int, timeout *tablegate.TimeoutError) (runErr error) {
 	crep, err := runCollectionCmd(cmd, f, sess, stderr)
+	if err != nil && timeout != nil && errors.Is(context.Cause(cmd.Context()), timeout) {
+		// Whatever the interrupted statement said, the run ended because its time was up.
+		err = timeout
+		if crep != nil {
+			crep.Error = nil
+		}
+	}
 	if sess != nil {
 		defer func() {
 			if runErr = reportCollectionToDagster(sess, crep, runErr); runErr != nil && *code == exitOK {
@@ -179,28 +187,18 @@ func validateCollection(cmd *cobra.Command, f *validateFlags, sess *pipes.Sessio
 			}
 		}()
 	}
+	// Also when the run failed before it started (which refuses them first): a report written
+	// then would overwrite the data or the collection file all the same.
+	if refused := (*tablegate.ReportFileError)(nil); err != nil && !errors.As(err, &refused) {
+		if rerr := checkReportFiles(f.paths(cmd)); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+	}
 	if refused := (*tablegate.ReportFileError)(nil); errors.As(err, &refused) {
 		f.report = "" // it would overwrite data
 	}
-	if f.format == "json" || f.report != "" {
-		if crep == nil {
-			crep = &tablegate.CollectionReport{Collection: "", Members: map[string]*tablegate.Report{}}
-		}
-		if err != nil && crep.Error == nil {
-			crep.Error = tablegate.WithError(nil, err).Error
-		}
-		data, jerr := indentJSON(crep)
-		if jerr != nil {
-			return jerr
-		}
-		if f.report != "" {
-			if werr := os.WriteFile(f.report, append(data, '\n'), 0o644); werr != nil {
-				return fmt.Errorf("write the report: %w", werr)
-			}
-		}
-		if f.format == "json" {
-			fmt.Fprintln(stdout, string(data))
-		}
+	if werr := writeCollectionReport(f.format, f.report, stdout, crep, err); werr != nil {
+		return werr
 	}
 	if f.format != "json" && crep != nil && crep.Outcome != nil {
 		printCollectionText(stdout, crep, textStyle{colour: con.colour(), samples: f.textSamples})
@@ -209,6 +207,34 @@ func validateCollection(cmd *cobra.Command, f *validateFlags, sess *pipes.Sessio
 		*code = exitCode(err)
 	}
 	return err
+}
+
+// writeCollectionReport writes a collection's JSON report (with err as its error when it has
+// none, and an empty one when the run never began) to stdout (format json) and the report file
+// (when given).
+func writeCollectionReport(format, report string, stdout io.Writer, crep *tablegate.CollectionReport, err error) error {
+	if format != "json" && report == "" {
+		return nil
+	}
+	if crep == nil {
+		crep = &tablegate.CollectionReport{Collection: "", Members: map[string]*tablegate.Report{}}
+	}
+	if err != nil && crep.Error == nil {
+		crep.Error = tablegate.WithError(nil, err).Error
+	}
+	data, jerr := indentJSON(crep)
+	if jerr != nil {
+		return jerr
+	}
+	if report != "" {
+		if werr := tablegate.WriteReportFile(report, data); werr != nil {
+			return werr
+		}
+	}
+	if format == "json" {
+		fmt.Fprintln(stdout, string(data))
+	}
+	return nil
 }
 
 func runCollectionCmd(cmd *cobra.Command, f *validateFlags, sess *pipes.Session, stderr io.Writer) (*tablegate.CollectionReport, error) {
@@ -221,6 +247,9 @@ func runCollectionCmd(cmd *cobra.Command, f *validateFlags, sess *pipes.Session,
 	}
 	if err := checkProgress(f.progress); err != nil {
 		return nil, err
+	}
+	if f.timeout < 0 {
+		return nil, usagef("--timeout %s: give a positive duration, such as 10m", f.timeout)
 	}
 	cp, err := loadCollection(cmd, f.collection.path)
 	if err != nil {

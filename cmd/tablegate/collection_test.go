@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -296,4 +298,28 @@ func TestCollectionHistoryUnwritable(t *testing.T) {
 	require.Contains(t, rep["warnings"].([]any)[0], "the collection's run is not recorded, its outcome and outputs are unaffected")
 	require.Contains(t, stderr, "warning: append to the run history "+notAFile)
 	require.True(t, fileExists(filepath.Join(dir, "out", "orders.parquet")))
+}
+
+// TestCollectionTimeout: validate --collection --timeout stops the run past its time, with exit
+// 2 and a TimeoutError in the JSON report, and writes no member. Before, --timeout was ignored
+// by collection runs.
+func TestCollectionTimeout(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.write("big.yaml", "schema: big\ncolumns:\n  - {name: a, type: Int64, primary_key: true}\nrules:\n  - {name: slow, sql: a % 7 <> 3 OR a % 11 <> 5}\n")
+	f.write("small.yaml", "schema: small\ncolumns:\n  - {name: a, type: Int64, primary_key: true}\n")
+	coll := f.write("c.yaml", "collection: c\nmembers:\n  big: big.yaml\n  small: small.yaml\nfilters:\n  - {name: known, one_to_at_least_one: [big, small]}\n")
+	src := f.path("src.duckdb")
+	f.withDB(src, "CREATE VIEW d.big AS SELECT range AS a FROM range(2000000000)", "CREATE TABLE d.small AS SELECT 1::BIGINT AS a")
+	out := f.path("out")
+	start := time.Now()
+	code, stdout, stderr := cliWithin(t, 60*time.Second, nil, "validate", "--collection", coll, "--input", "big="+src+":big", "--input", "small="+src+":small",
+		"--out-dir", out, "--timeout", "500ms", "--format", "json")
+	assert.Less(t, time.Since(start), 30*time.Second)
+	assert.Equal(t, exitUsage, code, stderr)
+	rep := oneJSON(t, stdout)
+	assert.Nil(t, rep["outcome"])
+	typ, msg := errorOf(rep)
+	assert.Equal(t, "TimeoutError", typ, msg)
+	assert.NoFileExists(t, out)
 }

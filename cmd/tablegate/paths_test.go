@@ -272,3 +272,146 @@ func TestSwapThatCannotCompleteDoesNotWedge(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Equal(t, mixedValid, f.parquetRows(folderOut))
 }
+
+// cliWithin runs the command line in process, and fails the test when it has not returned
+// within limit; then it opens each of unblock (named pipes) for reading and writing, which
+// releases an open() blocked on it, so that the suite goes on.
+func cliWithin(t *testing.T, limit time.Duration, unblock []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	type result struct {
+		code           int
+		stdout, stderr string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out, errOut bytes.Buffer
+		c := run(context.Background(), args, &out, &errOut)
+		done <- result{c, out.String(), errOut.String()}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.stdout, r.stderr
+	case <-time.After(limit):
+		for _, p := range unblock {
+			if f, err := os.OpenFile(p, os.O_RDWR, 0); err == nil {
+				_ = f.Close()
+			}
+		}
+		select { // a command that nothing unblocks is left behind
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
+		t.Fatalf("%v hung (blocked for %s)", args, limit)
+		return 0, "", ""
+	}
+}
+
+// TestContractPathsThatAreNamedPipes: every command that reads a data contract (validate, check,
+// checks and sample with --contract, import --odcs, a collection member {contract: FILE}) refuses
+// a named pipe at once, naming the path and its kind. Before, each blocked in open() for good.
+func TestContractPathsThatAreNamedPipes(t *testing.T) {
+	t.Parallel()
+	dir := copyShop(t)
+	fifo := filepath.Join(dir, "orders.odcs.yaml")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	shop, err := os.ReadFile(filepath.Join(dir, "shop.yaml"))
+	require.NoError(t, err)
+	coll := filepath.Join(dir, "shop_contract.yaml")
+	require.NoError(t, os.WriteFile(coll, []byte(strings.Replace(string(shop), "  orders: orders.yaml", "  orders: {contract: orders.odcs.yaml}", 1)), 0o644))
+	in := filepath.Join(dir, "orders.parquet")
+	for _, args := range [][]string{
+		{"validate", "--contract", fifo, "--input", in},
+		{"check", "--contract", fifo},
+		{"checks", "--contract", fifo},
+		{"sample", "--contract", fifo, "--out", filepath.Join(dir, "sample.parquet")},
+		{"import", "--odcs", fifo},
+		{"check", "--collection", coll},
+		{"validate", "--collection", coll, "--input-dir", dir},
+	} {
+		code, _, stderr := cliWithin(t, 20*time.Second, []string{fifo}, args...)
+		assert.Equal(t, exitUsage, code, "%v: %s", args, stderr)
+		assert.Contains(t, stderr, "is a named pipe (FIFO), not a regular file", "%v", args)
+		assert.Contains(t, stderr, "orders.odcs.yaml", "%v: the message names the path", args)
+	}
+}
+
+// TestReportPathsThatWouldOverwriteDeclarations: an --html, --report or --history path that is
+// the run's own schema file, data contract or collection file is refused with exit 2 and nothing
+// is written: on a passing run, an aborted one, one that fails before it starts, also through a
+// link. Before, the page or the report replaced the schema and the run exited 0.
+func TestReportPathsThatWouldOverwriteDeclarations(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	valid := f.parquet("in/valid.parquet", ordersSelect(allValidRows))
+	invalid := f.parquet("in/invalid.parquet", ordersSelect(allInvalidRows))
+	code, contract, stderr := cli(t, "export", "--odcs", "--schema", f.schema)
+	require.Equal(t, exitOK, code, stderr)
+	contractPath := f.write("orders.odcs.yaml", contract)
+	links := t.TempDir()
+	linked := filepath.Join(links, "schema.html")
+	require.NoError(t, os.Symlink(f.schema, linked))
+	shop := copyShop(t)
+	coll := filepath.Join(shop, "shop.yaml")
+
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		other string
+	}{
+		{"--html is the schema of a passing run", []string{"--schema", f.schema, "--input", valid, "--html", f.schema}, "the schema file " + f.schema},
+		{"--report is the schema of an aborted run", []string{"--schema", f.schema, "--input", invalid, "--report", f.schema}, "the schema file " + f.schema},
+		{"--html is the schema through a link", []string{"--schema", f.schema, "--input", valid, "--html", linked}, "the schema file " + f.schema},
+		{"--history is the schema", []string{"--schema", f.schema, "--input", valid, "--history", f.schema}, "the schema file " + f.schema},
+		{"--report is the schema, the run failing before it starts", []string{"--schema", f.schema, "--input", valid, "--report", f.schema, "--format", "xml"}, "the schema file " + f.schema},
+		{"--report is the schema, the flags failing to parse", []string{"--schema", f.schema, "--input", valid, "--report", f.schema, "--no-such-flag"}, ""},
+		{"--report is the contract", []string{"--contract", contractPath, "--input", valid, "--report", contractPath}, "the data contract " + contractPath},
+		{"--report is the contract, the run failing before it starts", []string{"--contract", contractPath, "--input", valid, "--report", contractPath, "--format", "xml"}, "the data contract " + contractPath},
+		{"--html is the collection file", []string{"--collection", coll, "--input-dir", shop, "--html", coll}, "the collection file " + coll},
+		{"--report is the collection file", []string{"--collection", coll, "--input-dir", shop, "--report", coll}, "the collection file " + coll},
+		{"--report is the collection file, the run failing before it starts", []string{"--collection", coll, "--input-dir", shop, "--report", coll, "--format", "xml"}, "the collection file " + coll},
+		{"--report is a member's schema file", []string{"--collection", coll, "--input-dir", shop, "--report", filepath.Join(shop, "orders.yaml")}, "the schema file "},
+		{"--report is a member's schema file, the run failing before it starts", []string{"--collection", coll, "--input-dir", shop, "--report", filepath.Join(shop, "items.yaml"), "--format", "xml"}, "the schema file of member items"},
+		{"--report is a member's schema file, the flags failing to parse", []string{"--collection", coll, "--input-dir", shop, "--report", filepath.Join(shop, "items.yaml"), "--no-such-flag"}, ""},
+		{"--report is a member's input, the run failing before it starts", []string{"--collection", coll, "--input", "orders=" + filepath.Join(shop, "orders.parquet"), "--input-dir", shop, "--report", filepath.Join(shop, "orders.parquet"), "--format", "xml"}, "the input file "},
+	} {
+		before, beforeShop := treeState(t, f.dir), treeState(t, shop)
+		code, stdout, stderr := cli(t, append([]string{"validate"}, tc.args...)...)
+		assert.Equal(t, exitUsage, code, "%s: %s", tc.name, stderr)
+		if tc.other != "" {
+			assert.Contains(t, stderr, "is the same file as "+tc.other, tc.name)
+		}
+		assert.Empty(t, treeDiff(before, treeState(t, f.dir)), "%s: nothing is written", tc.name)
+		assert.Empty(t, treeDiff(beforeShop, treeState(t, shop)), "%s: nothing is written", tc.name)
+		t.Logf("%s: %s%s", tc.name, strings.TrimSpace(stderr), stdout)
+	}
+}
+
+// TestCollectionOutputsThroughALinkedFolder: two members whose outputs are one file through a
+// symbolically linked folder (or one table of one database file named through a link) are
+// refused before anything is read, naming both outputs, and nothing is written. Before, they
+// passed the same-output check and the run waited on its own lock for good.
+func TestCollectionOutputsThroughALinkedFolder(t *testing.T) {
+	t.Parallel()
+	shop := copyShop(t)
+	coll := filepath.Join(shop, "shop.yaml")
+	dir := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "o"), 0o755))
+	require.NoError(t, os.Symlink("o", filepath.Join(dir, "lnk")))
+	const both, oneFile = "both write", "are one database file"
+	for _, tc := range []struct{ name, a, b, says, names string }{
+		{"parquet", filepath.Join(dir, "o", "t.parquet"), filepath.Join(dir, "lnk", "t.parquet"), both, filepath.Join(dir, "o", "t.parquet")},
+		{"quarantine", filepath.Join(dir, "o", "t.parquet"), filepath.Join(dir, "lnk", "orders_quarantine.parquet"), both, filepath.Join(dir, "o", "orders_quarantine.parquet")},
+		{"duckdb table", filepath.Join(dir, "o", "wh.duckdb") + ":t", filepath.Join(dir, "lnk", "wh.duckdb") + ":t", oneFile, filepath.Join(dir, "lnk", "wh.duckdb")},
+		{"duckdb file", filepath.Join(dir, "o", "wh.duckdb") + ":a", filepath.Join(dir, "lnk", "wh.duckdb") + ":b", oneFile, filepath.Join(dir, "lnk", "wh.duckdb")},
+	} {
+		before := treeState(t, filepath.Join(dir, "o"))
+		code, _, stderr := cliWithin(t, 30*time.Second, nil, "validate", "--collection", coll, "--input-dir", shop, "--quarantine",
+			"--out", "orders="+tc.a, "--out", "items="+tc.b, "--out-dir", filepath.Join(dir, "rest"))
+		assert.Equal(t, exitUsage, code, "%s: %s", tc.name, stderr)
+		assert.Contains(t, stderr, tc.says, tc.name)
+		assert.Contains(t, stderr, tc.names, tc.name)
+		assert.Empty(t, treeDiff(before, treeState(t, filepath.Join(dir, "o"))), "%s: nothing is written", tc.name)
+		assert.NoFileExists(t, filepath.Join(dir, "rest"), tc.name)
+		t.Logf("%s: %s", tc.name, strings.TrimSpace(stderr))
+	}
+}

@@ -104,8 +104,24 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 				*code = exitUsage
 				return fmt.Errorf("%w; see docs/dagster.md", err)
 			}
+			// A collection's run is bounded as a single table's.
+			var timeout *tablegate.TimeoutError
+			if f.timeout > 0 {
+				timeout = &tablegate.TimeoutError{Limit: f.timeout}
+				ctx, cancel := context.WithTimeoutCause(cmd.Context(), f.timeout, timeout)
+				defer cancel()
+				cmd.SetContext(ctx)
+				defer watchdog(ctx, func(err error) {
+					if f.collection.path != "" {
+						writeCollectionReport(f.format, f.report, stdout, nil, err)
+					} else {
+						writeErrorReport(f.format, f.report, stdout, err)
+					}
+					fmt.Fprintf(stderr, "tablegate: %v\n", err)
+				})()
+			}
 			if f.collection.path != "" {
-				return validateCollection(cmd, &f, sess, con, stdout, stderr, code)
+				return validateCollection(cmd, &f, sess, con, stdout, stderr, code, timeout)
 			}
 			var rep *tablegate.Report
 			if sess != nil {
@@ -115,17 +131,7 @@ func validateCmd(con console, stdout, stderr io.Writer, code *int) *cobra.Comman
 					}
 				}()
 			}
-			var timeout *tablegate.TimeoutError
-			if f.timeout > 0 {
-				timeout = &tablegate.TimeoutError{Limit: f.timeout}
-				ctx, cancel := context.WithTimeoutCause(cmd.Context(), f.timeout, timeout)
-				defer cancel()
-				cmd.SetContext(ctx)
-				defer watchdog(ctx, func(err error) {
-					writeErrorReport(f.format, f.report, stdout, err)
-					fmt.Fprintf(stderr, "tablegate: %v\n", err)
-				})()
-			} else if f.timeout < 0 {
+			if f.timeout < 0 {
 				return usagef("--timeout %s: give a positive duration, such as 10m", f.timeout)
 			}
 			rep, err = validate(cmd, &f, stderr)
@@ -238,6 +244,7 @@ func writeEarlyReport(args []string, stdout io.Writer, err error) {
 	}
 	format, report := given["--format"], given["--report"]
 	p := cliPaths{input: given["--input"], db: given["--db"], out: given["--out"], name: given["--name"], quarantineName: given["--quarantine-name"],
+		schema: given["--schema"], contract: given["--contract"], collection: given["--collection"],
 		html: given["--html"], report: report, history: given["--history"], historyRole: "--history"}
 	if rerr := checkReportFiles(p); report != "" && rerr != nil {
 		err, report = errors.Join(err, rerr), "" // the report would overwrite data
@@ -245,17 +252,25 @@ func writeEarlyReport(args []string, stdout io.Writer, err error) {
 	writeErrorReport(format, report, stdout, err)
 }
 
-// cliPaths are the paths of a validate command line that name data or report files.
+// cliPaths are the paths of a validate command line that name data, declarations or report
+// files.
 type cliPaths struct {
 	input, db, out, name, quarantineName string
-	html, report, history, historyRole   string
+	schema, contract, collection         string
+	// memberInputs and memberOuts are a collection's --input and --out values (member=ADDRESS).
+	memberInputs, memberOuts           []string
+	html, report, history, historyRole string
 }
 
 // paths are the command line's paths (the history's from TABLEGATE_HISTORY when --history is
 // not given).
 func (f *validateFlags) paths(cmd *cobra.Command) cliPaths {
 	p := cliPaths{input: f.input, db: f.db, out: f.out, name: f.name, quarantineName: f.quarantineName,
+		schema: f.schema.path, contract: f.schema.contract.path, collection: f.collection.path,
 		html: f.html, report: f.report, history: historyFile(cmd, f.history), historyRole: "--history"}
+	if f.collection.path != "" {
+		p.memberInputs, p.memberOuts = f.inputs, f.outs
+	}
 	if f.history == "" && !cmd.Flags().Changed("history") {
 		p.historyRole = historyEnv
 	}
@@ -266,10 +281,24 @@ func (p cliPaths) reportFiles() []tablegate.ReportFile {
 	return []tablegate.ReportFile{{Role: "--html", Path: p.html}, {Role: "--report", Path: p.report}, {Role: p.historyRole, Path: p.history}}
 }
 
-// checkReportFiles refuses report files that would overwrite the command line's data, as a run
-// does; for a command line that fails before its run, or before its flags are parsed. Addresses
-// that do not parse name no data.
+// checkReportFiles refuses report files that would overwrite the command line's data or
+// declarations, as a run does; for a command line that fails before its run, or before its
+// flags are parsed. Addresses that do not parse name no data.
 func checkReportFiles(p cliPaths) error {
+	declared := []exec.DataFile{{What: "the schema file", Path: p.schema}, {What: "the data contract", Path: p.contract},
+		{What: "the collection file", Path: p.collection}}
+	if p.collection != "" {
+		// The members' schema files and contracts, as far as the collection file reads.
+		if c, _ := tablegate.LoadCollection(context.Background(), p.collection); c != nil {
+			for _, m := range c.Members {
+				if m.Contract != nil {
+					declared = append(declared, exec.DataFile{What: "the data contract of member " + m.Name, Path: m.Contract.Path})
+				} else if m.Schema != nil {
+					declared = append(declared, exec.DataFile{What: "the schema file of member " + m.Name, Path: m.Schema.File})
+				}
+			}
+		}
+	}
 	a := exec.Asset{Name: p.name, QuarantineName: p.quarantineName}
 	if p.input != "" {
 		a.Input, _ = parseInput(p.input)
@@ -279,7 +308,28 @@ func checkReportFiles(p cliPaths) error {
 	if p.out != "" {
 		a.Output, _ = parseOutput(p.out)
 	}
-	return exec.CheckReportFiles(a, p.reportFiles()...)
+	if err := exec.CheckReportFilesWith(a, declared, p.reportFiles()...); err != nil {
+		return err
+	}
+	var members []exec.Asset
+	for _, m := range p.memberInputs {
+		var a exec.Asset
+		_, addr, _ := strings.Cut(m, "=")
+		a.Input, _ = parseInput(addr)
+		members = append(members, a)
+	}
+	for _, m := range p.memberOuts {
+		var a exec.Asset
+		_, addr, _ := strings.Cut(m, "=")
+		a.Output, _ = parseOutput(addr)
+		members = append(members, a)
+	}
+	for _, a := range members {
+		if err := exec.CheckReportFiles(a, p.reportFiles()...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeErrorReport writes the report of a run that ended with err and nothing else to say, to

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"syscall"
 )
 
 // Error is a path whose file is of a kind tablegate does not open there.
@@ -65,4 +66,27 @@ func check(path, want string, ok func(fs.FileMode) bool) error {
 		return nil
 	}
 	return &Error{Path: path, Kind: Describe(st.Mode()), Want: want}
+}
+
+// Open opens a regular file for reading, links followed, and refuses (as *Error) anything else
+// without waiting on it: the path is looked at first, then opened without blocking, so that a
+// named pipe put there meanwhile is refused by the opened file's kind rather than waited on.
+func Open(path string) (*os.File, error) {
+	if err := Regular(path); err != nil {
+		return nil, err // a socket cannot be opened at all: say what it is
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, &Error{Path: path, Kind: Describe(info.Mode()), Want: "a regular file"}
+	}
+	return f, nil
 }

@@ -3,7 +3,8 @@ package pipes
 import (
 	"encoding/json"
 	"math"
-	"strconv"
+
+	"github.com/tablegate/tablegate/outcome"
 )
 
 // Value is one typed metadata value: on the wire {"raw_value": ..., "type": ...}. Dagster builds
@@ -74,7 +75,7 @@ func scalar(v any) any {
 		return v
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return strconv.FormatFloat(x, 'g', -1, 64)
+			return outcome.NonFinite(x)
 		}
 		return v
 	}

@@ -219,7 +219,7 @@ func TestValues(t *testing.T) {
 	assert.Equal(t, float64(-1<<62), meta["select"]["raw_value"])
 	table := meta["table"]["raw_value"].(map[string]any)
 	assert.Equal(t, []any{map[string]any{"name": "tags", "type": "json"}, map[string]any{"name": "n", "type": "float"}}, table["schema"])
-	assert.Equal(t, []any{map[string]any{"tags": `["a",null]`, "n": "+Inf"}, map[string]any{"tags": `{"c":1}`, "n": nil}}, table["records"])
+	assert.Equal(t, []any{map[string]any{"tags": `["a",null]`, "n": "Infinity"}, map[string]any{"tags": `{"c":1}`, "n": nil}}, table["records"])
 }
 
 // TestCheckMetadata: a check's typed results typed for Dagster under the dataframely/* keys.

@@ -11,13 +11,12 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
@@ -78,7 +77,7 @@ func writeFile(path string, write func(io.Writer) error) error {
 	if err := filekind.Regular(path); err != nil {
 		return fmt.Errorf("write the HTML report: %w", err)
 	}
-	if err := renameInto(path, write); err != nil {
+	if err := durable.ReplaceFile(path, write); err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err // the temporary file's name says nothing to the user
@@ -86,26 +85,6 @@ func writeFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("write the HTML report %s: %w", path, err)
 	}
 	return nil
-}
-
-func renameInto(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename, there is nothing left to remove
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 type page struct {
