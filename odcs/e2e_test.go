@@ -2,6 +2,7 @@ package odcs_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -17,10 +18,12 @@ func TestImportedContractValidatesData(t *testing.T) {
 	props := `      - {name: id, physicalType: BIGINT, primaryKey: true}
       - name: select
         physicalType: INTEGER
+        logicalType: integer
         required: true
         logicalTypeOptions: {minimum: 0}
       - name: city
         physicalType: VARCHAR
+        logicalType: string
         logicalTypeOptions: {maxLength: 3}
       - name: score
         physicalType: DOUBLE
@@ -42,7 +45,7 @@ func TestImportedContractValidatesData(t *testing.T) {
       - {metric: duplicateValues, arguments: {properties: [status]}, mustBeLessThan: 50, unit: percent, id: few_dup_status}
       - {metric: rowCount, mustBeLessThan: 3, id: small, severity: warning}
 `
-	c, err := odcs.Parse([]byte(contract(props, object)), "c.odcs.yaml")
+	c, err := odcs.Parse([]byte(strings.Replace(contract(props, object), "v3.1.0", "v3.2.0", 1)), "c.odcs.yaml")
 	require.NoError(t, err)
 	ctx := context.Background()
 	_, err = odcs.Import(ctx, c, odcs.ImportOptions{})

@@ -125,15 +125,13 @@ func roundTrip(t *testing.T, s *schema.Schema) ([]byte, *schema.Schema, error) {
 
 // TestRoundTripRepoSchemas: every schema of the repository, exported as a contract and
 // imported back, compiles to the same plan and program; every contract is valid against the
-// JSON schema of ODCS v3.2.
+// JSON schema of ODCS v3.2 (Parse refuses it otherwise).
 func TestRoundTripRepoSchemas(t *testing.T) {
 	t.Parallel()
 	files := repoSchemas(t)
 	if len(files) < 20 {
 		t.Fatalf("found %d schema files; expected the repository's examples, testdata and benchmark schemas", len(files))
 	}
-	dir := t.TempDir()
-	var contracts []string
 	for _, f := range files {
 		t.Run(strings.TrimPrefix(f, "../"), func(t *testing.T) {
 			s, err := schema.LoadFile(f)
@@ -155,17 +153,7 @@ func TestRoundTripRepoSchemas(t *testing.T) {
 			if w, g := planText(want), planText(got); w != g {
 				t.Errorf("the round trip changed the plan:\n%s\ncontract:\n%s", firstDifference(w, g), text)
 			}
-			out := filepath.Join(dir, strings.NewReplacer("/", "_", "..", "").Replace(f)+".odcs.yaml")
-			if err := os.WriteFile(out, text, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			contracts = append(contracts, out)
 		})
-	}
-	for f, v := range validateAgainstJSONSchema(t, contracts...) {
-		if v.Schema != "v3.2.0" || len(v.Errors) > 0 {
-			t.Errorf("%s: %s: %+v", f, v.summary(), v.Errors)
-		}
 	}
 }
 
@@ -255,13 +243,6 @@ table_checks:
 	}
 	if w, g := planText(want), planText(got); w != g {
 		t.Errorf("the round trip changed the plan:\n%s\ncontract:\n%s", firstDifference(w, g), contract)
-	}
-	out := filepath.Join(dir, "every.odcs.yaml")
-	if err := os.WriteFile(out, contract, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if v := validateAgainstJSONSchema(t, out)[out]; v.summary() != "valid against v3.2.0" {
-		t.Errorf("%s: %+v\n%s", v.summary(), v.Errors, contract)
 	}
 	// Native forms where the meaning is ODCS's own.
 	for _, want := range []string{
