@@ -654,4 +654,3 @@ func article(t string) string {
 	}
 	return "a " + t
 }
-

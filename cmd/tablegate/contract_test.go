@@ -16,7 +16,7 @@ version: 1.4.0
 schema:
   - name: orders
     properties:
-      - {name: order_id, physicalType: VARCHAR, primaryKey: true, logicalTypeOptions: {pattern: '^ORD-\d{4}$'}}
+      - {name: order_id, physicalType: VARCHAR, logicalType: string, primaryKey: true, logicalTypeOptions: {pattern: '^ORD-\d{4}$'}}
       - name: customer_id
         physicalType: BIGINT
         required: true
