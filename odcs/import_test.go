@@ -145,7 +145,7 @@ func TestImportMapping(t *testing.T) {
 `, want: []string{"- name: a_unique\n", "- name: few_nulls\n    sql: (coalesce(100.0 * count(*) FILTER (WHERE \"a\" IS NULL) / nullif(count(*), 0), 0)) < 1\n    severity: warn\n",
 			"- name: a_missingValues\n    metric: count(*) FILTER (WHERE \"a\" IS NULL OR \"a\" IN (''))\n    max: 10\n",
 			"metric: count(*) FILTER (WHERE \"a\" IS NOT NULL AND NOT (\"a\" IN ('x')))\n    min: 0\n    max: 3\n",
-			`count("a") - count(DISTINCT "a")`,
+			`coalesce(len(list_filter(map_values(list_aggregate(list("a") FILTER (WHERE "a" IS NOT NULL), ''histogram'')), lambda n: n > 1)), 0)`,
 			"- name: Enough_rows\n    metric: count(*)\n    min: 100\n", "sql: (count(*)) NOT BETWEEN 5 AND 10"}},
 		{name: "sql quality", props: `      - name: amount
         physicalType: DOUBLE
