@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/schema"
+	"github.com/tablegate/tablegate/sql"
 )
 
 // ExportVersion is the version of the standard Export writes.
@@ -56,15 +57,29 @@ func Export(ctx context.Context, s *schema.Schema, opts ExportOptions) (*Contrac
 	for _, r := range plan.Rules {
 		ex.severity[r.Name] = r.Severity
 	}
+	// A schema imported from a contract keeps the contract's identity and object name.
+	from := s.Contract
+	if from == nil {
+		from = &schema.Contract{}
+	}
 	c := &Contract{
 		APIVersion: ExportVersion,
 		Kind:       "DataContract",
-		ID:         firstNonEmpty(opts.ID, stableID(s.Name)),
-		Name:       s.Name,
-		Version:    firstNonEmpty(opts.Version, "1.0.0"),
+		ID:         firstNonEmpty(opts.ID, from.ID, stableID(s.Name)),
+		Name:       firstNonEmpty(from.Name, s.Name),
+		Version:    firstNonEmpty(opts.Version, from.Version, "1.0.0"),
 		Status:     firstNonEmpty(opts.Status, "active"),
 	}
-	obj := &Object{Name: s.Name, PhysicalType: "table", Description: s.Description}
+	obj := &Object{Name: firstNonEmpty(from.Object, s.Name), PhysicalType: "table", Description: s.Description}
+	ex.quality = map[string]schema.ContractQuality{}
+	ex.ruleQuality = map[string]schema.ContractQuality{}
+	for _, q := range from.Quality {
+		if q.Table {
+			ex.quality[q.Rule] = q
+		} else {
+			ex.ruleQuality[q.Rule] = q
+		}
+	}
 	ex.obj = obj
 	position := 0
 	for _, col := range s.Columns {
@@ -90,7 +105,21 @@ func Export(ctx context.Context, s *schema.Schema, opts ExportOptions) (*Contrac
 	for i, r := range s.Rules {
 		ex.rule(r, i >= native)
 	}
+	// A table check in ODCS's library form goes to its property when that keeps the order the
+	// import reads them in (properties, then the object).
+	lastColumn := 0
 	for _, t := range s.TableChecks {
+		q, col := ex.libraryCheck(t)
+		if q != nil && col >= 0 && col >= lastColumn {
+			lastColumn = col
+			obj.Properties[col].Quality = append(obj.Properties[col].Quality, q)
+			continue
+		}
+		lastColumn = len(s.Columns)
+		if q != nil && col < 0 {
+			obj.Quality = append(obj.Quality, q)
+			continue
+		}
 		ex.tableCheck(t)
 	}
 	c.Schema = []*Object{obj}
@@ -107,6 +136,10 @@ type exporter struct {
 	objects map[string]string
 	// inner collects the severities of the nested rules of the column being written.
 	inner map[string]any
+	// quality are the ids and names of the contract's quality entries, by table check.
+	quality map[string]schema.ContractQuality
+	// ruleQuality are the same of the schema rules, by rule name.
+	ruleQuality map[string]schema.ContractQuality
 }
 
 // property writes a table column.
@@ -414,6 +447,7 @@ func (ex *exporter) rule(r *schema.Rule, nativeReference bool) {
 		q := custom(r.Name, "", sev, map[string]any{"references": ref})
 		q.Description = r.Description
 		ex.obj.Quality = append(ex.obj.Quality, q)
+	case ex.duplicateKey(r, sev):
 	case len(r.GroupBy) > 0 || r.Spark != "":
 		keys := map[string]any{"sql": r.SQL}
 		if len(r.GroupBy) > 0 {
@@ -464,11 +498,12 @@ func (ex *exporter) tableCheck(t *schema.TableCheck) {
 		} else {
 			keys["metric"] = t.Metric
 		}
+		// Plain digits: YAML writes a float64 of 1000000 as 1e+06.
 		if t.MinValue != nil {
-			keys["min"] = *t.MinValue
+			keys["min"] = num(*t.MinValue)
 		}
 		if t.MaxValue != nil {
-			keys["max"] = *t.MaxValue
+			keys["max"] = num(*t.MaxValue)
 		}
 		if b := t.Band; b != nil {
 			band := map[string]any{}
@@ -489,7 +524,129 @@ func (ex *exporter) tableCheck(t *schema.TableCheck) {
 		q = custom(t.Name, "", t.Severity(), keys)
 	}
 	q.Description = t.Description
+	if cq, ok := ex.quality[t.Name]; ok && q.Type == "custom" {
+		q.ID = cq.ID // a custom entry is named by its name
+	} else {
+		ex.identify(q, t.Name)
+	}
 	ex.obj.Quality = append(ex.obj.Quality, q)
+}
+
+// identify gives a table check's entry the id and name of the contract entry it came from.
+func (ex *exporter) identify(q *Quality, check string) {
+	if cq, ok := ex.quality[check]; ok {
+		q.ID, q.Name = cq.ID, cq.Name
+		if q.ID == "" && q.Name == "" {
+			q.Name = check
+		}
+	}
+}
+
+// duplicateKey writes a group rule of the form an object's duplicateValues mustBe 0 imports as
+// in that form.
+func (ex *exporter) duplicateKey(r *schema.Rule, sev schema.Severity) bool {
+	if r.Spark != "" || len(r.GroupBy) == 0 {
+		return false
+	}
+	var nulls []string
+	for _, c := range r.GroupBy {
+		nulls = append(nulls, sql.Ident(c)+" IS NULL")
+	}
+	if r.SQL != strings.Join(nulls, " OR ")+" OR count(*) = 1" ||
+		r.Description != "no two rows have the same "+strings.Join(r.GroupBy, ", ")+" (a key with a NULL passes)" {
+		return false
+	}
+	props := make([]any, len(r.GroupBy))
+	for i, c := range r.GroupBy {
+		props[i] = c
+	}
+	q := &Quality{Name: r.Name, Metric: "duplicateValues", Arguments: map[string]any{"properties": props}, MustBe: NumberValue("0")}
+	if cq, ok := ex.ruleQuality[r.Name]; ok && (cq.ID != "" || cq.Name != "") {
+		q.ID, q.Name = cq.ID, cq.Name
+	}
+	if sev == schema.Warn {
+		q.Severity = "warning"
+	}
+	ex.obj.Quality = append(ex.obj.Quality, q)
+	return true
+}
+
+// conditionRE is an operator condition the import writes for a metric: (<metric>) < n.
+var conditionRE = regexp.MustCompile(`^\((.+)\) (<|>|<>|NOT BETWEEN) (-?[0-9]+(?:\.[0-9]+)?)(?: AND (-?[0-9]+(?:\.[0-9]+)?))?$`)
+
+// condition is an operator and its numbers.
+type condition struct{ op, a, b string }
+
+// libraryCheck writes a table check with the metric an ODCS library metric compiles to (as the
+// import writes it) in that form: col is the property's index, -1 for an object's metric.
+func (ex *exporter) libraryCheck(t *schema.TableCheck) (*Quality, int) {
+	finite := func(v *float64) bool { return v == nil || !math.IsInf(*v, 0) }
+	metric, cond := t.Metric, condition{}
+	if t.SQL != "" && t.Band == nil {
+		// A condition the import wrote for an exclusive operator: (<metric>) < n.
+		m := conditionRE.FindStringSubmatch(t.SQL)
+		if m == nil || !balanced(m[1]) {
+			return nil, 0
+		}
+		metric, cond = m[1], condition{op: strings.ToUpper(m[2]), a: m[3], b: m[4]}
+	} else if t.Metric == "" || t.Band != nil || (t.MinValue == nil && t.MaxValue == nil) || !finite(t.MinValue) || !finite(t.MaxValue) {
+		return nil, 0
+	}
+	q := &Quality{Name: t.Name, Description: t.Description}
+	col := -1
+	percent := func(m string) string { return fmt.Sprintf("coalesce(100.0 * (%s) / nullif(count(*), 0), 0)", m) }
+	switch {
+	case metric == "count(*)":
+		q.Metric = "rowCount"
+	default:
+		for i, c := range ex.s.Columns {
+			id := sql.Ident(c.Name)
+			nulls := fmt.Sprintf("count(*) FILTER (WHERE %s IS NULL)", id)
+			switch metric {
+			case nulls:
+				q.Metric = "nullValues"
+			case fmt.Sprintf("coalesce(100.0 * count(*) FILTER (WHERE %s IS NULL) / nullif(count(*), 0), 0)", id):
+				q.Metric, q.Unit = "nullValues", "percent"
+			case duplicateKeys([]string{id}):
+				q.Metric = "duplicateValues"
+			case percent(duplicateKeys([]string{id})):
+				q.Metric, q.Unit = "duplicateValues", "percent"
+			default:
+				continue
+			}
+			col = i
+			break
+		}
+		if q.Metric == "" {
+			return nil, 0
+		}
+	}
+	num := func(v float64) *Value { return NumberValue(strconv.FormatFloat(v, 'f', -1, 64)) }
+	switch lo, hi := t.MinValue, t.MaxValue; {
+	case cond.op == ">":
+		q.MustBeGreaterThan = NumberValue(cond.a)
+	case cond.op == "<":
+		q.MustBeLessThan = NumberValue(cond.a)
+	case cond.op == "<>":
+		q.MustNotBe = NumberValue(cond.a)
+	case cond.op == "NOT BETWEEN":
+		q.MustNotBeBetween = []Value{*NumberValue(cond.a), *NumberValue(cond.b)}
+	case cond.op != "":
+		return nil, 0
+	case lo != nil && hi != nil && *lo == *hi:
+		q.MustBe = num(*lo)
+	case lo != nil && hi != nil:
+		q.MustBeBetween = []Value{*num(*lo), *num(*hi)}
+	case lo != nil:
+		q.MustBeGreaterOrEqualTo = num(*lo)
+	default:
+		q.MustBeLessOrEqualTo = num(*hi)
+	}
+	if t.Severity() == schema.Warn {
+		q.Severity = "warning"
+	}
+	ex.identify(q, t.Name)
+	return q, col
 }
 
 // shorthand is the name pattern of ODCS's table.column references.
