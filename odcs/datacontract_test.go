@@ -34,6 +34,7 @@ schema:
         quality:
           - {id: code_dups, metric: duplicateValues, mustBeLessThan: 4}
           - {id: code_nulls, metric: nullValues, mustBeLessOrEqualTo: 1}
+      - {name: label, physicalType: VARCHAR, logicalType: string, logicalTypeOptions: {maxLength: 5}}
       - name: v
         physicalType: DOUBLE
         logicalType: number
@@ -45,7 +46,8 @@ schema:
 `
 
 // TestSlowDatacontractCLI: datacontract-cli (pip install 'datacontract-cli[duckdb]==1.2.8') runs
-// the contract and the contract tablegate exports of its import, and both give the same checks
+// the contract and the contract tablegate exports of its import (character lengths as checks on
+// characters), and both give the same checks
 // with the same results; tablegate's duplicateValues agrees with datacontract-cli's.
 func TestSlowDatacontractCLI(t *testing.T) {
 	if os.Getenv("TABLEGATE_SLOW") == "" {
@@ -66,8 +68,10 @@ func TestSlowDatacontractCLI(t *testing.T) {
 	}
 	defer eng.Close()
 	data := filepath.Join(dir, "data.parquet")
-	if err := eng.WriteQuery(ctx, `SELECT * FROM (VALUES (1::BIGINT, 'a', 1.5::DOUBLE), (2, 'a', NULL), (3, 'a', 2.0), (4, 'b', 3.0), (5, 'b', NULL),
-		(6, 'c', 1.0), (7, 'Z9', 2.0), (8, NULL, 1.0), (9, 'd', 4.0), (10, 'd', 5.0)) t(id, code, v)`, tgexec.ParquetOutput{Path: data}); err != nil {
+	// Zürch has 5 characters in 6 bytes.
+	if err := eng.WriteQuery(ctx, `SELECT * FROM (VALUES (1::BIGINT, 'a', 'Zürch', 1.5::DOUBLE), (2, 'a', 'ab', NULL), (3, 'a', NULL, 2.0), (4, 'b', 'x', 3.0),
+		(5, 'b', 'x', NULL), (6, 'c', 'x', 1.0), (7, 'Z9', 'x', 2.0), (8, NULL, 'x', 1.0), (9, 'd', 'x', 4.0), (10, 'd', 'x', 5.0)) t(id, code, label, v)`,
+		tgexec.ParquetOutput{Path: data}); err != nil {
 		t.Fatal(err)
 	}
 	servers := "servers:\n  - {server: local, type: local, format: parquet, path: " + data + "}\n"
@@ -76,7 +80,7 @@ func TestSlowDatacontractCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Import(ctx, c, ImportOptions{})
+	res, err := Import(ctx, c, ImportOptions{Lengths: LengthsChars})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +92,7 @@ func TestSlowDatacontractCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"id: urn:datacontract:sensors:iot_sensor_data", "version: 2.1.0", "id: code_dups", "metric: duplicateValues", "metric: rowCount", "- 1000000\n"} {
+	for _, want := range []string{"id: urn:datacontract:sensors:iot_sensor_data", "version: 2.1.0", "id: code_dups", "metric: duplicateValues", "metric: rowCount", "- 1000000\n", "maxLength: 5"} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("the export has no %q:\n%s", want, text)
 		}

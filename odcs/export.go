@@ -26,6 +26,9 @@ const Engine = "tablegate"
 const (
 	customType  = "tablegateType"
 	customInput = "tablegateInput"
+	// customLengths says how a property's minLength/maxLength compile (chars or bytes), as
+	// ImportOptions.Lengths does for the whole contract.
+	customLengths = "tablegateLengths"
 )
 
 // ExportOptions fill the contract's own keys.
@@ -190,7 +193,15 @@ func (ex *exporter) prop(c *schema.Column, rule string, top bool) *Property {
 			p.Unique = true
 		}
 	}
+	opts := &LogicalTypeOptions{}
+	chars := 0
+	if k == schema.KindString {
+		chars = ex.charLengths(p, a, sev, opts)
+	}
 	for i, ch := range a.Checks {
+		if i < chars {
+			continue
+		}
 		name := schema.CheckRuleName(a.Checks, i)
 		s := sev(name)
 		// A check with a Spark SQL form is tablegate's {sql, spark} pair.
@@ -207,7 +218,6 @@ func (ex *exporter) prop(c *schema.Column, rule string, top bool) *Property {
 			p.Quality = append(p.Quality, custom(short, ch.SQL, s, nil))
 		}
 	}
-	opts := &LogicalTypeOptions{}
 	bound := func(kind string, v *schema.Value, set **Value) {
 		if v == nil || !k.IsOrdinal() {
 			return
@@ -293,6 +303,39 @@ func (ex *exporter) prop(c *schema.Column, rule string, top bool) *Property {
 	p.LogicalTypeOptions = mergeOptions(p.LogicalTypeOptions, opts)
 	return p
 }
+
+// charLengths writes the character-length checks the import's --lengths chars makes (min_chars,
+// max_chars, first among the column's checks) as minLength and maxLength, which count
+// characters; the custom property tablegateLengths tells the import to read them so. It returns
+// how many checks it wrote.
+func (ex *exporter) charLengths(p *Property, a *schema.Args, sev func(string) schema.Severity, opts *LogicalTypeOptions) int {
+	if a.MinLength != nil || a.MaxLength != nil {
+		return 0
+	}
+	n := 0
+	for _, l := range []struct {
+		name, op string
+		set      **Value
+	}{{"min_chars", ">=", &opts.MinLength}, {"max_chars", "<=", &opts.MaxLength}} {
+		if n >= len(a.Checks) {
+			break
+		}
+		ch := a.Checks[n]
+		m := charCheck.FindStringSubmatch(ch.SQL)
+		if ch.Name != l.name || ch.Spark != "" || m == nil || m[1] != l.op || sev(schema.CheckRuleName(a.Checks, n)) != schema.Error {
+			continue
+		}
+		*l.set = NumberValue(m[2])
+		n++
+	}
+	if n > 0 {
+		p.CustomProperties = append(p.CustomProperties, &CustomProperty{Property: customLengths, Value: string(LengthsChars)})
+	}
+	return n
+}
+
+// charCheck is a character-length check as the import writes it.
+var charCheck = regexp.MustCompile(`^length\(_\) (<=|>=) (0|[1-9][0-9]*)$`)
 
 // isIn writes is_in as enum (v3.2) where the values are distinct, else as tablegate's own.
 func (ex *exporter) isIn(p *Property, c *schema.Column, sev schema.Severity) {

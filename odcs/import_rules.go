@@ -59,13 +59,19 @@ func (im *importer) agree(p *Property, d schema.DType) {
 // charLength compiles a character length of a string column (rule min_length or max_length).
 func (col *column) charLength(rule string, n int64, p Pos, what string) {
 	im := col.im
+	lengths := im.opts.Lengths
+	for _, cp := range col.p.CustomProperties {
+		if v, ok := cp.Value.(string); ok && cp.Property == customLengths && (v == string(LengthsChars) || v == string(LengthsBytes)) {
+			lengths = Lengths(v)
+		}
+	}
 	switch {
 	case col.untyped(p, what):
 	case col.dtype.Kind != schema.KindString && col.dtype.Kind != 0:
 		im.refuse(p, "", "%s applies to strings; the column is %s", what, col.dtype)
-	case im.opts.Lengths == LengthsBytes:
+	case lengths == LengthsBytes:
 		col.setLength(rule, n)
-	case im.opts.Lengths == LengthsChars:
+	case lengths == LengthsChars:
 		op := ">="
 		if rule == "max_length" {
 			op = "<="

@@ -199,6 +199,7 @@ columns:
   - {name: mood, type: Enum, categories: ["it's", 'say "hi"', a;b]}
   - {name: code, type: String, regex: '^[A-Z]{2}$', min_length: 2, max_length: 2, is_in: [AB, AB, CD]}
   - {name: label, type: String, max_length: 10, is_in: []}
+  - {name: city, type: String, nullable: true, check: {min_chars: length(_) >= 1, max_chars: length(_) <= 20, other: _ <> 'x'}}
   - {name: tags, type: List, min_length: 1, severity: {inner_min_length: warn}, inner: {type: String, min_length: 2}}
 rules:
   - name: same_vendor_twice
@@ -249,6 +250,7 @@ table_checks:
 		"physicalType: BIGINT", "primaryKeyPosition: 2", "pattern: ^[A-Z]{2}$", "minLength: 2", "minItems: 1",
 		"query: SELECT avg(n) FROM {object}", "mustBeBetween:", "mustBe: 3", "to: vendors.id", "metric: nullValues",
 		"format: duration", "logicalType: array", "engine: tablegate", "- Every_Form.code", "- codes.code",
+		"minLength: 1\n          maxLength: 20", "property: tablegateLengths\n            value: chars",
 	} {
 		if !strings.Contains(string(contract), want) {
 			t.Errorf("the contract has no %q:\n%s", want, contract)
