@@ -174,9 +174,24 @@ func (ex *exporter) prop(c *schema.Column, rule string, top bool) *Property {
 	}
 	ex.dtype(p, c, rule, top)
 	// Native keys: their meaning is tablegate's for these rules at severity error.
+	// A rule that came from a contract's quality entry is that entry again, with its id.
+	entry := func(kind, metric string) *Quality {
+		q := &Quality{Metric: metric, MustBe: NumberValue("0")}
+		if cq, ok := ex.ruleQuality[rule+kind]; ok && top {
+			q.ID, q.Name = cq.ID, cq.Name
+		}
+		if sev(kind) == schema.Warn {
+			q.Severity = "warning"
+		}
+		return q
+	}
+	identified := func(kind string) bool {
+		cq, ok := ex.ruleQuality[rule+kind]
+		return ok && top && (cq.ID != "" || cq.Name != "")
+	}
 	if !a.Nullable && k != schema.KindAny {
-		if sev(schema.RuleNullability) == schema.Warn {
-			p.Quality = append(p.Quality, &Quality{Metric: "nullValues", MustBe: NumberValue("0"), Severity: "warning"})
+		if sev(schema.RuleNullability) == schema.Warn || identified(schema.RuleNullability) && !a.PrimaryKey {
+			p.Quality = append(p.Quality, entry(schema.RuleNullability, "nullValues"))
 		} else {
 			p.Required = true
 		}
@@ -187,8 +202,8 @@ func (ex *exporter) prop(c *schema.Column, rule string, top bool) *Property {
 		switch {
 		case a.Nullable && top:
 			p.Quality = append(p.Quality, custom(schema.RuleUnique, "", sev(schema.RuleUnique), map[string]any{"unique": true}))
-		case sev(schema.RuleUnique) == schema.Warn:
-			p.Quality = append(p.Quality, &Quality{Metric: "duplicateValues", MustBe: NumberValue("0"), Severity: "warning"})
+		case sev(schema.RuleUnique) == schema.Warn || identified(schema.RuleUnique):
+			p.Quality = append(p.Quality, entry(schema.RuleUnique, "duplicateValues"))
 		default:
 			p.Unique = true
 		}

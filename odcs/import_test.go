@@ -147,6 +147,8 @@ func TestImportMapping(t *testing.T) {
 			"metric: count(*) FILTER (WHERE \"a\" IS NOT NULL AND NOT (\"a\" IN ('x')))\n    min: 0\n    max: 3\n",
 			`coalesce(len(list_filter(map_values(list_aggregate(list("a") FILTER (WHERE "a" IS NOT NULL), ''histogram'')), lambda n: n > 1)), 0)`,
 			"- name: Enough_rows\n    metric: count(*)\n    min: 100\n", "sql: (count(*)) NOT BETWEEN 5 AND 10"}},
+		{name: "sql quality on {model}", props: `      - {name: a, physicalType: INTEGER, quality: [{type: sql, query: "SELECT count(*) FROM {model} WHERE {property} < 0", mustBe: 0, name: no_negative}]}
+`, want: []string{"- name: no_negative\n    metric: count(*) FILTER (WHERE \"a\" < 0)\n    min: 0\n    max: 0\n"}},
 		{name: "sql quality", props: `      - name: amount
         physicalType: DOUBLE
         quality:
@@ -293,6 +295,12 @@ func TestImportRefusals(t *testing.T) {
 		{"other table in a relationship target file", `      - {name: a, physicalType: INTEGER, relationships: [{to: "other.yaml#/schema/x/properties/y"}]}
 `, "", "schema[0].properties[0].relationships[0].to", "another contract file"},
 		{"no properties", "", "", "schema[0].properties", "is null; the standard wants an array"},
+		{"table alias", `      - {name: a, physicalType: INTEGER, quality: [{type: sql, query: "SELECT count(*) FROM {object} o WHERE o.{property} < 0", mustBe: 0}]}
+`, "", "schema[0].properties[0].quality[0].query", "the query names the table o: write the columns without a table name"},
+		{"class escape as a range end", `      - {name: a, physicalType: VARCHAR, logicalType: string, logicalTypeOptions: {pattern: '^[\d-x]+$'}}
+`, "", "schema[0].properties[0].logicalTypeOptions.pattern", `is a range with a class escape as an end`},
+		{"relationship to a missing property", `      - {name: a, physicalType: INTEGER, relationships: [{to: t.nope}]}
+`, "", "schema[0].properties[0].relationships[0].to", `reference "t.nope": object t has no property nope`},
 		{"quality on a nested property", `      - name: s
         logicalType: object
         properties:

@@ -180,12 +180,8 @@ func (o *LogicalTypeOptions) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// UnmarshalYAML reads an enum value: {value: …, label: …} or a bare scalar.
+// UnmarshalYAML reads an enum value ({value: …, label: …}).
 func (e *EnumValue) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind == yaml.ScalarNode {
-		e.at = at{line: n.Line}
-		return e.Value.UnmarshalYAML(n)
-	}
 	if err := isMapping(n, "an enum value"); err != nil {
 		return err
 	}
