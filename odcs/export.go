@@ -530,25 +530,11 @@ var clauseWord = regexp.MustCompile(`(?i)\b(SELECT|FROM|JOIN|GROUP\s+BY|HAVING|U
 // tableCheck writes a table check: a metric with bounds as an ODCS sql entry, the rest (a
 // condition, an anomaly band) as tablegate's own.
 func (ex *exporter) tableCheck(t *schema.TableCheck) {
-	finite := func(v *float64) bool { return v == nil || !math.IsInf(*v, 0) }
-	num := func(v float64) *Value { return NumberValue(strconv.FormatFloat(v, 'f', -1, 64)) }
 	var q *Quality
 	if t.Metric != "" && t.Band == nil && (t.MinValue != nil || t.MaxValue != nil) && finite(t.MinValue) && finite(t.MaxValue) &&
 		!clauseWord.MatchString(t.Metric) {
 		q = &Quality{Name: t.Name, Type: "sql", Query: "SELECT " + t.Metric + " FROM {object}"}
-		switch lo, hi := t.MinValue, t.MaxValue; {
-		case lo != nil && hi != nil && *lo == *hi:
-			q.MustBe = num(*lo)
-		case lo != nil && hi != nil:
-			q.MustBeBetween = []Value{*num(*lo), *num(*hi)}
-		case lo != nil:
-			q.MustBeGreaterOrEqualTo = num(*lo)
-		default:
-			q.MustBeLessOrEqualTo = num(*hi)
-		}
-		if t.Severity() == schema.Warn {
-			q.Severity = "warning"
-		}
+		bounds(q, t)
 	} else {
 		keys := map[string]any{"table_check": true}
 		if t.SQL != "" {
@@ -556,7 +542,6 @@ func (ex *exporter) tableCheck(t *schema.TableCheck) {
 		} else {
 			keys["metric"] = t.Metric
 		}
-		// Plain digits: YAML writes a float64 of 1000000 as 1e+06.
 		if t.MinValue != nil {
 			keys["min"] = num(*t.MinValue)
 		}
@@ -629,6 +614,29 @@ func (ex *exporter) duplicateKey(r *schema.Rule, sev schema.Severity) bool {
 	return true
 }
 
+// num is a number in plain digits (YAML writes a float64 of 1000000 as 1e+06).
+func num(v float64) *Value { return NumberValue(strconv.FormatFloat(v, 'f', -1, 64)) }
+
+func finite(v *float64) bool { return v == nil || !math.IsInf(*v, 0) }
+
+// bounds writes a table check's inclusive bounds as the operator that says them, and its
+// severity.
+func bounds(q *Quality, t *schema.TableCheck) {
+	switch lo, hi := t.MinValue, t.MaxValue; {
+	case lo != nil && hi != nil && *lo == *hi:
+		q.MustBe = num(*lo)
+	case lo != nil && hi != nil:
+		q.MustBeBetween = []Value{*num(*lo), *num(*hi)}
+	case lo != nil:
+		q.MustBeGreaterOrEqualTo = num(*lo)
+	default:
+		q.MustBeLessOrEqualTo = num(*hi)
+	}
+	if t.Severity() == schema.Warn {
+		q.Severity = "warning"
+	}
+}
+
 // conditionRE is an operator condition the import writes for a metric: (<metric>) < n.
 var conditionRE = regexp.MustCompile(`^\((.+)\) (<|>|<>|NOT BETWEEN) (-?[0-9]+(?:\.[0-9]+)?)(?: AND (-?[0-9]+(?:\.[0-9]+)?))?$`)
 
@@ -638,7 +646,6 @@ type condition struct{ op, a, b string }
 // libraryCheck writes a table check with the metric an ODCS library metric compiles to (as the
 // import writes it) in that form: col is the property's index, -1 for an object's metric.
 func (ex *exporter) libraryCheck(t *schema.TableCheck) (*Quality, int) {
-	finite := func(v *float64) bool { return v == nil || !math.IsInf(*v, 0) }
 	metric, cond := t.Metric, condition{}
 	if t.SQL != "" && t.Band == nil {
 		// A condition the import wrote for an exclusive operator: (<metric>) < n.
@@ -679,26 +686,17 @@ func (ex *exporter) libraryCheck(t *schema.TableCheck) (*Quality, int) {
 			return nil, 0
 		}
 	}
-	num := func(v float64) *Value { return NumberValue(strconv.FormatFloat(v, 'f', -1, 64)) }
-	switch lo, hi := t.MinValue, t.MaxValue; {
-	case cond.op == ">":
+	switch cond.op {
+	case "":
+		bounds(q, t)
+	case ">":
 		q.MustBeGreaterThan = NumberValue(cond.a)
-	case cond.op == "<":
+	case "<":
 		q.MustBeLessThan = NumberValue(cond.a)
-	case cond.op == "<>":
+	case "<>":
 		q.MustNotBe = NumberValue(cond.a)
-	case cond.op == "NOT BETWEEN":
+	case "NOT BETWEEN":
 		q.MustNotBeBetween = []Value{*NumberValue(cond.a), *NumberValue(cond.b)}
-	case cond.op != "":
-		return nil, 0
-	case lo != nil && hi != nil && *lo == *hi:
-		q.MustBe = num(*lo)
-	case lo != nil && hi != nil:
-		q.MustBeBetween = []Value{*num(*lo), *num(*hi)}
-	case lo != nil:
-		q.MustBeGreaterOrEqualTo = num(*lo)
-	default:
-		q.MustBeLessOrEqualTo = num(*hi)
 	}
 	if t.Severity() == schema.Warn {
 		q.Severity = "warning"

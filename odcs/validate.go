@@ -420,8 +420,10 @@ func (d *document) problem(js *jsonSchema, file string, e *jsonschema.Validation
 }
 
 // lookup is the value at a JSON pointer's tokens.
-func (d *document) lookup(tokens []string) any {
-	v := d.root
+func (d *document) lookup(tokens []string) any { return valueAt(d.root, tokens) }
+
+// valueAt is the value at tokens (unescaped) under v; nil when there is none.
+func valueAt(v any, tokens []string) any {
 	for _, t := range tokens {
 		switch x := v.(type) {
 		case map[string]any:
@@ -541,28 +543,15 @@ func (js *jsonSchema) allKeys() map[string]bool {
 	return js.keys
 }
 
-// lookup finds the schema value at a JSON pointer's tokens.
+// lookup finds the schema value at a JSON pointer's (escaped) tokens.
 func (js *jsonSchema) lookup(tokens []string) any {
-	n := js.doc
+	unescaped := make([]string, 0, len(tokens))
 	for _, t := range tokens {
-		if t == "" {
-			continue
-		}
-		t = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
-		switch v := n.(type) {
-		case map[string]any:
-			n = v[t]
-		case []any:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(v) {
-				return nil
-			}
-			n = v[i]
-		default:
-			return nil
+		if t != "" {
+			unescaped = append(unescaped, strings.NewReplacer("~1", "/", "~0", "~").Replace(t))
 		}
 	}
-	return n
+	return valueAt(js.doc, unescaped)
 }
 
 // nearest is the candidate closest to key (edits, a swap of neighbours counting one), when it is
