@@ -33,9 +33,10 @@ const (
 
 // ExportOptions fill the contract's own keys.
 type ExportOptions struct {
-	// ID is the contract's id; "" makes one of the schema's name.
+	// ID is the contract's id; "" keeps the id of the contract the schema was imported from,
+	// else makes one of the schema's name.
 	ID string
-	// Version is the contract's version; "" is 1.0.0.
+	// Version is the contract's version; "" keeps the imported contract's, else 1.0.0.
 	Version string
 	// Status is the contract's status; "" is active.
 	Status string
@@ -44,7 +45,8 @@ type ExportOptions struct {
 	Folder string
 }
 
-// Export writes a schema as an ODCS v3.2 contract with one schema object. What ODCS says with the
+// Export writes a schema as an ODCS v3.2 contract with one schema object; a schema imported from
+// a contract keeps its id, name, version, object name and quality ids. What ODCS says with the
 // same meaning as tablegate is written in ODCS's own keys (physicalType, required, unique,
 // primaryKey, logicalTypeOptions, enum, library and sql quality entries, relationships); every
 // other rule is a quality entry of type custom with engine tablegate, so that Import reads back a
