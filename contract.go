@@ -17,9 +17,11 @@ type ContractOptions = odcs.ImportOptions
 // contract, with what the import reported.
 type ContractSchema = odcs.Result
 
-// LoadContract reads an ODCS contract file and makes a schema of one of its objects. Every part
-// of the contract without an exact tablegate form is refused at once (*odcs.ImportError, each
-// with its contract path and line), unless AllowLossy turns it into a Notice.
+// LoadContract reads an ODCS contract file (YAML or JSON) and makes a schema of one of its
+// objects. A contract that breaks the standard's JSON schema of its apiVersion is refused
+// (*odcs.SchemaError, every violation with its contract path and line); so is every part of the
+// contract without an exact tablegate form (*odcs.ImportError), unless AllowLossy turns it into
+// a Notice.
 func LoadContract(ctx context.Context, path string, opts ContractOptions) (*ContractSchema, error) {
 	c, err := odcs.LoadFile(path)
 	if err != nil {
@@ -34,13 +36,22 @@ func LoadContract(ctx context.Context, path string, opts ContractOptions) (*Cont
 func loadMemberContract(ctx context.Context, member string, c *collection.Contract) (*schema.Schema, error) {
 	res, err := LoadContract(ctx, c.Path, ContractOptions{Object: c.Object, Lengths: odcs.Lengths(c.Lengths), AllowLossy: c.AllowLossy, References: c.References})
 	var ie *odcs.ImportError
-	if errors.As(err, &ie) {
+	var se *odcs.SchemaError
+	var problems []odcs.Notice
+	what := "member " + member + " (contract " + c.File
+	switch {
+	case errors.As(err, &ie):
+		problems = ie.Problems
+		if ie.Object != "" {
+			what += ", object " + ie.Object
+		}
+	case errors.As(err, &se):
+		problems = se.Problems
+		what += ", not valid ODCS " + se.APIVersion
+	}
+	if problems != nil {
 		errs := &schema.Errors{Schema: "member " + member}
-		for _, p := range ie.Problems {
-			what := "member " + member + " (contract " + c.File
-			if ie.Object != "" {
-				what += ", object " + ie.Object
-			}
+		for _, p := range problems {
 			errs.Problems = append(errs.Problems, &schema.DeclarationError{Schema: what + ")", Pos: schema.Pos{File: p.Pos.File, Line: p.Pos.Line}, Key: p.Pos.Path, Msg: p.Msg})
 		}
 		return nil, errs

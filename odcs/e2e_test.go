@@ -2,6 +2,9 @@ package odcs_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -17,10 +20,12 @@ func TestImportedContractValidatesData(t *testing.T) {
 	props := `      - {name: id, physicalType: BIGINT, primaryKey: true}
       - name: select
         physicalType: INTEGER
+        logicalType: integer
         required: true
         logicalTypeOptions: {minimum: 0}
       - name: city
         physicalType: VARCHAR
+        logicalType: string
         logicalTypeOptions: {maxLength: 3}
       - name: score
         physicalType: DOUBLE
@@ -42,7 +47,7 @@ func TestImportedContractValidatesData(t *testing.T) {
       - {metric: duplicateValues, arguments: {properties: [status]}, mustBeLessThan: 50, unit: percent, id: few_dup_status}
       - {metric: rowCount, mustBeLessThan: 3, id: small, severity: warning}
 `
-	c, err := odcs.Parse([]byte(contract(props, object)), "c.odcs.yaml")
+	c, err := odcs.Parse([]byte(strings.Replace(contract(props, object), "v3.1.0", "v3.2.0", 1)), "c.odcs.yaml")
 	require.NoError(t, err)
 	ctx := context.Background()
 	_, err = odcs.Import(ctx, c, odcs.ImportOptions{})
@@ -90,4 +95,64 @@ func TestImportedContractValidatesData(t *testing.T) {
 	}, failed)
 	require.Equal(t, int64(4), out.Report.Rows.Input)
 	require.Equal(t, int64(4), out.Report.Rows.Invalid, "1 and 4 share an email, 2 has select -1 and Köln, 3 a NaN ratio and status gone")
+}
+
+// TestJSONContractEndToEnd: a contract written in JSON is read (its lines kept for messages),
+// imported and run like its YAML form.
+func TestJSONContractEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "min.json")
+	text := `{
+  "apiVersion": "v3.2.0",
+  "kind": "DataContract",
+  "id": "urn:datacontract:min",
+  "version": "2.1.0",
+  "schema": [{
+    "name": "orders",
+    "properties": [
+      {"name": "id", "physicalType": "BIGINT", "logicalType": "integer", "required": true},
+      {"name": "code", "physicalType": "VARCHAR", "logicalType": "string",
+       "logicalTypeOptions": {"pattern": "^[A-Z]+$", "maxLength": 3},
+       "quality": [{"id": "code_filled", "metric": "nullValues", "mustBe": 0}]},
+      {"name": "status", "physicalType": "VARCHAR", "logicalType": "string",
+       "enum": [{"value": "open"}, {"value": "closed"}]}
+    ]
+  }]
+}
+`
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	ctx := context.Background()
+	res, err := tablegate.LoadContract(ctx, path, tablegate.ContractOptions{})
+	require.NoError(t, err)
+	require.Equal(t, "urn:datacontract:min", res.Schema.Contract.ID)
+	plan, err := tablegate.Compile(ctx, res.Schema)
+	require.NoError(t, err)
+	eng, err := tablegate.Open(tablegate.Config{TempDirectory: t.TempDir()})
+	require.NoError(t, err)
+	defer eng.Close()
+	rows := tablegate.FromQuery(`SELECT * FROM (VALUES (1::BIGINT, 'AB', 'open'), (2, NULL, 'gone'), (3, 'ABCD', NULL), (NULL, 'x', 'open')) t(id, code, status)`)
+	out, err := eng.Validate(ctx, plan, rows, nil, tablegate.Options{})
+	var abort *tablegate.ValidationAbortError
+	require.ErrorAs(t, err, &abort)
+	failed := map[string]int64{}
+	for _, ch := range out.Report.Checks {
+		if ch.Failed > 0 {
+			failed[ch.Name] = ch.Failed
+		}
+	}
+	require.Equal(t, map[string]int64{
+		"dy_rule__id__nullability":   1,
+		"dy_rule__code__nullability": 1,
+		"dy_rule__code__max_length":  1, // ABCD
+		"dy_rule__code__regex":       1, // x
+		"dy_rule__status__is_in":     1, // gone
+	}, failed)
+
+	// A mistake in a JSON contract is placed on its line.
+	bad := strings.Replace(text, `"required": true`, `"requried": true`, 1)
+	require.NoError(t, os.WriteFile(path, []byte(bad), 0o644))
+	_, err = tablegate.LoadContract(ctx, path, tablegate.ContractOptions{})
+	var se *odcs.SchemaError
+	require.ErrorAs(t, err, &se)
+	require.ErrorContains(t, err, path+`:9: schema[0].properties[0].requried: unknown key "requried" (did you mean "required"?)`)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/schema"
+	"github.com/tablegate/tablegate/sql"
 )
 
 // ExportVersion is the version of the standard Export writes.
@@ -25,13 +26,17 @@ const Engine = "tablegate"
 const (
 	customType  = "tablegateType"
 	customInput = "tablegateInput"
+	// customLengths says how a property's minLength/maxLength compile (chars or bytes), as
+	// ImportOptions.Lengths does for the whole contract.
+	customLengths = "tablegateLengths"
 )
 
 // ExportOptions fill the contract's own keys.
 type ExportOptions struct {
-	// ID is the contract's id; "" makes one of the schema's name.
+	// ID is the contract's id; "" keeps the id of the contract the schema was imported from,
+	// else makes one of the schema's name.
 	ID string
-	// Version is the contract's version; "" is 1.0.0.
+	// Version is the contract's version; "" keeps the imported contract's, else 1.0.0.
 	Version string
 	// Status is the contract's status; "" is active.
 	Status string
@@ -40,7 +45,8 @@ type ExportOptions struct {
 	Folder string
 }
 
-// Export writes a schema as an ODCS v3.2 contract with one schema object. What ODCS says with the
+// Export writes a schema as an ODCS v3.2 contract with one schema object; a schema imported from
+// a contract keeps its id, name, version, object name and quality ids. What ODCS says with the
 // same meaning as tablegate is written in ODCS's own keys (physicalType, required, unique,
 // primaryKey, logicalTypeOptions, enum, library and sql quality entries, relationships); every
 // other rule is a quality entry of type custom with engine tablegate, so that Import reads back a
@@ -56,15 +62,29 @@ func Export(ctx context.Context, s *schema.Schema, opts ExportOptions) (*Contrac
 	for _, r := range plan.Rules {
 		ex.severity[r.Name] = r.Severity
 	}
+	// A schema imported from a contract keeps the contract's identity and object name.
+	from := s.Contract
+	if from == nil {
+		from = &schema.Contract{}
+	}
 	c := &Contract{
 		APIVersion: ExportVersion,
 		Kind:       "DataContract",
-		ID:         firstNonEmpty(opts.ID, stableID(s.Name)),
-		Name:       s.Name,
-		Version:    firstNonEmpty(opts.Version, "1.0.0"),
+		ID:         firstNonEmpty(opts.ID, from.ID, stableID(s.Name)),
+		Name:       firstNonEmpty(from.Name, s.Name),
+		Version:    firstNonEmpty(opts.Version, from.Version, "1.0.0"),
 		Status:     firstNonEmpty(opts.Status, "active"),
 	}
-	obj := &Object{Name: s.Name, PhysicalType: "table", Description: s.Description}
+	obj := &Object{Name: firstNonEmpty(from.Object, s.Name), PhysicalType: "table", Description: s.Description}
+	ex.quality = map[string]schema.ContractQuality{}
+	ex.ruleQuality = map[string]schema.ContractQuality{}
+	for _, q := range from.Quality {
+		if q.Table {
+			ex.quality[q.Rule] = q
+		} else {
+			ex.ruleQuality[q.Rule] = q
+		}
+	}
 	ex.obj = obj
 	position := 0
 	for _, col := range s.Columns {
@@ -90,7 +110,21 @@ func Export(ctx context.Context, s *schema.Schema, opts ExportOptions) (*Contrac
 	for i, r := range s.Rules {
 		ex.rule(r, i >= native)
 	}
+	// A table check in ODCS's library form goes to its property when that keeps the order the
+	// import reads them in (properties, then the object).
+	lastColumn := 0
 	for _, t := range s.TableChecks {
+		q, col := ex.libraryCheck(t)
+		if q != nil && col >= 0 && col >= lastColumn {
+			lastColumn = col
+			obj.Properties[col].Quality = append(obj.Properties[col].Quality, q)
+			continue
+		}
+		lastColumn = len(s.Columns)
+		if q != nil && col < 0 {
+			obj.Quality = append(obj.Quality, q)
+			continue
+		}
 		ex.tableCheck(t)
 	}
 	c.Schema = []*Object{obj}
@@ -107,6 +141,10 @@ type exporter struct {
 	objects map[string]string
 	// inner collects the severities of the nested rules of the column being written.
 	inner map[string]any
+	// quality are the ids and names of the contract's quality entries, by table check.
+	quality map[string]schema.ContractQuality
+	// ruleQuality are the same of the schema rules, by rule name.
+	ruleQuality map[string]schema.ContractQuality
 }
 
 // property writes a table column.
@@ -138,9 +176,24 @@ func (ex *exporter) prop(c *schema.Column, rule string, top bool) *Property {
 	}
 	ex.dtype(p, c, rule, top)
 	// Native keys: their meaning is tablegate's for these rules at severity error.
+	// A rule that came from a contract's quality entry is that entry again, with its id.
+	entry := func(kind, metric string) *Quality {
+		q := &Quality{Metric: metric, MustBe: NumberValue("0")}
+		if cq, ok := ex.ruleQuality[rule+kind]; ok && top {
+			q.ID, q.Name = cq.ID, cq.Name
+		}
+		if sev(kind) == schema.Warn {
+			q.Severity = "warning"
+		}
+		return q
+	}
+	identified := func(kind string) bool {
+		cq, ok := ex.ruleQuality[rule+kind]
+		return ok && top && (cq.ID != "" || cq.Name != "")
+	}
 	if !a.Nullable && k != schema.KindAny {
-		if sev(schema.RuleNullability) == schema.Warn {
-			p.Quality = append(p.Quality, &Quality{Metric: "nullValues", MustBe: NumberValue("0"), Severity: "warning"})
+		if sev(schema.RuleNullability) == schema.Warn || identified(schema.RuleNullability) && !a.PrimaryKey {
+			p.Quality = append(p.Quality, entry(schema.RuleNullability, "nullValues"))
 		} else {
 			p.Required = true
 		}
@@ -151,13 +204,21 @@ func (ex *exporter) prop(c *schema.Column, rule string, top bool) *Property {
 		switch {
 		case a.Nullable && top:
 			p.Quality = append(p.Quality, custom(schema.RuleUnique, "", sev(schema.RuleUnique), map[string]any{"unique": true}))
-		case sev(schema.RuleUnique) == schema.Warn:
-			p.Quality = append(p.Quality, &Quality{Metric: "duplicateValues", MustBe: NumberValue("0"), Severity: "warning"})
+		case sev(schema.RuleUnique) == schema.Warn || identified(schema.RuleUnique):
+			p.Quality = append(p.Quality, entry(schema.RuleUnique, "duplicateValues"))
 		default:
 			p.Unique = true
 		}
 	}
+	opts := &LogicalTypeOptions{}
+	chars := 0
+	if k == schema.KindString {
+		chars = ex.charLengths(p, a, sev, opts)
+	}
 	for i, ch := range a.Checks {
+		if i < chars {
+			continue
+		}
 		name := schema.CheckRuleName(a.Checks, i)
 		s := sev(name)
 		// A check with a Spark SQL form is tablegate's {sql, spark} pair.
@@ -174,7 +235,6 @@ func (ex *exporter) prop(c *schema.Column, rule string, top bool) *Property {
 			p.Quality = append(p.Quality, custom(short, ch.SQL, s, nil))
 		}
 	}
-	opts := &LogicalTypeOptions{}
 	bound := func(kind string, v *schema.Value, set **Value) {
 		if v == nil || !k.IsOrdinal() {
 			return
@@ -260,6 +320,39 @@ func (ex *exporter) prop(c *schema.Column, rule string, top bool) *Property {
 	p.LogicalTypeOptions = mergeOptions(p.LogicalTypeOptions, opts)
 	return p
 }
+
+// charLengths writes the character-length checks the import's --lengths chars makes (min_chars,
+// max_chars, first among the column's checks) as minLength and maxLength, which count
+// characters; the custom property tablegateLengths tells the import to read them so. It returns
+// how many checks it wrote.
+func (ex *exporter) charLengths(p *Property, a *schema.Args, sev func(string) schema.Severity, opts *LogicalTypeOptions) int {
+	if a.MinLength != nil || a.MaxLength != nil {
+		return 0
+	}
+	n := 0
+	for _, l := range []struct {
+		name, op string
+		set      **Value
+	}{{"min_chars", ">=", &opts.MinLength}, {"max_chars", "<=", &opts.MaxLength}} {
+		if n >= len(a.Checks) {
+			break
+		}
+		ch := a.Checks[n]
+		m := charCheck.FindStringSubmatch(ch.SQL)
+		if ch.Name != l.name || ch.Spark != "" || m == nil || m[1] != l.op || sev(schema.CheckRuleName(a.Checks, n)) != schema.Error {
+			continue
+		}
+		*l.set = NumberValue(m[2])
+		n++
+	}
+	if n > 0 {
+		p.CustomProperties = append(p.CustomProperties, &CustomProperty{Property: customLengths, Value: string(LengthsChars)})
+	}
+	return n
+}
+
+// charCheck is a character-length check as the import writes it.
+var charCheck = regexp.MustCompile(`^length\(_\) (<=|>=) (0|[1-9][0-9]*)$`)
 
 // isIn writes is_in as enum (v3.2) where the values are distinct, else as tablegate's own.
 func (ex *exporter) isIn(p *Property, c *schema.Column, sev schema.Severity) {
@@ -414,6 +507,7 @@ func (ex *exporter) rule(r *schema.Rule, nativeReference bool) {
 		q := custom(r.Name, "", sev, map[string]any{"references": ref})
 		q.Description = r.Description
 		ex.obj.Quality = append(ex.obj.Quality, q)
+	case ex.duplicateKey(r, sev):
 	case len(r.GroupBy) > 0 || r.Spark != "":
 		keys := map[string]any{"sql": r.SQL}
 		if len(r.GroupBy) > 0 {
@@ -438,25 +532,11 @@ var clauseWord = regexp.MustCompile(`(?i)\b(SELECT|FROM|JOIN|GROUP\s+BY|HAVING|U
 // tableCheck writes a table check: a metric with bounds as an ODCS sql entry, the rest (a
 // condition, an anomaly band) as tablegate's own.
 func (ex *exporter) tableCheck(t *schema.TableCheck) {
-	finite := func(v *float64) bool { return v == nil || !math.IsInf(*v, 0) }
-	num := func(v float64) *Value { return NumberValue(strconv.FormatFloat(v, 'f', -1, 64)) }
 	var q *Quality
 	if t.Metric != "" && t.Band == nil && (t.MinValue != nil || t.MaxValue != nil) && finite(t.MinValue) && finite(t.MaxValue) &&
 		!clauseWord.MatchString(t.Metric) {
 		q = &Quality{Name: t.Name, Type: "sql", Query: "SELECT " + t.Metric + " FROM {object}"}
-		switch lo, hi := t.MinValue, t.MaxValue; {
-		case lo != nil && hi != nil && *lo == *hi:
-			q.MustBe = num(*lo)
-		case lo != nil && hi != nil:
-			q.MustBeBetween = []Value{*num(*lo), *num(*hi)}
-		case lo != nil:
-			q.MustBeGreaterOrEqualTo = num(*lo)
-		default:
-			q.MustBeLessOrEqualTo = num(*hi)
-		}
-		if t.Severity() == schema.Warn {
-			q.Severity = "warning"
-		}
+		bounds(q, t)
 	} else {
 		keys := map[string]any{"table_check": true}
 		if t.SQL != "" {
@@ -465,10 +545,10 @@ func (ex *exporter) tableCheck(t *schema.TableCheck) {
 			keys["metric"] = t.Metric
 		}
 		if t.MinValue != nil {
-			keys["min"] = *t.MinValue
+			keys["min"] = num(*t.MinValue)
 		}
 		if t.MaxValue != nil {
-			keys["max"] = *t.MaxValue
+			keys["max"] = num(*t.MaxValue)
 		}
 		if b := t.Band; b != nil {
 			band := map[string]any{}
@@ -489,7 +569,142 @@ func (ex *exporter) tableCheck(t *schema.TableCheck) {
 		q = custom(t.Name, "", t.Severity(), keys)
 	}
 	q.Description = t.Description
+	if cq, ok := ex.quality[t.Name]; ok && q.Type == "custom" {
+		q.ID = cq.ID // a custom entry is named by its name
+	} else {
+		ex.identify(q, t.Name)
+	}
 	ex.obj.Quality = append(ex.obj.Quality, q)
+}
+
+// identify gives a table check's entry the id and name of the contract entry it came from.
+func (ex *exporter) identify(q *Quality, check string) {
+	if cq, ok := ex.quality[check]; ok {
+		q.ID, q.Name = cq.ID, cq.Name
+		if q.ID == "" && q.Name == "" {
+			q.Name = check
+		}
+	}
+}
+
+// duplicateKey writes a group rule of the form an object's duplicateValues mustBe 0 imports as
+// in that form.
+func (ex *exporter) duplicateKey(r *schema.Rule, sev schema.Severity) bool {
+	if r.Spark != "" || len(r.GroupBy) == 0 {
+		return false
+	}
+	var nulls []string
+	for _, c := range r.GroupBy {
+		nulls = append(nulls, sql.Ident(c)+" IS NULL")
+	}
+	if r.SQL != strings.Join(nulls, " OR ")+" OR count(*) = 1" ||
+		r.Description != "no two rows have the same "+strings.Join(r.GroupBy, ", ")+" (a key with a NULL passes)" {
+		return false
+	}
+	props := make([]any, len(r.GroupBy))
+	for i, c := range r.GroupBy {
+		props[i] = c
+	}
+	q := &Quality{Name: r.Name, Metric: "duplicateValues", Arguments: map[string]any{"properties": props}, MustBe: NumberValue("0")}
+	if cq, ok := ex.ruleQuality[r.Name]; ok && (cq.ID != "" || cq.Name != "") {
+		q.ID, q.Name = cq.ID, cq.Name
+	}
+	if sev == schema.Warn {
+		q.Severity = "warning"
+	}
+	ex.obj.Quality = append(ex.obj.Quality, q)
+	return true
+}
+
+// num is a number in plain digits (YAML writes a float64 of 1000000 as 1e+06).
+func num(v float64) *Value { return NumberValue(strconv.FormatFloat(v, 'f', -1, 64)) }
+
+func finite(v *float64) bool { return v == nil || !math.IsInf(*v, 0) }
+
+// bounds writes a table check's inclusive bounds as the operator that says them, and its
+// severity.
+func bounds(q *Quality, t *schema.TableCheck) {
+	switch lo, hi := t.MinValue, t.MaxValue; {
+	case lo != nil && hi != nil && *lo == *hi:
+		q.MustBe = num(*lo)
+	case lo != nil && hi != nil:
+		q.MustBeBetween = []Value{*num(*lo), *num(*hi)}
+	case lo != nil:
+		q.MustBeGreaterOrEqualTo = num(*lo)
+	default:
+		q.MustBeLessOrEqualTo = num(*hi)
+	}
+	if t.Severity() == schema.Warn {
+		q.Severity = "warning"
+	}
+}
+
+// conditionRE is an operator condition the import writes for a metric: (<metric>) < n.
+var conditionRE = regexp.MustCompile(`^\((.+)\) (<|>|<>|NOT BETWEEN) (-?[0-9]+(?:\.[0-9]+)?)(?: AND (-?[0-9]+(?:\.[0-9]+)?))?$`)
+
+// condition is an operator and its numbers.
+type condition struct{ op, a, b string }
+
+// libraryCheck writes a table check with the metric an ODCS library metric compiles to (as the
+// import writes it) in that form: col is the property's index, -1 for an object's metric.
+func (ex *exporter) libraryCheck(t *schema.TableCheck) (*Quality, int) {
+	metric, cond := t.Metric, condition{}
+	if t.SQL != "" && t.Band == nil {
+		// A condition the import wrote for an exclusive operator: (<metric>) < n.
+		m := conditionRE.FindStringSubmatch(t.SQL)
+		if m == nil || !balanced(m[1]) {
+			return nil, 0
+		}
+		metric, cond = m[1], condition{op: strings.ToUpper(m[2]), a: m[3], b: m[4]}
+	} else if t.Metric == "" || t.Band != nil || (t.MinValue == nil && t.MaxValue == nil) || !finite(t.MinValue) || !finite(t.MaxValue) {
+		return nil, 0
+	}
+	q := &Quality{Name: t.Name, Description: t.Description}
+	col := -1
+	percent := func(m string) string { return fmt.Sprintf("coalesce(100.0 * (%s) / nullif(count(*), 0), 0)", m) }
+	switch {
+	case metric == "count(*)":
+		q.Metric = "rowCount"
+	default:
+		for i, c := range ex.s.Columns {
+			id := sql.Ident(c.Name)
+			nulls := fmt.Sprintf("count(*) FILTER (WHERE %s IS NULL)", id)
+			switch metric {
+			case nulls:
+				q.Metric = "nullValues"
+			case fmt.Sprintf("coalesce(100.0 * count(*) FILTER (WHERE %s IS NULL) / nullif(count(*), 0), 0)", id):
+				q.Metric, q.Unit = "nullValues", "percent"
+			case duplicateKeys([]string{id}):
+				q.Metric = "duplicateValues"
+			case percent(duplicateKeys([]string{id})):
+				q.Metric, q.Unit = "duplicateValues", "percent"
+			default:
+				continue
+			}
+			col = i
+			break
+		}
+		if q.Metric == "" {
+			return nil, 0
+		}
+	}
+	switch cond.op {
+	case "":
+		bounds(q, t)
+	case ">":
+		q.MustBeGreaterThan = NumberValue(cond.a)
+	case "<":
+		q.MustBeLessThan = NumberValue(cond.a)
+	case "<>":
+		q.MustNotBe = NumberValue(cond.a)
+	case "NOT BETWEEN":
+		q.MustNotBeBetween = []Value{*NumberValue(cond.a), *NumberValue(cond.b)}
+	}
+	if t.Severity() == schema.Warn {
+		q.Severity = "warning"
+	}
+	ex.identify(q, t.Name)
+	return q, col
 }
 
 // shorthand is the name pattern of ODCS's table.column references.

@@ -3,6 +3,7 @@ package odcs
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -111,8 +112,10 @@ func Import(ctx context.Context, c *Contract, opts ImportOptions) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	file := c.File
-	if file == "" {
+	// The schema is YAML whatever the contract was written in: a schema file named .json is
+	// read as JSON.
+	file := strings.TrimSuffix(c.File, filepath.Ext(c.File)) + ".yaml"
+	if c.File == "" {
 		file = obj.Name + ".yaml"
 	}
 	s, err := schema.ParseContext(ctx, data, file)

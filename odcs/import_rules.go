@@ -59,13 +59,19 @@ func (im *importer) agree(p *Property, d schema.DType) {
 // charLength compiles a character length of a string column (rule min_length or max_length).
 func (col *column) charLength(rule string, n int64, p Pos, what string) {
 	im := col.im
+	lengths := im.opts.Lengths
+	for _, cp := range col.p.CustomProperties {
+		if v, ok := cp.Value.(string); ok && cp.Property == customLengths && (v == string(LengthsChars) || v == string(LengthsBytes)) {
+			lengths = Lengths(v)
+		}
+	}
 	switch {
 	case col.untyped(p, what):
 	case col.dtype.Kind != schema.KindString && col.dtype.Kind != 0:
 		im.refuse(p, "", "%s applies to strings; the column is %s", what, col.dtype)
-	case im.opts.Lengths == LengthsBytes:
+	case lengths == LengthsBytes:
 		col.setLength(rule, n)
-	case im.opts.Lengths == LengthsChars:
+	case lengths == LengthsChars:
 		op := ">="
 		if rule == "max_length" {
 			op = "<="
@@ -620,8 +626,7 @@ func (im *importer) propertyQuality(col *column, q *Quality) {
 			}
 			return
 		}
-		// The values that repeat an earlier one: count(x) - count(DISTINCT x).
-		m := fmt.Sprintf("count(%s) - count(DISTINCT %s)", id, id)
+		m := duplicateKeys([]string{id})
 		if percent {
 			m = fmt.Sprintf("coalesce(100.0 * (%s) / nullif(count(*), 0), 0)", m)
 		}
@@ -822,8 +827,7 @@ func (im *importer) objectQuality(q *Quality) {
 		for _, c := range cols {
 			ids = append(ids, sql.Ident(c))
 		}
-		key := "(" + strings.Join(ids, ", ") + ")"
-		m := fmt.Sprintf("count(*) FILTER (WHERE %s) - count(DISTINCT %s)", notNull(ids), key)
+		m := duplicateKeys(ids)
 		if strings.EqualFold(q.Unit, "percent") {
 			m = fmt.Sprintf("coalesce(100.0 * (%s) / nullif(count(*), 0), 0)", m)
 		}
@@ -831,6 +835,17 @@ func (im *importer) objectQuality(q *Quality) {
 	default:
 		im.refuse(q.Pos("metric"), "not checked", "metric %q is not an object-level metric (rowCount, duplicateValues)", m)
 	}
+}
+
+// duplicateKeys is duplicateValues' measure, as datacontract-cli takes it: how many distinct
+// keys (values of the columns, NULLs aside) occur more than once. a,a,a,b,b,c has 2.
+func duplicateKeys(ids []string) string {
+	key := ids[0]
+	if len(ids) > 1 {
+		key = "(" + strings.Join(ids, ", ") + ")"
+	}
+	// histogram(x) itself is refused in rules: its name is also a table macro's.
+	return fmt.Sprintf("coalesce(len(list_filter(map_values(list_aggregate(list(%s) FILTER (WHERE %s), 'histogram')), lambda n: n > 1)), 0)", key, notNull(ids))
 }
 
 func notNull(ids []string) string {
@@ -852,7 +867,7 @@ func (im *importer) columnNamed(name string) *column {
 }
 
 var (
-	selectRE        = regexp.MustCompile(`(?is)^\s*SELECT\s+(.+?)\s+FROM\s+(\S+)(?:\s+(?:AS\s+)?[A-Za-z_][A-Za-z0-9_]*)??(?:\s+WHERE\s+(.+?))?\s*;?\s*$`)
+	selectRE        = regexp.MustCompile(`(?is)^\s*SELECT\s+(.+?)\s+FROM\s+(\S+)(?:\s+(?:AS\s+)?([A-Za-z_][A-Za-z0-9_]*))??(?:\s+WHERE\s+(.+?))?\s*;?\s*$`)
 	forbiddenSQL    = regexp.MustCompile(`(?i)\b(SELECT|FROM|JOIN|GROUP\s+BY|HAVING|UNION|INTERSECT|EXCEPT|LIMIT|ORDER\s+BY|OVER|QUALIFY|WINDOW)\b`)
 	columnAlias     = regexp.MustCompile(`(?is)^(.*\S)\s+AS\s+(?:"[^"]*"|[A-Za-z_][A-Za-z0-9_]*)$`)
 	firstSelectFrom = regexp.MustCompile(`(?is)^\s*SELECT\b|\bFROM\s+\S+`)
@@ -882,14 +897,18 @@ func (im *importer) sqlQuality(q *Quality, col *column) {
 		im.refuse(q.Pos("query"), "not checked", "the query is not SELECT <aggregate> FROM {object} [WHERE <condition>], so it is not one value over the table tablegate reads")
 		return
 	}
-	expr, table, where := strings.TrimSpace(m[1]), strings.Trim(m[2], `"`+"`"), strings.TrimSpace(m[3])
+	expr, table, alias, where := strings.TrimSpace(m[1]), strings.Trim(m[2], `"`+"`"), m[3], strings.TrimSpace(m[4])
 	if a := columnAlias.FindStringSubmatch(expr); a != nil && balanced(a[1]) {
 		expr = strings.TrimSpace(a[1]) // the result's name does not matter
 	}
 	switch table {
-	case "{object}", "${object}", "{table}", "${table}", im.obj.Name, im.obj.PhysicalName:
+	case "{object}", "${object}", "{table}", "${table}", "{model}", "${model}", im.obj.Name, im.obj.PhysicalName:
 	default:
 		im.refuse(q.Pos("query"), "not checked", "the query reads %s, not the object's table ({object}); tablegate checks one table per run", table)
+		return
+	}
+	if alias != "" {
+		im.refuse(q.Pos("query"), "not checked", "the query names the table %s: write the columns without a table name (SELECT count(*) FROM {object} WHERE {property} < 0); tablegate's table checks read the one table", alias)
 		return
 	}
 	if bad := forbiddenSQL.FindString(expr + " " + where); bad != "" {
@@ -992,9 +1011,11 @@ func (im *importer) target(r *Relationship, ref string, p Pos) (object, column s
 	if o := im.c.Object(object); o != nil {
 		for _, prop := range o.Properties {
 			if prop != nil && prop.Name == column {
-				column = firstNonEmpty(prop.PhysicalName, prop.Name)
+				return object, firstNonEmpty(prop.PhysicalName, prop.Name), true
 			}
 		}
+		im.refuse(p, "", "reference %q: object %s has no property %s", ref, object, column)
+		return "", "", false
 	}
 	return object, column, true
 }

@@ -16,14 +16,31 @@ import (
 // contract wraps properties (YAML list items at six spaces) and object-level YAML (at four)
 // into a v3.1 contract with one object, t.
 func contract(props, object string) string {
-	return "apiVersion: v3.1.0\nkind: DataContract\nid: c1\nversion: 2.0.0\nname: Test contract\nschema:\n  - name: t\n    physicalType: table\n" +
+	return "apiVersion: v3.1.0\nkind: DataContract\nid: c1\nversion: 2.0.0\nstatus: active\nname: Test contract\nschema:\n  - name: t\n    physicalType: table\n" +
 		object + "    properties:\n" + props
+}
+
+// refusals are the problems of a contract refused by the standard's JSON schema or by the import.
+func refusals(t *testing.T, err error) []odcs.Notice {
+	t.Helper()
+	var ie *odcs.ImportError
+	var se *odcs.SchemaError
+	switch {
+	case errors.As(err, &ie):
+		return ie.Problems
+	case errors.As(err, &se):
+		return se.Problems
+	}
+	t.Fatalf("want a refusal, got %v", err)
+	return nil
 }
 
 func importText(t *testing.T, text string, opts odcs.ImportOptions) (*odcs.Result, error) {
 	t.Helper()
 	c, err := odcs.Parse([]byte(text), "c.odcs.yaml")
-	require.NoError(t, err)
+	if err != nil {
+		return nil, err
+	}
 	return odcs.Import(context.Background(), c, opts)
 }
 
@@ -35,7 +52,7 @@ func TestImportMapping(t *testing.T) {
 	}{
 		{name: "physical types", props: `      - {name: a, physicalType: BIGINT, required: true}
       - {name: b, physicalType: "decimal( 12 , 2 )", required: true}
-      - {name: c, physicalType: timestamp with time zone, required: true, logicalTypeOptions: {defaultTimezone: Europe/Berlin}}
+      - {name: c, physicalType: timestamp with time zone, logicalType: timestamp, required: true, logicalTypeOptions: {defaultTimezone: Europe/Berlin}}
       - {name: d, physicalType: TIMESTAMP_NS, required: true}
       - {name: e, physicalType: "VARCHAR[]", required: true}
       - {name: f, physicalType: "INTEGER[3]", required: true}
@@ -70,35 +87,41 @@ func TestImportMapping(t *testing.T) {
 			"- name: alias_unique", `sql: '"alias" IS NULL OR count(*) = 1'`, "group_by: [alias]"}},
 		{name: "bounds v3.1", props: `      - name: n
         physicalType: DECIMAL(10,2)
+        logicalType: number
         logicalTypeOptions: {minimum: 0.50, exclusiveMaximum: 100, exclusiveMinimum: -1, maximum: 99.99}
       - name: d
         physicalType: DATE
+        logicalType: date
         logicalTypeOptions: {minimum: "2020-01-01", exclusiveMaximum: "2030-01-01"}
 `, want: []string{"min: 0.50", "max: 99.99", `min: "2020-01-01"`, `max_exclusive: "2030-01-01"`}},
 		{name: "bounds v3.0 booleans", props: `      - name: n
         physicalType: INTEGER
+        logicalType: integer
         logicalTypeOptions: {minimum: 1, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false}
 `, want: []string{"min_exclusive: 1", "max: 9"}},
 		{name: "lengths exact through an ASCII pattern", props: `      - name: code
         physicalType: VARCHAR(8)
+        logicalType: string
         logicalTypeOptions: {pattern: "^[A-Z0-9]+$", minLength: 2}
 `, want: []string{"max_length: 8", "regex: ^[A-Z0-9]+$", "min_length: 2"}},
 		{name: "lengths as characters", props: `      - name: city
         physicalType: VARCHAR
+        logicalType: string
         logicalTypeOptions: {maxLength: 20, minLength: 1}
 `, opts: odcs.ImportOptions{Lengths: odcs.LengthsChars}, want: []string{"check:\n      min_chars: length(_) >= 1\n      max_chars: length(_) <= 20\n"}},
 		{name: "lengths as bytes", props: `      - {name: city, physicalType: VARCHAR(20)}
 `, opts: odcs.ImportOptions{Lengths: odcs.LengthsBytes}, want: []string{"max_length: 20"}},
 		{name: "pattern rewritten for RE2", props: `      - name: s
         physicalType: VARCHAR
+        logicalType: string
         logicalTypeOptions: {pattern: "^a.b\\s\\u00e9(?<n>x)$"}
 `, want: []string{`regex: ^a[^\n\r\x{2028}\x{2029}]b[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]\x{e9}(?P<n>x)$`}},
-		{name: "format and multipleOf", props: `      - {name: id, physicalType: VARCHAR, logicalTypeOptions: {format: uuid}}
-      - {name: qty, physicalType: INTEGER, logicalTypeOptions: {multipleOf: 5}}
-      - {name: price, physicalType: "DECIMAL(8,2)", logicalTypeOptions: {multipleOf: 0.05}}
+		{name: "format and multipleOf", props: `      - {name: id, physicalType: VARCHAR, logicalType: string, logicalTypeOptions: {format: uuid}}
+      - {name: qty, physicalType: INTEGER, logicalType: integer, logicalTypeOptions: {multipleOf: 5}}
+      - {name: price, physicalType: "DECIMAL(8,2)", logicalType: number, logicalTypeOptions: {multipleOf: 0.05}}
 `, want: []string{"format_uuid: regexp_matches(_, '^[0-9a-fA-F]{8}-", "multiple_of: _ % 5 = 0", "multiple_of: _ % 0.05::DECIMAL(38,2) = 0"}},
 		{name: "enum", props: `      - {name: status, physicalType: VARCHAR, enum: [{value: open}, {value: "1"}, {value: "NULL"}]}
-      - {name: level, physicalType: SMALLINT, enum: [1, 2, 3]}
+      - {name: level, physicalType: SMALLINT, enum: [{value: 1}, {value: 2}, {value: 3}]}
 `, want: []string{`is_in: [open, "1", "NULL"]`, "is_in: [1, 2, 3]"}},
 		{name: "library metrics as row rules", props: `      - name: a
         physicalType: VARCHAR
@@ -122,8 +145,10 @@ func TestImportMapping(t *testing.T) {
 `, want: []string{"- name: a_unique\n", "- name: few_nulls\n    sql: (coalesce(100.0 * count(*) FILTER (WHERE \"a\" IS NULL) / nullif(count(*), 0), 0)) < 1\n    severity: warn\n",
 			"- name: a_missingValues\n    metric: count(*) FILTER (WHERE \"a\" IS NULL OR \"a\" IN (''))\n    max: 10\n",
 			"metric: count(*) FILTER (WHERE \"a\" IS NOT NULL AND NOT (\"a\" IN ('x')))\n    min: 0\n    max: 3\n",
-			`count("a") - count(DISTINCT "a")`,
+			`coalesce(len(list_filter(map_values(list_aggregate(list("a") FILTER (WHERE "a" IS NOT NULL), ''histogram'')), lambda n: n > 1)), 0)`,
 			"- name: Enough_rows\n    metric: count(*)\n    min: 100\n", "sql: (count(*)) NOT BETWEEN 5 AND 10"}},
+		{name: "sql quality on {model}", props: `      - {name: a, physicalType: INTEGER, quality: [{type: sql, query: "SELECT count(*) FROM {model} WHERE {property} < 0", mustBe: 0, name: no_negative}]}
+`, want: []string{"- name: no_negative\n    metric: count(*) FILTER (WHERE \"a\" < 0)\n    min: 0\n    max: 0\n"}},
 		{name: "sql quality", props: `      - name: amount
         physicalType: DOUBLE
         quality:
@@ -151,8 +176,11 @@ func TestImportMapping(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := contract(tc.props, tc.object)
-			if strings.HasPrefix(tc.name, "v3.0") {
+			switch {
+			case strings.Contains(tc.name, "v3.0"):
 				text = strings.Replace(text, "apiVersion: v3.1.0", "apiVersion: v3.0.2", 1)
+			case strings.Contains(tc.props, "enum"), strings.Contains(tc.object, "id:"):
+				text = strings.Replace(text, "apiVersion: v3.1.0", "apiVersion: v3.2.0", 1)
 			}
 			res, err := importText(t, text, tc.opts)
 			require.NoError(t, err)
@@ -174,11 +202,13 @@ func TestImportRefusesEverythingAtOnce(t *testing.T) {
         logicalType: number
       - name: note
         physicalType: VARCHAR(40)
+        logicalType: string
         logicalTypeOptions:
           maxLength: 30
           pattern: "^(?=a)b"
       - name: code
         physicalType: VARCHAR
+        logicalType: string
         logicalTypeOptions:
           pattern: "(a)\\1"
           format: email
@@ -196,19 +226,19 @@ func TestImportRefusesEverythingAtOnce(t *testing.T) {
 	var ie *odcs.ImportError
 	require.True(t, errors.As(err, &ie), "%v", err)
 	want := []struct{ where, msg string }{
-		{"c.odcs.yaml:10: schema[0].properties[0].name", "letters, digits and underscores"},
-		{"c.odcs.yaml:13: schema[0].properties[1].logicalType", "number has no precision"},
-		{"c.odcs.yaml:15: schema[0].properties[2].physicalType", "physicalType VARCHAR(40) (at most 40 characters) counts characters"},
-		{"c.odcs.yaml:17: schema[0].properties[2].logicalTypeOptions.maxLength", "maxLength 30 counts characters"},
-		{"c.odcs.yaml:18: schema[0].properties[2].logicalTypeOptions.pattern", "lookaround"},
-		{"c.odcs.yaml:22: schema[0].properties[3].logicalTypeOptions.pattern", `backreference \1`},
-		{"c.odcs.yaml:23: schema[0].properties[3].logicalTypeOptions.format", `format "email" has no exact check`},
-		{"c.odcs.yaml:25: schema[0].properties[3].quality[0].query", "the query reads other"},
-		{"c.odcs.yaml:26: schema[0].properties[3].quality[1].engine", `engine "soda"`},
-		{"c.odcs.yaml:27: schema[0].properties[3].quality[2].severity", `severity "fatal"`},
-		{"c.odcs.yaml:29: schema[0].properties[4].physicalType", "has no precision and scale"},
-		{"c.odcs.yaml:31: schema[0].properties[5].physicalType", `"UUID" has no tablegate dtype`},
-		{"c.odcs.yaml:32: schema[0].properties[5].relationships[0].to", "--reference people=FILE"},
+		{"c.odcs.yaml:11: schema[0].properties[0].name", "letters, digits and underscores"},
+		{"c.odcs.yaml:14: schema[0].properties[1].logicalType", "number has no precision"},
+		{"c.odcs.yaml:16: schema[0].properties[2].physicalType", "physicalType VARCHAR(40) (at most 40 characters) counts characters"},
+		{"c.odcs.yaml:19: schema[0].properties[2].logicalTypeOptions.maxLength", "maxLength 30 counts characters"},
+		{"c.odcs.yaml:20: schema[0].properties[2].logicalTypeOptions.pattern", "lookaround"},
+		{"c.odcs.yaml:25: schema[0].properties[3].logicalTypeOptions.pattern", `backreference \1`},
+		{"c.odcs.yaml:26: schema[0].properties[3].logicalTypeOptions.format", `format "email" has no exact check`},
+		{"c.odcs.yaml:28: schema[0].properties[3].quality[0].query", "the query reads other"},
+		{"c.odcs.yaml:29: schema[0].properties[3].quality[1].engine", `engine "soda"`},
+		{"c.odcs.yaml:30: schema[0].properties[3].quality[2].severity", `severity "fatal"`},
+		{"c.odcs.yaml:32: schema[0].properties[4].physicalType", "has no precision and scale"},
+		{"c.odcs.yaml:34: schema[0].properties[5].physicalType", `"UUID" has no tablegate dtype`},
+		{"c.odcs.yaml:35: schema[0].properties[5].relationships[0].to", "--reference people=FILE"},
 	}
 	for _, w := range want {
 		found := false
@@ -237,21 +267,25 @@ func TestImportRefusals(t *testing.T) {
 `, "", "schema[0].properties[0].logicalType", "logicalType date disagrees with physicalType TIMESTAMP"},
 		{"items of another type than the physicalType's elements", `      - {name: a, physicalType: "INTEGER[]", items: {physicalType: VARCHAR}}
 `, "", "schema[0].properties[0].items", "items is String, but physicalType INTEGER[] has elements of Int32"},
-		{"bound on a string", `      - {name: a, physicalType: VARCHAR, logicalTypeOptions: {minimum: 1}}
-`, "", "schema[0].properties[0].logicalTypeOptions.minimum", "applies to numbers"},
-		{"decimal bound finer than the scale", `      - {name: a, physicalType: "DECIMAL(5,1)", logicalTypeOptions: {minimum: 0.25}}
+		{"bound on a string", `      - {name: a, physicalType: VARCHAR, logicalType: string, logicalTypeOptions: {minimum: 1}}
+`, "", "schema[0].properties[0].logicalTypeOptions.minimum", `"minimum" is not a key the standard allows here`},
+		{"bound on a string without logicalType", `      - {name: a, physicalType: VARCHAR, logicalType: number, logicalTypeOptions: {minimum: 1}}
+`, "", "schema[0].properties[0].logicalType", "disagrees"},
+		{"decimal bound finer than the scale", `      - {name: a, physicalType: "DECIMAL(5,1)", logicalType: number, logicalTypeOptions: {minimum: 0.25}}
 `, "", "schema[0].properties[0].logicalTypeOptions", "more than the scale 1"},
 		{"primary key positions", `      - {name: a, physicalType: INTEGER, primaryKey: true, primaryKeyPosition: 1}
       - {name: b, physicalType: INTEGER, primaryKey: true, primaryKeyPosition: 1}
 `, "", "schema[0].properties[1].primaryKeyPosition", "is also a's"},
-		{"multipleOf on a float", `      - {name: a, physicalType: DOUBLE, logicalTypeOptions: {multipleOf: 0.1}}
+		{"multipleOf on a float", `      - {name: a, physicalType: DOUBLE, logicalType: number, logicalTypeOptions: {multipleOf: 0.1}}
 `, "", "schema[0].properties[0].logicalTypeOptions.multipleOf", "not exact"},
-		{"unknown option", `      - {name: a, physicalType: INTEGER, logicalTypeOptions: {step: 2}}
-`, "", "schema[0].properties[0].logicalTypeOptions.step", "not an option"},
+		{"unknown option", `      - {name: a, physicalType: INTEGER, logicalType: integer, logicalTypeOptions: {step: 2}}
+`, "", "schema[0].properties[0].logicalTypeOptions.step", `unknown key "step"`},
+		{"misspelt key", `      - {name: a, physicalType: INTEGER, requried: true}
+`, "", "schema[0].properties[0].requried", `unknown key "requried" (did you mean "required"?)`},
 		{"operator not a number", `      - {name: a, physicalType: VARCHAR, quality: [{name: mime, mustBe: application/json}]}
-`, "", "schema[0].properties[0].quality[0].mustBe", `mustBe "application/json" is not a number`},
+`, "", "schema[0].properties[0].quality[0].mustBe", `the value of "mustBe" breaks the standard's rules for it here`},
 		{"two operators", `      - {name: a, physicalType: INTEGER, quality: [{metric: nullValues, mustBe: 0, mustBeLessThan: 3}]}
-`, "", "schema[0].properties[0].quality[0].mustBeLessThan", "several operators"},
+`, "", "schema[0].properties[0].quality[0]", "has several operators"},
 		{"missingValues without values", `      - {name: a, physicalType: INTEGER, quality: [{metric: missingValues, mustBe: 0}]}
 `, "", "schema[0].properties[0].quality[0].arguments", "needs arguments.missingValues"},
 		{"rowCount on a property", `      - {name: a, physicalType: INTEGER, quality: [{metric: rowCount, mustBe: 0}]}
@@ -260,7 +294,13 @@ func TestImportRefusals(t *testing.T) {
 `, "", "schema[0].properties[0].logicalType", "no unit or zone"},
 		{"other table in a relationship target file", `      - {name: a, physicalType: INTEGER, relationships: [{to: "other.yaml#/schema/x/properties/y"}]}
 `, "", "schema[0].properties[0].relationships[0].to", "another contract file"},
-		{"no properties", "", "", "schema[0].properties", "no properties"},
+		{"no properties", "", "", "schema[0].properties", "is null; the standard wants an array"},
+		{"table alias", `      - {name: a, physicalType: INTEGER, quality: [{type: sql, query: "SELECT count(*) FROM {object} o WHERE o.{property} < 0", mustBe: 0}]}
+`, "", "schema[0].properties[0].quality[0].query", "the query names the table o: write the columns without a table name"},
+		{"class escape as a range end", `      - {name: a, physicalType: VARCHAR, logicalType: string, logicalTypeOptions: {pattern: '^[\d-x]+$'}}
+`, "", "schema[0].properties[0].logicalTypeOptions.pattern", `is a range with a class escape as an end`},
+		{"relationship to a missing property", `      - {name: a, physicalType: INTEGER, relationships: [{to: t.nope}]}
+`, "", "schema[0].properties[0].relationships[0].to", `reference "t.nope": object t has no property nope`},
 		{"quality on a nested property", `      - name: s
         logicalType: object
         properties:
@@ -268,10 +308,12 @@ func TestImportRefusals(t *testing.T) {
 `, "", "schema[0].properties[0].properties[0]", "nested property"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := importText(t, contract(tc.props, tc.object), odcs.ImportOptions{})
-			var ie *odcs.ImportError
-			require.True(t, errors.As(err, &ie), "%v", err)
-			for _, p := range ie.Problems {
+			text := contract(tc.props, tc.object)
+			if strings.Contains(tc.props, "enum") {
+				text = strings.Replace(text, "apiVersion: v3.1.0", "apiVersion: v3.2.0", 1)
+			}
+			_, err := importText(t, text, odcs.ImportOptions{})
+			for _, p := range refusals(t, err) {
 				if strings.HasPrefix(p.Pos.Path, tc.where) && strings.Contains(p.Msg, tc.msg) {
 					require.NotZero(t, p.Pos.Line, "%v", p)
 					return
@@ -358,12 +400,12 @@ func TestImportUniqueUnderItsEntry(t *testing.T) {
 	props := `      - name: a
         physicalType: VARCHAR
         quality:
-          - {metric: duplicateValues, mustBe: 0, id: a_dups, severity: warning}
+          - {rule: duplicateCount, mustBe: 0, id: a_dups, severity: warning}
       - name: b
         physicalType: VARCHAR
         required: true
         quality:
-          - {metric: duplicateValues, mustBe: 0, id: b_dups, severity: warning}
+          - {rule: duplicateCount, mustBe: 0, id: b_dups, severity: warning}
           - {rule: validValues, validValues: [x, y], mustBe: 0}
 `
 	object := "    quality:\n      - {type: custom, engine: tablegate, name: a_unique, implementation: \"a <> 'z'\"}\n"

@@ -125,8 +125,7 @@ type LogicalTypeOptions struct {
 	at    at
 }
 
-// EnumValue is one allowed value of a property (v3.2). A bare scalar in the list reads as
-// {value: scalar}.
+// EnumValue is one allowed value of a property (v3.2).
 type EnumValue struct {
 	Value       Value  `yaml:"value"`
 	Label       string `yaml:"label,omitempty"`

@@ -8,7 +8,7 @@ import (
 	"github.com/tablegate/tablegate/odcs"
 )
 
-const orders = `apiVersion: v3.1.0
+const orders = `apiVersion: v3.2.0
 kind: DataContract
 id: orders-contract
 version: 1.2.0
@@ -29,6 +29,7 @@ schema:
           maxLength: 10
           pattern: "^[a-z]+$"
       - name: amount
+        logicalType: number
         physicalType: DECIMAL(12,2)
         logicalTypeOptions:
           minimum: 0.10
@@ -40,7 +41,7 @@ schema:
             severity: warning
       - name: status
         physicalType: VARCHAR
-        enum: [open, {value: closed, label: Closed}, 3]
+        enum: [{value: open}, {value: closed, label: Closed}, {value: 3}]
         relationships:
           - to: statuses.code
     relationships:
@@ -79,7 +80,7 @@ func TestParseKeepsValuesAndPlaces(t *testing.T) {
 	require.Equal(t, "library", q.QualityType())
 	require.Equal(t, "0", q.MustBe.Text)
 	require.Equal(t, "schema[0].properties[2].quality[0].severity", q.Pos("severity").Path)
-	require.Equal(t, 30, q.Pos("severity").Line)
+	require.Equal(t, 31, q.Pos("severity").Line)
 
 	status := o.Properties[3]
 	require.Len(t, status.Enum, 3)
@@ -116,9 +117,14 @@ func TestParseRefuses(t *testing.T) {
 		{"empty", "  \n", "is empty"},
 		{"not a mapping", "- a\n- b\n", "is a mapping"},
 		{"old version", "apiVersion: v2.2.2\nkind: DataContract\nid: x\n", `apiVersion "v2.2.2" is not an ODCS version`},
-		{"other kind", "apiVersion: v3.1.0\nkind: Schema\nid: x\n", "kind DataContract"},
-		{"bad bool", "apiVersion: v3.1.0\nkind: DataContract\nid: x\nschema:\n  - name: t\n    properties:\n      - name: a\n        required: maybe\n", "line 8"},
-		{"list bound", "apiVersion: v3.1.0\nkind: DataContract\nid: x\nschema:\n  - name: t\n    properties:\n      - name: a\n        logicalTypeOptions:\n          maximum: [1]\n", "line 9: expected a single value"},
+		{"other kind", "apiVersion: v3.1.0\nkind: Schema\nid: x\nversion: 1.0.0\nstatus: active\n", `x.yaml:2: kind: "Schema" is not one of "DataContract"`},
+		{"bad bool", "apiVersion: v3.1.0\nkind: DataContract\nid: x\nversion: 1.0.0\nstatus: active\nschema:\n  - name: t\n    properties:\n      - name: a\n        required: maybe\n",
+			"x.yaml:10: schema[0].properties[0].required: is a string; the standard wants a boolean"},
+		{"list bound", "apiVersion: v3.1.0\nkind: DataContract\nid: x\nversion: 1.0.0\nstatus: active\nschema:\n  - name: t\n    properties:\n      - name: a\n        logicalType: number\n        logicalTypeOptions:\n          maximum: [1]\n",
+			"x.yaml:12: schema[0].properties[0].logicalTypeOptions.maximum: is an array; the standard wants a number"},
+		{"no version", "apiVersion: v3.1.0\nkind: DataContract\nid: x\nstatus: active\n", `x.yaml:1: missing "version", which the standard requires here`},
+		{"options without logicalType", "apiVersion: v3.2.0\nkind: DataContract\nid: x\nversion: 1.0.0\nschema:\n  - name: t\n    properties:\n      - name: a\n        logicalTypeOptions:\n          maximum: 1\n",
+			"x.yaml:9: schema[0].properties[0].logicalTypeOptions: the standard reads logicalTypeOptions by the property's logicalType, which is missing"},
 		{"syntax", "apiVersion: v3.1.0\nkind: [\n", "x.yaml"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

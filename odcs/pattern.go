@@ -24,6 +24,7 @@ func patternToRE2(p string) (string, error) {
 	var b strings.Builder
 	rs := []rune(p)
 	inClass := false
+	classStart := 0 // the index of the class's first member
 	for i := 0; i < len(rs); i++ {
 		r := rs[i]
 		switch {
@@ -32,6 +33,9 @@ func patternToRE2(p string) (string, error) {
 				return "", fmt.Errorf("the pattern ends with a lone backslash")
 			}
 			i++
+			if inClass && strings.ContainsRune("dDwWsSpP", rs[i]) && classRange(rs, i, classStart) {
+				return "", fmt.Errorf(`[…\%c…] is a range with a class escape as an end, which ECMA-262 refuses with the u flag; write - first or last in the class to mean a hyphen`, rs[i])
+			}
 			out, skip, err := escape(rs, i, inClass)
 			if err != nil {
 				return "", err
@@ -66,6 +70,7 @@ func patternToRE2(p string) (string, error) {
 				continue
 			}
 			inClass = true
+			classStart = start
 			b.WriteRune('[')
 			if neg {
 				b.WriteRune('^')
@@ -99,6 +104,16 @@ func patternToRE2(p string) (string, error) {
 		return "", fmt.Errorf("RE2 (DuckDB) does not read it: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
 	return out, nil
+}
+
+// classRange reports whether the class escape at rs[i] (the letter after the backslash) is an
+// end of a range: a hyphen after it that does not close the class, or one before it that does
+// not open it.
+func classRange(rs []rune, i, classStart int) bool {
+	if i+2 < len(rs) && rs[i+1] == '-' && rs[i+2] != ']' {
+		return true
+	}
+	return i-2 > classStart && rs[i-2] == '-' && rs[i-3] != '\\'
 }
 
 func excerptRunes(rs []rune) string {

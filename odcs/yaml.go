@@ -37,8 +37,9 @@ func LoadFile(path string) (*Contract, error) {
 }
 
 // Parse reads a contract from YAML or JSON text; file names it in messages and positions. It
-// refuses a document that is not an ODCS v3 data contract; it does not judge whether the
-// contract can be enforced (package odcs's Import does).
+// refuses a document that is not an ODCS v3 data contract: one that breaks the standard's JSON
+// schema of its apiVersion is a *SchemaError listing every violation. It does not judge whether
+// the contract can be enforced (package odcs's Import does).
 func Parse(data []byte, file string) (*Contract, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("%s: the contract file is empty", file)
@@ -57,6 +58,13 @@ func Parse(data []byte, file string) (*Contract, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s:%d: a data contract is a mapping (apiVersion, kind, id, schema …)", file, root.Line)
 	}
+	version, line := topScalar(root, "apiVersion")
+	if !knownVersion(version) {
+		return nil, fmt.Errorf("%s: apiVersion %q is not an ODCS version tablegate reads (%s)", Pos{File: file, Line: line, Path: "apiVersion"}, version, strings.Join(APIVersions, ", "))
+	}
+	if err := validateDocument(root, file, version); err != nil {
+		return nil, err
+	}
 	var c Contract
 	if err := root.Decode(&c); err != nil {
 		var te *yaml.TypeError
@@ -67,13 +75,20 @@ func Parse(data []byte, file string) (*Contract, error) {
 	}
 	c.File = file
 	c.bind()
-	if c.Kind != "" && c.Kind != "DataContract" {
-		return nil, fmt.Errorf("%s: kind is %q; an ODCS data contract has kind DataContract", c.Pos("kind"), c.Kind)
-	}
-	if !knownVersion(c.APIVersion) {
-		return nil, fmt.Errorf("%s: apiVersion %q is not an ODCS version tablegate reads (%s)", c.Pos("apiVersion"), c.APIVersion, strings.Join(APIVersions, ", "))
-	}
 	return &c, nil
+}
+
+// topScalar is the text and line of a top-level key's scalar value ("" when it has none).
+func topScalar(root *yaml.Node, key string) (string, int) {
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k, v := root.Content[i], root.Content[i+1]; k.Value == key {
+			if v.Kind == yaml.ScalarNode {
+				return v.Value, k.Line
+			}
+			return "", k.Line
+		}
+	}
+	return "", root.Line
 }
 
 func knownVersion(v string) bool {
@@ -167,12 +182,8 @@ func (o *LogicalTypeOptions) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// UnmarshalYAML reads an enum value: {value: …, label: …} or a bare scalar.
+// UnmarshalYAML reads an enum value ({value: …, label: …}).
 func (e *EnumValue) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind == yaml.ScalarNode {
-		e.at = at{line: n.Line}
-		return e.Value.UnmarshalYAML(n)
-	}
 	if err := isMapping(n, "an enum value"); err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ version: 1.4.0
 schema:
   - name: orders
     properties:
-      - {name: order_id, physicalType: VARCHAR, primaryKey: true, logicalTypeOptions: {pattern: '^ORD-\d{4}$'}}
+      - {name: order_id, physicalType: VARCHAR, logicalType: string, primaryKey: true, logicalTypeOptions: {pattern: '^ORD-\d{4}$'}}
       - name: customer_id
         physicalType: BIGINT
         required: true
@@ -114,4 +114,27 @@ func TestImportAndValidateContract(t *testing.T) {
 	code, _, stderr = cli(t, "import", "--odcs", c, "--lengths", "runes")
 	require.Equal(t, 2, code)
 	require.True(t, strings.Contains(stderr, `--lengths "runes": use chars or bytes`), stderr)
+}
+
+// TestImportJSONContract: import and validate read a contract written in JSON; a misspelt key
+// in one is refused with its line, path and the key meant, exit 2.
+func TestImportJSONContract(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	text := `{"apiVersion": "v3.2.0", "kind": "DataContract", "id": "min", "version": "1.0.0",
+ "schema": [{"name": "orders", "properties": [
+   {"name": "id", "physicalType": "BIGINT", "logicalType": "integer", "required": true}]}]}
+`
+	c := f.write("min.json", text)
+	code, stdout, stderr := cli(t, "import", "--odcs", c)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "schema: orders\n")
+	input := f.parquet("orders.parquet", "SELECT * FROM (VALUES (1::BIGINT), (NULL)) t(id)")
+	code, _, stderr = cli(t, "validate", "--contract", c, "--input", input)
+	require.Equal(t, 1, code, stderr)
+
+	bad := f.write("bad.json", strings.Replace(text, `"required"`, `"requried"`, 1))
+	code, _, stderr = cli(t, "import", "--odcs", bad)
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, stderr, bad+`:3: schema[0].properties[0].requried: unknown key "requried" (did you mean "required"?)`)
 }

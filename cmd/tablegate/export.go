@@ -61,8 +61,8 @@ func exportCmd(stdout, stderr io.Writer) *cobra.Command {
 	fl.BoolVar(&asODCS, "odcs", false, "write an Open Data Contract Standard v3.2 contract (the one format)")
 	fl.StringVar(&out, "out", "", "contract file to write (default: stdout)")
 	fl.BoolVar(&force, "force", false, "replace --out when it exists")
-	fl.StringVar(&exportOpts.ID, "id", "", "the contract's id (default: the schema's name in lower case)")
-	fl.StringVar(&exportOpts.Version, "version", "", "the contract's version (default: 1.0.0)")
+	fl.StringVar(&exportOpts.ID, "id", "", "the contract's id (default: the imported contract's, else the schema's name in lower case)")
+	fl.StringVar(&exportOpts.Version, "version", "", "the contract's version (default: the imported contract's, else 1.0.0)")
 	fl.StringVar(&exportOpts.Status, "status", "", "the contract's status (default: active)")
 	return cmd
 }
