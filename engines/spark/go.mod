@@ -9,6 +9,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/credentials v1.21.3
 	github.com/aws/aws-sdk-go-v2/service/s3 v1.116.0
 	github.com/aws/smithy-go v1.28.9
+	github.com/cenkalti/backoff/v4 v4.3.0
 	github.com/spf13/cobra v1.10.2
 	github.com/tablegate/tablegate v0.0.0
 	google.golang.org/grpc v1.83.2

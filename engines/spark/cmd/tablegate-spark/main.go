@@ -114,7 +114,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		{&f.remote, "spark-remote", "the Spark Connect server, sc://HOST:PORT (default: env SPARK_REMOTE)"},
 		{&f.s3Endpoint, "s3-endpoint", "the S3 store of s3a:// outputs, as this process reaches it (default: env AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile's endpoint_url; none: AWS S3); credentials come from the AWS default chain (env, AWS_PROFILE, SSO, web identity, container, instance)"},
 		{&f.s3Region, "s3-region", "the S3 region of this process's requests (default: env AWS_REGION, the profile's region, else us-east-1)"},
-		{&f.webhdfs, "webhdfs", "the NameNode's HTTP address for hdfs:// outputs, http://NAMENODE:9870, where this process puts Spark's writes in place (default: env TABLEGATE_WEBHDFS)"},
+		{&f.webhdfs, "webhdfs", "the NameNode's HTTP address for hdfs:// outputs, http://NAMENODE:9870 (comma-separated: every NameNode of a highly available nameservice), where this process puts Spark's writes in place (default: env TABLEGATE_WEBHDFS, else HADOOP_CONF_DIR's NameNodes of the output's nameservice)"},
 		{&f.hdfsUser, "hdfs-user", "the HDFS user this process acts as on hdfs:// outputs, the one Spark writes as (default: env HADOOP_USER_NAME, else your user name)"},
 	}
 	for _, s := range settingFlags {
@@ -200,7 +200,11 @@ func (f *flags) connect(cmd *cobra.Command, getenv func(string) string) (*tableg
 	if ok {
 		opts = append(opts, spark.WithS3(s3))
 	}
-	if addr := first(f.webhdfs, getenv("TABLEGATE_WEBHDFS")); addr != "" {
+	nameNodes, err := f.nameNodes(getenv)
+	if err != nil {
+		return nil, err
+	}
+	if len(nameNodes) > 0 {
 		hdfsUser := first(f.hdfsUser, getenv("HADOOP_USER_NAME"))
 		if hdfsUser == "" {
 			u, err := user.Current()
@@ -209,9 +213,28 @@ func (f *flags) connect(cmd *cobra.Command, getenv func(string) string) (*tableg
 			}
 			hdfsUser = u.Username
 		}
-		opts = append(opts, spark.WithHDFS(spark.HDFSOptions{WebHDFS: addr, User: hdfsUser}))
+		opts = append(opts, spark.WithHDFS(spark.HDFSOptions{NameNodes: nameNodes, User: hdfsUser}))
 	}
 	return tablegate.NewOn(spark.New(remote, opts...)), nil
+}
+
+// nameNodes are the WebHDFS addresses of an hdfs:// output's NameNodes: --webhdfs, else
+// TABLEGATE_WEBHDFS (comma-separated, for a highly available nameservice), else those
+// HADOOP_CONF_DIR's configuration gives the output's nameservice.
+func (f *flags) nameNodes(getenv func(string) string) ([]string, error) {
+	if addrs := first(f.webhdfs, getenv("TABLEGATE_WEBHDFS")); addrs != "" {
+		var out []string
+		for _, a := range strings.Split(addrs, ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				out = append(out, a)
+			}
+		}
+		return out, nil
+	}
+	if dir := getenv("HADOOP_CONF_DIR"); dir != "" && strings.HasPrefix(f.out, "hdfs://") {
+		return spark.HDFSNameNodes(dir, f.out)
+	}
+	return nil, nil
 }
 
 // lockDir is this user's folder of the catalog tables' locks: in the user's cache folder, else
