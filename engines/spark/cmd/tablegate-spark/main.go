@@ -231,7 +231,7 @@ func (f *flags) nameNodes(getenv func(string) string) ([]string, error) {
 		}
 		return out, nil
 	}
-	if dir := getenv("HADOOP_CONF_DIR"); dir != "" && strings.HasPrefix(f.out, "hdfs://") {
+	if dir := getenv("HADOOP_CONF_DIR"); dir != "" && strings.HasPrefix(strings.ToLower(f.out), "hdfs://") {
 		return spark.HDFSNameNodes(dir, f.out)
 	}
 	return nil, nil
@@ -255,7 +255,7 @@ func lockDir() string {
 // endpoint from --s3-endpoint, else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL or the profile's
 // endpoint_url. Buckets are addressed path-style when an endpoint is given.
 func (f *flags) s3(cmd *cobra.Command, getenv func(string) string) (o spark.S3Options, ok bool, err error) {
-	if !strings.HasPrefix(f.out, "s3a://") && !strings.HasPrefix(f.out, "s3://") {
+	if out := strings.ToLower(f.out); !strings.HasPrefix(out, "s3a://") && !strings.HasPrefix(out, "s3://") {
 		return o, false, nil
 	}
 	load := []func(*config.LoadOptions) error{

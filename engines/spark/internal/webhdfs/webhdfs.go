@@ -187,16 +187,18 @@ func (c *Client) Rename(ctx context.Context, from, to string) error {
 	return c.call(ctx, false, http.MethodPut, "RENAME", from, url.Values{"destination": {to}, "renameoptions": {"NONE"}}, nil)
 }
 
-// Delete removes p (with what it holds, if recursive); a missing p is no error.
+// Delete removes p (with what it holds, if recursive); a missing p is no error. A delete whose
+// answer was lost is not sent again: the path may have been made anew meanwhile (a lock given
+// back, then taken by another run).
 func (c *Client) Delete(ctx context.Context, p string, recursive bool) error {
-	return c.call(ctx, true, http.MethodDelete, "DELETE", p, url.Values{"recursive": {fmt.Sprint(recursive)}}, nil)
+	return c.call(ctx, false, http.MethodDelete, "DELETE", p, url.Values{"recursive": {fmt.Sprint(recursive)}}, nil)
 }
 
 // Create writes data as the file p, its parents made; unless overwrite, a file already there
-// fails the write with fs.ErrExist (HDFS decides atomically: two writers, one wins), and a write
-// whose answer was lost is not sent again.
+// fails the write with fs.ErrExist (HDFS decides atomically: two writers, one wins). A write
+// whose answer was lost is not sent again: another run may have written p meanwhile.
 func (c *Client) Create(ctx context.Context, p string, data []byte, overwrite bool) error {
-	return c.retry(ctx, overwrite, func(base *url.URL) error {
+	return c.retry(ctx, false, func(base *url.URL) error {
 		resp, err := c.send(ctx, base, http.MethodPut, "CREATE", p, url.Values{"overwrite": {fmt.Sprint(overwrite)}})
 		if err != nil {
 			return err
