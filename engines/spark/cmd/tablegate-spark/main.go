@@ -112,7 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		{&f.input, "input", "a Parquet file or a directory of Parquet files, on a filesystem the Spark driver sees"},
 		{&f.out, "out", "the table: a directory Spark writes Parquet part files into (a path both see, s3a://BUCKET/PATH or hdfs://NAMENODE:PORT/PATH)"},
 		{&f.remote, "spark-remote", "the Spark Connect server, sc://HOST:PORT (default: env SPARK_REMOTE)"},
-		{&f.s3Endpoint, "s3-endpoint", "the S3 store of s3a:// outputs, as this process reaches it (default: env AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile's endpoint_url; none: AWS S3); credentials come from the AWS default chain (env, AWS_PROFILE, SSO, web identity, container, instance)"},
+		{&f.s3Endpoint, "s3-endpoint", "the S3 store of s3a:// outputs, as this process reaches it (default: env AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile's endpoint_url; none: AWS S3); credentials come from the AWS credential chain (env, AWS_PROFILE, SSO, web identity, container, instance)"},
 		{&f.s3Region, "s3-region", "the S3 region of this process's requests (default: env AWS_REGION, the profile's region, else us-east-1)"},
 		{&f.webhdfs, "webhdfs", "the NameNode's HTTP address for hdfs:// outputs, http://NAMENODE:9870 (comma-separated: every NameNode of a highly available nameservice), where this process puts Spark's writes in place (default: env TABLEGATE_WEBHDFS, else HADOOP_CONF_DIR's NameNodes of the output's nameservice)"},
 		{&f.hdfsUser, "hdfs-user", "the HDFS user this process acts as on hdfs:// outputs, the one Spark writes as (default: env HADOOP_USER_NAME, else your user name)"},
