@@ -264,7 +264,12 @@ func render(cols []*column, rows int64, opts Options) ([]byte, error) {
 		seq.Content = append(seq.Content, n)
 	}
 	add(doc, "columns", seq)
-	return schema.WriteDocument(doc)
+	data, err := schema.WriteDocument(doc)
+	if err != nil {
+		return nil, err
+	}
+	// First, so that editors check and complete the keys against the published JSON Schema.
+	return append([]byte(schema.LanguageServerLine+"\n"), data...), nil
 }
 
 // dtypeKeys adds type and its parameters; nested members are nullable, and float members allow

@@ -29,8 +29,8 @@ func engineFlags(cmd *cobra.Command) (check func() error) {
 	fl.StringVar(&remote, "spark-remote", "", "with --engine spark: the Spark Connect server, sc://HOST:PORT (default: env SPARK_REMOTE)")
 	var s3Endpoint, s3Region string
 	var s3PathStyle bool
-	fl.StringVar(&s3Endpoint, "s3-endpoint", "", "with --engine spark and an s3a:// --out: the S3 store as this process reaches it (default: env AWS_ENDPOINT_URL; credentials: env AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)")
-	fl.StringVar(&s3Region, "s3-region", "", "with --engine spark and an s3a:// --out: the S3 region (default: env AWS_REGION)")
+	fl.StringVar(&s3Endpoint, "s3-endpoint", "", "with --engine spark and an s3a:// --out: the S3 store as this process reaches it (default: env AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL; credentials: the AWS credential chain: env, AWS_PROFILE, SSO, web identity, container, instance)")
+	fl.StringVar(&s3Region, "s3-region", "", "with --engine spark and an s3a:// --out: the S3 region (default: env AWS_REGION, the profile's region)")
 	fl.BoolVar(&s3PathStyle, "s3-path-style", false, "with --engine spark and an s3a:// --out: address buckets path-style (default: with an endpoint given)")
 	return func() error {
 		switch {

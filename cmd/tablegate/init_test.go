@@ -1,14 +1,36 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/tablegate/tablegate/schema"
 )
+
+// validJSONSchema checks a schema file init wrote against the repository's JSON Schema of
+// schema files (through JSON: init writes no .inf or .nan).
+func validJSONSchema(t *testing.T, data []byte) error {
+	t.Helper()
+	c := jsonschema.NewCompiler()
+	js, err := c.Compile("../../schema/tablegate.schema.json")
+	require.NoError(t, err)
+	var doc any
+	require.NoError(t, yaml.Unmarshal(data, &doc))
+	text, err := json.Marshal(doc)
+	require.NoError(t, err)
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
+	require.NoError(t, err)
+	return js.Validate(inst)
+}
 
 // TestInitValidatesItsOwnData: on real and generated shapes (nested types, NULLs, NaN and
 // infinities, Unicode values, reserved-word names), init writes a schema that loads and that
@@ -86,7 +108,9 @@ func TestInitValidatesItsOwnData(t *testing.T) {
 			data, err := os.ReadFile(out)
 			require.NoError(t, err)
 			text := string(data)
+			assert.True(t, strings.HasPrefix(text, schema.LanguageServerLine+"\n"), "the first line points editors at the JSON Schema")
 			assert.Contains(t, text, "# Inferred by tablegate init from "+tc.input+", "+tc.rows+".")
+			assert.NoError(t, validJSONSchema(t, data), "the published JSON Schema refuses what init wrote")
 			for _, w := range tc.want {
 				assert.Contains(t, text, w)
 			}
@@ -107,7 +131,7 @@ func TestInitValidatesItsOwnData(t *testing.T) {
 	// To stdout without --out; an existing --out needs --force; a bad count is refused.
 	code, stdout, stderr := cli(t, "init", "--input", penguins, "--csv-null", "NA")
 	require.Equal(t, 0, code, stderr)
-	assert.True(t, strings.HasPrefix(stdout, "# Inferred by tablegate init"))
+	assert.True(t, strings.HasPrefix(stdout, schema.LanguageServerLine+"\n# Inferred by tablegate init"), stdout)
 	code, _, stderr = cli(t, "init", "--input", penguins, "--out", f.path("penguins.yaml"))
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "exists; give --force to replace it")

@@ -55,8 +55,9 @@ type Engine struct {
 // Option configures an engine.
 type Option func(*Engine)
 
-// WithS3 gives the engine its own access to the object store of s3a:// outputs (S3Options); the
-// Spark server reads and writes them with its own s3a settings.
+// WithS3 gives the engine its own access to the object store of s3a:// outputs (S3Options: an
+// aws.Config, from config.LoadDefaultConfig for the default credential chain); the Spark server
+// reads and writes them with its own s3a settings.
 func WithS3(o S3Options) Option {
 	return func(e *Engine) { e.s3 = &o }
 }

@@ -7,3 +7,9 @@ var RemoteFooterTypes = remoteFooterTypes
 func NewHDFSStore(o HDFSOptions, table, quarantine string) (Store, error) {
 	return newHDFSStore(&o, table, quarantine)
 }
+
+// S3Client is the store's S3 client, for the e2e tests to read the emulator back.
+type S3Client = s3Client
+
+// NewS3Client is the store's S3 client of o.
+func NewS3Client(o S3Options) *S3Client { return newS3Client(&o) }

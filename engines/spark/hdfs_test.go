@@ -32,7 +32,7 @@ func needHDFS(t *testing.T) *webhdfs.Client {
 	if server.HDFS == nil {
 		t.Skipf("needs Hadoop's hadoop-client-minicluster jar: set %s (.ci/run resolves it from Maven Central)", hdfsJarsVar)
 	}
-	c, err := webhdfs.New(server.HDFS.WebHDFS, hdfsUser(t))
+	c, err := webhdfs.New([]string{server.HDFS.WebHDFS}, hdfsUser(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ const testLease = 5 * time.Second
 
 // hdfsOptions is the engine's access to the test HDFS, as the user Spark writes as.
 func hdfsOptions(t *testing.T) spark.HDFSOptions {
-	return spark.HDFSOptions{WebHDFS: server.HDFS.WebHDFS, User: hdfsUser(t), Lease: testLease}
+	return spark.HDFSOptions{NameNodes: []string{server.HDFS.WebHDFS}, User: hdfsUser(t), Lease: testLease}
 }
 
 // fetchHDFS copies the Parquet files of an output directory on HDFS into a local directory, and
@@ -274,7 +274,7 @@ func TestHDFSKillHelper(t *testing.T) {
 		t.Skip("the child of TestHDFSKilledMidCommit")
 	}
 	yaml, _ := scalars(400)
-	opts := spark.HDFSOptions{WebHDFS: os.Getenv("TG_HDFS_KILL_WEBHDFS"), User: hdfsUser(t), Lease: testLease}
+	opts := spark.HDFSOptions{NameNodes: []string{os.Getenv("TG_HDFS_KILL_WEBHDFS")}, User: hdfsUser(t), Lease: testLease}
 	defer durable.SetCrashPoint(func(at string) {
 		if at == stage {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
@@ -370,7 +370,7 @@ func TestHDFSCLI(t *testing.T) {
 		args := append([]string{"validate", "--engine", "spark", "--spark-remote", server.Remote, "--schema", schemaFile, "--input", in,
 			"--out", out, "--quarantine", "--format", "json"}, tc.extra...)
 		cmd := osexec.CommandContext(ctx, filepath.Join(dir, "tablegate"), args...)
-		cmd.Env = append(os.Environ(), "TABLEGATE_WEBHDFS=", "HADOOP_USER_NAME=")
+		cmd.Env = append(os.Environ(), "TABLEGATE_WEBHDFS=", "HADOOP_USER_NAME=", "HADOOP_CONF_DIR=")
 		cmd.Env = append(cmd.Env, tc.env...)
 		stdout, err := cmd.Output()
 		code := 0

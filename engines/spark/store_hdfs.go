@@ -21,9 +21,11 @@ import (
 // NameNode's REST API (WebHDFS): it checks, renames and deletes the directories Spark wrote, and
 // holds the output's lock and journal. Spark reads and writes with its own Hadoop settings.
 type HDFSOptions struct {
-	// WebHDFS is the NameNode's HTTP address (http://NAMENODE:9870, its
-	// dfs.namenode.http-address): the NameNode of the outputs' hdfs:// URLs.
-	WebHDFS string
+	// NameNodes are the HTTP addresses (http://NAMENODE:9870, dfs.namenode.http-address) of the
+	// NameNode of the outputs' hdfs:// URLs, or of every NameNode of their highly available
+	// nameservice (HDFSNameNodes reads them from the Hadoop configuration): a standby or an
+	// unreachable one is failed over to the next.
+	NameNodes []string
 	// User is the HDFS user this process acts as (simple authentication, WebHDFS's user.name):
 	// the user the Spark driver writes as, so that it may rename and delete what Spark wrote.
 	User string
@@ -54,10 +56,10 @@ type hdfsStore struct {
 }
 
 func newHDFSStore(o *HDFSOptions, table, quarantine string) (*hdfsStore, error) {
-	if o == nil || o.WebHDFS == "" {
-		return nil, fmt.Errorf("the output %s is on HDFS: give the NameNode's WebHDFS address (http://NAMENODE:9870) for this process to put Spark's writes in place", table)
+	if o == nil || len(o.NameNodes) == 0 {
+		return nil, fmt.Errorf("the output %s is on HDFS: give the NameNode's WebHDFS address (http://NAMENODE:9870), or HADOOP_CONF_DIR with its nameservice, for this process to put Spark's writes in place", table)
 	}
-	c, err := webhdfs.New(o.WebHDFS, o.User)
+	c, err := webhdfs.New(o.NameNodes, o.User)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ func TestHDFSAddresses(t *testing.T) {
 			t.Errorf("%s: taken as %q", in, got)
 		}
 	}
-	e := NewWith(nil, WithHDFS(HDFSOptions{WebHDFS: "http://nn:9870", User: "etl"}))
+	e := NewWith(nil, WithHDFS(HDFSOptions{NameNodes: []string{"http://nn:9870"}, User: "etl"}))
 	st, err := e.newStore("hdfs://nn:8020/out/t.parquet", "hdfs://nn:8020/out/t_quarantine.parquet")
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +40,7 @@ func TestHDFSAddresses(t *testing.T) {
 	if _, err := e.newStore("hdfs://nn:8020/out/t.parquet", "hdfs://other:8020/out/t_quarantine.parquet"); err == nil || !strings.Contains(err.Error(), "not beside") {
 		t.Errorf("a quarantine on another NameNode: %v", err)
 	}
-	if _, err := NewWith(nil, WithHDFS(HDFSOptions{WebHDFS: "hdfs://nn:8020"})).newStore("hdfs://nn:8020/out/t.parquet", ""); err == nil || !strings.Contains(err.Error(), "HTTP address") {
+	if _, err := NewWith(nil, WithHDFS(HDFSOptions{NameNodes: []string{"hdfs://nn:8020"}})).newStore("hdfs://nn:8020/out/t.parquet", ""); err == nil || !strings.Contains(err.Error(), "HTTP address") {
 		t.Errorf("an hdfs:// WebHDFS address: %v", err)
 	}
 }

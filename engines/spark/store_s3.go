@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/http"
 	"net/url"
 	"os"
 	"slices"
@@ -16,7 +15,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tablegate/tablegate/engines/spark/internal/s3"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
 	"github.com/tablegate/tablegate/internal/durable"
 )
 
@@ -24,21 +25,20 @@ import (
 // copies and deletes the objects Spark wrote, and holds the output's lock and journal. Spark
 // reads and writes with its own s3a settings (the server's spark.hadoop.fs.s3a.*).
 type S3Options struct {
-	// Endpoint is the store's URL (http://127.0.0.1:9000); "" is AWS S3 in Region.
+	// Config is the AWS configuration of the requests: credentials (a provider, refreshed before
+	// they expire), region (us-east-1 when ""), retries, HTTP client. config.LoadDefaultConfig
+	// gives the default chain: the environment, the shared config and credentials files with
+	// their profiles, SSO, web identity, container and instance credentials.
+	Config aws.Config
+	// Endpoint is the store's URL (http://127.0.0.1:9000), overriding the configuration's
+	// (AWS_ENDPOINT_URL_S3…); "" with none is AWS S3 in the region.
 	Endpoint string
-	// Region signs the requests ("" us-east-1).
-	Region string
-	// AccessKeyID, SecretAccessKey and SessionToken sign the requests (the token of temporary
-	// credentials, "" none).
-	AccessKeyID, SecretAccessKey, SessionToken string
 	// PathStyle addresses buckets as the endpoint's first path element (most stores other than
 	// AWS S3 want it), not as a host name.
 	PathStyle bool
 	// Lease is how long the output's lock lasts without being renewed (default one minute): a
 	// run killed while holding it blocks the output's writers that long.
 	Lease time.Duration
-	// HTTP sends the requests (http.DefaultClient when nil).
-	HTTP *http.Client
 }
 
 // defaultLease is the lock's lease when S3Options gives none; the holder renews it every third.
@@ -55,7 +55,7 @@ const copyWorkers = 8
 // the output completes it (Recover) before it reads anything. The lock is an object written only
 // if absent (a conditional PUT), holding a lease its run renews.
 type s3Store struct {
-	c                 *s3.Client
+	c                 *s3Client
 	bucket            string
 	table, quarantine string // the URLs ("" no quarantine)
 	scheme            string // s3a, as the output was given
@@ -72,13 +72,9 @@ type s3Store struct {
 // newS3Store is the store of the table and quarantine URLs (s3a://BUCKET/KEY).
 func newS3Store(o *S3Options, table, quarantine string) (*s3Store, error) {
 	if o == nil {
-		return nil, errors.New("an s3a:// output needs this process's own access to S3 (it puts Spark's files in place): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (with AWS_SESSION_TOKEN, AWS_REGION, AWS_ENDPOINT_URL as needed), or from Go pass spark.WithS3")
+		return nil, errors.New("an s3a:// output needs this process's own access to S3 (it puts Spark's files in place): from Go pass spark.WithS3 with an aws.Config (config.LoadDefaultConfig)")
 	}
-	c, err := s3.New(s3.Config{Endpoint: o.Endpoint, Region: o.Region, PathStyle: o.PathStyle, HTTP: o.HTTP,
-		Credentials: s3.Credentials{AccessKeyID: o.AccessKeyID, SecretAccessKey: o.SecretAccessKey, SessionToken: o.SessionToken}})
-	if err != nil {
-		return nil, fmt.Errorf("this process's access to S3: %w", err)
-	}
+	c := newS3Client(o)
 	sch, bucket, key, err := splitS3(table)
 	if err != nil {
 		return nil, err
@@ -155,8 +151,11 @@ func (s *s3Store) key(address string) string {
 // Check writes and deletes a probe object beside the table: the credentials, the bucket and the
 // right to write are checked before any work.
 func (s *s3Store) Check(ctx context.Context) error {
+	if err := s.c.checkCredentials(ctx); err != nil {
+		return err
+	}
 	probe := s.beside("-probe-" + s.token + ".tmp")
-	if _, err := s.c.Put(ctx, s.bucket, probe, nil, s3.Cond{}); err != nil {
+	if _, err := s.c.Put(ctx, s.bucket, probe, nil, s3Cond{}, func(o *s3.Options) { o.RetryMaxAttempts = checkAttempts }); err != nil {
 		return fmt.Errorf("the output's bucket cannot be written: %w", err)
 	}
 	return s.c.Delete(ctx, s.bucket, []string{probe})
@@ -221,15 +220,15 @@ func (s *s3Store) Lock(ctx context.Context) (func(), error) {
 	}
 	key := s.lockKey()
 	for {
-		etag, err := s.c.Put(ctx, s.bucket, key, rec, s3.Cond{IfNoneMatch: true})
+		etag, err := s.c.Put(ctx, s.bucket, key, rec, s3Cond{IfNoneMatch: true})
 		if err == nil {
 			return s.held(etag, rec), nil
 		}
-		if !s3.IsPreconditionFailed(err) {
+		if !isPreconditionFailed(err) {
 			return nil, fmt.Errorf("take the output's lock %s: %w", s.url(key), err)
 		}
 		data, info, err := s.c.Get(ctx, s.bucket, key)
-		if s3.IsNotFound(err) {
+		if isNotFound(err) {
 			continue // given back meanwhile
 		}
 		if err != nil {
@@ -244,11 +243,11 @@ func (s *s3Store) Lock(ctx context.Context) (func(), error) {
 		}
 		until := info.Modified.Add(time.Duration(other.LeaseSeconds * float64(time.Second)))
 		if !info.Modified.IsZero() && !info.Now.IsZero() && info.Now.After(until) {
-			etag, err := s.c.Put(ctx, s.bucket, key, rec, s3.Cond{IfMatch: info.ETag})
+			etag, err := s.c.Put(ctx, s.bucket, key, rec, s3Cond{IfMatch: info.ETag})
 			if err == nil {
 				return s.held(etag, rec), nil
 			}
-			if !s3.IsPreconditionFailed(err) {
+			if !isPreconditionFailed(err) {
 				return nil, fmt.Errorf("take over the output's lock %s: %w", s.url(key), err)
 			}
 			continue // another waiter took it
@@ -289,7 +288,7 @@ func (s *s3Store) held(etag string, rec []byte) func() {
 // store that takes no conditional delete, after reading that it is.
 func (s *s3Store) release(ctx context.Context, etag string) {
 	err := s.c.DeleteIf(ctx, s.bucket, s.lockKey(), etag)
-	if err == nil || s3.IsPreconditionFailed(err) {
+	if err == nil || isPreconditionFailed(err) {
 		return
 	}
 	data, _, err := s.c.Get(ctx, s.bucket, s.lockKey())
@@ -310,11 +309,11 @@ func (s *s3Store) renew(ctx context.Context) error {
 	if s.lockETag == "" {
 		return errors.New("the output's lock is not held")
 	}
-	etag, err := s.c.Put(ctx, s.bucket, s.lockKey(), s.lockRec, s3.Cond{IfMatch: s.lockETag})
+	etag, err := s.c.Put(ctx, s.bucket, s.lockKey(), s.lockRec, s3Cond{IfMatch: s.lockETag})
 	switch {
 	case err == nil:
 		s.lockETag = etag
-	case s3.IsPreconditionFailed(err) || s3.IsNotFound(err):
+	case isPreconditionFailed(err) || isNotFound(err):
 		// A retried write whose first attempt landed (its answer lost) is refused too: the
 		// lock is lost only if it is no longer this run's.
 		data, info, rerr := s.c.Get(ctx, s.bucket, s.lockKey())
@@ -323,7 +322,7 @@ func (s *s3Store) renew(ctx context.Context) error {
 			s.lockETag = info.ETag
 			return nil
 		}
-		if rerr != nil && !s3.IsNotFound(rerr) {
+		if rerr != nil && !isNotFound(rerr) {
 			return fmt.Errorf("read the output's lock %s after its renewal was refused: %w", s.url(s.lockKey()), rerr)
 		}
 		s.lost = fmt.Errorf("the output's lock %s was taken over by another run: this run's lease ended before it renewed it", s.url(s.lockKey()))
@@ -446,14 +445,14 @@ func (s *s3Store) Commit(ctx context.Context, c Commit) (Committed, error) {
 	if err := s.renew(ctx); err != nil { // still this run's lock: no other run applies
 		return Committed{}, err
 	}
-	if _, err := s.c.Put(ctx, s.bucket, s.journalKey(), data, s3.Cond{IfNoneMatch: true}); err != nil {
+	if _, err := s.c.Put(ctx, s.bucket, s.journalKey(), data, s3Cond{IfNoneMatch: true}); err != nil {
 		err = fmt.Errorf("write the output's journal %s: %w", s.url(s.journalKey()), err)
 		// A retried write whose first attempt landed (its answer lost) is refused: read what
 		// is stored. While it may be this run's journal, the temporaries it names must stay.
 		stored, _, gerr := s.c.Get(ctx, s.bucket, s.journalKey())
 		var got journal
 		switch {
-		case s3.IsNotFound(gerr):
+		case isNotFound(gerr):
 			return Committed{}, err
 		case gerr != nil:
 			done.Pending = true
@@ -597,7 +596,7 @@ func (s *s3Store) removePrefix(ctx context.Context, prefix string) error {
 func (s *s3Store) Recover(ctx context.Context) error {
 	data, _, err := s.c.Get(ctx, s.bucket, s.journalKey())
 	switch {
-	case s3.IsNotFound(err):
+	case isNotFound(err):
 	case err != nil:
 		return fmt.Errorf("read the output's journal: %w", err)
 	default:

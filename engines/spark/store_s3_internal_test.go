@@ -15,8 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/spark/internal/s3"
 	"github.com/tablegate/tablegate/engines/spark/internal/sparktest"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/testenv"
@@ -47,16 +49,12 @@ func moto(t *testing.T) S3Options {
 }
 
 func motoOptions(endpoint string) S3Options {
-	return S3Options{Endpoint: endpoint, AccessKeyID: "testing", SecretAccessKey: "testing", PathStyle: true}
+	return S3Options{Config: aws.Config{Credentials: credentials.NewStaticCredentialsProvider("testing", "testing", "")}, Endpoint: endpoint, PathStyle: true}
 }
 
-func client(t testing.TB, o S3Options) *s3.Client {
+func client(t testing.TB, o S3Options) *s3Client {
 	t.Helper()
-	c, err := s3.New(s3.Config{Endpoint: o.Endpoint, PathStyle: true, Credentials: s3.Credentials{AccessKeyID: o.AccessKeyID, SecretAccessKey: o.SecretAccessKey}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return newS3Client(&o)
 }
 
 // s3Writer is a writer of s3a://BUCKET/<dir>/t.parquet and its quarantine, without a Spark server.
@@ -72,21 +70,21 @@ func s3Writer(t testing.TB, o S3Options, dir string) *writer {
 
 // putDir makes the prefix of url a Parquet directory as Spark leaves it: part files holding marker
 // (their names of the write, as Spark's are) and _SUCCESS.
-func putDir(t testing.TB, c *s3.Client, url, marker string) {
+func putDir(t testing.TB, c *s3Client, url, marker string) {
 	t.Helper()
 	key := strings.TrimPrefix(url, "s3a://"+testBucket+"/")
 	for i := range 2 {
-		if _, err := c.Put(context.Background(), testBucket, fmt.Sprintf("%s/part-%05d-%s.parquet", key, i, marker), []byte(fmt.Sprintf("%s %d", marker, i)), s3.Cond{}); err != nil {
+		if _, err := c.Put(context.Background(), testBucket, fmt.Sprintf("%s/part-%05d-%s.parquet", key, i, marker), []byte(fmt.Sprintf("%s %d", marker, i)), s3Cond{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := c.Put(context.Background(), testBucket, key+"/_SUCCESS", nil, s3.Cond{}); err != nil {
+	if _, err := c.Put(context.Background(), testBucket, key+"/_SUCCESS", nil, s3Cond{}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // contents are the objects under prefix: key (relative) → content.
-func contents(t testing.TB, c *s3.Client, prefix string) map[string]string {
+func contents(t testing.TB, c *s3Client, prefix string) map[string]string {
 	t.Helper()
 	objs, err := c.List(context.Background(), testBucket, prefix)
 	if err != nil {
@@ -105,7 +103,7 @@ func contents(t testing.TB, c *s3.Client, prefix string) map[string]string {
 
 // dirMarker is the marker of the directory at prefix: every part file must hold it (else "mixed"),
 // "" when the directory has none.
-func dirMarker(t testing.TB, c *s3.Client, prefix string) string {
+func dirMarker(t testing.TB, c *s3Client, prefix string) string {
 	t.Helper()
 	seen := map[string]bool{}
 	parts := 0
@@ -126,13 +124,13 @@ func dirMarker(t testing.TB, c *s3.Client, prefix string) string {
 }
 
 // finishedS3 makes the writer's temporaries a finished write of marker.
-func finishedS3(t testing.TB, c *s3.Client, w *writer, marker string) {
+func finishedS3(t testing.TB, c *s3Client, w *writer, marker string) {
 	putDir(t, c, w.tableTmp, marker)
 	putDir(t, c, w.quarTmp, marker)
 	w.wroteTable, w.wroteQuar = true, true
 }
 
-func keysUnder(t testing.TB, c *s3.Client, prefix string) []string {
+func keysUnder(t testing.TB, c *s3Client, prefix string) []string {
 	t.Helper()
 	objs, err := c.List(context.Background(), testBucket, prefix)
 	if err != nil {
@@ -268,7 +266,7 @@ func TestS3Store(t *testing.T) {
 	t.Run("a dead holder's lease ends", func(t *testing.T) {
 		w := s3Writer(t, o, "lease")
 		dead := `{"owner":"killed","host":"elsewhere","pid":1,"started":"2020-01-01T00:00:00Z","lease_seconds":1}`
-		if _, err := c.Put(ctx, testBucket, w.st.(*s3Store).lockKey(), []byte(dead), s3.Cond{}); err != nil {
+		if _, err := c.Put(ctx, testBucket, w.st.(*s3Store).lockKey(), []byte(dead), s3Cond{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Begin(ctx); err != nil { // waits about a second, then takes it over
@@ -289,7 +287,7 @@ func TestS3Store(t *testing.T) {
 		}
 		finishedS3(t, c, w, "new")
 		// Another run took the lock over (this run's lease ended unrenewed).
-		if _, err := c.Put(ctx, testBucket, w.st.(*s3Store).lockKey(), []byte(`{"owner":"other","lease_seconds":60}`), s3.Cond{}); err != nil {
+		if _, err := c.Put(ctx, testBucket, w.st.(*s3Store).lockKey(), []byte(`{"owner":"other","lease_seconds":60}`), s3Cond{}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := w.Finish(ctx, compile.WriteTable|compile.WriteQuarant); err == nil || !strings.Contains(err.Error(), "taken over") {
@@ -298,7 +296,7 @@ func TestS3Store(t *testing.T) {
 		if m := dirMarker(t, c, "lost/t.parquet"); m != "old" {
 			t.Errorf("table %q, want old", m)
 		}
-		if _, _, err := c.Get(ctx, testBucket, w.st.(*s3Store).journalKey()); !s3.IsNotFound(err) {
+		if _, _, err := c.Get(ctx, testBucket, w.st.(*s3Store).journalKey()); !isNotFound(err) {
 			t.Errorf("a journal was written: %v", err)
 		}
 	})
@@ -308,7 +306,8 @@ func TestS3Store(t *testing.T) {
 		// client's retry of the journal is refused (412), and the run must see that it is its own.
 		lossy := &lossyTransport{lose: map[string]int{".lock If-Match": 1, ".journal": 1}}
 		lo := o
-		lo.HTTP = &http.Client{Transport: lossy}
+		lo.Config.HTTPClient = &http.Client{Transport: lossy}
+		lo.Config.RetryMaxAttempts = 3
 		w := s3Writer(t, lo, "lost-answer")
 		putDir(t, c, w.table, "old")
 		putDir(t, c, w.quarantine, "old")
@@ -348,7 +347,7 @@ func TestS3Store(t *testing.T) {
 		if err := st.renew(ctx); err != nil {
 			t.Fatalf("the renewal after it: %v", err)
 		}
-		if _, err := c.Put(ctx, testBucket, st.lockKey(), []byte(`{"owner":"other","lease_seconds":60}`), s3.Cond{}); err != nil {
+		if _, err := c.Put(ctx, testBucket, st.lockKey(), []byte(`{"owner":"other","lease_seconds":60}`), s3Cond{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := st.renew(ctx); err == nil || !strings.Contains(err.Error(), "taken over") {
@@ -361,7 +360,8 @@ func TestS3Store(t *testing.T) {
 		// tell, so it keeps its temporaries and the next run completes the commit.
 		lossy := &lossyTransport{lose: map[string]int{".journal": 1}}
 		lo := o
-		lo.HTTP = &http.Client{Transport: lossy}
+		lo.Config.HTTPClient = &http.Client{Transport: lossy}
+		lo.Config.RetryMaxAttempts = 3
 		w := s3Writer(t, lo, "unknown")
 		putDir(t, c, w.table, "old")
 		putDir(t, c, w.quarantine, "old")

@@ -15,8 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
 	"github.com/tablegate/tablegate/engines/spark"
-	"github.com/tablegate/tablegate/engines/spark/internal/s3"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
 )
@@ -147,18 +149,14 @@ func TestS3Input(t *testing.T) {
 }
 
 // s3Access is the engine's own access to the emulator, and a client that reads it back.
-func s3Access(t *testing.T) (spark.S3Options, *s3.Client) {
+func s3Access(t *testing.T) (spark.S3Options, *spark.S3Client) {
 	t.Helper()
-	o := spark.S3Options{Endpoint: server.S3.Endpoint, AccessKeyID: "testing", SecretAccessKey: "testing", PathStyle: true}
-	c, err := s3.New(s3.Config{Endpoint: o.Endpoint, PathStyle: true, Credentials: s3.Credentials{AccessKeyID: "testing", SecretAccessKey: "testing"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return o, c
+	o := spark.S3Options{Config: aws.Config{Credentials: credentials.NewStaticCredentialsProvider("testing", "testing", "")}, Endpoint: server.S3.Endpoint, PathStyle: true}
+	return o, spark.NewS3Client(o)
 }
 
 // objects are the objects under prefix of the test bucket: key → content.
-func objects(t *testing.T, c *s3.Client, prefix string) map[string]string {
+func objects(t *testing.T, c *spark.S3Client, prefix string) map[string]string {
 	t.Helper()
 	objs, err := c.List(context.Background(), "tablegate-test", prefix)
 	if err != nil {
@@ -177,7 +175,7 @@ func objects(t *testing.T, c *s3.Client, prefix string) map[string]string {
 
 // fetchDir downloads the Parquet directory at url (s3a://tablegate-test/…) into a local folder
 // and returns it.
-func fetchDir(t *testing.T, c *s3.Client, url string) string {
+func fetchDir(t *testing.T, c *spark.S3Client, url string) string {
 	t.Helper()
 	prefix := strings.TrimPrefix(url, "s3a://tablegate-test/") + "/"
 	dir := t.TempDir()

@@ -15,7 +15,10 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
@@ -109,9 +112,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		{&f.input, "input", "a Parquet file or a directory of Parquet files, on a filesystem the Spark driver sees"},
 		{&f.out, "out", "the table: a directory Spark writes Parquet part files into (a path both see, s3a://BUCKET/PATH or hdfs://NAMENODE:PORT/PATH)"},
 		{&f.remote, "spark-remote", "the Spark Connect server, sc://HOST:PORT (default: env SPARK_REMOTE)"},
-		{&f.s3Endpoint, "s3-endpoint", "the S3 store of s3a:// outputs, as this process reaches it (default: env AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL; none: AWS S3)"},
-		{&f.s3Region, "s3-region", "the S3 region that signs this process's requests (default: env AWS_REGION, AWS_DEFAULT_REGION, else us-east-1)"},
-		{&f.webhdfs, "webhdfs", "the NameNode's HTTP address for hdfs:// outputs, http://NAMENODE:9870, where this process puts Spark's writes in place (default: env TABLEGATE_WEBHDFS)"},
+		{&f.s3Endpoint, "s3-endpoint", "the S3 store of s3a:// outputs, as this process reaches it (default: env AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile's endpoint_url; none: AWS S3); credentials come from the AWS credential chain (env, AWS_PROFILE, SSO, web identity, container, instance)"},
+		{&f.s3Region, "s3-region", "the S3 region of this process's requests (default: env AWS_REGION, the profile's region, else us-east-1)"},
+		{&f.webhdfs, "webhdfs", "the NameNode's HTTP address for hdfs:// outputs, http://NAMENODE:9870 (comma-separated: every NameNode of a highly available nameservice), where this process puts Spark's writes in place (default: env TABLEGATE_WEBHDFS, else HADOOP_CONF_DIR's NameNodes of the output's nameservice)"},
 		{&f.hdfsUser, "hdfs-user", "the HDFS user this process acts as on hdfs:// outputs, the one Spark writes as (default: env HADOOP_USER_NAME, else your user name)"},
 	}
 	for _, s := range settingFlags {
@@ -190,10 +193,18 @@ func (f *flags) connect(cmd *cobra.Command, getenv func(string) string) (*tableg
 		return nil, &usageError{"--engine spark needs --spark-remote sc://HOST:PORT (or env SPARK_REMOTE)"}
 	}
 	opts := []spark.Option{spark.WithLockDir(lockDir())}
-	if s3, ok := f.s3(cmd, getenv); ok {
+	s3, ok, err := f.s3(cmd, getenv)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
 		opts = append(opts, spark.WithS3(s3))
 	}
-	if addr := first(f.webhdfs, getenv("TABLEGATE_WEBHDFS")); addr != "" {
+	nameNodes, err := f.nameNodes(getenv)
+	if err != nil {
+		return nil, err
+	}
+	if len(nameNodes) > 0 {
 		hdfsUser := first(f.hdfsUser, getenv("HADOOP_USER_NAME"))
 		if hdfsUser == "" {
 			u, err := user.Current()
@@ -202,9 +213,28 @@ func (f *flags) connect(cmd *cobra.Command, getenv func(string) string) (*tableg
 			}
 			hdfsUser = u.Username
 		}
-		opts = append(opts, spark.WithHDFS(spark.HDFSOptions{WebHDFS: addr, User: hdfsUser}))
+		opts = append(opts, spark.WithHDFS(spark.HDFSOptions{NameNodes: nameNodes, User: hdfsUser}))
 	}
 	return tablegate.NewOn(spark.New(remote, opts...)), nil
+}
+
+// nameNodes are the WebHDFS addresses of an hdfs:// output's NameNodes: --webhdfs, else
+// TABLEGATE_WEBHDFS (comma-separated, for a highly available nameservice), else those
+// HADOOP_CONF_DIR's configuration gives the output's nameservice.
+func (f *flags) nameNodes(getenv func(string) string) ([]string, error) {
+	if addrs := first(f.webhdfs, getenv("TABLEGATE_WEBHDFS")); addrs != "" {
+		var out []string
+		for _, a := range strings.Split(addrs, ",") {
+			if a = strings.TrimSpace(a); a != "" {
+				out = append(out, a)
+			}
+		}
+		return out, nil
+	}
+	if dir := getenv("HADOOP_CONF_DIR"); dir != "" && strings.HasPrefix(strings.ToLower(f.out), "hdfs://") {
+		return spark.HDFSNameNodes(dir, f.out)
+	}
+	return nil, nil
 }
 
 // lockDir is this user's folder of the catalog tables' locks: in the user's cache folder, else
@@ -217,21 +247,33 @@ func lockDir() string {
 	return filepath.Join(os.TempDir(), fmt.Sprintf("tablegate-spark-locks-%d", os.Getuid()))
 }
 
-// s3 is this process's access to the S3 store of s3a:// outputs: the credentials from the
-// environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: never flags, which
-// other users of the machine can read), the endpoint and region from the flags, else the
-// environment. ok is false without credentials: an s3a:// output then says what is missing.
-func (f *flags) s3(cmd *cobra.Command, getenv func(string) string) (o spark.S3Options, ok bool) {
-	o = spark.S3Options{
-		AccessKeyID: getenv("AWS_ACCESS_KEY_ID"), SecretAccessKey: getenv("AWS_SECRET_ACCESS_KEY"), SessionToken: getenv("AWS_SESSION_TOKEN"),
-		Endpoint: first(f.s3Endpoint, getenv("AWS_ENDPOINT_URL_S3"), getenv("AWS_ENDPOINT_URL")),
-		Region:   first(f.s3Region, getenv("AWS_REGION"), getenv("AWS_DEFAULT_REGION")),
+// s3 is this process's access to the S3 store of s3a:// outputs, loaded (only for such an
+// output) as the AWS CLI loads its own: credentials from the default chain (the environment,
+// AWS_PROFILE's entry in the shared config and credentials files, SSO, web identity, container
+// and instance credentials; never flags, which other users of the machine can read), refreshed
+// five minutes before they expire; the region from --s3-region, else the configuration; the
+// endpoint from --s3-endpoint, else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL or the profile's
+// endpoint_url. Buckets are addressed path-style when an endpoint is given.
+func (f *flags) s3(cmd *cobra.Command, getenv func(string) string) (o spark.S3Options, ok bool, err error) {
+	if out := strings.ToLower(f.out); !strings.HasPrefix(out, "s3a://") && !strings.HasPrefix(out, "s3://") {
+		return o, false, nil
 	}
+	load := []func(*config.LoadOptions) error{
+		config.WithCredentialsCacheOptions(func(c *aws.CredentialsCacheOptions) { c.ExpiryWindow = 5 * time.Minute }),
+	}
+	if f.s3Region != "" {
+		load = append(load, config.WithRegion(f.s3Region))
+	}
+	o.Config, err = config.LoadDefaultConfig(cmd.Context(), load...)
+	if err != nil {
+		return o, false, fmt.Errorf("the AWS configuration of %s: %w", f.out, err)
+	}
+	o.Endpoint = f.s3Endpoint
 	o.PathStyle = f.s3PathStyle
 	if !cmd.Flags().Changed("s3-path-style") {
-		o.PathStyle = o.Endpoint != ""
+		o.PathStyle = first(f.s3Endpoint, getenv("AWS_ENDPOINT_URL_S3"), getenv("AWS_ENDPOINT_URL"), aws.ToString(o.Config.BaseEndpoint)) != ""
 	}
-	return o, o.AccessKeyID != "" || o.SecretAccessKey != ""
+	return o, true, nil
 }
 
 // first is the first of values that is not "".

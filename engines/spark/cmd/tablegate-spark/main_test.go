@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/tablegate/tablegate/outcome"
 )
 
@@ -52,10 +54,11 @@ func TestEarlyReports(t *testing.T) {
 	}
 }
 
-// TestS3Access: an s3a:// output needs this process's own S3 access. Without credentials in the
-// environment the run stops before it connects, saying which variables to set; with them, the
-// endpoint comes from --s3-endpoint, else AWS_ENDPOINT_URL, and a store that does not answer
-// stops the run before it connects, naming the output. No server is needed.
+// TestS3Access: an s3a:// output needs this process's own S3 access, loaded as the AWS CLI loads
+// it. With no credentials anywhere the run stops before it connects, saying where they are
+// looked for; with them, the endpoint comes from --s3-endpoint, else AWS_ENDPOINT_URL, and a
+// store that does not answer stops the run before it connects, naming the output. No server is
+// needed.
 func TestS3Access(t *testing.T) {
 	dir := t.TempDir()
 	schemaFile := filepath.Join(dir, "s.yaml")
@@ -64,21 +67,32 @@ func TestS3Access(t *testing.T) {
 	}
 	args := []string{"validate", "--schema", schemaFile, "--input", filepath.Join(dir, "in.parquet"), "--spark-remote", "sc://127.0.0.1:1",
 		"--out", "s3a://bucket/out/t.parquet", "--format", "json"}
+	keys := map[string]string{"AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "AWS_ENDPOINT_URL": "http://127.0.0.1:1"}
 	for _, tc := range []struct {
 		env   map[string]string
 		flags []string
 		want  []string
 	}{
-		{nil, nil, []string{"s3a://bucket/out/t.parquet", "AWS_ACCESS_KEY_ID"}},
-		{map[string]string{"AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "AWS_ENDPOINT_URL": "http://127.0.0.1:1"}, nil,
-			[]string{"s3a://bucket/out/t.parquet", "http://127.0.0.1:1/bucket/out/.t.parquet.tablegate-probe-"}},
-		{map[string]string{"AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "AWS_ENDPOINT_URL": "http://127.0.0.1:1"}, []string{"--s3-endpoint", "http://127.0.0.1:2"},
-			[]string{"http://127.0.0.1:2/bucket/out/"}},
-		{map[string]string{"AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s", "AWS_ENDPOINT_URL": "http://127.0.0.1:1"}, []string{"--s3-path-style=false"},
-			[]string{"http://bucket.127.0.0.1:1/out/"}},
+		{nil, nil, []string{"s3a://bucket/out/t.parquet", "no AWS credentials", "AWS_PROFILE"}},
+		{keys, nil, []string{"s3a://bucket/out/t.parquet", "http://127.0.0.1:1/bucket/out/.t.parquet.tablegate-probe-"}},
+		{keys, []string{"--s3-endpoint", "http://127.0.0.1:2"}, []string{"http://127.0.0.1:2/bucket/out/"}},
 	} {
+		// The AWS SDK reads the process's environment: give it one with no credentials,
+		// files or instance metadata of the machine, then the case's.
+		for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_ROLE_ARN",
+			"AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+			"AWS_CONTAINER_CREDENTIALS_FULL_URI"} {
+			t.Setenv(k, "")
+			os.Unsetenv(k)
+		}
+		t.Setenv("AWS_CONFIG_FILE", filepath.Join(dir, "none"))
+		t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "none"))
+		t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+		for k, v := range tc.env {
+			t.Setenv(k, v)
+		}
 		var stdout, stderr bytes.Buffer
-		code := run(context.Background(), append(append([]string(nil), args...), tc.flags...), &stdout, &stderr, func(k string) string { return tc.env[k] })
+		code := run(context.Background(), append(append([]string(nil), args...), tc.flags...), &stdout, &stderr, os.Getenv)
 		var rep outcome.Report
 		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 			t.Fatalf("%v: stdout is not one report (%v): %s", tc.env, err, stdout.String())
@@ -90,6 +104,38 @@ func TestS3Access(t *testing.T) {
 			if !strings.Contains(rep.Error.Message, w) {
 				t.Errorf("%v %v: %q does not say %q", tc.env, tc.flags, rep.Error.Message, w)
 			}
+		}
+	}
+}
+
+// TestS3PathStyle: buckets are addressed path-style when an endpoint is given (by flag, by
+// AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL), not for AWS S3, and as --s3-path-style says when given.
+func TestS3PathStyle(t *testing.T) {
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+	for _, tc := range []struct {
+		env   map[string]string
+		flags []string
+		want  bool
+	}{
+		{nil, nil, false},
+		{nil, []string{"--s3-endpoint", "http://minio:9000"}, true},
+		{map[string]string{"AWS_ENDPOINT_URL_S3": "http://minio:9000"}, nil, true},
+		{map[string]string{"AWS_ENDPOINT_URL": "http://minio:9000"}, nil, true},
+		{map[string]string{"AWS_ENDPOINT_URL": "http://minio:9000"}, []string{"--s3-path-style=false"}, false},
+		{nil, []string{"--s3-path-style"}, true},
+	} {
+		f := &flags{out: "s3a://bucket/out/t.parquet"}
+		cmd := &cobra.Command{}
+		cmd.Flags().StringVar(&f.s3Endpoint, "s3-endpoint", "", "")
+		cmd.Flags().BoolVar(&f.s3PathStyle, "s3-path-style", false, "")
+		if err := cmd.ParseFlags(tc.flags); err != nil {
+			t.Fatal(err)
+		}
+		cmd.SetContext(context.Background())
+		o, ok, err := f.s3(cmd, func(k string) string { return tc.env[k] })
+		if err != nil || !ok || o.PathStyle != tc.want {
+			t.Errorf("%v %v: path style %v (%v, %v), want %v", tc.env, tc.flags, o.PathStyle, ok, err, tc.want)
 		}
 	}
 }

@@ -3,8 +3,11 @@
 // writes — status, listing, folders, atomic renames, deletes, and small files written whole (a
 // journal, a lock) and read back.
 //
-// It speaks simple authentication (the user.name parameter); a cluster secured with Kerberos
-// (SPNEGO) is not supported.
+// It takes the NameNodes of a highly available nameservice and fails over from a standby
+// (StandbyException) or an unreachable one to the next; it retries with exponential backoff what
+// was surely not done (no connection, a standby, RetriableException) and, for the operations that
+// may be repeated, a lost answer or a server error. It speaks simple authentication (the user.name
+// parameter); a cluster secured with Kerberos (SPNEGO) is refused, saying so.
 package webhdfs
 
 import (
@@ -15,43 +18,69 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/cenkalti/backoff/v4"
 )
 
-// Client talks to one NameNode's WebHDFS.
+// Client talks to the WebHDFS of one nameservice's NameNodes.
 type Client struct {
-	base *url.URL // http://HOST:PORT
-	user string
-	hc   *http.Client
+	bases []*url.URL // http://HOST:PORT, in the order given
+	user  string
+	hc    *http.Client
+
+	mu     sync.Mutex
+	active int // the NameNode that last answered as the active one
 }
 
-// New returns a client of the NameNode whose HTTP address is addr (http://HOST:PORT, or
-// HOST:PORT), acting as user ("" sends no user name: the cluster's anonymous user).
-func New(addr, user string) (*Client, error) {
-	if !strings.Contains(addr, "://") {
-		addr = "http://" + addr
+// maxRetryTime is how long an operation is retried, failing over between the NameNodes, before
+// its last error is returned: a NameNode failover takes tens of seconds.
+const maxRetryTime = 2 * time.Minute
+
+// New returns a client of the NameNodes whose HTTP addresses are addrs (http://HOST:PORT, or
+// HOST:PORT; more than one for a highly available nameservice), acting as user ("" sends no user
+// name: the cluster's anonymous user).
+func New(addrs []string, user string) (*Client, error) {
+	if len(addrs) == 0 {
+		return nil, errors.New("no WebHDFS address: give the NameNode's HTTP address (dfs.namenode.http-address)")
 	}
-	u, err := url.Parse(addr)
-	if err != nil {
-		return nil, fmt.Errorf("the WebHDFS address %q: %w", addr, err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
-		return nil, fmt.Errorf("the WebHDFS address %q: want http://HOST:PORT, the NameNode's HTTP address (dfs.namenode.http-address)", addr)
-	}
-	u.Path = ""
-	return &Client{base: u, user: user, hc: &http.Client{
+	c := &Client{user: user, hc: &http.Client{
 		// Writes and reads are redirected to a DataNode: the client follows by hand, so that a
 		// write's body goes to the DataNode alone.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}}, nil
+		// The files are small (a lock, a journal) and the other calls metadata: an answer this
+		// late is a hung server, retried as a lost answer.
+		Timeout: time.Minute,
+	}}
+	for _, addr := range addrs {
+		if !strings.Contains(addr, "://") {
+			addr = "http://" + addr
+		}
+		u, err := url.Parse(addr)
+		if err != nil {
+			return nil, fmt.Errorf("the WebHDFS address %q: %w", addr, err)
+		}
+		if (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+			return nil, fmt.Errorf("the WebHDFS address %q: want http://HOST:PORT, the NameNode's HTTP address (dfs.namenode.http-address)", addr)
+		}
+		u.Path = ""
+		c.bases = append(c.bases, u)
+	}
+	return c, nil
 }
 
-// Addr is the NameNode's HTTP address the client talks to.
-func (c *Client) Addr() string { return c.base.String() }
+// Addr is the HTTP address of the NameNode the client talks to (the one last seen active).
+func (c *Client) Addr() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bases[c.active].String()
+}
 
 // FileStatus is what HDFS says of a file or a directory.
 type FileStatus struct {
@@ -104,15 +133,17 @@ func (c *Client) Status(ctx context.Context, p string) (FileStatus, error) {
 	var out struct {
 		FileStatus FileStatus `json:"FileStatus"`
 	}
-	resp, err := c.send(ctx, http.MethodGet, "GETFILESTATUS", p, nil, nil)
-	if err != nil {
-		return FileStatus{}, err
-	}
-	now, derr := http.ParseTime(resp.Header.Get("Date"))
-	if derr != nil {
-		now = time.Now()
-	}
-	err = c.finish("GETFILESTATUS", p, resp, func(r io.Reader) error { return json.NewDecoder(r).Decode(&out) })
+	var now time.Time
+	err := c.retry(ctx, true, func(base *url.URL) error {
+		resp, err := c.send(ctx, base, http.MethodGet, "GETFILESTATUS", p, nil)
+		if err != nil {
+			return err
+		}
+		if now, err = http.ParseTime(resp.Header.Get("Date")); err != nil {
+			now = time.Now()
+		}
+		return c.finish("GETFILESTATUS", p, resp, func(r io.Reader) error { return json.NewDecoder(r).Decode(&out) })
+	})
 	out.FileStatus.Now = now
 	return out.FileStatus, err
 }
@@ -133,14 +164,14 @@ func (c *Client) List(ctx context.Context, p string) ([]FileStatus, error) {
 			FileStatus []FileStatus `json:"FileStatus"`
 		} `json:"FileStatuses"`
 	}
-	err := c.call(ctx, http.MethodGet, "LISTSTATUS", p, nil, &out)
+	err := c.call(ctx, true, http.MethodGet, "LISTSTATUS", p, nil, &out)
 	return out.FileStatuses.FileStatus, err
 }
 
 // Mkdirs makes the directory p and its parents; an existing directory is no error.
 func (c *Client) Mkdirs(ctx context.Context, p string) error {
 	var out struct{ Boolean bool }
-	if err := c.call(ctx, http.MethodPut, "MKDIRS", p, nil, &out); err != nil {
+	if err := c.call(ctx, true, http.MethodPut, "MKDIRS", p, nil, &out); err != nil {
 		return err
 	}
 	if !out.Boolean {
@@ -150,38 +181,45 @@ func (c *Client) Mkdirs(ctx context.Context, p string) error {
 }
 
 // Rename renames from to to, atomically (HDFS's rename with no options): it fails if to exists
-// (fs.ErrExist), if from is missing (fs.ErrNotExist) or if to's parent is missing.
+// (fs.ErrExist), if from is missing (fs.ErrNotExist) or if to's parent is missing. A rename whose
+// answer was lost is not sent again: its error is returned.
 func (c *Client) Rename(ctx context.Context, from, to string) error {
-	return c.call(ctx, http.MethodPut, "RENAME", from, url.Values{"destination": {to}, "renameoptions": {"NONE"}}, nil)
+	return c.call(ctx, false, http.MethodPut, "RENAME", from, url.Values{"destination": {to}, "renameoptions": {"NONE"}}, nil)
 }
 
-// Delete removes p (with what it holds, if recursive); a missing p is no error.
+// Delete removes p (with what it holds, if recursive); a missing p is no error. A delete whose
+// answer was lost is not sent again: the path may have been made anew meanwhile (a lock given
+// back, then taken by another run).
 func (c *Client) Delete(ctx context.Context, p string, recursive bool) error {
-	return c.call(ctx, http.MethodDelete, "DELETE", p, url.Values{"recursive": {fmt.Sprint(recursive)}}, nil)
+	return c.call(ctx, false, http.MethodDelete, "DELETE", p, url.Values{"recursive": {fmt.Sprint(recursive)}}, nil)
 }
 
 // Create writes data as the file p, its parents made; unless overwrite, a file already there
-// fails the write with fs.ErrExist (HDFS decides atomically: two writers, one wins).
+// fails the write with fs.ErrExist (HDFS decides atomically: two writers, one wins). A write
+// whose answer was lost is not sent again: another run may have written p meanwhile.
 func (c *Client) Create(ctx context.Context, p string, data []byte, overwrite bool) error {
-	resp, err := c.send(ctx, http.MethodPut, "CREATE", p, url.Values{"overwrite": {fmt.Sprint(overwrite)}}, nil)
-	if err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusTemporaryRedirect {
-		return fmt.Errorf("WebHDFS CREATE %s: %s, want a redirect to a DataNode", p, resp.Status)
-	}
-	loc := resp.Header.Get("Location")
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, loc, bytes.NewReader(data))
-	if err != nil {
-		return fmt.Errorf("WebHDFS CREATE %s: %w", p, err)
-	}
-	req.Header.Set("Content-Type", "application/octet-stream")
-	resp, err = c.hc.Do(req)
-	if err != nil {
-		return fmt.Errorf("WebHDFS CREATE %s: %w", p, err)
-	}
-	return c.finish("CREATE", p, resp, nil)
+	return c.retry(ctx, false, func(base *url.URL) error {
+		resp, err := c.send(ctx, base, http.MethodPut, "CREATE", p, url.Values{"overwrite": {fmt.Sprint(overwrite)}})
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode != http.StatusTemporaryRedirect {
+			if err := c.finish("CREATE", p, resp, nil); err != nil {
+				return err
+			}
+			return fmt.Errorf("WebHDFS CREATE %s: %s, want a redirect to a DataNode", p, resp.Status)
+		}
+		resp.Body.Close()
+		req, err := http.NewRequestWithContext(ctx, http.MethodPut, resp.Header.Get("Location"), bytes.NewReader(data))
+		if err != nil {
+			return fmt.Errorf("WebHDFS CREATE %s: %w", p, err)
+		}
+		req.Header.Set("Content-Type", "application/octet-stream")
+		if resp, err = c.hc.Do(req); err != nil {
+			return fmt.Errorf("WebHDFS CREATE %s on the DataNode: %w", p, err)
+		}
+		return c.finish("CREATE", p, resp, nil)
+	})
 }
 
 // maxRead bounds what ReadFile reads: it is for small files.
@@ -189,59 +227,128 @@ const maxRead = 16 << 20
 
 // ReadFile returns the content of the file p (at most 16 MiB); a missing p is fs.ErrNotExist.
 func (c *Client) ReadFile(ctx context.Context, p string) ([]byte, error) {
-	resp, err := c.send(ctx, http.MethodGet, "OPEN", p, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode == http.StatusTemporaryRedirect {
-		resp.Body.Close()
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, resp.Header.Get("Location"), nil)
-		if err != nil {
-			return nil, fmt.Errorf("WebHDFS OPEN %s: %w", p, err)
-		}
-		if resp, err = c.hc.Do(req); err != nil {
-			return nil, fmt.Errorf("WebHDFS OPEN %s: %w", p, err)
-		}
-	}
 	var data []byte
-	err = c.finish("OPEN", p, resp, func(r io.Reader) error {
-		data, err = io.ReadAll(io.LimitReader(r, maxRead+1))
-		if err == nil && len(data) > maxRead {
-			err = fmt.Errorf("longer than %d bytes", maxRead)
+	err := c.retry(ctx, true, func(base *url.URL) error {
+		resp, err := c.send(ctx, base, http.MethodGet, "OPEN", p, nil)
+		if err != nil {
+			return err
 		}
-		return err
+		if resp.StatusCode == http.StatusTemporaryRedirect {
+			resp.Body.Close()
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, resp.Header.Get("Location"), nil)
+			if err != nil {
+				return fmt.Errorf("WebHDFS OPEN %s: %w", p, err)
+			}
+			if resp, err = c.hc.Do(req); err != nil {
+				return fmt.Errorf("WebHDFS OPEN %s on the DataNode: %w", p, err)
+			}
+		}
+		return c.finish("OPEN", p, resp, func(r io.Reader) error {
+			data, err = io.ReadAll(io.LimitReader(r, maxRead+1))
+			if err == nil && len(data) > maxRead {
+				err = fmt.Errorf("longer than %d bytes", maxRead)
+			}
+			return err
+		})
 	})
 	return data, err
 }
 
-// call runs op on p and decodes its JSON answer into out (if not nil).
-func (c *Client) call(ctx context.Context, method, op, p string, q url.Values, out any) error {
-	resp, err := c.send(ctx, method, op, p, q, nil)
-	if err != nil {
-		return err
-	}
-	var read func(io.Reader) error
-	if out != nil {
-		read = func(r io.Reader) error { return json.NewDecoder(r).Decode(out) }
-	}
-	return c.finish(op, p, resp, read)
+// call runs op on p and decodes its JSON answer into out (if not nil); idempotent says whether
+// it may be sent again after its answer was lost.
+func (c *Client) call(ctx context.Context, idempotent bool, method, op, p string, q url.Values, out any) error {
+	return c.retry(ctx, idempotent, func(base *url.URL) error {
+		resp, err := c.send(ctx, base, method, op, p, q)
+		if err != nil {
+			return err
+		}
+		var read func(io.Reader) error
+		if out != nil {
+			read = func(r io.Reader) error { return json.NewDecoder(r).Decode(out) }
+		}
+		return c.finish(op, p, resp, read)
+	})
 }
 
-func (c *Client) send(ctx context.Context, method, op, p string, q url.Values, body io.Reader) (*http.Response, error) {
+// retry runs attempt on the NameNodes, the active one first, failing over to the next while
+// they are standbys or unreachable; when none answered as the active one, or the answer says to
+// retry, it tries again after an exponential backoff (with jitter), for up to maxRetryTime.
+func (c *Client) retry(ctx context.Context, idempotent bool, attempt func(base *url.URL) error) error {
+	b := backoff.NewExponentialBackOff()
+	b.InitialInterval, b.MaxInterval, b.MaxElapsedTime = 200*time.Millisecond, 10*time.Second, maxRetryTime
+	var last error
+	err := backoff.Retry(func() error {
+		c.mu.Lock()
+		first := c.active
+		c.mu.Unlock()
+		var err error
+		for i := range c.bases {
+			n := (first + i) % len(c.bases)
+			err = attempt(c.bases[n])
+			last = err
+			failover, again := classify(err, idempotent)
+			if !failover {
+				c.mu.Lock()
+				c.active = n // it answered as the active one
+				c.mu.Unlock()
+				if err != nil && !again {
+					return backoff.Permanent(err)
+				}
+				return err
+			}
+		}
+		return err // every NameNode is a standby or unreachable: wait for a failover
+	}, backoff.WithContext(b, ctx))
+	if err != nil && last != nil && !errors.Is(last, err) {
+		return fmt.Errorf("%w; the last answer: %w", err, last) // the context ended the retries
+	}
+	return err
+}
+
+// classify tells whether err calls for the next NameNode (a standby's refusal, no connection)
+// and whether the operation may be tried again: what was surely not done (no connection, a
+// standby, a RetriableException), or, when it is idempotent, a lost answer or a server error.
+func classify(err error, idempotent bool) (failover, again bool) {
+	if err == nil {
+		return false, false
+	}
+	var re *RemoteError
+	if errors.As(err, &re) {
+		switch {
+		case re.Exception == "StandbyException":
+			return true, true
+		case re.Exception == "RetriableException":
+			return false, true
+		}
+		return false, idempotent && re.Status >= 500
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true, true
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false, false
+	}
+	var ue *url.Error
+	return false, idempotent && errors.As(err, &ue)
+}
+
+func (c *Client) send(ctx context.Context, base *url.URL, method, op, p string, q url.Values) (*http.Response, error) {
 	if !path.IsAbs(p) {
 		return nil, fmt.Errorf("WebHDFS %s %q: not an absolute path", op, p)
 	}
-	if q == nil {
-		q = url.Values{}
+	v := url.Values{}
+	for k, vs := range q {
+		v[k] = vs
 	}
-	q.Set("op", op)
+	v.Set("op", op)
 	if c.user != "" {
-		q.Set("user.name", c.user)
+		v.Set("user.name", c.user)
 	}
-	u := *c.base
+	u := *base
 	u.Path = "/webhdfs/v1" + p
-	u.RawQuery = q.Encode()
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
+	u.RawQuery = v.Encode()
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("WebHDFS %s %s: %w", op, p, err)
 	}
@@ -256,6 +363,11 @@ func (c *Client) send(ctx context.Context, method, op, p string, q url.Values, b
 // *RemoteError, from the RemoteException HDFS sent.
 func (c *Client) finish(op, p string, resp *http.Response, read func(io.Reader) error) error {
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusUnauthorized && strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Negotiate") {
+		return &RemoteError{Op: op, Path: p, Status: resp.StatusCode, Exception: "AuthenticationException",
+			Message: "the NameNode asks for Kerberos (SPNEGO), which tablegate does not speak: hdfs:// outputs need a cluster with simple authentication " +
+				"(hadoop.security.authentication=simple); on a Kerberized cluster write to s3a://, a table format or a local folder"}
+	}
 	if resp.StatusCode/100 != 2 {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		var rx struct {

@@ -3,7 +3,12 @@ package webhdfs_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"reflect"
@@ -47,7 +52,7 @@ func startHDFS(t *testing.T) *sparktest.HDFS {
 func TestSlowWebHDFS(t *testing.T) {
 	h := startHDFS(t)
 	user := "tablegate"
-	root, err := webhdfs.New(h.WebHDFS, currentUser(t))
+	root, err := webhdfs.New([]string{h.WebHDFS}, currentUser(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +167,7 @@ func TestSlowWebHDFS(t *testing.T) {
 	}
 
 	// Permissions are checked: another user cannot write into the harness user's folder.
-	other, err := webhdfs.New(strings.TrimPrefix(h.WebHDFS, "http://"), user)
+	other, err := webhdfs.New([]string{strings.TrimPrefix(h.WebHDFS, "http://")}, user)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,13 +190,13 @@ func TestWebHDFSAddress(t *testing.T) {
 		"http://nn.example:9870":  "http://nn.example:9870",
 		"https://nn.example:9871": "https://nn.example:9871",
 	} {
-		c, err := webhdfs.New(addr, "u")
+		c, err := webhdfs.New([]string{addr}, "u")
 		if err != nil || c.Addr() != want {
 			t.Errorf("%s: %v %v, want %s", addr, c, err, want)
 		}
 	}
 	for _, addr := range []string{"hdfs://nn:8020", "http://nn:9870/webhdfs/v1", "http://:9870", "ftp://nn"} {
-		if _, err := webhdfs.New(addr, "u"); err == nil || !strings.Contains(err.Error(), "HTTP address") {
+		if _, err := webhdfs.New([]string{addr}, "u"); err == nil || !strings.Contains(err.Error(), "HTTP address") {
 			t.Errorf("%s: %v, want refused", addr, err)
 		}
 	}
@@ -204,4 +209,127 @@ func currentUser(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// nameNode is a 127.0.0.1 server in front of the real NameNode: as a standby it answers every
+// call as a standby NameNode does (403, StandbyException); as the active one it forwards, except
+// that it answers the next fail[op] calls of op 503 (a NameNode busy or restarting) and, when
+// kerberos, every call 401 asking for SPNEGO, as a Kerberized NameNode does.
+type nameNode struct {
+	mu       sync.Mutex
+	standby  bool
+	kerberos bool
+	fail     map[string]int
+	calls    map[string]int // by op
+	url      string
+}
+
+func startNameNode(t *testing.T, real string, n *nameNode) *nameNode {
+	t.Helper()
+	target, err := url.Parse(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fwd := httputil.NewSingleHostReverseProxy(target)
+	n.calls = map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		op := r.URL.Query().Get("op")
+		n.mu.Lock()
+		n.calls[op]++
+		failing := n.fail[op] > 0
+		if failing {
+			n.fail[op]--
+		}
+		n.mu.Unlock()
+		switch {
+		case n.kerberos:
+			w.Header().Set("WWW-Authenticate", "Negotiate")
+			http.Error(w, "Authentication required", http.StatusUnauthorized)
+		case n.standby:
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprint(w, `{"RemoteException":{"exception":"StandbyException","javaClassName":"org.apache.hadoop.ipc.StandbyException",`+
+				`"message":"Operation category READ is not supported in state standby. Visit https://s.apache.org/sbnn-error"}}`)
+		case failing:
+			http.Error(w, "Service Unavailable", http.StatusServiceUnavailable)
+		default:
+			fwd.ServeHTTP(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	n.url = srv.URL
+	return n
+}
+
+func (n *nameNode) count(op string) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.calls[op]
+}
+
+// TestSlowWebHDFSFailover runs the client on a nameservice of three NameNodes: one that refuses
+// connections, a standby, and the real NameNode: it fails over to the active one and keeps to it;
+// a busy NameNode's 503 is retried for an operation that may be repeated, and not for a rename;
+// a nameservice of standbys alone is reported when the context ends; a Kerberized NameNode is
+// refused, saying that hdfs:// outputs need simple authentication.
+func TestSlowWebHDFSFailover(t *testing.T) {
+	h := startHDFS(t)
+	ctx := context.Background()
+	dead := "http://127.0.0.1:1"
+	standby := startNameNode(t, h.WebHDFS, &nameNode{standby: true})
+	active := startNameNode(t, h.WebHDFS, &nameNode{fail: map[string]int{}})
+	c, err := webhdfs.New([]string{dead, standby.url, active.url}, currentUser(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Mkdirs(ctx, "/ha/a"); err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr() != active.url || standby.count("MKDIRS") != 1 || active.count("MKDIRS") != 1 {
+		t.Fatalf("after a failover: talking to %s, the standby had %d calls, the active one %d", c.Addr(), standby.count("MKDIRS"), active.count("MKDIRS"))
+	}
+	if err := c.Create(ctx, "/ha/a/f", []byte("x"), false); err != nil {
+		t.Fatal(err)
+	}
+	if standby.count("CREATE") != 0 {
+		t.Errorf("the client went back to the standby")
+	}
+
+	active.mu.Lock()
+	active.fail["GETFILESTATUS"], active.fail["RENAME"] = 2, 1
+	active.mu.Unlock()
+	if st, err := c.Status(ctx, "/ha/a/f"); err != nil || st.Length != 1 {
+		t.Fatalf("a status retried after two 503s: %+v, %v", st, err)
+	}
+	if n := active.count("GETFILESTATUS"); n != 3 {
+		t.Errorf("the status was sent %d times, want 3", n)
+	}
+	if err := c.Rename(ctx, "/ha/a/f", "/ha/a/g"); err == nil || !strings.Contains(err.Error(), "503") {
+		t.Fatalf("a rename answered 503: %v, want its error (a rename is not sent again)", err)
+	}
+	if n := active.count("RENAME"); n != 1 {
+		t.Errorf("the rename was sent %d times, want once", n)
+	}
+	if err := c.Rename(ctx, "/ha/a/f", "/ha/a/g"); err != nil {
+		t.Fatal(err)
+	}
+
+	only, err := webhdfs.New([]string{standby.url}, currentUser(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if _, err := only.Status(sctx, "/ha"); err == nil || !strings.Contains(err.Error(), "StandbyException") || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a nameservice of standbys: %v, want the StandbyException when the context ended", err)
+	}
+
+	krb := startNameNode(t, h.WebHDFS, &nameNode{kerberos: true})
+	kc, err := webhdfs.New([]string{krb.url}, currentUser(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := kc.Status(ctx, "/ha"); err == nil || !strings.Contains(err.Error(), "Kerberos") || !strings.Contains(err.Error(), "simple authentication") || krb.count("GETFILESTATUS") != 1 {
+		t.Errorf("a Kerberized NameNode (%d calls): %v, want one call refused naming Kerberos", krb.count("GETFILESTATUS"), err)
+	}
 }
