@@ -62,12 +62,18 @@ func TestHostileHistory(t *testing.T) {
 	}
 	show := func(v any, err error) (string, error) { return fmt.Sprintf("%+v", v), err }
 	ops := []op{
-		{"runs", func(ctx context.Context, p string) (string, error) { return show(history.Runs(ctx, p, history.Filter{})) }},
-		{"checks", func(ctx context.Context, p string) (string, error) { return show(history.Checks(ctx, p, history.Filter{})) }},
+		{"runs", func(ctx context.Context, p string) (string, error) {
+			return show(history.Runs(ctx, p, history.Filter{}))
+		}},
+		{"checks", func(ctx context.Context, p string) (string, error) {
+			return show(history.Checks(ctx, p, history.Filter{}))
+		}},
 		{"collection-runs", func(ctx context.Context, p string) (string, error) {
 			return show(history.CollectionRuns(ctx, p, history.Filter{}))
 		}},
-		{"load", func(ctx context.Context, p string) (string, error) { return show(history.Load(ctx, p, orders.Report.RunID)) }},
+		{"load", func(ctx context.Context, p string) (string, error) {
+			return show(history.Load(ctx, p, orders.Report.RunID))
+		}},
 		{"load-collection", func(ctx context.Context, p string) (string, error) {
 			crep, runs, err := history.LoadCollection(ctx, p, cid)
 			return fmt.Sprintf("%+v %+v", crep, runs), err
