@@ -193,9 +193,11 @@ func judgeTableCheck(c compile.TableCheck, v any, baselines map[string][]float64
 	case !b.Finite():
 		t.passed, t.why = false, fmt.Sprintf("%s; its anomaly band is past the largest 64-bit float (the earlier values' median %s, MAD %s, threshold %s), "+
 			"so it judges nothing: scale the metric down (divide it) or lower the threshold", shown, formatValue(b.Median), formatValue(b.MAD), formatValue(c.Anomaly.Threshold))
-	case b.Low != nil && m.cmp(*b.Low) < 0:
+	// The band is drawn from the values the history records, as floats: the metric is compared
+	// with it as its nearest float, so that a metric that does not change stays within it.
+	case b.Low != nil && m.f < *b.Low:
 		t.passed, t.why = false, fmt.Sprintf("%s, below the band's low %s (median %s of %s)", shown, formatValue(*b.Low), formatValue(b.Median), runsPhrase(b.Runs))
-	case b.High != nil && m.cmp(*b.High) > 0:
+	case b.High != nil && m.f > *b.High:
 		t.passed, t.why = false, fmt.Sprintf("%s, above the band's high %s (median %s of %s)", shown, formatValue(*b.High), formatValue(b.Median), runsPhrase(b.Runs))
 	default:
 		t.why += fmt.Sprintf(", within the band (median %s of %s)", formatValue(b.Median), runsPhrase(b.Runs))
@@ -228,7 +230,7 @@ func metricOf(v any) (metric, bool) {
 	return metric{}, false
 }
 
-// cmp compares the metric with a bound or a band's edge, exactly.
+// cmp compares the metric with a bound, exactly.
 func (m metric) cmp(bound float64) int {
 	if m.exact != nil {
 		return m.exact.Cmp(new(big.Rat).SetFloat64(bound))
