@@ -20,6 +20,10 @@ type (
 	// TableCheckError means an error table check failed (volume, freshness, a metric out of its
 	// bounds or band): nothing was written, and the rule checks still report their counts.
 	TableCheckError = outcome.TableCheckError
+	// TableCheckRuntimeError means a table check's SQL failed on the data (a value that does not
+	// convert, a division by zero, an overflow): the run has no outcome and wrote nothing; the
+	// rule checks still report their counts.
+	TableCheckRuntimeError = exec.TableCheckRuntimeError
 	// CastError means Options.Cast met a value that does not convert.
 	CastError = outcome.CastError
 	// InputError means the input cannot be read.

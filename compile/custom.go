@@ -14,24 +14,13 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2" // DuckDB's own parser and binder judge custom SQL
 
+	"github.com/tablegate/tablegate/internal/duckdbtune"
 	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
 
-// parserSettings are the DuckDB settings of the private database that parses and binds custom
-// SQL at compile time: no extension is installed or loaded on demand (a rule naming an
-// extension's function is refused, not fetched), no file or network is reachable, and nothing can
-// change that afterwards.
-var parserSettings = []string{
-	"autoinstall_known_extensions=false",
-	"autoload_known_extensions=false",
-	"allow_community_extensions=false",
-	"enable_external_access=false",
-	"lock_configuration=true",
-}
-
 // Parser is a private in-memory DuckDB that parses and binds custom SQL and compiles regexes at
-// compile time, nothing else: no table, no file, no network (parserSettings). One may serve any
+// compile time, nothing else: no table, no file, no network (duckdbtune.Lockdown). One may serve any
 // number of compilations, concurrently; the caller closes it. CompileContext opens one for its
 // call when the schema needs it, so a caller compiling many schemas passes its own (CompileWith).
 type Parser struct {
@@ -63,7 +52,7 @@ var refusedFunctions = map[string]string{
 
 // NewParser opens a parser.
 func NewParser() (*Parser, error) {
-	db, err := gosql.Open("duckdb", "?"+strings.Join(parserSettings, "&"))
+	db, err := gosql.Open("duckdb", duckdbtune.LockedDSN(""))
 	if err != nil {
 		return nil, fmt.Errorf("open DuckDB to check custom SQL: %w", err)
 	}

@@ -3,7 +3,9 @@ package compile
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/tablegate/tablegate/internal/suggest"
@@ -28,7 +30,8 @@ type TableCheck struct {
 	// Anomaly is the metric's band from the run history, with its defaults filled; nil for none.
 	Anomaly *schema.Anomaly
 
-	value string // the SQL of the check's value in the statement that evaluates them
+	value  string // the SQL of the check's value in the statement that evaluates them
+	counts bool   // value reads the rule counts
 }
 
 // Names of the rule-result functions a table check may call.
@@ -58,7 +61,7 @@ func (c *compiler) tableChecks() {
 			a := t.Band.WithDefaults()
 			tc.Anomaly = &a
 		}
-		expr, value, counts, err := c.checkTableSQL(text, tc.Metric)
+		expr, value, typ, counts, err := c.checkTableSQL(text, tc.Metric)
 		if err != nil {
 			key := "sql"
 			if tc.Metric {
@@ -68,10 +71,16 @@ func (c *compiler) tableChecks() {
 			continue
 		}
 		tc.Text, tc.Expr = strings.TrimSpace(text), expr
+		tc.counts = counts
 		c.plan.tableCounts = c.plan.tableCounts || counts
-		if tc.Metric {
+		switch {
+		case tc.Metric && exactType(typ):
+			// Read as its digits, every one of them: a BIGINT, HUGEINT or DECIMAL metric is
+			// compared with its bounds exactly, and reported as it is.
+			tc.value = fmt.Sprintf("CAST((%s) AS VARCHAR)", value)
+		case tc.Metric:
 			tc.value = fmt.Sprintf("CAST((%s) AS DOUBLE)", value)
-		} else {
+		default:
 			tc.value = "(" + value + ")"
 		}
 		if tc.Description == "" {
@@ -88,10 +97,10 @@ func describeTableCheck(t TableCheck) string {
 	}
 	var parts []string
 	if t.Min != nil {
-		parts = append(parts, fmt.Sprintf(">= %v", *t.Min))
+		parts = append(parts, ">= "+FormatNumber(*t.Min))
 	}
 	if t.Max != nil {
-		parts = append(parts, fmt.Sprintf("<= %v", *t.Max))
+		parts = append(parts, "<= "+FormatNumber(*t.Max))
 	}
 	if t.Anomaly != nil {
 		parts = append(parts, fmt.Sprintf("within %v scaled MADs of its median in the last %d runs (%s)", t.Anomaly.Threshold, t.Anomaly.Lookback, t.Anomaly.Direction))
@@ -105,37 +114,52 @@ func describeTableCheck(t TableCheck) string {
 // unknownColumn is DuckDB's binder error for a column the probe's table does not have.
 var unknownColumn = regexp.MustCompile(`Referenced column "([^"]*)" not found`)
 
-// metricTypes are the DuckDB types a metric may have: numbers, read as DOUBLE.
+// FormatNumber prints a metric's bound or value as briefly as it reads exactly, a whole number
+// with every digit (as JSON has it).
+func FormatNumber(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// metricTypes are the DuckDB types a metric may have: numbers (and DECIMAL), the integers read
+// exactly (as text), the floats as DOUBLE.
 var metricTypes = []string{"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
 	"UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE"}
+
+// exactType reports whether a metric of DuckDB type typ is read exactly: an integer or a DECIMAL.
+func exactType(typ string) bool {
+	return strings.HasPrefix(typ, "DECIMAL(") || isMetricType(typ) && typ != "FLOAT" && typ != "DOUBLE"
+}
 
 // checkTableSQL checks a table check's SQL as checkSQL checks a rule's (one expression, no
 // subquery, window, parameter or refused function, bound by DuckDB's binder) and that it is one
 // value for the whole input: an aggregate, or the rule results alone. It returns the checked
 // SQL as DuckDB prints it, the SQL that runs (invalid_rows() and failed_rows('rule') replaced
-// in the parse tree by the counts parameter), and whether it reads the counts.
-func (c *compiler) checkTableSQL(expr string, metric bool) (shown, run string, counts bool, err error) {
+// in the parse tree by the counts parameter), its DuckDB type, and whether it reads the counts.
+func (c *compiler) checkTableSQL(expr string, metric bool) (shown, run, typ string, counts bool, err error) {
 	expr = strings.TrimSpace(expr)
 	parsed, err := c.parseChecked(expr)
 	switch {
 	case errors.Is(err, errSubquery):
-		return "", "", false, errors.New("subqueries are not allowed in table checks: a table check is aggregates over the input's rows (count(*), avg(amount)), and reads no other table")
+		return "", "", "", false, errors.New("subqueries are not allowed in table checks: a table check is aggregates over the input's rows (count(*), avg(amount)), and reads no other table")
 	case errors.Is(err, errWindow):
-		return "", "", false, errors.New("window functions (… OVER …) are not allowed in table checks: a table check is already one value over every row; write the aggregate alone (sum(x), not sum(x) OVER ())")
+		return "", "", "", false, errors.New("window functions (… OVER …) are not allowed in table checks: a table check is already one value over every row; write the aggregate alone (sum(x), not sum(x) OVER ())")
 	case err != nil:
-		return "", "", false, err
+		return "", "", "", false, err
 	}
 	ps, db, node := parsed.ps, parsed.ps.db, parsed.node
 	bindTree, runTree, counts, err := c.ruleResults(node)
 	if err != nil {
-		return "", "", false, err
+		return "", "", "", false, err
 	}
 	if !parsed.aggregate && readsColumn(node) {
-		return "", "", false, fmt.Errorf("%q is not an aggregate: a table check is one value for the whole input (count(*), avg(amount), max(placed_at)); for a condition on each row, write a rule", expr)
+		return "", "", "", false, fmt.Errorf("%q is not an aggregate: a table check is one value for the whole input (count(*), avg(amount), max(placed_at)); for a condition on each row, write a rule", expr)
 	}
 	bindExpr, err := c.bindable(ps, bindTree)
 	if err != nil {
-		return "", "", false, err
+		return "", "", "", false, err
 	}
 	var cols []string
 	for _, col := range c.s.Columns {
@@ -146,7 +170,7 @@ func (c *compiler) checkTableSQL(expr string, metric bool) (shown, run string, c
 	if len(cols) == 0 {
 		cols = append(cols, "NULL AS __tg_none")
 	}
-	typ, err := describeType(c, db, "DESCRIBE SELECT "+bindExpr+" AS __tg_r FROM (SELECT "+strings.Join(cols, ", ")+") AS "+probeTable)
+	typ, err = describeType(c, db, "DESCRIBE SELECT "+bindExpr+" AS __tg_r FROM (SELECT "+strings.Join(cols, ", ")+") AS "+probeTable)
 	if err != nil {
 		msg := firstLine(err.Error())
 		if m := unknownColumn.FindStringSubmatch(msg); m != nil {
@@ -158,27 +182,27 @@ func (c *compiler) checkTableSQL(expr string, metric bool) (shown, run string, c
 			if len(names) <= 12 {
 				declared = " (" + strings.Join(names, ", ") + ")"
 			}
-			return "", "", false, fmt.Errorf("%q: '%s' is not a column of %s%s; a table check sees the schema's declared columns%s",
+			return "", "", "", false, fmt.Errorf("%q: '%s' is not a column of %s%s; a table check sees the schema's declared columns%s",
 				expr, m[1], c.s.Name, suggest.Hint(m[1], names), declared)
 		}
 		if strings.Contains(msg, "GROUP BY") {
 			msg += " (a table check is one value for the whole input: read every column through an aggregate)"
 		}
-		return "", "", false, fmt.Errorf("DuckDB cannot bind %q: %s", expr, msg)
+		return "", "", "", false, fmt.Errorf("DuckDB cannot bind %q: %s", expr, msg)
 	}
 	switch {
 	case !metric && typ != "BOOLEAN":
-		return "", "", false, fmt.Errorf("%q is %s, not a boolean expression; for a number with bounds, write it as metric with min, max or anomaly", expr, typ)
+		return "", "", "", false, fmt.Errorf("%q is %s, not a boolean expression; for a number with bounds, write it as metric with min, max or anomaly", expr, typ)
 	case metric && !isMetricType(typ):
-		return "", "", false, fmt.Errorf("metric %q is %s, not a number", expr, typ)
+		return "", "", "", false, fmt.Errorf("metric %q is %s, not a number", expr, typ)
 	}
 	if shown, err = render(c, db, node); err != nil {
-		return "", "", false, err
+		return "", "", "", false, err
 	}
 	if run, err = render(c, db, runTree); err != nil {
-		return "", "", false, err
+		return "", "", "", false, err
 	}
-	return shown, run, counts, nil
+	return shown, run, typ, counts, nil
 }
 
 func isMetricType(typ string) bool {
@@ -350,9 +374,22 @@ func (b *builder) tableChecks(p *Plan, rel Relation) {
 	if len(p.TableChecks) == 0 {
 		return
 	}
-	parts := make([]string, len(p.TableChecks))
-	for i, t := range p.TableChecks {
+	b.add(TableChecks, 0, "evaluate the table checks", p.tableChecksSQL(rel, p.TableChecks))
+}
+
+// tableChecksSQL is the statement that evaluates the checks over the input: one row, a value
+// per check.
+func (p *Plan) tableChecksSQL(rel Relation, checks []TableCheck) string {
+	parts := make([]string, len(checks))
+	for i, t := range checks {
 		parts[i] = t.value + " AS " + sql.Ident(t.Name)
 	}
-	b.add(TableChecks, 0, "evaluate the table checks", fmt.Sprintf("SELECT %s\nFROM (%s) AS %s", strings.Join(parts, ",\n  "), p.SourceSQL(rel), srcName))
+	return fmt.Sprintf("SELECT %s\nFROM (%s) AS %s", strings.Join(parts, ",\n  "), p.SourceSQL(rel), srcName)
+}
+
+// TableCheckProbe evaluates the plan's i-th table check alone, and tells whether it takes the
+// rule counts as the TableChecks step does: the statement a run executes, only after the table
+// checks' statement failed, to find the check whose SQL raises the error on the data.
+func (p *Plan) TableCheckProbe(rel Relation, i int) (query string, readsCounts bool) {
+	return p.tableChecksSQL(rel, p.TableChecks[i:i+1]), p.TableChecks[i].counts
 }

@@ -2,6 +2,7 @@ package compile_test
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -102,6 +103,10 @@ func TestTableChecksDeclarations(t *testing.T) {
 		{"bad direction", schema.Metric("x", "count(*)").Anomaly(schema.Anomaly{Direction: "sideways"}), "direction"},
 		{"min history above lookback", schema.Metric("x", "count(*)").Anomaly(schema.Anomaly{Lookback: 3, MinHistory: 4}), "min_history"},
 		{"threshold", schema.Metric("x", "count(*)").Anomaly(schema.Anomaly{Threshold: -1}), "threshold"},
+		{"threshold 1e308", schema.Metric("x", "count(*)").Anomaly(schema.Anomaly{Threshold: 1e308}), "up to 1000"},
+		{"threshold inf", schema.Metric("x", "count(*)").Anomaly(schema.Anomaly{Threshold: math.Inf(1)}), "up to 1000"},
+		{"max inf", schema.Metric("x", "count(*)").Max(math.Inf(1)), "max is +Inf; give a finite number"},
+		{"min -inf", schema.Metric("x", "count(*)").Min(math.Inf(-1)), "min is -Inf; give a finite number"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.label, func(t *testing.T) {
@@ -153,6 +158,24 @@ table_checks:
 	}
 	if vol.Anomaly == nil || *vol.Anomaly != (schema.Anomaly{Lookback: 30, MinHistory: 5, Threshold: 3, Direction: "up"}) {
 		t.Errorf("volume %+v", vol.Anomaly)
+	}
+	// Bounds are 64-bit floats: an integer none holds is refused, not moved; so is an absurd
+	// threshold.
+	for _, bad := range []struct{ decl, want string }{
+		{"max: 9007199254740993", "max 9007199254740993 is not a 64-bit float (integers are exact up to 2^53); the nearest is 9007199254740992"},
+		{"min: -100000000000000000000001", "min -100000000000000000000001 is not a 64-bit float"},
+		{"anomaly: {threshold: 1e308}", "threshold is 1e+308; give a positive number of scaled MADs up to 1000"},
+		{"anomaly: {threshold: 1001}", "up to 1000"},
+	} {
+		_, err := schema.Parse([]byte("schema: X\ncolumns: [{name: a, type: Int64}]\ntable_checks: [{name: x, metric: count(*), "+bad.decl+"}]\n"), "x.yaml")
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%s: want an error with %q, got %v", bad.decl, bad.want, err)
+		}
+	}
+	for _, good := range []string{"max: 9007199254740992", "max: 9007199254741992", "min: -1_000", "anomaly: {threshold: 1000}", "max: 1e23"} {
+		if _, err := schema.Parse([]byte("schema: X\ncolumns: [{name: a, type: Int64}]\ntable_checks: [{name: x, metric: count(*), "+good+"}]\n"), "x.yaml"); err != nil {
+			t.Errorf("%s: %v", good, err)
+		}
 	}
 	_, err = schema.Parse([]byte("schema: X\ncolumns: [{name: a, type: Int64}]\ntable_checks: [{name: x, sql: count(*) > 0, mni: 3}]\n"), "x.yaml")
 	if err == nil || !strings.Contains(err.Error(), "unknown key 'mni'") || !strings.Contains(err.Error(), "min") {

@@ -71,6 +71,9 @@ func (f *foreign) id() int64                                                    
 func (f *foreign) target() compile.Output                                       { return f.Target() }
 func (f *foreign) blame(_ context.Context, _ compile.Relation, err error) error { return err }
 func (f *foreign) prepared(p *runner.Prepared)                                  { f.prog = p.Program }
+func (f *foreign) blameTable(_ context.Context, _ compile.Relation, _ *runner.Result, err error) error {
+	return tableCheckRuntimeError(f.a.Plan, -1, err)
+}
 
 // close runs the program's cleanup and ends the session.
 func (f *foreign) close() {

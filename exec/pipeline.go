@@ -179,6 +179,9 @@ type session interface {
 	target() compile.Output
 	// blame finds the custom rule whose SQL raised err on the data, when one did.
 	blame(ctx context.Context, rel compile.Relation, err error) error
+	// blameTable names the table check whose SQL raised err on the data (res: the rule
+	// counts it may read), as a *TableCheckRuntimeError.
+	blameTable(ctx context.Context, rel compile.Relation, res *runner.Result, err error) error
 	// prepared is told the program before it runs.
 	prepared(p *runner.Prepared)
 }
@@ -200,6 +203,9 @@ func (b *backend) target() compile.Output {
 }
 func (b *backend) blame(ctx context.Context, rel compile.Relation, err error) error {
 	return blameRule(ctx, b.r, b.a.Plan, rel, err)
+}
+func (b *backend) blameTable(ctx context.Context, rel compile.Relation, res *runner.Result, err error) error {
+	return blameTableCheck(ctx, b.r, b.a.Plan, rel, res, err)
 }
 
 // prepared: the run cleans up after the program when it closes.
@@ -285,18 +291,30 @@ func (ing *evaluating) settle(ctx context.Context, res *runner.Result, err error
 	}
 	rep.InvalidByRules = cmpOr(res.InvalidByRules, rep.InvalidByRules)
 	rep.InvalidSample, rep.ValidSample = res.InvalidSample, res.ValidSample
+	if step != nil && step.Op == compile.TableChecks && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		// A table check failed on the data: the rules' checks report what they counted, and the
+		// run has no outcome (conclude), as when a rule's SQL fails.
+		rep.Checks = buildChecks(a.Plan, a, opts, ev.stats, ing.detail(res), groups)
+		return ev, fmt.Errorf("%s: %w", step.What, ing.b.blameTable(ctx, ing.p.Rel, res, step.Err))
+	}
 	if step != nil {
 		return ev, err
 	}
+	rep.Checks = append(buildChecks(a.Plan, a, opts, ev.stats, ing.detail(res), groups), tableChecks(a.Plan, ing.tables)...)
+	rep.Health = outcome.HealthOf(rep.Checks)
+	return ev, err
+}
+
+// detail is what the program read of the failures beyond the rule counts (nothing yet when it
+// stopped before).
+func (ing *evaluating) detail(res *runner.Result) *failureDetail {
 	detail := failureDetail{samples: res.Samples, groupFailed: map[string]int64{}}
-	for i, g := range countedGroups(groups) {
+	for i, g := range countedGroups(ing.groups) {
 		if i < len(res.CheckFailed) {
 			detail.groupFailed[g.name] = res.CheckFailed[i]
 		}
 	}
-	rep.Checks = append(buildChecks(a.Plan, a, opts, ev.stats, &detail, groups), tableChecks(a.Plan, ing.tables)...)
-	rep.Health = outcome.HealthOf(rep.Checks)
-	return ev, err
+	return &detail
 }
 
 // cmpOr is v, or def when v is nil.

@@ -196,13 +196,14 @@ func conclude(rep *outcome.Report, a Asset, opts Options, ev *evaluation, err er
 		out := ev.out
 		rep.Outcome = &out
 	}
-	var werr *runner.WriteError
-	if errors.As(err, &werr) {
-		// The run did not reach its outcome: like every exit-2 error, it has none.
-		rep.Outcome = nil
-		return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: werr.Err})
-	}
 	if err != nil {
+		// The run did not reach its outcome (a write, a table check or a later step failed, or
+		// it was stopped): like every exit-2 error, it has none; the rows it counted stay.
+		rep.Outcome = nil
+		var werr *runner.WriteError
+		if errors.As(err, &werr) {
+			return fail(rep, &outcome.OutputError{Output: a.Output.String(), Err: werr.Err})
+		}
 		return fail(rep, err)
 	}
 	total, stats, out := ev.total, ev.stats, ev.out

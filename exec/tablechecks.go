@@ -1,11 +1,13 @@
 package exec
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
-	"strconv"
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/outcome"
@@ -15,7 +17,7 @@ import (
 // tableResult is one table check judged in a run.
 type tableResult struct {
 	check  compile.TableCheck
-	value  any // float64 for a metric, bool for a condition, nil for NULL (or not evaluated)
+	value  any // a metric as reported (metric.reported), bool for a condition, nil for NULL (or not evaluated)
 	passed bool
 	band   *anomalyBand
 	why    string // what it found, for the check's result description and the error
@@ -39,7 +41,9 @@ type anomalyBand struct {
 const madScale = 1.4826
 
 // drawBand draws the band of an anomaly check from the metric's earlier values, newest first:
-// the last a.Lookback of them that are numbers.
+// the last a.Lookback of them that are numbers. The median and the deviations are computed on
+// halved values, which no sum can take past the largest float; a band whose MAD or edges still
+// do (metrics near 1e308) is not finite (Finite), and fails the check.
 func drawBand(a schema.Anomaly, earlier []float64) anomalyBand {
 	var vals []float64
 	for _, v := range earlier {
@@ -47,7 +51,7 @@ func drawBand(a schema.Anomaly, earlier []float64) anomalyBand {
 			break
 		}
 		if !math.IsNaN(v) && !math.IsInf(v, 0) {
-			vals = append(vals, v)
+			vals = append(vals, v/2)
 		}
 	}
 	b := anomalyBand{Runs: len(vals)}
@@ -55,12 +59,12 @@ func drawBand(a schema.Anomaly, earlier []float64) anomalyBand {
 		return b
 	}
 	b.Ready = true
-	b.Median = median(vals)
+	half := median(vals)
 	dev := make([]float64, len(vals))
 	for i, v := range vals {
-		dev[i] = math.Abs(v - b.Median)
+		dev[i] = math.Abs(v - half)
 	}
-	b.MAD = median(dev)
+	b.Median, b.MAD = 2*half, 2*median(dev)
 	width := a.Threshold * madScale * b.MAD
 	if a.Direction != schema.DirectionUp {
 		low := b.Median - width
@@ -73,6 +77,19 @@ func drawBand(a schema.Anomaly, earlier []float64) anomalyBand {
 	return b
 }
 
+// Finite reports whether every number of the band is: a band past the largest float judges
+// nothing.
+func (b anomalyBand) Finite() bool {
+	for _, v := range []*float64{&b.Median, &b.MAD, b.Low, b.High} {
+		if v != nil && (math.IsInf(*v, 0) || math.IsNaN(*v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// median is the middle value (the mean of the two middle ones, taken as halves so that their
+// sum cannot overflow).
 func median(vals []float64) float64 {
 	s := slices.Clone(vals)
 	slices.Sort(s)
@@ -80,7 +97,7 @@ func median(vals []float64) float64 {
 	if n%2 == 1 {
 		return s[n/2]
 	}
-	return (s[n/2-1] + s[n/2]) / 2
+	return s[n/2-1]/2 + s[n/2]/2
 }
 
 // judgeTableChecks judges the table checks' values, which the program's TableChecks step read
@@ -135,7 +152,7 @@ func judgeTableCheck(c compile.TableCheck, v any, baselines map[string][]float64
 		}
 		return t
 	}
-	f, isNum := v.(float64)
+	m, isNum := metricOf(v)
 	if !isNum {
 		t.why = c.Text + " is NULL (no rows, or only NULLs)"
 		t.passed = c.Min == nil && c.Max == nil
@@ -148,19 +165,19 @@ func judgeTableCheck(c compile.TableCheck, v any, baselines map[string][]float64
 		}
 		return t
 	}
-	t.value = f
-	shown := fmt.Sprintf("%s is %s", c.Text, formatValue(f))
+	t.value = m.reported()
+	shown := fmt.Sprintf("%s is %s", c.Text, m)
 	switch {
-	case math.IsNaN(f):
+	case math.IsNaN(m.f):
 		t.passed, t.why = c.Min == nil && c.Max == nil && c.Anomaly == nil, shown
 		if !t.passed {
 			t.why += ", which is within no bound or band (a NaN among the values; filter them out of the aggregate)"
 		}
 		return t
-	case c.Min != nil && f < *c.Min:
+	case c.Min != nil && m.cmp(*c.Min) < 0:
 		t.passed, t.why = false, fmt.Sprintf("%s, below the minimum %s", shown, formatValue(*c.Min))
 		return t
-	case c.Max != nil && f > *c.Max:
+	case c.Max != nil && m.cmp(*c.Max) > 0:
 		t.passed, t.why = false, fmt.Sprintf("%s, above the maximum %s", shown, formatValue(*c.Max))
 		return t
 	}
@@ -180,14 +197,71 @@ func judgeTableCheck(c compile.TableCheck, v any, baselines map[string][]float64
 	switch {
 	case !b.Ready:
 		t.why += fmt.Sprintf("; no anomaly band yet: %s recorded, the band needs %d", runsPhrase(b.Runs), c.Anomaly.MinHistory)
-	case b.Low != nil && f < *b.Low:
+	case !b.Finite():
+		t.passed, t.why = false, fmt.Sprintf("%s; its anomaly band is past the largest 64-bit float (the earlier values' median %s, MAD %s, threshold %s), "+
+			"so it judges nothing: scale the metric down (divide it) or lower the threshold", shown, formatValue(b.Median), formatValue(b.MAD), formatValue(c.Anomaly.Threshold))
+	// The band is drawn from the values the history records, as floats: the metric is compared
+	// with it as its nearest float, so that a metric that does not change stays within it.
+	case b.Low != nil && m.f < *b.Low:
 		t.passed, t.why = false, fmt.Sprintf("%s, below the band's low %s (median %s of %s)", shown, formatValue(*b.Low), formatValue(b.Median), runsPhrase(b.Runs))
-	case b.High != nil && f > *b.High:
+	case b.High != nil && m.f > *b.High:
 		t.passed, t.why = false, fmt.Sprintf("%s, above the band's high %s (median %s of %s)", shown, formatValue(*b.High), formatValue(b.Median), runsPhrase(b.Runs))
 	default:
 		t.why += fmt.Sprintf(", within the band (median %s of %s)", formatValue(b.Median), runsPhrase(b.Runs))
 	}
 	return t
+}
+
+// metric is a metric's value: a float (DOUBLE, FLOAT), or an integer or DECIMAL read exactly as
+// its digits (exact, with f its nearest float).
+type metric struct {
+	f      float64
+	exact  *big.Rat
+	digits string
+}
+
+// metricOf reads the value the program read for a metric: a float64, or the text of an exact
+// one; false for NULL.
+func metricOf(v any) (metric, bool) {
+	switch x := v.(type) {
+	case float64:
+		return metric{f: x}, true
+	case string:
+		r, ok := new(big.Rat).SetString(x)
+		if !ok {
+			return metric{}, false
+		}
+		f, _ := r.Float64()
+		return metric{f: f, exact: r, digits: x}, true
+	}
+	return metric{}, false
+}
+
+// cmp compares the metric with a bound, exactly.
+func (m metric) cmp(bound float64) int {
+	if m.exact != nil {
+		return m.exact.Cmp(new(big.Rat).SetFloat64(bound))
+	}
+	return cmp.Compare(m.f, bound)
+}
+
+func (m metric) String() string {
+	if m.exact != nil {
+		return m.digits
+	}
+	return formatValue(m.f)
+}
+
+// reported is the metric as the report has it: its digits (a JSON number) when exact, the float
+// otherwise, and the text of NaN and the infinities, which JSON has no number for.
+func (m metric) reported() any {
+	switch {
+	case m.exact != nil:
+		return json.Number(m.digits)
+	case math.IsNaN(m.f), math.IsInf(m.f, 0):
+		return outcome.NonFinite(m.f)
+	}
+	return m.f
 }
 
 func runsPhrase(n int) string {
@@ -197,8 +271,14 @@ func runsPhrase(n int) string {
 	return fmt.Sprintf("%d earlier runs", n)
 }
 
-// formatValue prints a number as briefly as it reads exactly.
-func formatValue(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+// formatValue prints a number as briefly as it reads exactly (compile.FormatNumber), NaN and the
+// infinities as the samples spell them.
+func formatValue(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return outcome.NonFinite(f)
+	}
+	return compile.FormatNumber(f)
+}
 
 // tableFailed reports whether an error table check failed.
 func tableFailed(results []tableResult) bool {
@@ -233,14 +313,11 @@ func tableChecks(p *compile.Plan, results []tableResult) []outcome.Check {
 func tableCheck(t tableResult) outcome.Check {
 	c := t.check
 	res := &outcome.TableResult{Value: t.value, Min: c.Min, Max: c.Max}
-	if f, ok := t.value.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-		res.Value = outcome.NonFinite(f) // JSON has no NaN or infinity
-	}
 	if b := t.band; b != nil {
 		res.Baseline = &outcome.Baseline{Runs: b.Runs}
 		if b.Ready {
-			median, mad := b.Median, b.MAD
-			res.Baseline.Median, res.Baseline.MAD, res.Baseline.Low, res.Baseline.High = &median, &mad, b.Low, b.High
+			// JSON has no infinity: a band past the largest float reports its finite numbers.
+			res.Baseline.Median, res.Baseline.MAD, res.Baseline.Low, res.Baseline.High = finite(&b.Median), finite(&b.MAD), finite(b.Low), finite(b.High)
 		}
 	}
 	return outcome.Check{
@@ -248,6 +325,15 @@ func tableCheck(t tableResult) outcome.Check {
 		Blocking:    c.Severity == schema.Error,
 		Description: c.Description, ResultDescription: sentence(t.why), Expr: c.Expr, Table: res,
 	}
+}
+
+// finite is a copy of *v when it is a finite number, else nil.
+func finite(v *float64) *float64 {
+	if v == nil || math.IsInf(*v, 0) || math.IsNaN(*v) {
+		return nil
+	}
+	f := *v
+	return &f
 }
 
 // sentence ends the text with a full stop.

@@ -2,6 +2,7 @@ package exec_test
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"os"
 	"strconv"
@@ -303,4 +304,123 @@ func TestTableCheckSpecs(t *testing.T) {
 	assert.Equal(t, "dy_table__volume", last.Name)
 	assert.False(t, last.Blocking)
 	assert.Equal(t, "warn", last.Rules[0].Severity)
+}
+
+// TestTableCheckRuntimeError: a table check whose SQL fails on the data ends the run like a
+// rule's SQL failing: a TableCheckRuntimeError naming the check, its SQL and what to do, no
+// outcome and no health (the page and the text say FAIL), nothing written; the rules' checks
+// report what they counted. With several checks, the failing one is named.
+func TestTableCheckRuntimeError(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, sql, hint string }{
+		{"conversion", "max(CAST(id AS INTEGER)) > 0", "TRY_CAST"},
+		{"division by zero", "count(*) // 0 > 0", "try("},
+		{"hugeint overflow", "sum(170141183460469231731687303715884105727::HUGEINT) > 0", "try("},
+		{"month 13", "make_date(2024, count(*) + 5, 1) IS NOT NULL", "try("},
+		{"beside a check reading the counts", "failed_rows('amount|min') >= 0 AND max(CAST(id AS INTEGER)) > 0", "TRY_CAST"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			s := ordersWithTableChecks(schema.Condition("fine", "count(*) > 0"), schema.Condition("boom", tc.sql),
+				schema.Metric("rows", "count(*) + failed_rows('amount|min')"))
+			a := exec.Asset{Input: exec.QueryInput{SQL: ordersSelect(mixedRows)}, Output: exec.ParquetOutput{Path: e.path("out.parquet")}, Quarantine: true}
+			rep, err := run(t, s, a, exec.Options{})
+			var tre *exec.TableCheckRuntimeError
+			require.ErrorAs(t, err, &tre)
+			assert.Equal(t, "dy_table__boom", tre.Check)
+			assert.Contains(t, err.Error(), "table check 'dy_table__boom' ("+tc.sql+") failed on the data")
+			assert.Contains(t, err.Error(), tc.hint)
+			assert.NotContains(t, err.Error(), "\n", "one line, no DuckDB caret or stack")
+			assert.Nil(t, rep.Outcome, "no outcome")
+			assert.Empty(t, rep.Health)
+			assert.Equal(t, "TableCheckRuntimeError", rep.Error.Type)
+			assert.Equal(t, outcome.Rows{Input: 8, Valid: 3, Invalid: 5}, rep.Rows, "the rows counted stay")
+			require.Len(t, rep.Checks, len(ruleChecks)+1, "the rules' checks, no table check")
+			for _, c := range rep.Checks {
+				assert.Nil(t, c.Table, c.Name)
+			}
+			assert.False(t, exists(t, e.path("out.parquet")))
+			assert.False(t, exists(t, e.path("out_quarantine.parquet")))
+			js, jerr := json.Marshal(rep)
+			require.NoError(t, jerr)
+			assert.Contains(t, string(js), `"outcome":null`)
+		})
+	}
+}
+
+// TestMetricExact: integer and DECIMAL metrics are compared with their bounds exactly and
+// reported with every digit; in float64, 9007199254741993 and 1e23+1 equal their bounds.
+func TestMetricExact(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		check  *schema.TableCheck
+		passed bool
+		value  string
+	}{
+		{"bigint above max", schema.Metric("m", "count(*) + 9007199254740993").Max(9007199254741992), false, "9007199254741993"},
+		{"bigint within max", schema.Metric("m", "count(*) + 9007199254740993").Max(9007199254741994), true, "9007199254741993"},
+		{"bigint below min", schema.Metric("m", "-(count(*) + 9007199254740993)").Min(-9007199254741992), false, "-9007199254741993"},
+		{"hugeint above max", schema.Metric("m", "count(*)::HUGEINT * 100000000000000000000 + 1").Max(1e23), false, "100000000000000000000001"},
+		{"decimal(20,0) above max", schema.Metric("m", "CAST(count(*) AS DECIMAL(20,0)) + 9007199254740993").Max(9007199254741992), false, "9007199254741993"},
+		{"decimal fraction", schema.Metric("m", "CAST(count(*) AS DECIMAL(10,2)) + 0.5").Max(1000.5), true, "1000.50"},
+		{"ubigint", schema.Metric("m", "count(*)::UBIGINT + 18446744073709550000").Max(18446744073709551615), true, "18446744073709551000"},
+		{"double stays a float", schema.Metric("m", "avg(n) * 2").Max(999), true, "999"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := schema.New("Metric", schema.Int64("n")).AddTableCheck(tc.check)
+			rep, err := run(t, s, exec.Asset{Input: exec.QueryInput{SQL: "SELECT range AS n FROM range(1000)"}}, exec.Options{})
+			check := rep.Checks[len(rep.Checks)-1]
+			assert.Equal(t, tc.passed, check.Passed, check.ResultDescription)
+			assert.Equal(t, tc.passed, err == nil, "err: %v", err)
+			assert.Contains(t, check.ResultDescription, " is "+tc.value)
+			js, jerr := json.Marshal(check)
+			require.NoError(t, jerr)
+			assert.Contains(t, string(js), `"tablegate/value":`+tc.value+`}`, "the exact value, a JSON number")
+		})
+	}
+}
+
+// TestAnomalyHugeValues: bands drawn from metrics near the largest float do not overflow while
+// they fit; a band that does not fails its check, saying why; the report always serializes.
+func TestAnomalyHugeValues(t *testing.T) {
+	t.Parallel()
+	a := schema.Anomaly{}.WithDefaults()
+	same := exec.AnomalyBand(a, []float64{1.7e308, 1.7e308, 1.7e308, 1.7e308, 1.7e308, 1.7e308})
+	assert.Equal(t, 1.7e308, same.Median, "the median of two equal huge values")
+	assert.Equal(t, 0.0, same.MAD)
+	assert.True(t, same.Finite())
+	wide := exec.AnomalyBand(a, []float64{1.7e308, -1.7e308, 1.7e308, -1.7e308, 1.7e308, -1.7e308})
+	assert.False(t, wide.Finite())
+
+	cases := []struct {
+		name    string
+		history []float64
+		passed  bool
+		why     string
+	}{
+		{"all huge", []float64{1.7e308, 1.7e308, 1.7e308, 1.7e308, 1.7e308}, false, "below the band's low 1.7e+308"},
+		{"huge both ways", []float64{1.7e308, -1.7e308, 1.7e308, -1.7e308, 1.7e308, -1.7e308}, false, "past the largest 64-bit float"},
+		{"max float", []float64{math.MaxFloat64, math.MaxFloat64, math.MaxFloat64, math.MaxFloat64, 0}, false, "below the band's low"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := schema.New("Volume", schema.Int64("n")).AddTableCheck(schema.Metric("volume", "count(*)").Anomaly(schema.Anomaly{}))
+			opts := exec.Options{Baselines: func(context.Context, string, map[string]int) (map[string][]float64, error) {
+				return map[string][]float64{"dy_table__volume": tc.history}, nil
+			}}
+			rep, err := run(t, s, exec.Asset{Input: exec.QueryInput{SQL: "SELECT range AS n FROM range(3)"}}, opts)
+			check := rep.Checks[len(rep.Checks)-1]
+			assert.Equal(t, tc.passed, check.Passed)
+			assert.Equal(t, tc.passed, err == nil, "err: %v", err)
+			assert.Contains(t, check.ResultDescription, tc.why)
+			_, jerr := json.Marshal(rep)
+			require.NoError(t, jerr, "the report serializes")
+		})
+	}
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/tablegate/tablegate/internal/duckdbtune"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/report"
@@ -138,20 +139,28 @@ func lock(ctx context.Context, path string, write bool) (func(), error) {
 	return nil, err
 }
 
-// open opens the file, waiting out another process's lock with backoff until Wait has passed.
+// open opens the file under DuckDB's lockdown (no file but the history itself, no network, no
+// extension loaded, settings frozen), waiting out another process's lock with backoff until Wait
+// has passed, and checks that it holds what tablegate writes there (verify) before anything
+// reads it.
 func open(ctx context.Context, path string, readOnly bool) (*gosql.DB, error) {
 	if err := filekind.Regular(path); err != nil {
 		return nil, err
 	}
-	dsn := path
+	var extra []string
 	if readOnly {
-		dsn += "?access_mode=read_only"
+		extra = append(extra, "access_mode=read_only")
 	}
+	dsn := duckdbtune.LockedDSN(path, extra...)
 	deadline := time.Now().Add(Wait)
 	pause := 5 * time.Millisecond
 	for {
 		db, err := tryOpen(ctx, dsn)
 		if err == nil {
+			if err := verify(ctx, db); err != nil {
+				db.Close()
+				return nil, err
+			}
 			return db, nil
 		}
 		if !locked(err) || time.Now().After(deadline) {
@@ -200,7 +209,7 @@ func ensureFile(ctx context.Context, path string) error {
 	os.Remove(tmp) // DuckDB creates the file itself; it refuses an empty one
 	defer os.Remove(tmp)
 	defer os.Remove(tmp + ".wal")
-	db, err := tryOpen(ctx, tmp)
+	db, err := tryOpen(ctx, duckdbtune.LockedDSN(tmp))
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -157,8 +158,8 @@ func trends(ctx context.Context, db *gosql.DB, f Filter, until time.Time) ([]Che
 		t.Failed = append(t.Failed, failed)
 		t.Passed = append(t.Passed, passed)
 		var v *float64
-		if value.Valid {
-			v = &value.Float64
+		if value.Valid && !math.IsNaN(value.Float64) && !math.IsInf(value.Float64, 0) {
+			v = &value.Float64 // tablegate records none other; JSON has no NaN or infinity
 		}
 		t.Values = append(t.Values, v)
 	}

@@ -11,10 +11,10 @@ const TableCheckFailed Outcome = "table_check_failed"
 
 // TableResult is a table check's result: what it found, against what it requires.
 type TableResult struct {
-	// Value is the metric (a number: float64 in a run, json.Number read back from a report), the
-	// condition's truth (bool), or nil when NULL or not evaluated; NaN and infinities are their
-	// text ("NaN", "Infinity", "-Infinity", as failing rows' samples spell them), which JSON has
-	// no number for.
+	// Value is the metric (a number: float64, or json.Number with every digit of an integer or
+	// DECIMAL metric and when read back from a report), the condition's truth (bool), or nil when
+	// NULL or not evaluated; NaN and infinities are their text ("NaN", "Infinity", "-Infinity"),
+	// which JSON has no number for, as in the samples.
 	Value any
 	// Min and Max are a metric's declared bounds.
 	Min, Max *float64

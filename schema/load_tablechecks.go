@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -79,6 +80,14 @@ func (l *loader) number(n *yaml.Node, key string) *float64 {
 	if err != nil {
 		l.bad(n, "", key, "%s must be a number; got %s", key, excerpt(n.Value))
 		return nil
+	}
+	// A bound is a 64-bit float; an integer it cannot hold would silently move the bound, and a
+	// metric is compared with it exactly.
+	if i, ok := new(big.Int).SetString(strings.ReplaceAll(text, "_", ""), 0); ok {
+		if held, _ := big.NewFloat(f).Int(nil); held.Cmp(i) != 0 {
+			l.bad(n, "", key, "%s %s is not a 64-bit float (integers are exact up to 2^53); the nearest is %s", key, excerpt(n.Value), held)
+			return nil
+		}
 	}
 	return &f
 }

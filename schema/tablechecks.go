@@ -52,6 +52,9 @@ const (
 	DefaultThreshold  = 3.0
 	// MaxLookback bounds how many earlier runs a band reads.
 	MaxLookback = 10000
+	// MaxThreshold bounds a band's width in scaled MADs: past it, a band is wider than anything
+	// it could flag, and near 1e308 no float holds its edges.
+	MaxThreshold = 1000.0
 )
 
 // Anomaly directions.
@@ -178,8 +181,11 @@ func (v *validator) tableChecks() {
 			bad("sql", "min, max and anomaly bound a metric; a check with sql passes when the SQL is true")
 		}
 		for key, b := range map[string]*float64{"min": t.MinValue, "max": t.MaxValue} {
-			if b != nil && math.IsNaN(*b) {
+			switch {
+			case b != nil && math.IsNaN(*b):
 				bad(key, "%s is NaN; give a number", key)
+			case b != nil && math.IsInf(*b, 0):
+				bad(key, "%s is %v; give a finite number, or leave it out to leave that side open", key, *b)
 			}
 		}
 		if t.MinValue != nil && t.MaxValue != nil && *t.MinValue > *t.MaxValue {
@@ -202,8 +208,8 @@ func (v *validator) anomaly(a Anomaly, bad func(key, format string, args ...any)
 	if a.MinHistory < 1 || a.MinHistory > a.Lookback {
 		bad("anomaly.min_history", "min_history is %d; give at least 1 and at most lookback (%d)", a.MinHistory, a.Lookback)
 	}
-	if !(a.Threshold > 0) || math.IsInf(a.Threshold, 0) {
-		bad("anomaly.threshold", "threshold is %v; give a positive number of scaled MADs (3 is usual)", a.Threshold)
+	if !(a.Threshold > 0) || a.Threshold > MaxThreshold {
+		bad("anomaly.threshold", "threshold is %v; give a positive number of scaled MADs up to %v (3 is usual)", a.Threshold, MaxThreshold)
 	}
 	switch a.Direction {
 	case DirectionBoth, DirectionUp, DirectionDown:

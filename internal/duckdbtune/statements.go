@@ -2,6 +2,7 @@ package duckdbtune
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tablegate/tablegate/sql"
@@ -45,4 +46,23 @@ func Confine(dirs []string) []string {
 		list[i] = sql.String(d)
 	}
 	return []string{"SET allowed_directories = [" + strings.Join(list, ", ") + "]", "SET enable_external_access = false"}
+}
+
+// Lockdown are the start-up settings (connection-string options) of a DuckDB database that
+// answers tablegate's own statements only: no extension is installed or loaded on demand, no
+// file or network is reachable but the database's own file, and nothing can change that
+// afterwards. The compiler's parser runs under them, and so does the run history, a file anyone
+// with write access to it could have filled with views and macros.
+var Lockdown = []string{
+	"autoinstall_known_extensions=false",
+	"autoload_known_extensions=false",
+	"allow_community_extensions=false",
+	"enable_external_access=false",
+	"lock_configuration=true",
+}
+
+// LockedDSN is the connection string of the database file at path ("": in memory) under
+// Lockdown, with the extra options (key=value) given.
+func LockedDSN(path string, extra ...string) string {
+	return path + "?" + strings.Join(append(slices.Clone(Lockdown), extra...), "&")
 }
