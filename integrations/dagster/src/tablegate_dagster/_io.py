@@ -149,7 +149,7 @@ def data_version(address: str) -> str | None:
     except ImportError:
         return None
     with duckdb.connect(db, read_only=True) as con:
-        rows, total = con.sql(f"SELECT count(*), sum(hash(t)) FROM {_qualified(table)} AS t").fetchone()
+        rows, total = con.execute(f"SELECT count(*), sum(hash(t)) FROM {_qualified(table)} AS t").fetchone()
     return hashlib.sha256(f"{rows}:{total}".encode()).hexdigest()
 
 
