@@ -353,9 +353,10 @@ class _Table:
             return
         keys = context.partition_keys
         failed: list[dg.Failure] = []
+        reported: dict[dg.AssetCheckKey, None] = {}
         for key in keys:
             try:
-                yield from run_validate(
+                for event in run_validate(
                     context,
                     self.command(key),
                     env=env,
@@ -363,9 +364,16 @@ class _Table:
                     quarantine_key=quarantine_key,
                     metadata=extra,
                     partition_key=key,
-                )
+                ):
+                    if isinstance(event, dg.AssetCheckEvaluation):
+                        reported[event.asset_check_key] = None
+                    yield event
             except dg.Failure as e:
                 failed.append(dg.Failure(description=f"partition {key!r}: {e.description}", allow_retries=e.allow_retries))
+        # The evaluations were recorded per key; each check's output is then given once.
+        outputs = {spec.key: name for name, spec in context.assets_def.check_specs_by_output_name.items()}
+        for check_key in reported:
+            yield dg.Output(None, output_name=outputs[check_key])
         if failed:
             raise _combined(f"{len(failed)} of {len(keys)} partitions failed", failed)
 
