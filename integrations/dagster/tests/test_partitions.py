@@ -162,17 +162,20 @@ def test_a_range_with_missing_inputs(tablegate, schemas, tmp_path, instance):
     land.mkdir()
     for day, rows in (("2026-01-01", "('a', 1.0, NULL)"), ("2026-01-02", "('c', 2.0, NULL), ('d', 3.0, NULL)")):
         duckdb.sql(ROWS.format(rows)).write_parquet(str(land / f"{day}.parquet"))
-    asset = tablegate_asset(
-        name="orders",
-        schema=schemas["orders"],
-        input=str(land / "{partition_key}.parquet"),
-        out=str(tmp_path / "out" / "{partition_key}.parquet"),
-        skip_missing=True,
-        partitions_def=DAYS,
-        backfill_policy=dg.BackfillPolicy.single_run(),
-        executable=tablegate,
-    )
-    result = range_run(instance, [asset], "2026-01-01", "it's")
+
+    def landed(out, **kwargs):
+        return tablegate_asset(
+            name="orders",
+            schema=schemas["orders"],
+            input=str(land / "{partition_key}.parquet"),
+            out=str(tmp_path / out / "{partition_key}.parquet"),
+            partitions_def=DAYS,
+            backfill_policy=dg.BackfillPolicy.single_run(),
+            executable=tablegate,
+            **kwargs,
+        )
+
+    result = range_run(instance, [landed("out", skip_missing=True)], "2026-01-01", "it's")
     assert result.success, "the key whose input has not landed is skipped"
     mats = materializations(instance)
     assert {k: m.metadata["dagster/row_count"].value for k, m in mats.items()} == {"2026-01-01": 1, "2026-01-02": 2}
@@ -180,16 +183,7 @@ def test_a_range_with_missing_inputs(tablegate, schemas, tmp_path, instance):
 
     # Without skip_missing the range fails naming the key, after the others were written, and a
     # RetryPolicy may retry it (the input may land).
-    strict = tablegate_asset(
-        name="orders",
-        schema=schemas["orders"],
-        input=str(land / "{partition_key}.parquet"),
-        out=str(tmp_path / "strict" / "{partition_key}.parquet"),
-        partitions_def=DAYS,
-        backfill_policy=dg.BackfillPolicy.single_run(),
-        executable=tablegate,
-    )
-    result = range_run(instance, [strict], "2026-01-01", "it's")
+    result = range_run(instance, [landed("strict")], "2026-01-01", "it's")
     assert not result.success
     failure = result.get_step_failure_events()[0].step_failure_data.user_failure_data
     assert failure.description.startswith("1 of 3 partitions failed: partition \"it's\": InputError")

@@ -81,15 +81,16 @@ def load_table(address: str, how: str) -> Any:
         return rel
     if how == "pandas":
         return rel.df()
-    intervals = [c for c, t in zip(rel.columns, rel.types) if "INTERVAL" in str(t)]
-    if db is None and not intervals:
+    if db is None and not any("INTERVAL" in str(t) for t in rel.types):
         import polars as pl
 
         return pl.read_parquet(address) if how == "polars" else pl.scan_parquet(address)
-    return _polars_through_duckdb(rel, intervals, lazy=how == "polars_lazy")
+    return _polars_through_duckdb(rel, lazy=how == "polars_lazy")
 
 
-def _polars_through_duckdb(rel: Any, intervals: list[str], *, lazy: bool) -> Any:
+def _polars_through_duckdb(rel: Any, *, lazy: bool) -> Any:
+    """The relation as a polars frame, its INTERVAL columns as Duration("us") (DuckDB hands
+    polars an Arrow interval, which polars refuses)."""
     import polars as pl
 
     def ident(c: str) -> str:
@@ -134,7 +135,8 @@ def absolute_address(address: str, base: str) -> str:
 def data_version(address: str) -> str | None:
     """The written table's content as a Dagster data version: the SHA-256 of a Parquet file, the
     row count and a sum of row hashes of a DuckDB table (when the duckdb package is installed);
-    ``None`` for anything else, where Dagster derives one from the code version and inputs."""
+    ``None`` for anything else, or when the file cannot be read now (another process holds it):
+    Dagster then derives one from the code version and inputs."""
     db, table = split_duckdb_address(address)
     if db is None:
         if not os.path.isfile(address):
@@ -148,8 +150,11 @@ def data_version(address: str) -> str | None:
         import duckdb
     except ImportError:
         return None
-    with duckdb.connect(db, read_only=True) as con:
-        rows, total = con.execute(f"SELECT count(*), sum(hash(t)) FROM {_qualified(table)} AS t").fetchone()
+    try:
+        with duckdb.connect(db, read_only=True) as con:
+            rows, total = con.execute(f"SELECT count(*), sum(hash(t)) FROM {_qualified(table)} AS t").fetchone()
+    except duckdb.Error:
+        return None
     return hashlib.sha256(f"{rows}:{total}".encode()).hexdigest()
 
 
