@@ -373,7 +373,8 @@ class _Table:
         # The evaluations were recorded per key; each check's output is then given once.
         outputs = {spec.key: name for name, spec in context.assets_def.check_specs_by_output_name.items()}
         for check_key in reported:
-            yield dg.Output(None, output_name=outputs[check_key])
+            if check_key in context.selected_asset_check_keys:
+                yield dg.Output(None, output_name=outputs[check_key])
         if failed:
             raise _combined(f"{len(failed)} of {len(keys)} partitions failed", failed)
 
