@@ -10,7 +10,7 @@ import pytest
 from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG, ASSET_PARTITION_RANGE_START_TAG
 from test_e2e import ROWS
 
-from tablegate_dagster import TablegateError, tablegate_asset
+from tablegate_dagster import TablegateError, tablegate_asset, tablegate_multi_asset
 
 DAYS = dg.StaticPartitionsDefinition(["2026-01-01", "2026-01-02", "it's"])
 # One query for every partition: the key arrives as a SQL string literal.
@@ -188,3 +188,25 @@ def test_a_range_with_missing_inputs(tablegate, schemas, tmp_path, instance):
     failure = result.get_step_failure_events()[0].step_failure_data.user_failure_data
     assert failure.description.startswith("1 of 3 partitions failed: partition \"it's\": InputError")
     assert sorted(p.name for p in (tmp_path / "strict").iterdir()) == ["2026-01-01.parquet", "2026-01-02.parquet"]
+
+
+def test_a_multi_asset_range_runs_each_table_per_key(tablegate, schemas, tmp_path, instance):
+    extract = tablegate_multi_asset(
+        name="shop_extract",
+        tables=[
+            {"name": name, "schema": schemas["orders"], "query": QUERY, "quarantine": True, "out": str(tmp_path / name / "{partition_key}.parquet")}
+            for name in ("orders", "returns")
+        ],
+        partitions_def=DAYS,
+        backfill_policy=dg.BackfillPolicy.single_run(),
+        executable=tablegate,
+    )
+    assert range_run(instance, [extract], "2026-01-01", "2026-01-02").success
+    for name in ("orders", "returns"):
+        assert sorted(materializations(instance, name)) == ["2026-01-01", "2026-01-02"]
+        assert sorted(p.name for p in (tmp_path / name).iterdir()) == [
+            "2026-01-01.parquet",
+            "2026-01-02.parquet",
+            f"{name}_quarantine_2026-01-01.parquet",
+            f"{name}_quarantine_2026-01-02.parquet",
+        ]
