@@ -32,6 +32,11 @@ def _go() -> str | None:
         reason = "the platform wheel is for linux only"
     elif not shutil.which("go"):
         reason = "go is not on PATH"
+    elif not shutil.which("gcc"):
+        raise SystemExit(
+            "tablegate-dagster: go is on PATH but gcc is not, and tablegate's DuckDB needs cgo: install gcc, "
+            "or set TABLEGATE_DAGSTER_NO_BINARY=1 for a wheel without the binary"
+        )
     else:
         return shutil.which("go")
     print(
@@ -43,7 +48,7 @@ def _go() -> str | None:
 
 
 def build_tablegate(go: str, dest: Path) -> None:
-    """go build ./cmd/tablegate into dest, libstdc++ linked statically."""
+    """go build ./cmd/tablegate into dest, libstdc++ linked statically when gcc has its archive."""
     libstdcxx = subprocess.run(
         ["gcc", "-print-file-name=libstdc++.a"], capture_output=True, text=True, check=True
     ).stdout.strip()
@@ -51,7 +56,10 @@ def build_tablegate(go: str, dest: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="tablegate-static-") as static:
         # cgo asks for -lstdc++; a folder searched first that holds only the archive makes the
         # linker take the static library (gcc's -static-libstdc++ leaves an explicit -l alone).
-        os.symlink(libstdcxx, os.path.join(static, "libstdc++.a"))
+        if os.path.isabs(libstdcxx):
+            os.symlink(libstdcxx, os.path.join(static, "libstdc++.a"))
+        else:
+            print("tablegate-dagster: gcc has no libstdc++.a: tablegate links libstdc++.so", file=sys.stderr)
         print(f"tablegate-dagster: go build ./cmd/tablegate (from {REPO}) into the wheel", file=sys.stderr)
         subprocess.run(
             [
