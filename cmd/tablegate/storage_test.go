@@ -188,6 +188,17 @@ func TestVersion(t *testing.T) {
 	assert.True(t, strings.HasPrefix(lines[1], "DuckDB v2."), lines[1])
 	assert.Contains(t, lines[1], exec.DefaultStorageVersion)
 
+	// The JSON the Dagster integration reads to check that it speaks this binary's language.
+	code, asJSON, stderr := cli(t, "version", "--format", "json")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, map[string]any{
+		"tablegate_version": "(devel)", "duckdb_version": exec.DuckDBVersion(),
+		"storage_version": exec.DefaultStorageVersion, "dagster_integration": float64(dagsterIntegration),
+	}, oneJSON(t, asJSON))
+	code, _, stderr = cli(t, "version", "--format", "yaml")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `--format "yaml": use text or json`)
+
 	f := newFixture(t)
 	in := f.parquet("in.parquet", ordersSelect(allValidRows))
 	for _, args := range [][]string{

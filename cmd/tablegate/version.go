@@ -18,18 +18,48 @@ func versionText() string {
 		buildinfo.Tablegate(), exec.DuckDBVersion(), exec.DefaultStorageVersion)
 }
 
+// dagsterIntegration numbers what the Dagster integration (integrations/dagster) reads from this
+// binary: `checks --format json`, the JSON report and the Pipes messages. The integration refuses
+// a binary whose number differs from its own, so raise it with any change it must follow.
+const dagsterIntegration = 1
+
+// versionInfo is `tablegate version --format json`.
+type versionInfo struct {
+	Tablegate          string `json:"tablegate_version"`
+	DuckDB             string `json:"duckdb_version"`
+	StorageVersion     string `json:"storage_version"`
+	DagsterIntegration int    `json:"dagster_integration"`
+}
+
 func versionCmd(stdout io.Writer) *cobra.Command {
-	return &cobra.Command{
+	var format string
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print tablegate's version and the version of the DuckDB inside it",
 		Example: `  tablegate version
-  tablegate --version`,
+  tablegate --version
+  tablegate version --format json`,
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			_, err := io.WriteString(stdout, versionText())
-			return err
+			switch format {
+			case "text":
+				_, err := io.WriteString(stdout, versionText())
+				return err
+			case "json":
+				data, err := indentJSON(versionInfo{
+					Tablegate: buildinfo.Tablegate(), DuckDB: exec.DuckDBVersion(),
+					StorageVersion: exec.DefaultStorageVersion, DagsterIntegration: dagsterIntegration,
+				})
+				if err == nil {
+					_, err = stdout.Write(append(data, '\n'))
+				}
+				return err
+			}
+			return usagef("--format %q: use text or json", format)
 		},
 	}
+	cmd.Flags().StringVar(&format, "format", "text", "output: text or json")
+	return cmd
 }
 
 func storageVersionFlag(fl *pflag.FlagSet, v *string) {

@@ -9,6 +9,8 @@ one extract in one step, ``tablegate_collection_asset`` validates a collection (
 written all or nothing) as one multi-asset, and ``TablegateAssetsComponent`` declares assets in a ``defs.yaml``.
 """
 
+import functools
+import importlib.metadata
 import json
 import os
 import shutil
@@ -21,7 +23,15 @@ from typing import Any
 import dagster as dg
 
 from ._component import TablegateAssetsComponent
-from ._io import TABLE_ADDRESS_KEY, TablegateIOManager, load_table, table_address
+from ._io import (
+    ERROR_ROWS_ADDRESS_KEY,
+    TABLE_ADDRESS_KEY,
+    TablegateIOManager,
+    absolute_address,
+    data_version,
+    load_table,
+    table_address,
+)
 from ._pipes import CompleteLinesMessageReader, run_in_pipes_session
 
 __all__ = [
@@ -42,6 +52,8 @@ __all__ = [
     "CompleteLinesMessageReader",
     "TablegateError",
     "REPORT_PAYLOAD_KEY",
+    "DAGSTER_INTEGRATION",
+    "check_binary",
 ]
 
 #: The resource key of the IO manager a tablegate asset uses unless given ``io_manager_key``.
@@ -56,8 +68,63 @@ PARTITION_KEY = "{partition_key}"
 REPORT_PAYLOAD_KEY = "tablegate_report"
 
 
+#: What this package reads from tablegate (``checks --format json``, the JSON report, the Pipes
+#: metadata) is numbered; a binary must report the same number in ``tablegate version --format json``.
+DAGSTER_INTEGRATION = 1
+
+
 class TablegateError(Exception):
     """tablegate could not be asked for the asset's checks (a missing binary, a bad schema)."""
+
+
+def _package_version() -> str:
+    try:
+        return importlib.metadata.version("tablegate-dagster")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
+def check_binary(executable: str) -> dict[str, Any]:
+    """``tablegate version --format json`` of ``executable``; raises ``TablegateError`` unless the
+    binary reads and writes what this package expects (its ``dagster_integration`` is
+    ``DAGSTER_INTEGRATION``). Each binary is asked once per process (again when it changes)."""
+    path = shutil.which(executable) or executable
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise TablegateError(
+            f"tablegate_dagster: cannot run {executable!r} ({e.strerror}): install the tablegate-dagster wheel "
+            "that carries tablegate, put tablegate on PATH (go install ./cmd/tablegate in a tablegate clone), "
+            "or pass executable="
+        ) from e
+    return _binary_version(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=None)
+def _binary_version(path: str, _mtime_ns: int, _size: int) -> dict[str, Any]:
+    try:
+        proc = subprocess.run([path, "version", "--format", "json"], capture_output=True, text=True, check=False)
+    except OSError as e:
+        raise TablegateError(f"tablegate_dagster: cannot run {path!r}: {e}; pass executable= a tablegate binary") from e
+    info: Any = None
+    if proc.returncode == 0:
+        try:
+            info = json.loads(proc.stdout)
+        except ValueError:
+            pass
+    if isinstance(info, dict) and info.get("dagster_integration") == DAGSTER_INTEGRATION:
+        return info
+    if isinstance(info, dict) and "dagster_integration" in info:
+        found = f"tablegate {info.get('tablegate_version')} (Dagster integration {info['dagster_integration']})"
+    else:
+        said = (proc.stdout.strip() or proc.stderr.strip()).splitlines()
+        found = f"older or not tablegate (`version --format json` exited {proc.returncode}: {said[0] if said else 'no output'})"
+    raise TablegateError(
+        f"tablegate_dagster {_package_version()} needs a tablegate binary of its own release (Dagster integration "
+        f"{DAGSTER_INTEGRATION}), and {path} is {found}: install the tablegate-dagster wheel that carries its "
+        "binary, build tablegate from the checkout this package came from (go build ./cmd/tablegate), "
+        "or pass executable= such a binary"
+    )
 
 
 def _validate_args(
@@ -103,6 +170,58 @@ def _validate_args(
     return args + list(extra_args)
 
 
+#: ``validate`` flags that ``tablegate_asset``'s own arguments set, by argument: in ``extra_args``
+#: they would contradict the checks the asset declares or the address it records.
+_ASSET_FLAGS = {
+    "--schema": "schema",
+    "--name": "name",
+    "--input": "input",
+    "--query": "query",
+    "--db": "db",
+    "--out": "out",
+    "--quarantine": "quarantine",
+    "--quarantine-name": "quarantine_name",
+    "--granularity": "granularity",
+    "--schema-rules": "schema_rules",
+    "--samples": "samples",
+    "--row-sample": "row_sample",
+    "--skip-missing": "skip_missing",
+    "--collection": "tablegate_collection_asset",
+    "--input-dir": "tablegate_collection_asset",
+    "--out-dir": "tablegate_collection_asset",
+}
+#: The same for ``tablegate_collection_asset``; its checks are listed at the default granularity.
+_COLLECTION_FLAGS = {
+    "--collection": "collection",
+    "--input": "inputs",
+    "--input-dir": "input_dir",
+    "--out": "outs",
+    "--out-dir": "out_dir",
+    "--quarantine": "quarantine",
+    "--granularity": None,
+    "--schema-rules": None,
+    "--schema": None,
+}
+
+
+def _refuse_modelled(what: str, extra_args: Sequence[str], modelled: Mapping[str, str | None]) -> None:
+    for arg in extra_args:
+        flag = arg.split("=", 1)[0]
+        if flag not in modelled:
+            continue
+        use = modelled[flag]
+        if use is None:
+            hint = "the checks the asset declares are listed without it"
+        elif use.startswith("tablegate_"):
+            hint = f"several related tables are {use}'s"
+        else:
+            hint = f"pass {use}= instead"
+        raise TablegateError(
+            f"{what}: extra_args {arg!r}: the asset sets {flag} itself (its declared checks and recorded "
+            f"addresses follow it); {hint}"
+        )
+
+
 def find_tablegate() -> str:
     """The tablegate binary: the one this package's platform wheel carries, else ``tablegate`` on
     ``PATH``."""
@@ -145,6 +264,7 @@ def list_checks(
 def _checks_json(cmd: list[str], *, env: Mapping[str, str] | None, cwd: str | None) -> dict[str, Any]:
     """Run a ``tablegate checks … --format json`` command line and decode its output."""
     executable = cmd[0]
+    check_binary(executable)
     try:
         proc = subprocess.run(
             cmd, capture_output=True, text=True, env={**os.environ, **(env or {})}, cwd=cwd, check=False
@@ -157,7 +277,10 @@ def _checks_json(cmd: list[str], *, env: Mapping[str, str] | None, cwd: str | No
         ) from e
     if proc.returncode != 0:
         raise TablegateError(f"`{' '.join(cmd)}` failed (exit {proc.returncode}): {proc.stderr.strip()}")
-    return json.loads(proc.stdout)
+    try:
+        return json.loads(proc.stdout)
+    except ValueError as e:
+        raise TablegateError(f"`{' '.join(cmd)}` printed no JSON ({e}): {proc.stdout[:200]!r}") from e
 
 
 def check_specs(asset_key: dg.AssetKey, *, schema: str, **kwargs: Any) -> list[dg.AssetCheckSpec]:
@@ -213,10 +336,47 @@ class _Table:
     quarantine_key: dg.AssetKey | None
     metadata: dict[str, Any]
 
-    def command(self, context: dg.AssetExecutionContext) -> list[str]:
-        if context.has_partition_key:
-            return _for_partition(self.cmd, context.partition_key, query_at=self.query_at)
+    def command(self, partition_key: str | None) -> list[str]:
+        if partition_key is not None:
+            return _for_partition(self.cmd, partition_key, query_at=self.query_at)
         return self.cmd
+
+    def run(self, context: dg.AssetExecutionContext, *, env, cwd, quarantine_key: dg.AssetKey | None = None):
+        """Validate the step's partition, or each partition of a range step in turn (one run per
+        key, each recorded under its key); the table's materialization carries its columns."""
+        extra = {"dagster/column_schema": self.metadata["dagster/column_schema"]}
+        if context.has_partition_key or not context.has_partition_key_range:
+            key = context.partition_key if context.has_partition_key else None
+            yield from run_validate(
+                context, self.command(key), env=env, cwd=cwd, quarantine_key=quarantine_key, metadata=extra
+            )
+            return
+        keys = context.partition_keys
+        failed: list[dg.Failure] = []
+        reported: dict[dg.AssetCheckKey, None] = {}
+        for key in keys:
+            try:
+                for event in run_validate(
+                    context,
+                    self.command(key),
+                    env=env,
+                    cwd=cwd,
+                    quarantine_key=quarantine_key,
+                    metadata=extra,
+                    partition_key=key,
+                ):
+                    if isinstance(event, dg.AssetCheckEvaluation):
+                        reported[event.asset_check_key] = None
+                    yield event
+            except dg.Failure as e:
+                failed.append(dg.Failure(description=f"partition {key!r}: {e.description}", allow_retries=e.allow_retries))
+        # The evaluations were recorded per key; each check's output is then given once.
+        outputs = {spec.key: name for name, spec in context.assets_def.check_specs_by_output_name.items()}
+        for check_key in reported:
+            if check_key in context.selected_asset_check_keys:
+                yield dg.Output(None, output_name=outputs[check_key])
+        if failed:
+            raise _combined(f"{len(failed)} of {len(keys)} partitions failed", failed)
 
 
 def _plan(
@@ -250,6 +410,7 @@ def _plan(
         if not quarantine:
             raise TablegateError(f"tablegate_asset {name!r}: quarantine_asset=True needs quarantine=True")
         quarantine_key = dg.AssetKey([*prefix, (quarantine_name or f"{name}_quarantine").replace(PARTITION_KEY, "")])
+    _refuse_modelled(f"tablegate_asset {name!r}", extra_args, _ASSET_FLAGS)
     if partitions_def is not None and out is not None and PARTITION_KEY not in out:
         raise TablegateError(
             f"tablegate_asset {name!r}: with partitions_def, put {PARTITION_KEY} in out "
@@ -387,7 +548,7 @@ def tablegate_asset(
     check_specs = _specs(key, listed, partitions_def)
 
     def body(context: dg.AssetExecutionContext):
-        yield from run_validate(context, table.command(context), env=env, cwd=cwd, quarantine_key=quarantine_key)
+        yield from table.run(context, env=env, cwd=cwd, quarantine_key=quarantine_key)
 
     if quarantine_key is None:
 
@@ -493,18 +654,16 @@ def tablegate_multi_asset(
         **multi_asset_kwargs,
     )
     def _assets(context: dg.AssetExecutionContext):
-        failed = []
+        failed: list[dg.Failure] = []
         for table in planned:
             if table.key not in context.selected_asset_keys:
                 continue
             try:
-                yield from run_validate(context, table.command(context), env=env, cwd=cwd)
+                yield from table.run(context, env=env, cwd=cwd)
             except dg.Failure as e:
-                failed.append(f"{table.key.to_user_string()}: {e.description}")
+                failed.append(dg.Failure(description=f"{table.key.to_user_string()}: {e.description}", allow_retries=e.allow_retries))
         if failed:
-            raise dg.Failure(
-                description=f"{len(failed)} of the tables failed: " + "; ".join(failed), allow_retries=False
-            )
+            raise _combined(f"{len(failed)} of the tables failed", failed)
 
     return _assets
 
@@ -539,6 +698,7 @@ def tablegate_collection_asset(
     collection's name in lower case). The remaining keyword arguments go to ``dagster.multi_asset``.
     """
     executable = executable or find_tablegate()
+    _refuse_modelled(f"tablegate_collection_asset {collection!r}", extra_args, _COLLECTION_FLAGS)
     cmd = [executable, "checks", "--collection", collection, "--format", "json"]
     if quarantine:
         cmd.append("--quarantine")
@@ -574,6 +734,7 @@ def tablegate_collection_asset(
     if quarantine:
         run.append("--quarantine")
     run += list(extra_args)
+    schemas = {dg.AssetKey([*prefix, m["member"]]): column_schema(m) for m in listed["members"]}
 
     @dg.multi_asset(
         name=name or listed["collection"].lower(),
@@ -589,10 +750,10 @@ def tablegate_collection_asset(
             dg.AssetKey([*prefix, m]): {c["name"]: c.get("result_description") for c in (rep or {}).get("checks", [])}
             for m, rep in (report.get("members") or {}).items()
         }
+        base = os.path.abspath(cwd or os.curdir)
         for r in done.results:
-            if isinstance(r, dg.AssetCheckResult) and by_key.get(r.asset_key, {}).get(r.check_name):
-                r = r._replace(description=by_key[r.asset_key][r.check_name])
-            yield r
+            columns = {"dagster/column_schema": schemas[r.asset_key]} if r.asset_key in schemas else None
+            yield from _resolved([r], base, by_key.get(r.asset_key, {}), columns)
         if done.returncode != 0:
             raise _failure(report, done.returncode)
 
@@ -611,37 +772,113 @@ def run_validate(
     cwd: str | None = None,
     message_reader: dg.PipesMessageReader | None = None,
     quarantine_key: dg.AssetKey | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    partition_key: str | None = None,
 ):
     """Run a ``tablegate validate`` command line as a Pipes process and yield what it reported.
 
     The check results and the materialization (only when the table was written) are yielded
-    after the process exited, with tablegate's description of each check; a non-zero exit then
-    raises ``dagster.Failure`` with tablegate's error type and message. A run that wrote nothing
-    yields no materialization and the step succeeds (the asset is ``output_required=False``).
-    ``message_reader`` replaces the reader that hands Dagster complete messages only.
+    after the process exited, with tablegate's description of each check; the addresses they
+    record are absolute (relative ones are resolved against ``cwd``), the materialization carries
+    ``metadata`` too and the written table's data version. A non-zero exit then raises
+    ``dagster.Failure`` with tablegate's error type and message, which a ``RetryPolicy`` retries
+    only when the run did not get as far as a validation outcome (exit 2: input missing, I/O,
+    timeout; or a signal). A run that wrote nothing yields no materialization and the step
+    succeeds (the asset is ``output_required=False``). ``partition_key`` (one key of a range step)
+    records everything under that partition. ``message_reader`` replaces the reader that hands
+    Dagster complete messages only.
     """
     done = run_in_pipes_session(
-        context, cmd, extras={"tablegate_command": list(cmd)}, env=env, cwd=cwd, message_reader=message_reader
+        context,
+        cmd,
+        extras={"tablegate_command": list(cmd)},
+        env=env,
+        cwd=cwd,
+        message_reader=message_reader,
+        partition_key=partition_key,
     )
+    base = os.path.abspath(cwd or os.curdir)
     report = _report(done.custom_messages)
     descriptions = {c["name"]: c.get("result_description") for c in (report or {}).get("checks", [])}
-    for r in done.results:
-        if isinstance(r, dg.AssetCheckResult) and descriptions.get(r.check_name):
-            r = r._replace(description=descriptions[r.check_name])
-        yield r
+    for r in _resolved(done.results, base, descriptions, metadata):
+        yield _under_partition(context, r, partition_key)
     written = (report or {}).get("quarantine") or {}
     if quarantine_key is not None and written.get("written"):
-        yield dg.MaterializeResult(
-            asset_key=quarantine_key,
-            metadata={TABLE_ADDRESS_KEY: written["address"], "dagster/row_count": dg.MetadataValue.int(written["rows"])},
+        address = absolute_address(written["address"], base)
+        yield _under_partition(
+            context,
+            dg.MaterializeResult(
+                asset_key=quarantine_key,
+                metadata={TABLE_ADDRESS_KEY: address, "dagster/row_count": dg.MetadataValue.int(written["rows"])},
+                data_version=_data_version(address),
+            ),
+            partition_key,
         )
     if done.returncode != 0:
         raise _failure(report or {}, done.returncode)
 
 
+def _resolved(
+    results: Sequence[dg.AssetCheckResult | dg.MaterializeResult],
+    base: str,
+    descriptions: Mapping[str, str | None],
+    metadata: Mapping[str, Any] | None,
+):
+    """The Pipes results as Dagster records them: tablegate's check descriptions, absolute
+    addresses, and the table's data version and extra ``metadata`` on its materialization."""
+    for r in results:
+        meta = dict(r.metadata or {})
+        for k in (TABLE_ADDRESS_KEY, ERROR_ROWS_ADDRESS_KEY):
+            if k in meta:
+                meta[k] = dg.MetadataValue.text(absolute_address(_text(meta[k]), base))
+        if isinstance(r, dg.AssetCheckResult):
+            yield r._replace(metadata=meta, description=descriptions.get(r.check_name) or r.description)
+        else:
+            address = _text(meta.get(TABLE_ADDRESS_KEY))
+            yield r._replace(
+                metadata={**meta, **(metadata or {})},
+                data_version=(_data_version(address) if address else None) or r.data_version,
+            )
+
+
+def _text(value: Any) -> str:
+    return str(value.value) if isinstance(value, dg.MetadataValue) else str(value or "")
+
+
+def _data_version(address: str) -> dg.DataVersion | None:
+    version = data_version(address)
+    return dg.DataVersion(version) if version else None
+
+
+def _under_partition(context: dg.AssetExecutionContext, r: Any, partition_key: str | None) -> Any:
+    """A result of one partition of a range step as the event Dagster records under that key (a
+    step's outputs would stand for every partition of its range)."""
+    if partition_key is None:
+        return r
+    key = r.asset_key or context.asset_key
+    if isinstance(r, dg.MaterializeResult):
+        tags = {**(r.tags or {}), **({"dagster/data_version": r.data_version.value} if r.data_version else {})}
+        return dg.AssetMaterialization(asset_key=key, partition=partition_key, metadata=r.metadata, tags=tags or None)
+    spec = {s.key: s for s in context.assets_def.check_specs}[dg.AssetCheckKey(key, r.check_name)]
+    return dg.AssetCheckEvaluation(
+        asset_key=key,
+        check_name=r.check_name,
+        passed=r.passed,
+        metadata=r.metadata,
+        severity=r.severity,
+        description=r.description,
+        blocking=spec.blocking,
+        partition=partition_key if spec.partitions_def is not None else None,
+    )
+
+
+#: Exit statuses whose run ended before a validation outcome: a retry may find the input landed.
+_RETRYABLE_EXIT = 2
+
+
 def _failure(report: Mapping[str, Any], returncode: int) -> dg.Failure:
     """The step's failure for a run that exited with ``returncode``: tablegate's error type and
-    message from its report."""
+    message from its report; retryable for exit 2 and a signal, not for a validation outcome."""
     error = report.get("error") or {}
     return dg.Failure(
         description=f"{error.get('type', 'TablegateError')}: {error.get('message', f'tablegate exited with {returncode}')}",
@@ -650,7 +887,15 @@ def _failure(report: Mapping[str, Any], returncode: int) -> dg.Failure:
             "tablegate/exit_code": returncode,
             "tablegate/outcome": report.get("outcome") or "",
         },
-        allow_retries=False,
+        allow_retries=returncode == _RETRYABLE_EXIT or returncode < 0,
+    )
+
+
+def _combined(what: str, failed: Sequence[dg.Failure]) -> dg.Failure:
+    """One failure for several: retryable only when each of them is."""
+    return dg.Failure(
+        description=f"{what}: " + "; ".join(f.description or "" for f in failed),
+        allow_retries=all(f.allow_retries for f in failed),
     )
 
 

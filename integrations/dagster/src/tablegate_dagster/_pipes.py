@@ -95,6 +95,7 @@ def run_in_pipes_session(
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
     message_reader: dg.PipesMessageReader | None = None,
+    partition_key: str | None = None,
 ) -> Completed:
     """Run ``cmd`` as a Pipes process and return what it reported, whatever its exit status.
 
@@ -102,10 +103,11 @@ def run_in_pipes_session(
     run that wrote nothing (skipped, validated in place) could not end without a materialization;
     and ``PipesSubprocessClient.run`` drops every result of a non-zero exit. The session is
     therefore built from the public pieces: a context injector, a message handler, a reader.
+    ``partition_key`` is the one key of a range step the process validates.
     """
     handler = dg.PipesMessageHandler(context, message_reader or CompleteLinesMessageReader())
     with (
-        dg.PipesTempFileContextInjector().inject_context(_context_data(context, extras)) as context_params,
+        dg.PipesTempFileContextInjector().inject_context(_context_data(context, extras, partition_key)) as context_params,
         handler.handle_messages() as message_params,
     ):
         proc = subprocess.run(
@@ -128,11 +130,16 @@ def run_in_pipes_session(
     return Completed(proc.returncode, handler.get_reported_results(), handler.get_custom_messages())
 
 
-def _context_data(context: dg.AssetExecutionContext, extras: Mapping[str, Any]) -> dict[str, Any]:
-    """The Pipes context (the protocol's ``PipesContextData``) of the step."""
+def _context_data(
+    context: dg.AssetExecutionContext, extras: Mapping[str, Any], partition_key: str | None
+) -> dict[str, Any]:
+    """The Pipes context (the protocol's ``PipesContextData``) of the step, or of one partition
+    of a range step."""
     keys = sorted(context.selected_asset_keys)
-    partition_key = partition_range = None
-    if context.has_partition_key:
+    partition_range = None
+    if partition_key is not None:
+        partition_range = {"start": partition_key, "end": partition_key}
+    elif context.has_partition_key:
         partition_key = context.partition_key
         r = context.partition_key_range
         partition_range = {"start": r.start, "end": r.end}
