@@ -71,6 +71,17 @@ func TestInitValidatesItsOwnData(t *testing.T) {
 		}, []string{"min:"}},
 		{"empty", f.parquet("empty.parquet", "SELECT 1::INTEGER AS a, 'x' AS s WHERE false"), []string{"--bounds"}, "0 rows",
 			[]string{"  - name: a\n    type: Int32\n  - name: s\n    type: String\n"}, []string{"nullable: true", "min:", "is_in:"}},
+		// What pandas, polars and pyarrow write, every unit naive and zoned: nanoseconds with a
+		// zone are TIMESTAMPTZ_NS, declared Datetime(ns, UTC), never Any.
+		{"pandas timestamps", timestamps("pandas"), nil, "2 rows", []string{
+			"  - name: ns_utc # 1 of 2 rows NULL\n    type: Datetime\n    time_unit: ns\n    time_zone: UTC\n",
+			"  - name: default_utc # 1 of 2 rows NULL\n    type: Datetime\n    time_unit: ns\n    time_zone: UTC\n",
+			"  - name: s_berlin # 1 of 2 rows NULL\n    type: Datetime\n    time_zone: UTC\n"}, []string{"type: Any"}},
+		{"polars timestamps", timestamps("polars"), nil, "2 rows", []string{
+			"  - name: ns_berlin # 1 of 2 rows NULL\n    type: Datetime\n    time_unit: ns\n    time_zone: UTC\n"}, []string{"type: Any"}},
+		{"pyarrow timestamps", timestamps("pyarrow"), nil, "2 rows", []string{
+			"  - name: ns_naive # 1 of 2 rows NULL\n    type: Datetime\n    time_unit: ns\n    nullable: true\n",
+			"  - name: ns_utc # 1 of 2 rows NULL\n    type: Datetime\n    time_unit: ns\n    time_zone: UTC\n"}, []string{"type: Any"}},
 		{"duckdb table", db + ":orders", nil, "50 rows", []string{
 			"schema: orders", "  - name: order_id # all 50 values distinct: unique (or primary_key) if that is meant, not chance",
 			"  - name: note # 17 of 50 rows NULL; 1 distinct values", "    is_in: [x]"}, []string{"primary_key: true"}},
@@ -126,4 +137,13 @@ func TestInitValidatesItsOwnData(t *testing.T) {
 	code, _, stderr = cli(t, "init", "--input", penguins, "--max-categories", "-1")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--max-categories -1")
+}
+
+// timestamps is a Parquet file of casting/testdata/timestamps (written by gen.py there).
+func timestamps(library string) string {
+	path, err := filepath.Abs(filepath.Join("..", "..", "casting", "testdata", "timestamps", library+".parquet"))
+	if err != nil {
+		panic(err)
+	}
+	return path
 }
