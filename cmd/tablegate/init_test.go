@@ -31,7 +31,8 @@ func TestInitValidatesItsOwnData(t *testing.T) {
 		(make_timestamp(2024, 1, 1, 0, 0, 0) + to_seconds(i))::TIMESTAMP_MS AS seen_ms,
 		('2024-01-01'::DATE + (i % 30)::INTEGER) AS "day",
 		['a', 'b', 'c'][1 + i % 3]::ENUM('a', 'b', 'c') AS grade,
-		CASE WHEN i % 2 = 0 THEN 'null' ELSE 'yes' END AS "select"
+		CASE WHEN i % 2 = 0 THEN 'null' ELSE 'yes' END AS "select",
+		i * 1.5::DOUBLE AS weight
 		FROM range(1500) t(i)`
 	// Parquet stores Arrays as lists, Enums as strings and millisecond timestamps as
 	// microseconds; a DuckDB table keeps them.
@@ -63,7 +64,8 @@ func TestInitValidatesItsOwnData(t *testing.T) {
 			"  - name: ratio\n    type: Float64\n    allow_nan: true\n    allow_inf: true\n",
 			`    min: "2024-01-01"`, "    is_in: [a, b, c]",
 			`  - name: select # 2 distinct values` + "\n    type: String\n    is_in: [\"null\", yes]",
-		}, []string{"max: +Inf", "max: inf"}},
+			"  - name: weight\n    type: Float64\n    min: 0.0\n    max: 2248.5\n", // all distinct, but a float is no key
+		}, []string{"max: +Inf", "max: inf", "max: 2248.5\n    unique", "name: weight #"}},
 		{"nested table", db + ":nested", nil, "1500 rows", []string{
 			"    type: Array\n    shape: [3]\n    inner:\n      type: Int32\n      nullable: true",
 			"    type: Datetime\n    time_unit: ms", "    type: Enum\n    categories: [a, b, c]",
@@ -146,4 +148,39 @@ func timestamps(library string) string {
 		panic(err)
 	}
 	return path
+}
+
+// TestWrittenFilesFollowUmask: init --out and export --odcs --out (and contract import --out, by the same code) write
+// files a plain create would (0666 less the umask), not a temporary file's 0600, with and
+// without --force.
+func TestWrittenFilesFollowUmask(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	plain := f.path("plain")
+	fh, err := os.Create(plain)
+	require.NoError(t, err)
+	require.NoError(t, fh.Close())
+	st, err := os.Stat(plain)
+	require.NoError(t, err)
+	want := st.Mode().Perm()
+	require.NotEqual(t, os.FileMode(0o600), want, "test needs a umask that lets others read")
+
+	input := f.parquet("t.parquet", "SELECT 1 AS id")
+	schemaFile := f.path("t.yaml")
+	contract := f.path("t.odcs.yaml")
+	for _, tc := range []struct {
+		file string
+		args []string
+	}{
+		{schemaFile, []string{"init", "--input", input, "--out", schemaFile}},
+		{schemaFile, []string{"init", "--input", input, "--out", schemaFile, "--force"}},
+		{contract, []string{"export", "--odcs", "--schema", schemaFile, "--out", contract}},
+		{contract, []string{"export", "--odcs", "--schema", schemaFile, "--out", contract, "--force"}},
+	} {
+		code, _, stderr := cli(t, tc.args...)
+		require.Equal(t, 0, code, stderr)
+		st, err := os.Stat(tc.file)
+		require.NoError(t, err)
+		assert.Equal(t, want, st.Mode().Perm(), "%v", tc.args)
+	}
 }
