@@ -53,7 +53,10 @@ const (
 type Check struct {
 	Name     string   // dy_schema__columns, dy_rule__amount__min, dy_col__email, dy_schema__rules
 	Passed   bool     //
-	Severity Severity // ERROR when one of the check's error rules failed, else WARN
+	// Severity is what this run's result means: ERROR when one of the check's error rules (or
+	// an error table check) failed, and always on the column check; else WARN, so a passing
+	// rule check is WARN whatever its rules. Show Declared beside a check that passed.
+	Severity Severity
 	// Declared is ERROR when one of the check's rules is declared error (and for the column
 	// check), else WARN: what a failure would mean, passing or not.
 	Declared Severity
