@@ -51,8 +51,8 @@ const (
 // Check is one check result. Its JSON form is the report's: the fixed fields, then the typed
 // results below rendered as the dataframely/* metadata dagster-dataframely writes (Metadata).
 type Check struct {
-	Name     string   // dy_schema__columns, dy_rule__amount__min, dy_col__email, dy_schema__rules
-	Passed   bool     //
+	Name   string // dy_schema__columns, dy_rule__amount__min, dy_col__email, dy_schema__rules
+	Passed bool   //
 	// Severity is what this run's result means: ERROR when one of the check's error rules (or
 	// an error table check) failed, and always on the column check; else WARN, so a passing
 	// rule check is WARN whatever its rules. Show Declared beside a check that passed.
