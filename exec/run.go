@@ -228,9 +228,11 @@ func conclude(rep *outcome.Report, a Asset, opts Options, ev *evaluation, err er
 	counts := errorCounts(p, stats)
 	switch out {
 	case outcome.TableCheckFailed:
-		return fail(rep, tableCheckError(p, ev.tables))
+		e := tableCheckError(p, ev.tables)
+		e.InPlace = a.Output == nil
+		return fail(rep, e)
 	case outcome.Aborted:
-		return fail(rep, &outcome.ValidationAbortError{Schema: p.Name, Invalid: stats.invalid, Counts: counts})
+		return fail(rep, &outcome.ValidationAbortError{Schema: p.Name, Invalid: stats.invalid, Counts: counts, InPlace: a.Output == nil})
 	case outcome.NoValidRows:
 		return fail(rep, &outcome.NoValidRowsError{Schema: p.Name, Rows: total, Counts: counts, Quarantine: rep.Quarantine.Address})
 	}

@@ -80,9 +80,16 @@ type ValidationAbortError struct {
 	Schema  string
 	Invalid int64
 	Counts  []RuleCount // error rules with failures, in rule order
+	// InPlace: the run had no output, so there is no table to keep.
+	InPlace bool
 }
 
 func (e *ValidationAbortError) Error() string {
+	if e.InPlace {
+		return fmt.Sprintf("%s failed %s validation, %s. The run validated in place (no output). "+
+			"Fix the rows or the rules, or give an output with a quarantine to write the valid rows and keep the invalid ones apart.",
+			rowsPhrase(e.Invalid), e.Schema, countsPhrase(e.Counts))
+	}
 	return fmt.Sprintf("%s failed %s validation, %s. Nothing was written, so the last-known-good table is unchanged. "+
 		"Fix the rows or the rules, or declare a quarantine to write the valid rows and keep the invalid ones apart.",
 		rowsPhrase(e.Invalid), e.Schema, countsPhrase(e.Counts))
