@@ -295,6 +295,9 @@ func (ing *evaluating) settle(ctx context.Context, res *runner.Result, err error
 		}
 	}
 	rep.Checks = append(buildChecks(a.Plan, a, opts, ev.stats, &detail, groups), tableChecks(a.Plan, ing.tables)...)
+	if len(rep.CastColumns) > 0 {
+		rep.Checks[0].ResultDescription = outcome.CastDescription(rep.CastColumns)
+	}
 	rep.Health = outcome.HealthOf(rep.Checks)
 	return ev, err
 }

@@ -310,9 +310,11 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 	files := fileMismatches(b.src, o)
 	mismatches := casting.CheckColumns(p.Schema().Columns, actual)
 	if len(mismatches) > 0 && opts.Cast && len(files) == 0 {
+		found := mismatches
 		if mismatches, err = e.applyCasts(ctx, b, p, &rel, mismatches); err != nil {
 			return rel, fail(rep, err)
 		}
+		rep.CastColumns = castColumns(rel.Casts, found)
 	}
 	mismatches = append(mismatches, files...)
 	if len(mismatches) > 0 {
@@ -501,6 +503,18 @@ func (e *Engine) applyCasts(ctx context.Context, b *backend, p *compile.Plan, re
 		rel.Casts[c.Name] = casting.CastExpr(c)
 	}
 	return nil, nil
+}
+
+// castColumns are the casts a run applies, in the schema's order (that of the mismatches), for
+// the report.
+func castColumns(casts map[string]string, mm []casting.Mismatch) []outcome.CastColumn {
+	var out []outcome.CastColumn
+	for _, m := range mm {
+		if _, ok := casts[m.Column]; ok {
+			out = append(out, outcome.CastColumn{Column: m.Column, From: m.Actual, To: m.Expected, Cast: m.Cast})
+		}
+	}
+	return out
 }
 
 func errorCounts(p *compile.Plan, stats ruleStats) []outcome.RuleCount {

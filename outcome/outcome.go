@@ -248,9 +248,12 @@ type Report struct {
 	Quarantine Quarantine     `json:"quarantine"`
 	// DroppedColumns are the input's columns that the schema does not declare: not checked,
 	// and not written to the table or the quarantine (absent when there are none).
-	DroppedColumns []string  `json:"dropped_columns,omitempty"`
-	Checks         []Check   `json:"checks"`
-	InvalidByRules []RuleSet `json:"invalid_by_rules"`
+	DroppedColumns []string `json:"dropped_columns,omitempty"`
+	// CastColumns are the columns an explicit cast (--cast) converted to their declared dtypes
+	// (absent when none was cast).
+	CastColumns    []CastColumn `json:"cast_columns,omitempty"`
+	Checks         []Check      `json:"checks"`
+	InvalidByRules []RuleSet    `json:"invalid_by_rules"`
 	// ValidSample and InvalidSample are the first valid and invalid rows, each a JSON object.
 	ValidSample   []json.RawMessage `json:"valid_sample,omitempty"`
 	InvalidSample []json.RawMessage `json:"invalid_sample,omitempty"`
@@ -266,6 +269,20 @@ type Report struct {
 	// Warnings are what the user should know about a run that did what was asked (an older
 	// quarantine kept under another name).
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// CastColumn is a column an explicit cast converted: from its input type to its declared dtype,
+// and how: "exact" (another spelling of the same values), "lossless" (widening) or "lossy"
+// (values may change: rounded, truncated).
+type CastColumn struct {
+	Column string `json:"column"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Cast   string `json:"cast"`
+}
+
+func (c CastColumn) String() string {
+	return fmt.Sprintf("%s %s to %s (%s)", c.Column, c.From, c.To, c.Cast)
 }
 
 // HealthOf derives the asset's health from its checks.

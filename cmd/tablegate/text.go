@@ -73,6 +73,13 @@ func printText(w io.Writer, rep *tablegate.Report, st textStyle) {
 		}
 		fmt.Fprintf(w, "  quarantine: %s (%s)\n", rep.Quarantine.Address, state)
 	}
+	if n := len(rep.CastColumns); n > 0 {
+		parts := make([]string, n)
+		for i, c := range rep.CastColumns {
+			parts[i] = c.String()
+		}
+		fmt.Fprintf(w, "  cast: %s\n", strings.Join(parts, ", "))
+	}
 	if n := len(rep.DroppedColumns); n > 0 {
 		fmt.Fprintf(w, "  dropped: %s not in the schema, not written: %s\n", plural(n, "input column"), strings.Join(rep.DroppedColumns, ", "))
 	}
