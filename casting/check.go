@@ -117,9 +117,9 @@ var intNames = map[string]schema.Kind{
 
 // Matches reports whether a DuckDB type satisfies a dtype, with the exact rules of docs/schema.md:
 // families (Integer, Float, Any) accept their members, Decimal needs the scale (and the precision
-// when declared), Datetime the unit (zoned: TIMESTAMP WITH TIME ZONE, or TIMESTAMPTZ_NS for ns), Enum the same ordered
-// categories, List a matching element, Array the exact element type and size, Struct the same
-// field set in any order.
+// when declared), Datetime the unit (zoned: TIMESTAMP WITH TIME ZONE, or TIMESTAMPTZ_NS in ns),
+// Enum the same ordered categories, List a matching element, Array the exact element type and
+// size, Struct the same field set in any order.
 func Matches(d schema.DType, t *DuckType) bool {
 	switch d.Kind {
 	case schema.KindAny:

@@ -240,7 +240,11 @@ func compositeKey(s *schema.Schema, pk []string, rows int64, seed uint64) (map[s
 		}
 		w, n := width, caps[i]
 		digits[pk[i]] = keyDigit{at: func(row string) string { return fmt.Sprintf("((%s // %d) %% %d)", row, w, n) }, span: n}
-		width = min(width*min(n, rows), math.MaxInt64/max(rows, 1))
+		if n >= (rows+width-1)/width {
+			width = rows // enough: width*n could overflow
+		} else {
+			width *= n
+		}
 	}
 	if width < rows {
 		if absorber < 0 {

@@ -25,8 +25,7 @@ func flagError(cmd *cobra.Command, err error) error {
 
 // nearestFlag is the flag a mistyped one most likely meant: the nearest by spelling, else the
 // longest flag that the word begins with or that begins with the word, as other tools spell
-// tablegate's flags longer or shorter (--output for --out, --quarantine-nam for
-// --quarantine-name).
+// tablegate's flags longer or shorter (--output for --out).
 func nearestFlag(word string, names []string) string {
 	if n := suggest.Nearest(word, names); n != "" {
 		return n
