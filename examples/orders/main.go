@@ -1,6 +1,7 @@
 // Command orders is tablegate's runnable example: it validates the shipped orders (16 rows, some
 // broken on purpose) against the Orders schema, writes the valid rows and the quarantine, and
-// prints the report.
+// prints the report: each check with the severity it is declared with (what its failure means),
+// and whether it passed.
 //
 //	go run ./examples/orders            # writes out/orders.parquet and out/orders_quarantine.parquet
 //	go run ./examples/orders -json      # the JSON report instead of the text summary
