@@ -63,7 +63,7 @@ func Date(name string) *Column { return schema.Date(name) }
 func Time(name string) *Column { return schema.Time(name) }
 
 // Datetime declares a TIMESTAMP column (unit "us", "ms" or "ns"); a zone makes it
-// TIMESTAMP WITH TIME ZONE.
+// TIMESTAMP WITH TIME ZONE (TIMESTAMPTZ_NS in ns).
 func Datetime(name string, unit TimeUnit, zone string) *Column {
 	return schema.Datetime(name, unit, zone)
 }

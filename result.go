@@ -73,6 +73,8 @@ type Result struct {
 	// DroppedColumns are the input's columns the schema does not declare, which are not
 	// written.
 	DroppedColumns []string
+	// CastColumns are the columns Options.Cast converted to their declared dtypes, with how.
+	CastColumns []CastColumn
 	// Checks are dy_schema__columns, then the rule checks at the run's granularity, in rule
 	// order; they are the report's.
 	Checks []Check
@@ -97,6 +99,10 @@ type Result struct {
 // address. json.Marshal gives it as the JSON report has it, the results as dataframely/* metadata.
 type Check = outcome.Check
 
+// CastColumn is a column an explicit cast converted: its input type, its dtype, and whether the
+// cast was exact, lossless or lossy.
+type CastColumn = outcome.CastColumn
+
 // RuleResult is one member rule of a collapsed check.
 type RuleResult = outcome.RuleResult
 
@@ -117,7 +123,7 @@ func newResult(rep *Report) *Result {
 	}
 	res := &Result{
 		Asset: rep.Asset, Schema: rep.Schema, Rows: rep.Rows, Table: rep.Table, Quarantine: rep.Quarantine,
-		DroppedColumns: rep.DroppedColumns, InvalidByRules: rep.InvalidByRules, Health: rep.Health, Warnings: rep.Warnings, Report: rep,
+		DroppedColumns: rep.DroppedColumns, CastColumns: rep.CastColumns, InvalidByRules: rep.InvalidByRules, Health: rep.Health, Warnings: rep.Warnings, Report: rep,
 		TablegateVersion: rep.TablegateVersion, DuckDBVersion: rep.DuckDBVersion,
 		ValidSample: rep.ValidSample, InvalidSample: rep.InvalidSample, Checks: rep.Checks,
 	}

@@ -27,7 +27,7 @@ var duckColumns = []struct{ name, decl string }{
 	{"str", "VARCHAR"}, {"json", "JSON"}, {"uuid", "UUID"}, {"blob", "BLOB"}, {"bit", "BIT"},
 	{"date", "DATE"}, {"time", "TIME"}, {"timetz", "TIME WITH TIME ZONE"},
 	{"ts", "TIMESTAMP"}, {"ts_s", "TIMESTAMP_S"}, {"ts_ms", "TIMESTAMP_MS"}, {"ts_ns", "TIMESTAMP_NS"},
-	{"tstz", "TIMESTAMP WITH TIME ZONE"}, {"tstz2", "TIMESTAMPTZ"},
+	{"tstz", "TIMESTAMP WITH TIME ZONE"}, {"tstz2", "TIMESTAMPTZ"}, {"tstz_ns", "TIMESTAMPTZ_NS"},
 	{"interval", "INTERVAL"},
 	{"enum", "ENUM('x', 'it''s')"}, {"enum_xy", "ENUM('x', 'y')"}, {"enum_yx", "ENUM('y', 'x')"}, {"enum_xyz", "ENUM('x', 'y', 'z')"},
 	{"enum_odd", "ENUM('a,b', 'c)', ' d')"},
@@ -118,6 +118,7 @@ func TestDescribeSpellings(t *testing.T) {
 		"dec18_3":    "DECIMAL(18,3)",
 		"tstz":       "TIMESTAMP WITH TIME ZONE",
 		"tstz2":      "TIMESTAMP WITH TIME ZONE",
+		"tstz_ns":    "TIMESTAMPTZ_NS",
 		"ts_ms":      "TIMESTAMP_MS",
 		"enum":       "ENUM('x', 'it''s')",
 		"int_list":   "INTEGER[]",
@@ -237,6 +238,9 @@ func TestMatches(t *testing.T) {
 		{col(schema.Datetime("x", "ns", "")), []string{"ts_ns"}},
 		{col(schema.Datetime("x", "us", "Europe/Berlin")), []string{"tstz", "tstz2"}},
 		{col(schema.Datetime("x", "us", "UTC")), []string{"tstz", "tstz2"}},
+		{col(schema.Datetime("x", "ms", "UTC")), []string{"tstz", "tstz2"}}, // DuckDB has no zoned ms
+		{col(schema.Datetime("x", "ns", "UTC")), []string{"tstz_ns"}},
+		{col(schema.Datetime("x", "ns", "America/New_York")), []string{"tstz_ns"}},
 		{col(schema.Duration("x")), []string{"interval"}},
 		{col(schema.Enum("x", "x", "it's")), []string{"enum"}},
 		{col(schema.Enum("x", "x", "y")), []string{"enum_xy"}},
@@ -396,6 +400,8 @@ func TestCastHints(t *testing.T) {
 	}{
 		{"DECIMAL(18,3)", schema.Float64("x"), "lossy"},
 		{"INTEGER", schema.Int64("x"), "lossless"},
+		{"TIMESTAMP WITH TIME ZONE", schema.Datetime("x", schema.Nanos, "UTC"), "lossless"},
+		{"TIMESTAMPTZ_NS", schema.Datetime("x", schema.Micros, "UTC"), "lossy"},
 		{"TINYINT", schema.Int16("x"), "lossless"},
 		{"BIGINT", schema.Int32("x"), "lossy"},
 		{"UTINYINT", schema.Int16("x"), "lossless"},
@@ -474,5 +480,76 @@ func TestCastExprRuns(t *testing.T) {
 	}
 	if a.Valid || b.Valid || !c.Valid || c.String != "not a date" {
 		t.Errorf("probe = %v %v %v", a, b, c)
+	}
+}
+
+// TestLibraryTimestamps reads the timestamps pandas, polars and pyarrow write to Parquet (every
+// time unit each has, naive, UTC and Europe/Berlin; testdata/timestamps/gen.py): DuckDB's type,
+// the dtype init declares, the declaration that matches, and that a cast to it runs.
+func TestLibraryTimestamps(t *testing.T) {
+	db, err := gosql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	// Parquet stores seconds and milliseconds as microseconds or milliseconds, which DuckDB
+	// reads as TIMESTAMP; the zone is not kept, only that the values are instants.
+	want := map[string]struct{ duck, dtype string }{
+		"s_naive": {"TIMESTAMP", "Datetime(us)"}, "s_utc": {"TIMESTAMP WITH TIME ZONE", "Datetime(us, UTC)"},
+		"ms_naive": {"TIMESTAMP", "Datetime(us)"}, "ms_utc": {"TIMESTAMP WITH TIME ZONE", "Datetime(us, UTC)"},
+		"us_naive": {"TIMESTAMP", "Datetime(us)"}, "us_utc": {"TIMESTAMP WITH TIME ZONE", "Datetime(us, UTC)"},
+		"ns_naive": {"TIMESTAMP_NS", "Datetime(ns)"}, "ns_utc": {"TIMESTAMPTZ_NS", "Datetime(ns, UTC)"},
+		"default_utc": {"TIMESTAMPTZ_NS", "Datetime(ns, UTC)"}, // pandas' to_datetime(…, utc=True)
+	}
+	for _, unit := range []string{"s", "ms", "us", "ns"} {
+		want[unit+"_berlin"] = want[unit+"_utc"]
+	}
+	files := map[string]int{"pandas": 13, "polars": 9, "pyarrow": 12}
+	for file, n := range files {
+		from := fmt.Sprintf("read_parquet('testdata/timestamps/%s.parquet')", file)
+		cols, err := casting.Describe(ctx, db, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cols) != n {
+			t.Errorf("%s: %d columns, want %d", file, len(cols), n)
+		}
+		for _, c := range cols {
+			w, ok := want[c.Name]
+			if !ok {
+				t.Fatalf("%s: no expectation for column %s", file, c.Name)
+			}
+			if c.Type != w.duck {
+				t.Errorf("%s.%s reads as %s, want %s", file, c.Name, c.Type, w.duck)
+				continue
+			}
+			pt, err := casting.ParseType(c.Type)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, ok := casting.DTypeOf(pt)
+			if !ok || d.String() != w.dtype {
+				t.Errorf("%s.%s (%s): init declares %s (%v), want %s", file, c.Name, c.Type, d, ok, w.dtype)
+				continue
+			}
+			declared := schema.Datetime(c.Name, d.TimeUnit, d.TimeZone)
+			if strings.HasSuffix(c.Name, "_berlin") {
+				declared = schema.Datetime(c.Name, d.TimeUnit, "Europe/Berlin")
+			}
+			if m := casting.CheckColumns([]*schema.Column{declared}, []casting.ColumnType{c}); len(m) != 0 {
+				t.Errorf("%s.%s: %s does not match: %v", file, c.Name, declared.DType, m)
+			}
+			// The declared type spelled back: a cast to it keeps the nanoseconds where the file has them.
+			var text gosql.NullString
+			q := fmt.Sprintf("SELECT CAST(%s AS VARCHAR) FROM %s WHERE %s IS NOT NULL",
+				casting.CastExpr(declared), from, `"`+c.Name+`"`)
+			if err := db.QueryRowContext(ctx, q).Scan(&text); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			if d.TimeUnit == schema.Nanos && !strings.Contains(text.String, ".123456789") {
+				t.Errorf("%s.%s cast to %s = %q, lost the nanoseconds", file, c.Name, declared.DType.DuckDBType(), text.String)
+			}
+		}
 	}
 }

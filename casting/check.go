@@ -117,9 +117,9 @@ var intNames = map[string]schema.Kind{
 
 // Matches reports whether a DuckDB type satisfies a dtype, with the exact rules of docs/schema.md:
 // families (Integer, Float, Any) accept their members, Decimal needs the scale (and the precision
-// when declared), Datetime the unit (zoned: TIMESTAMP WITH TIME ZONE), Enum the same ordered
-// categories, List a matching element, Array the exact element type and size, Struct the same
-// field set in any order.
+// when declared), Datetime the unit (zoned: TIMESTAMP WITH TIME ZONE, or TIMESTAMPTZ_NS in ns),
+// Enum the same ordered categories, List a matching element, Array the exact element type and
+// size, Struct the same field set in any order.
 func Matches(d schema.DType, t *DuckType) bool {
 	switch d.Kind {
 	case schema.KindAny:
@@ -173,7 +173,8 @@ func Matches(d schema.DType, t *DuckType) bool {
 		}
 		return true
 	case schema.KindDatetime:
-		if d.TimeZone != "" {
+		// DuckDB has no zoned millisecond timestamp: a zoned Datetime(ms) is TIMESTAMP WITH TIME ZONE.
+		if d.TimeZone != "" && d.TimeUnit != schema.Nanos {
 			return t.Name == "TIMESTAMP WITH TIME ZONE"
 		}
 	}
@@ -227,7 +228,8 @@ func castKind(t *DuckType, d schema.DType) string {
 	case t.Name == "DATE" && strings.HasPrefix(target.Name, "TIMESTAMP"):
 		return "lossless"
 	case t.Name == "TIMESTAMP_S" && (target.Name == "TIMESTAMP_MS" || target.Name == "TIMESTAMP" || target.Name == "TIMESTAMP_NS"),
-		t.Name == "TIMESTAMP_MS" && (target.Name == "TIMESTAMP" || target.Name == "TIMESTAMP_NS"):
+		t.Name == "TIMESTAMP_MS" && (target.Name == "TIMESTAMP" || target.Name == "TIMESTAMP_NS"),
+		t.Name == "TIMESTAMP WITH TIME ZONE" && target.Name == "TIMESTAMPTZ_NS":
 		return "lossless"
 	case t.Name == "STRUCT" && target.Name == "STRUCT" && len(t.Fields) == len(target.Fields):
 		return "exact"

@@ -34,6 +34,8 @@ func DTypeOf(t *DuckType) (schema.DType, bool) {
 		return schema.DType{Kind: schema.KindDatetime, TimeUnit: schema.Nanos}, true
 	case "TIMESTAMP WITH TIME ZONE":
 		return schema.DType{Kind: schema.KindDatetime, TimeUnit: schema.Micros, TimeZone: "UTC"}, true
+	case "TIMESTAMPTZ_NS":
+		return schema.DType{Kind: schema.KindDatetime, TimeUnit: schema.Nanos, TimeZone: "UTC"}, true
 	case "ENUM":
 		return schema.DType{Kind: schema.KindEnum, Categories: t.Enum}, true
 	case "LIST":

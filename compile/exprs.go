@@ -331,14 +331,15 @@ func resolutionSQL(d schema.DType, r schema.Span, kind schema.ResolutionKind, re
 		return fmt.Sprintf("epoch_us(%s) %% %s = 0", ref, modulus(r.FixedNanos(), 1000)), nil
 	}
 	// Datetime: a zoned value is judged on its wall time in the declared zone.
-	v, fn, unitNs := ref, "epoch_us", int64(1000)
-	switch {
-	case d.TimeZone != "":
+	v, fn, unitNs, makeTS := ref, "epoch_us", int64(1000), "make_timestamp"
+	if d.TimeZone != "" {
 		v = fmt.Sprintf("(%s AT TIME ZONE %s)", ref, sql.String(d.TimeZone))
-	case d.TimeUnit == schema.Millis:
+	}
+	switch {
+	case d.TimeUnit == schema.Millis && d.TimeZone == "": // a zoned ms column holds microseconds
 		fn, unitNs = "epoch_ms", 1_000_000
 	case d.TimeUnit == schema.Nanos:
-		fn, unitNs = "epoch_ns", 1
+		fn, unitNs, makeTS = "epoch_ns", 1, "make_timestamp_ns"
 	}
 	shift := big.NewInt(0)
 	var aligned string
@@ -356,14 +357,18 @@ func resolutionSQL(d schema.DType, r schema.Span, kind schema.ResolutionKind, re
 	}
 	// A grid point that a DST gap skips (Santiago's midnight of 2022-09-11) moves to the first
 	// instant after the gap, as polars truncates: the value is aligned too when its wall time's
-	// grid point lies after the wall time one microsecond earlier.
-	prev := fmt.Sprintf("((%s - INTERVAL 1 MICROSECOND) AT TIME ZONE %s)", ref, sql.String(d.TimeZone))
+	// grid point lies after the wall time one unit (microsecond, nanosecond) earlier.
+	zone := sql.String(d.TimeZone)
+	prev := fmt.Sprintf("((%s - INTERVAL 1 MICROSECOND) AT TIME ZONE %s)", ref, zone)
+	if d.TimeUnit == schema.Nanos { // an INTERVAL has no nanoseconds: through the epoch and back
+		prev = fmt.Sprintf("((make_timestamp_ns(epoch_ns(%s) - 1) AT TIME ZONE 'UTC') AT TIME ZONE %s)", ref, zone)
+	}
 	var point string
 	if kind == schema.ResolutionMonths {
 		point = fmt.Sprintf("(date_trunc('month', %s) - to_months(((year(%s) * 12 + month(%s) - 1) %% %d)::INTEGER))", v, v, v, r.Months)
 	} else {
 		w := modulus(r.FixedNanos(), unitNs)
-		point = fmt.Sprintf("make_timestamp(epoch_us(%s) - ((epoch_us(%s) - %s) %% %s + %s) %% %s)", v, v, shift, w, w, w)
+		point = fmt.Sprintf("%s(%s(%s) - ((%s(%s) - %s) %% %s + %s) %% %s)", makeTS, fn, v, fn, v, shift, w, w, w)
 	}
 	return fmt.Sprintf("(%s OR %s > %s)", aligned, point, prev), nil
 }

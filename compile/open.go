@@ -324,6 +324,13 @@ func csvMaterialise(s Source, o *Opening) (Stage, error) {
 		}
 	}
 	o.casts, o.castCols = textCasts(s.Declared, names)
+	if s.CSV.Null != nil {
+		// Other texts spell NULL, yet an empty field in a number, date, … column is missing
+		// too: only a String column reads it as the empty string.
+		for i, col := range o.castCols {
+			o.casts[i].emptyIsNull = col.DType.Kind != schema.KindString
+		}
+	}
 	read := s.CSV
 	if s.Declared != nil {
 		// Every column is read as text, the declared ones to be cast strictly (DuckDB's own

@@ -876,6 +876,21 @@ func TestResolution(t *testing.T) {
 			want:  map[string]string{"s|resolution": "TFTF", "l|resolution": "TFFT", "b|resolution": "TTFF", "m|resolution": "TFTF"},
 		},
 		{
+			// TIMESTAMPTZ_NS (pandas' to_datetime(…, utc=True), polars Datetime("ns", "UTC")):
+			// bounds and the grid to the nanosecond, the DST-gap rule one nanosecond back.
+			name: "zoned nanoseconds",
+			schema: schema.New("T",
+				schema.Datetime("a", schema.Nanos, "UTC").Min("2024-01-01 00:00:00.000000001+00:00"),
+				schema.Datetime("r", schema.Nanos, "UTC").Resolution("1us"),
+				schema.Datetime("s", schema.Nanos, "America/Santiago").Resolution("1d")),
+			data: rtData{cols: "a TIMESTAMPTZ_NS, r TIMESTAMPTZ_NS, s TIMESTAMPTZ_NS", rows: []string{
+				"'2024-01-01 00:00:00.000000001+00', '2024-01-01 00:00:00.000000001+00', '2022-09-11 04:00:00+00'",
+				"'2024-01-01 00:00:00+00', '2024-01-01 00:00:00+00', '2022-09-11 04:00:00.0000005+00'",
+				"'2024-01-01 00:00:00.000001+00', '2024-01-01 00:00:00.000001+00', '2022-09-10 04:00:00+00'"}},
+			rules: []string{"a|nullability", "a|min", "r|nullability", "r|resolution", "s|nullability", "s|resolution"},
+			want:  map[string]string{"a|min": "TFT", "r|resolution": "FTT", "s|resolution": "TFT"},
+		},
+		{
 			name:   "zoned 1mo",
 			schema: rtOne(schema.Datetime("a", schema.Micros, "Europe/Berlin").Resolution("1mo")),
 			data: rtData{cols: "a TIMESTAMPTZ", rows: []string{

@@ -103,8 +103,9 @@ func structOf(cols []NamedType) string {
 type CSVRead struct {
 	Header bool
 	Delim  string
-	// Null is the text that reads as NULL (nil: DuckDB's, the empty field).
-	Null *string
+	// Null are the texts that read as NULL (nil: DuckDB's, the empty field). The empty field
+	// still reads as NULL in a declared column of another dtype than String (csvMaterialise).
+	Null []string
 	// Types are the columns read as the given types; the others' types are detected.
 	Types []NamedType
 	// SampleAll detects types from every row rather than a sample.
@@ -116,7 +117,11 @@ type CSVRead struct {
 func ReadCSV(path string, o CSVRead) string {
 	opts := fmt.Sprintf("header = %t, delim = %s, quote = '\"', skip = 0, strict_mode = true", o.Header, sql.String(o.Delim))
 	if o.Null != nil {
-		opts += ", nullstr = " + sql.String(*o.Null)
+		nulls := make([]string, len(o.Null))
+		for i, n := range o.Null {
+			nulls[i] = sql.String(n)
+		}
+		opts += ", nullstr = [" + strings.Join(nulls, ", ") + "]"
 	}
 	if len(o.Types) > 0 {
 		opts += ", types = " + structOf(o.Types)
@@ -147,6 +152,17 @@ type TextCast struct {
 	Name, Type string
 	// pattern, when set, is what the whole text must match besides casting.
 	pattern string
+	// emptyIsNull reads the empty text as NULL: a CSV's empty field in a column that is not a
+	// String, when other texts spell NULL.
+	emptyIsNull bool
+}
+
+// text is the column's text as the cast reads it.
+func (tc TextCast) text() string {
+	if tc.emptyIsNull {
+		return fmt.Sprintf("NULLIF(%s, '')", sql.Ident(tc.Name))
+	}
+	return sql.Ident(tc.Name)
 }
 
 // TextCastOf is how a column of a text file (CSV, NDJSON) is read as its dtype; false for the
@@ -171,12 +187,12 @@ func TextCastOf(col *schema.Column) (TextCast, bool) {
 
 // unreadable is the condition that a column's text is there and does not read as its type.
 func (tc TextCast) unreadable() string {
-	id := sql.Ident(tc.Name)
-	cond := fmt.Sprintf("TRY_CAST(%s AS %s) IS NULL", id, tc.Type)
+	v := tc.text()
+	cond := fmt.Sprintf("TRY_CAST(%s AS %s) IS NULL", v, tc.Type)
 	if tc.pattern != "" {
-		cond += fmt.Sprintf(" OR NOT regexp_full_match(%s, %s)", id, sql.String(tc.pattern))
+		cond += fmt.Sprintf(" OR NOT regexp_full_match(%s, %s)", v, sql.String(tc.pattern))
 	}
-	return fmt.Sprintf("(%s IS NOT NULL AND (%s))", id, cond)
+	return fmt.Sprintf("(%s IS NOT NULL AND (%s))", v, cond)
 }
 
 // ReadAsDtypes copies the relation from (a text file's rows, the columns of casts read as text)
@@ -190,7 +206,7 @@ func ReadAsDtypes(name, from string, casts []TextCast) string {
 	repl, which, texts := make([]string, len(casts)), make([]string, len(casts)), make([]string, len(casts))
 	for i, tc := range casts {
 		id := sql.Ident(tc.Name)
-		repl[i] = fmt.Sprintf("TRY_CAST(%s AS %s) AS %s", id, tc.Type, id)
+		repl[i] = fmt.Sprintf("TRY_CAST(%s AS %s) AS %s", tc.text(), tc.Type, id)
 		which[i] = fmt.Sprintf("WHEN %s THEN %d", tc.unreadable(), i)
 		texts[i] = fmt.Sprintf("WHEN %d THEN %s", i, id)
 	}

@@ -112,7 +112,9 @@ func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Opt
 	total, stats, out := ev.total, ev.stats, ev.out
 	if out == outcome.TableCheckFailed {
 		// The batch as a whole is wrong: no row of it is handed on.
-		return abort(tableCheckError(p, ev.tables))
+		failed := tableCheckError(p, ev.tables)
+		failed.InPlace = true // Filter writes no table
+		return abort(failed)
 	}
 	rep.Rows = outcome.Rows{Input: total, Invalid: stats.invalid, Valid: total - stats.invalid}
 	rep.Outcome = &out

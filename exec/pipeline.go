@@ -295,12 +295,14 @@ func (ing *evaluating) settle(ctx context.Context, res *runner.Result, err error
 		// A table check failed on the data: the rules' checks report what they counted, and the
 		// run has no outcome (conclude), as when a rule's SQL fails.
 		rep.Checks = buildChecks(a.Plan, a, opts, ev.stats, ing.detail(res), groups)
+		describeCasts(rep)
 		return ev, fmt.Errorf("%s: %w", step.What, ing.b.blameTable(ctx, ing.p.Rel, res, step.Err))
 	}
 	if step != nil {
 		return ev, err
 	}
 	rep.Checks = append(buildChecks(a.Plan, a, opts, ev.stats, ing.detail(res), groups), tableChecks(a.Plan, ing.tables)...)
+	describeCasts(rep)
 	rep.Health = outcome.HealthOf(rep.Checks)
 	return ev, err
 }
@@ -315,6 +317,13 @@ func (ing *evaluating) detail(res *runner.Result) *failureDetail {
 		}
 	}
 	return &detail
+}
+
+// describeCasts says on the column check (the first) which columns --cast converted.
+func describeCasts(rep *outcome.Report) {
+	if len(rep.CastColumns) > 0 && len(rep.Checks) > 0 {
+		rep.Checks[0].ResultDescription = outcome.CastDescription(rep.CastColumns)
+	}
 }
 
 // cmpOr is v, or def when v is nil.

@@ -20,24 +20,39 @@ import (
 // steps of the input's opening (runner.OpenSource), which explain lists. A reference in a
 // database file the run writes (outputFiles) is attached for writing, as the write will need it.
 func (e *Engine) checkReferences(ctx context.Context, b *backend, rep *outcome.Report, p *compile.Plan) error {
+	var problems []outcome.ReferenceMismatch
 	for _, ref := range p.References() {
 		actual, err := b.openReference(ctx, ref)
 		if err != nil {
 			return fail(rep, &outcome.InputError{Input: fmt.Sprintf("%s (the reference data of rule %s)", ref.Input, ref.Rule), Err: err})
 		}
 		want := make([]*schema.Column, len(ref.To))
+		key := make(map[string]*schema.Column, len(ref.To))
 		for i, to := range ref.To {
-			want[i] = &schema.Column{Name: to, DType: p.Schema().Column(ref.Columns[i]).DType}
+			col := p.Schema().Column(ref.Columns[i])
+			want[i] = &schema.Column{Name: to, DType: col.DType}
+			key[to] = col
 		}
-		if mm := casting.CheckColumns(want, actual); len(mm) > 0 {
-			producer := "file"
-			if ref.File != "" {
-				producer = "table"
-			}
-			return columnMismatch(rep, p, mm, fmt.Sprintf("the keys of rule %s (reference data %s)", ref.Rule, ref.Input), producer, actual)
+		names := make([]string, len(actual))
+		for i, c := range actual {
+			names[i] = c.Name
+		}
+		for _, m := range casting.CheckColumns(want, actual) {
+			problems = append(problems, outcome.ReferenceMismatch{Rule: ref.Rule, Input: ref.Input, Key: key[m.Column].Name,
+				DType: m.Expected, Column: m.Column, Actual: m.Actual, Columns: names})
 		}
 	}
-	return nil
+	if len(problems) == 0 {
+		return nil
+	}
+	// The input's columns matched: the column check fails on the references, which it names.
+	out := outcome.ColumnSchemaMismatch
+	rep.Outcome = &out
+	err := &outcome.ColumnSchemaError{Schema: p.Name, References: problems}
+	c := columnsCheck(p, nil)
+	c.Passed, c.ResultDescription = false, err.Error()
+	rep.Checks = []outcome.Check{c}
+	return fail(rep, err)
 }
 
 // openReference makes a reference readable and reads its columns: a table of a DuckDB database

@@ -69,11 +69,26 @@ func TestReferenceProblems(t *testing.T) {
 	orders := e.parquet("in/orders.parquet", "SELECT * FROM (VALUES ('c1'), ('c3')) t(customer_id)")
 	in := exec.Asset{Input: exec.ParquetInput{Path: orders}}
 
-	_, err := run(t, schema.New("Orders", schema.String("customer_id").References(ints, "id")), in, exec.Options{})
+	// The problem is the reference's, said as such: no hint to declare the input's column
+	// String, which it is.
+	rep, err := run(t, schema.New("Orders", schema.String("customer_id").References(ints, "id")), in, exec.Options{})
 	var colErr *outcome.ColumnSchemaError
 	require.ErrorAs(t, err, &colErr)
-	assert.Contains(t, err.Error(), "'id' (expected String, got BIGINT)")
-	assert.Contains(t, err.Error(), "customer_id|references")
+	assert.Contains(t, err.Error(), "rule customer_id|references compares customer_id (String) with "+ints+"'s id (BIGINT)")
+	assert.NotContains(t, err.Error(), "declare")
+	assert.Equal(t, outcome.ColumnSchemaMismatch, *rep.Outcome)
+	require.Len(t, rep.Checks, 1)
+	assert.False(t, rep.Checks[0].Passed)
+	assert.Equal(t, err.Error(), rep.Checks[0].ResultDescription)
+
+	// Every reference's problems at once, a missing column with the reference's nearest one.
+	both := schema.New("Orders", schema.String("customer_id").References(ints, "id")).
+		AddReference("known", []string{"customer_id"}, csv, []string{"ID_"})
+	_, err = run(t, both, in, exec.Options{})
+	require.ErrorAs(t, err, &colErr)
+	assert.Len(t, colErr.References, 2)
+	assert.Contains(t, err.Error(), "rule known looks customer_id up in "+csv+"'s column ID_, which it does not have (did you mean 'id'? it has id); "+
+		"rule customer_id|references compares customer_id (String) with "+ints+"'s id (BIGINT). ")
 
 	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(filepath.Join(e.dir, "ref", "absent.parquet"), "id")), in, exec.Options{})
 	var inErr *outcome.InputError
@@ -82,9 +97,9 @@ func TestReferenceProblems(t *testing.T) {
 
 	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(ints, "nope")), in, exec.Options{})
 	require.ErrorAs(t, err, &colErr)
-	assert.Contains(t, err.Error(), "'nope'")
+	assert.Contains(t, err.Error(), "column nope, which it does not have (it has id)")
 
-	rep, err := run(t, schema.New("Orders", schema.String("customer_id").References(csv, "id")), in, exec.Options{})
+	rep, err = run(t, schema.New("Orders", schema.String("customer_id").References(csv, "id")), in, exec.Options{})
 	var abort *outcome.ValidationAbortError
 	require.ErrorAs(t, err, &abort, "a CSV reference works too")
 	assert.Equal(t, int64(1), rep.Rows.Invalid)
@@ -206,8 +221,7 @@ func TestReferenceTables(t *testing.T) {
 	_, err = run(t, ints, exec.Asset{Input: exec.ParquetInput{Path: e.parquet("in/ints.parquet", "SELECT 1::BIGINT AS customer_id")}}, exec.Options{})
 	var colErr *outcome.ColumnSchemaError
 	require.ErrorAs(t, err, &colErr)
-	assert.Contains(t, err.Error(), "'id' (expected Int64, got VARCHAR)")
-	assert.Contains(t, err.Error(), "customer_id|references")
+	assert.Contains(t, err.Error(), "rule customer_id|references compares customer_id (Int64) with "+refs+":crm.customers's id (VARCHAR)")
 
 	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(e.path("ref", "absent.duckdb")+":customers", "id")), in, exec.Options{})
 	var inErr *outcome.InputError

@@ -229,9 +229,11 @@ func conclude(rep *outcome.Report, a Asset, opts Options, ev *evaluation, err er
 	counts := errorCounts(p, stats)
 	switch out {
 	case outcome.TableCheckFailed:
-		return fail(rep, tableCheckError(p, ev.tables))
+		e := tableCheckError(p, ev.tables)
+		e.InPlace = a.Output == nil
+		return fail(rep, e)
 	case outcome.Aborted:
-		return fail(rep, &outcome.ValidationAbortError{Schema: p.Name, Invalid: stats.invalid, Counts: counts})
+		return fail(rep, &outcome.ValidationAbortError{Schema: p.Name, Invalid: stats.invalid, Counts: counts, InPlace: a.Output == nil})
 	case outcome.NoValidRows:
 		return fail(rep, &outcome.NoValidRowsError{Schema: p.Name, Rows: total, Counts: counts, Quarantine: rep.Quarantine.Address})
 	}
@@ -309,9 +311,11 @@ func (e *Engine) load(ctx context.Context, b *backend, rep *outcome.Report, opts
 	files := fileMismatches(b.src, o)
 	mismatches := casting.CheckColumns(p.Schema().Columns, actual)
 	if len(mismatches) > 0 && opts.Cast && len(files) == 0 {
+		found := mismatches
 		if mismatches, err = e.applyCasts(ctx, b, p, &rel, mismatches); err != nil {
 			return rel, fail(rep, err)
 		}
+		rep.CastColumns = castColumns(rel.Casts, found)
 	}
 	mismatches = append(mismatches, files...)
 	if len(mismatches) > 0 {
@@ -500,6 +504,18 @@ func (e *Engine) applyCasts(ctx context.Context, b *backend, p *compile.Plan, re
 		rel.Casts[c.Name] = casting.CastExpr(c)
 	}
 	return nil, nil
+}
+
+// castColumns are the casts a run applies, in the schema's order (that of the mismatches), for
+// the report.
+func castColumns(casts map[string]string, mm []casting.Mismatch) []outcome.CastColumn {
+	var out []outcome.CastColumn
+	for _, m := range mm {
+		if _, ok := casts[m.Column]; ok {
+			out = append(out, outcome.CastColumn{Column: m.Column, From: m.Actual, To: m.Expected, Cast: m.Cast})
+		}
+	}
+	return out
 }
 
 func errorCounts(p *compile.Plan, stats ruleStats) []outcome.RuleCount {

@@ -487,6 +487,9 @@ func TestValidateInPlace(t *testing.T) {
 	rep, err := run(t, ordersSchema(), exec.Asset{Input: in}, exec.Options{})
 	var abort *outcome.ValidationAbortError
 	require.ErrorAs(t, err, &abort)
+	// No output, so no last-known-good table to speak of.
+	assert.Contains(t, err.Error(), "The run validated in place (no output).")
+	assert.NotContains(t, err.Error(), "last-known-good")
 	assert.Equal(t, "Orders", rep.Asset)
 	assert.Equal(t, outcome.Table{}, rep.Table)
 	assert.Equal(t, outcome.Quarantine{}, rep.Quarantine)
@@ -495,6 +498,13 @@ func TestValidateInPlace(t *testing.T) {
 	rep, err = run(t, ordersSchema(), exec.Asset{Input: in, Name: "nightly"}, exec.Options{})
 	require.Error(t, err)
 	assert.Equal(t, "nightly", rep.Asset)
+
+	// The same for a failing table check.
+	_, err = run(t, ordersSchema().AddTableCheck(schema.Condition("enough", "count(*) > 100")), exec.Asset{Input: in}, exec.Options{})
+	var tableErr *outcome.TableCheckError
+	require.ErrorAs(t, err, &tableErr)
+	assert.Contains(t, err.Error(), "The run validated in place (no output).")
+	assert.NotContains(t, err.Error(), "last-known-good")
 
 	// A quarantine needs an output.
 	_, err = run(t, ordersSchema(), exec.Asset{Input: in, Quarantine: true}, exec.Options{})

@@ -48,8 +48,9 @@ type CSVInput struct {
 	Delimiter rune
 	// NoHeader reads the first line as data; DuckDB then names the columns column0, column1, …
 	NoHeader bool
-	// Null, when set, is the text that reads as NULL (instead of the empty field).
-	Null *string
+	// Null, when set, are the texts that read as NULL instead of the empty field, which still
+	// reads as NULL in a declared column of another dtype than String.
+	Null []string
 
 	reading
 }

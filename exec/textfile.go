@@ -81,7 +81,7 @@ func (e *UnreadableValueError) Error() string {
 	}
 	missing := ""
 	if e.csv {
-		missing = " or, if it spells a missing value, give --csv-null"
+		missing = fmt.Sprintf(" or, if it spells a missing value, give --csv-null %q (repeatable)", e.Value)
 	}
 	return fmt.Sprintf("%s %s, column %q: %q does not read as %s, the column's declared dtype; fix the value%s, or declare the column String and check it with a rule",
 		e.File, where, e.Column, e.Value, e.DType, missing)

@@ -102,9 +102,10 @@ func bounded(c *column) bool {
 }
 
 // distinctable reports whether the column may be declared unique: scalar columns (unique on a
-// nested column compares whole values, which is rarely the intent).
+// nested column compares whole values, which is rarely the intent) other than floats, whose
+// distinct values are measurements that differ by chance, never a key.
 func distinctable(c *column) bool {
-	return c.ok && !c.dtype.Kind.IsNested() && c.dtype.Kind != schema.KindBinary
+	return c.ok && !c.dtype.Kind.IsNested() && c.dtype.Kind != schema.KindBinary && !isFloat(c)
 }
 
 // aggregate runs the one pass over the rows: per column the non-NULL count, a distinct

@@ -60,9 +60,12 @@ func TestImportMapping(t *testing.T) {
       - {name: h, physicalType: "array<string>", items: {name: items, physicalType: string, logicalType: string}}
       - {name: i, physicalType: "NUMBER(38,0)"}
       - {name: j, physicalType: "timestamp(3)"}
+      - {name: k, physicalType: TIMESTAMPTZ_NS, required: true}
+      - {name: l, physicalType: "timestamptz(9)", required: true}
 `, want: []string{"name: a\n    type: Int64\n", "type: Decimal\n    precision: 12\n    scale: 2\n", "type: Datetime\n    time_zone: Europe/Berlin\n",
 			"type: Datetime\n    time_unit: ns\n", "type: List\n    inner:\n      type: String\n      nullable: true\n", "type: Array\n    shape: [3]\n    inner:\n      type: Int32",
-			"name: g\n    type: Float64\n    nullable: true\n", "name: h\n    type: List\n", "name: i\n    type: Decimal\n    precision: 38\n    scale: 0\n", "name: j\n    type: Datetime\n    time_unit: ms\n"}},
+			"name: g\n    type: Float64\n    nullable: true\n", "name: h\n    type: List\n", "name: i\n    type: Decimal\n    precision: 38\n    scale: 0\n", "name: j\n    type: Datetime\n    time_unit: ms\n",
+			"name: k\n    type: Datetime\n    time_unit: ns\n    time_zone: UTC\n", "name: l\n    type: Datetime\n    time_unit: ns\n    time_zone: UTC\n"}},
 		{name: "logical types that fix the dtype", props: `      - {name: a, logicalType: boolean}
       - {name: b, logicalType: integer, logicalTypeOptions: {format: u16}}
       - {name: c, logicalType: integer}

@@ -51,7 +51,7 @@ var timestampTypes = map[string]struct {
 	"TIMESTAMP_MS": {schema.Millis, false}, "TIMESTAMP_NS": {schema.Nanos, false},
 	"TIMESTAMP WITHOUT TIME ZONE": {schema.Micros, false}, "TIMESTAMP_NTZ": {schema.Micros, false},
 	"TIMESTAMPTZ": {schema.Micros, true}, "TIMESTAMP WITH TIME ZONE": {schema.Micros, true},
-	"TIMESTAMP_TZ": {schema.Micros, true}, "TIMESTAMP_LTZ": {schema.Micros, true},
+	"TIMESTAMP_TZ": {schema.Micros, true}, "TIMESTAMP_LTZ": {schema.Micros, true}, "TIMESTAMPTZ_NS": {schema.Nanos, true},
 }
 
 var (
@@ -164,8 +164,8 @@ func timestampPrecision(text string, digits int64, zoned bool) (physical, error)
 	default:
 		return physical{}, fmt.Errorf("physicalType %q: %d fraction digits is no DuckDB timestamp unit (3 ms, 6 us, 9 ns)", text, digits)
 	}
-	if zoned && unit != schema.Micros {
-		return physical{}, fmt.Errorf("physicalType %q: DuckDB's TIMESTAMP WITH TIME ZONE has microseconds only", text)
+	if zoned && unit == schema.Millis {
+		return physical{}, fmt.Errorf("physicalType %q: DuckDB's zoned timestamps have microseconds (TIMESTAMPTZ) or nanoseconds (TIMESTAMPTZ_NS) only", text)
 	}
 	return physical{dtype: schema.DType{Kind: schema.KindDatetime, TimeUnit: unit}, zoned: zoned}, nil
 }

@@ -60,6 +60,16 @@ func ColumnsDescription(columns []string) string {
 	return fmt.Sprintf("%d columns do not match: %s.", len(columns), strings.Join(columns, ", "))
 }
 
+// CastDescription is the column check's result when it passed after an explicit cast: "Every
+// column matches after casting amount DECIMAL(18,3) to Float64 (lossy)."
+func CastDescription(casts []CastColumn) string {
+	parts := make([]string, len(casts))
+	for i, c := range casts {
+		parts[i] = c.String()
+	}
+	return "Every column matches after casting " + strings.Join(parts, ", ") + "."
+}
+
 // RuleFailure is how many rows failed one member rule of a collapsed check.
 type RuleFailure struct {
 	Rule   string

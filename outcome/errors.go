@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tablegate/tablegate/casting"
+	"github.com/tablegate/tablegate/internal/suggest"
 )
 
 // RuleCount is how many invalid rows failed one rule.
@@ -25,9 +26,43 @@ type ColumnSchemaError struct {
 	Producer string
 	// Columns are the input's columns, listed when a declared column is missing.
 	Columns []string
+	// References are the problems of foreign-key rules' reference data (the input's own columns
+	// matched): a key column the reference lacks, or holds in another type than the key's dtype.
+	References []ReferenceMismatch
+}
+
+// ReferenceMismatch is a column of a reference's data that does not fit its rule's key.
+type ReferenceMismatch struct {
+	Rule  string // flight|references
+	Input string // the reference data, as the schema names it
+	// Key is the input's key column and DType its declared dtype; Column is the reference's
+	// column the key is looked up in, and Actual its DuckDB type (casting.Missing when absent).
+	Key, DType, Column, Actual string
+	// Columns are the reference's columns, for a did-you-mean when Column is missing.
+	Columns []string
+}
+
+func (m ReferenceMismatch) String() string {
+	if m.Actual == casting.Missing {
+		has := "it has " + strings.Join(m.Columns, ", ")
+		if n := suggest.Nearest(m.Column, m.Columns); n != "" {
+			has = fmt.Sprintf("did you mean '%s'? %s", n, has)
+		}
+		return fmt.Sprintf("rule %s looks %s up in %s's column %s, which it does not have (%s)", m.Rule, m.Key, m.Input, m.Column, has)
+	}
+	return fmt.Sprintf("rule %s compares %s (%s) with %s's %s (%s)", m.Rule, m.Key, m.DType, m.Input, m.Column, m.Actual)
 }
 
 func (e *ColumnSchemaError) Error() string {
+	if len(e.Mismatches) == 0 && len(e.References) > 0 {
+		parts := make([]string, len(e.References))
+		for i, m := range e.References {
+			parts[i] = m.String()
+		}
+		return fmt.Sprintf("The reference data of %s do not fit their keys: %s. A key is looked up in a column of its own dtype: "+
+			"write the reference data with that type, or point the rule at another column. Nothing was read.",
+			e.Schema, strings.Join(parts, "; "))
+	}
 	parts := make([]string, len(e.Mismatches))
 	var hints []string
 	files := false
@@ -80,9 +115,16 @@ type ValidationAbortError struct {
 	Schema  string
 	Invalid int64
 	Counts  []RuleCount // error rules with failures, in rule order
+	// InPlace: the run had no output, so there is no table to keep.
+	InPlace bool
 }
 
 func (e *ValidationAbortError) Error() string {
+	if e.InPlace {
+		return fmt.Sprintf("%s failed %s validation, %s. The run validated in place (no output). "+
+			"Fix the rows or the rules, or give an output with a quarantine to write the valid rows and keep the invalid ones apart.",
+			rowsPhrase(e.Invalid), e.Schema, countsPhrase(e.Counts))
+	}
 	return fmt.Sprintf("%s failed %s validation, %s. Nothing was written, so the last-known-good table is unchanged. "+
 		"Fix the rows or the rules, or declare a quarantine to write the valid rows and keep the invalid ones apart.",
 		rowsPhrase(e.Invalid), e.Schema, countsPhrase(e.Counts))

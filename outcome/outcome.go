@@ -51,9 +51,12 @@ const (
 // Check is one check result. Its JSON form is the report's: the fixed fields, then the typed
 // results below rendered as the dataframely/* metadata dagster-dataframely writes (Metadata).
 type Check struct {
-	Name     string   // dy_schema__columns, dy_rule__amount__min, dy_col__email, dy_schema__rules
-	Passed   bool     //
-	Severity Severity // ERROR when one of the check's error rules failed, else WARN
+	Name   string // dy_schema__columns, dy_rule__amount__min, dy_col__email, dy_schema__rules
+	Passed bool   //
+	// Severity is what this run's result means: ERROR when one of the check's error rules (or
+	// an error table check) failed, and always on the column check; else WARN, so a passing
+	// rule check is WARN whatever its rules. Show Declared beside a check that passed.
+	Severity Severity
 	// Declared is ERROR when one of the check's rules is declared error (and for the column
 	// check), else WARN: what a failure would mean, passing or not.
 	Declared Severity
@@ -245,9 +248,12 @@ type Report struct {
 	Quarantine Quarantine     `json:"quarantine"`
 	// DroppedColumns are the input's columns that the schema does not declare: not checked,
 	// and not written to the table or the quarantine (absent when there are none).
-	DroppedColumns []string  `json:"dropped_columns,omitempty"`
-	Checks         []Check   `json:"checks"`
-	InvalidByRules []RuleSet `json:"invalid_by_rules"`
+	DroppedColumns []string `json:"dropped_columns,omitempty"`
+	// CastColumns are the columns an explicit cast (--cast) converted to their declared dtypes
+	// (absent when none was cast).
+	CastColumns    []CastColumn `json:"cast_columns,omitempty"`
+	Checks         []Check      `json:"checks"`
+	InvalidByRules []RuleSet    `json:"invalid_by_rules"`
 	// ValidSample and InvalidSample are the first valid and invalid rows, each a JSON object.
 	ValidSample   []json.RawMessage `json:"valid_sample,omitempty"`
 	InvalidSample []json.RawMessage `json:"invalid_sample,omitempty"`
@@ -263,6 +269,20 @@ type Report struct {
 	// Warnings are what the user should know about a run that did what was asked (an older
 	// quarantine kept under another name).
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// CastColumn is a column an explicit cast converted: from its input type to its declared dtype,
+// and how: "exact" (another spelling of the same values), "lossless" (widening) or "lossy"
+// (values may change: rounded, truncated).
+type CastColumn struct {
+	Column string `json:"column"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Cast   string `json:"cast"`
+}
+
+func (c CastColumn) String() string {
+	return fmt.Sprintf("%s %s to %s (%s)", c.Column, c.From, c.To, c.Cast)
 }
 
 // HealthOf derives the asset's health from its checks.

@@ -58,6 +58,8 @@ type TableCheckFailure struct {
 type TableCheckError struct {
 	Schema   string
 	Failures []TableCheckFailure
+	// InPlace: the run had no output, so there is no table to keep.
+	InPlace bool
 }
 
 func (e *TableCheckError) Error() string {
@@ -69,9 +71,13 @@ func (e *TableCheckError) Error() string {
 	if len(parts) > 1 {
 		noun = "table checks"
 	}
-	return fmt.Sprintf("%s of %s failed: %s. Nothing was written (neither the table nor the quarantine), so the last-known-good table is unchanged. "+
+	written := "Nothing was written (neither the table nor the quarantine), so the last-known-good table is unchanged."
+	if e.InPlace {
+		written = "The run validated in place (no output)."
+	}
+	return fmt.Sprintf("%s of %s failed: %s. %s "+
 		"Fix the input, or the check's bounds; a check declared severity: warn reports without stopping the run.",
-		strings.ToUpper(noun[:1])+noun[1:], e.Schema, strings.Join(parts, "; "))
+		strings.ToUpper(noun[:1])+noun[1:], e.Schema, strings.Join(parts, "; "), written)
 }
 
 // NonFinite is NaN or an infinity as reports spell it, the failing rows' samples and a table

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -163,18 +164,41 @@ func Verdict(rep *outcome.Report) string {
 	return "PASS"
 }
 
-// Count spells a count with thousands separators (1,078,800), as the text output and the page
-// print counts.
+// Count spells a count with thousands separators (1,078,800), as the text output, the page and
+// tablegate history print counts.
 func Count(n int64) string {
 	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
+	if digits, ok := strings.CutPrefix(s, "-"); ok {
+		return "-" + group(digits)
 	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
+	return group(s)
+}
+
+// Number spells a value as the page and tablegate history print values: to 10 significant
+// digits, without an exponent below 10^21, its whole part with thousands separators
+// (336,776; 1,234.5; 0.000012).
+func Number(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) >= 1e21 {
+		return strconv.FormatFloat(f, 'g', 10, 64)
+	}
+	rounded, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 10, 64), 64)
+	s := strconv.FormatFloat(rounded, 'f', -1, 64)
+	sign := ""
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		sign, s = "-", rest
+	}
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	if hasFrac {
+		return sign + group(whole) + "." + frac
+	}
+	return sign + group(whole)
+}
+
+// group puts a comma between each three digits of a run of digits, from the right.
+func group(digits string) string {
+	var b strings.Builder
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
 			b.WriteByte(',')
 		}
 		b.WriteRune(c)

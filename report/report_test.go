@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -92,5 +93,26 @@ func TestFingerprint(t *testing.T) {
 		"column":   schema.New("S", schema.Int64("a").Min(0), schema.String("b").Nullable()),
 	} {
 		assert.NotEqual(t, a, fp(s), name)
+	}
+}
+
+// TestNumbers: counts and values read the same on the page, in the text and in tablegate
+// history: thousands separators, no exponent, ten significant digits.
+func TestNumbers(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 336776: "336,776", -1234567: "-1,234,567"} {
+		if got := report.Count(n); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		f    float64
+		want string
+	}{
+		{0, "0"}, {336776, "336,776"}, {1234.5, "1,234.5"}, {-1048.25, "-1,048.25"}, {0.000012, "0.000012"},
+		{7.0 / 3, "2.333333333"}, {1e10, "10,000,000,000"}, {1e21, "1e+21"}, {math.NaN(), "NaN"}, {math.Inf(1), "+Inf"},
+	} {
+		if got := report.Number(tc.f); got != tc.want {
+			t.Errorf("Number(%v) = %q, want %q", tc.f, got, tc.want)
+		}
 	}
 }

@@ -266,7 +266,7 @@ func (cs *collectionSample) member(m *collection.Member) (MemberQuery, error) {
 			if first {
 				first = false
 				t.columns[k] = func(g *gen, c *schema.Column) (string, error) {
-					return g.keyedAt("s", int64(per), func() (string, error) { return g.keyedColumn(c) })
+					return g.keyedAt("s", int64(per), func() (string, error) { return g.keyedColumn(c, "") })
 				}
 				continue
 			}

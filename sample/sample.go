@@ -112,19 +112,30 @@ func (t table) query() (string, []string, error) {
 		}
 	}
 	pk := s.PrimaryKey()
-	pair := t.from == "" && pairKey(s, pk, t.rows)
+	var digits map[string]keyDigit
+	if t.from == "" && len(pk) > 1 {
+		var err error
+		if digits, err = compositeKey(s, pk, t.rows, spec.Seed); err != nil {
+			return "", nil, err
+		}
+	}
 	for _, c := range s.Columns {
 		var expr string
 		var err error
+		d, keyed := digits[c.Name]
 		switch build := t.columns[c.Name]; {
 		case build != nil:
 			expr, err = build(g, c)
-		case pair && c.Name == pk[0]:
-			// A key of two columns, as a daily balance's (account, day): each lead value on
-			// pairRepeat rows in a row, the second column distinct among them.
-			expr, err = g.keyedAt(fmt.Sprintf("(i // %d)", pairRepeat), (t.rows+pairRepeat-1)/pairRepeat, func() (string, error) { return g.column(c, true, true) })
-		case pair && c.Name == pk[1]:
-			expr, err = g.keyedAt(fmt.Sprintf("(i %% %d)", pairRepeat), pairRepeat, func() (string, error) { return g.keyedColumn(c) })
+		case keyed:
+			expr, err = g.keyedAt(d.at("i"), d.span, func() (string, error) {
+				// A duplicate key repeats the previous row's (row 0 the next one's) in every
+				// column of the key at once: the same violation number, {{PK}}.
+				dup, err := g.key(c, d.at("abs(i - 1)"))
+				if err != nil {
+					return "", err
+				}
+				return g.keyedColumn(c, dup)
+			})
 		default:
 			expr, err = g.column(c, len(pk) > 0 && pk[0] == c.Name, len(pk) > 1)
 		}
@@ -134,7 +145,11 @@ func (t table) query() (string, []string, error) {
 		g.colExprs = append(g.colExprs, expr)
 	}
 	// Each column expression picks its violation when the row is bad and the row's draw lands on
-	// that violation; violations are numbered across the schema.
+	// that violation; violations are numbered across the schema, a composite key's duplicate last.
+	pkViolation := len(g.violations)
+	if digits != nil {
+		g.violations = append(g.violations, violation{"primary_key", ""})
+	}
 	var cols []string
 	k := 0
 	for i, c := range s.Columns {
@@ -143,6 +158,7 @@ func (t table) query() (string, []string, error) {
 			expr = strings.Replace(expr, "{{V}}", fmt.Sprint(k), 1)
 			k++
 		}
+		expr = strings.ReplaceAll(expr, "{{PK}}", fmt.Sprint(pkViolation))
 		cols = append(cols, expr+" AS "+sql.Ident(c.Name))
 	}
 	n := len(g.violations)
@@ -175,8 +191,8 @@ const groupKeyValues = 1_000_000
 // pairRepeat is how many rows share the lead value of a two-column key.
 const pairRepeat = 8
 
-// pairKey says whether a two-column primary key is spread over both columns (pairKeyed): the
-// second column must take pairRepeat distinct values and the lead the rows' share of them.
+// pairKey says whether a two-column primary key is spread over both columns: the second column
+// must take pairRepeat distinct values and the lead the rows' share of them.
 func pairKey(s *schema.Schema, pk []string, rows int64) bool {
 	if len(pk) != 2 || rows < pairRepeat {
 		return false
@@ -190,6 +206,67 @@ func pairKey(s *schema.Schema, pk []string, rows int64) bool {
 	return err == nil
 }
 
+// keyDigit is how a column of a composite primary key takes its value from the row index: at
+// gives its key index (0 to span-1) for a row index expression.
+type keyDigit struct {
+	at   func(row string) string
+	span int64
+}
+
+// compositeKey spreads a primary key of several columns over the rows as the digits of a
+// mixed-radix number, so that the combination is distinct per row while no column takes more
+// values than its declaration allows (is_in, an Enum, an integer's bounds: capacity). The bounded
+// columns take a digit each, the last column first, until their digits number the rows; the first
+// unbounded column takes what is left of the row index. The others draw a key index from a hash
+// of the row. Without bounded columns, a two-column key, as a daily balance's (account, day), has
+// each lead value on pairRepeat rows in a row, the second column distinct among them.
+func compositeKey(s *schema.Schema, pk []string, rows int64, seed uint64) (map[string]keyDigit, error) {
+	caps := make([]int64, len(pk))
+	absorber := -1
+	for i, name := range pk {
+		caps[i] = capacity(s.Column(name))
+		if caps[i] == 0 && absorber < 0 {
+			absorber = i
+		}
+	}
+	if !slices.ContainsFunc(caps, func(n int64) bool { return n > 0 }) && pairKey(s, pk, rows) {
+		caps[1] = pairRepeat
+	}
+	digits := map[string]keyDigit{}
+	width := int64(1) // the rows the digits so far tell apart
+	for i := len(pk) - 1; i >= 0 && width < rows; i-- {
+		if caps[i] == 0 || i == absorber {
+			continue
+		}
+		w, n := width, caps[i]
+		digits[pk[i]] = keyDigit{at: func(row string) string { return fmt.Sprintf("((%s // %d) %% %d)", row, w, n) }, span: n}
+		if n >= (rows+width-1)/width {
+			width = rows // enough: width*n could overflow
+		} else {
+			width *= n
+		}
+	}
+	if width < rows {
+		if absorber < 0 {
+			return nil, fmt.Errorf("the primary key (%s) has at most %d distinct values within its columns' is_in and bounds, fewer than the %d rows asked for",
+				strings.Join(pk, ", "), width, rows)
+		}
+		w := width
+		digits[pk[absorber]] = keyDigit{at: func(row string) string { return fmt.Sprintf("(%s // %d)", row, w) }, span: (rows + w - 1) / w}
+	}
+	for i, name := range pk {
+		if _, ok := digits[name]; ok {
+			continue
+		}
+		n, salt := caps[i], -10-i
+		if n == 0 {
+			n = max(rows, 1)
+		}
+		digits[name] = keyDigit{at: func(row string) string { return fmt.Sprintf("(hash(%s, %d, %d) %% %d)", row, seed, salt, n) }, span: n}
+	}
+	return digits, nil
+}
+
 // keyedAt runs build with the key index and span set to idx and span.
 func (g *gen) keyedAt(idx string, span int64, build func() (string, error)) (string, error) {
 	outerIdx, outerSpan := g.keyIdx, g.keySpan
@@ -198,9 +275,10 @@ func (g *gen) keyedAt(idx string, span int64, build func() (string, error)) (str
 	return build()
 }
 
-// keyedColumn is a key column other than the lead: distinct at its key index, with the value
-// rules' violations but no duplicate of its own (the key's other column keeps the rows apart).
-func (g *gen) keyedColumn(c *schema.Column) (string, error) {
+// keyedColumn is a column of a composite key: its value at its key index, with the value rules'
+// violations and, unless "", dup: its value in the key the row duplicates, for the key's
+// violation {{PK}}.
+func (g *gen) keyedColumn(c *schema.Column, dup string) (string, error) {
 	valid, err := g.key(c, g.keyIdx)
 	if err != nil {
 		return "", err
@@ -210,7 +288,7 @@ func (g *gen) keyedColumn(c *schema.Column) (string, error) {
 	if !c.Args.Nullable {
 		cases = append([]violation{{"nullability", "NULL"}}, cases...)
 	}
-	if len(cases) == 0 {
+	if len(cases) == 0 && dup == "" {
 		return fmt.Sprintf("CAST(%s AS %s)", valid, t), nil
 	}
 	var b strings.Builder
@@ -218,6 +296,9 @@ func (g *gen) keyedColumn(c *schema.Column) (string, error) {
 	for _, k := range cases {
 		g.violations = append(g.violations, violation{c.Name + "|" + k.rule, k.expr})
 		fmt.Fprintf(&b, " WHEN __bad AND __which = {{V}} THEN CAST(%s AS %s)", k.expr, t)
+	}
+	if dup != "" {
+		fmt.Fprintf(&b, " WHEN __bad AND __which = {{PK}} THEN CAST(%s AS %s)", dup, t)
 	}
 	fmt.Fprintf(&b, " ELSE CAST(%s AS %s) END", valid, t)
 	return b.String(), nil
@@ -503,7 +584,18 @@ func (g *gen) key(c *schema.Column, idx string) (string, error) {
 	if g.depth > 0 {
 		per = "list element"
 	}
+	if values := isInValues(c); values != nil {
+		if span.Cmp(big.NewInt(int64(len(values)))) > 0 {
+			return "", fmt.Errorf("a unique column needs a value per %s, and is_in has %d for %s %ss", per, len(values), span, per)
+		}
+		return pick(idx, values), nil
+	}
 	switch k := c.DType.Kind; {
+	case k == schema.KindBool:
+		if span.Cmp(big.NewInt(2)) > 0 {
+			return "", fmt.Errorf("a unique Bool column has 2 values for %s %ss", span, per)
+		}
+		return fmt.Sprintf("(%s = 1)", idx), nil
 	case k.IsInteger():
 		lo, hi := intRange(c)
 		_, end := schema.IntRange(k)
@@ -862,6 +954,43 @@ func valuesText(vs []schema.Value) []string {
 		out[i] = v.Text
 	}
 	return out
+}
+
+// isInValues are the distinct values a column's is_in allows, in order; nil without is_in (or an
+// empty one, which lets only NULL through).
+func isInValues(c *schema.Column) []string {
+	if !c.Args.HasIsIn || len(c.Args.IsIn) == 0 {
+		return nil
+	}
+	var out []string
+	for _, v := range valuesText(c.Args.IsIn) {
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// capacity is how many distinct key values a column's declaration allows, when it bounds them
+// (is_in, an Enum, a Bool, an integer's min and max); 0 when it leaves them open.
+func capacity(c *schema.Column) int64 {
+	if values := isInValues(c); values != nil {
+		return int64(len(values))
+	}
+	a := &c.Args
+	switch k := c.DType.Kind; {
+	case k == schema.KindEnum:
+		return int64(len(c.DType.Categories))
+	case k == schema.KindBool:
+		return 2
+	case k.IsInteger() && (a.Max != nil || a.MaxExclusive != nil):
+		lo, hi := intRange(c)
+		n := new(big.Int).Add(new(big.Int).Sub(hi, lo), big.NewInt(1))
+		if n.IsInt64() && n.Sign() > 0 {
+			return n.Int64()
+		}
+	}
+	return 0
 }
 
 // pick chooses one of the values (rendered as literals) by the hash.

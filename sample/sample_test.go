@@ -367,3 +367,64 @@ func TestSampleStringKeys(t *testing.T) {
 	require.NoError(t, eng.DB().QueryRow("SELECT count(*) - count(DISTINCT uuid) FROM ("+dirty+")").Scan(&dupUUIDs))
 	assert.Positive(t, dupUUIDs)
 }
+
+// TestSampleCompositeKeys: a primary key of several columns is distinct as a combination, each
+// column within its is_in and bounds (none of which can be distinct per row on its own), and its
+// duplicate repeats the whole key; a key with fewer combinations than rows is refused.
+func TestSampleCompositeKeys(t *testing.T) {
+	eng, err := exec.Open(exec.Config{Threads: 2})
+	require.NoError(t, err)
+	defer eng.Close()
+	s, err := schema.LoadFile("testdata/flights.yaml")
+	require.NoError(t, err)
+	const rows = 20000
+	q, _, err := sample.Query(s, sample.Spec{Rows: rows, Seed: 5})
+	require.NoError(t, err)
+	var keys, origins, carriers, outside int64
+	require.NoError(t, eng.DB().QueryRow(`SELECT count(DISTINCT (year, month, day, origin, carrier, flight)), count(DISTINCT origin),
+		count(DISTINCT carrier), count(*) FILTER (WHERE origin NOT IN ('EWR', 'JFK', 'LGA') OR year <> 2013 OR month NOT BETWEEN 1 AND 12)
+		FROM (`+q+`)`).Scan(&keys, &origins, &carriers, &outside))
+	assert.Equal(t, int64(rows), keys, "the key's combination distinct per row")
+	assert.Equal(t, int64(3), origins)
+	assert.True(t, carriers >= 2 && carriers <= 4, "%d carriers", carriers)
+	assert.Zero(t, outside)
+
+	p, err := compile.Compile(s)
+	require.NoError(t, err)
+	dirty, rules, err := sample.Query(s, sample.Spec{Rows: rows, InvalidRate: 0.2, Seed: 5})
+	require.NoError(t, err)
+	assert.Contains(t, rules, "primary_key")
+	rep := validate(t, eng, p, dirty)
+	pk, ok := checkOf(rep, "dy_rule__primary_key")
+	require.True(t, ok)
+	assert.Positive(t, pk.Failed, "some rows repeat another's whole key")
+	assert.Less(t, rep.Rows.Invalid, int64(rows/3), "about a fifth invalid, not every row")
+
+	small, err := schema.Parse([]byte("schema: S\ncolumns:\n  - {name: a, type: String, primary_key: true, is_in: [x, y]}\n  - {name: b, type: Int8, primary_key: true, min: 1, max: 3}\n"), "s.yaml")
+	require.NoError(t, err)
+	_, _, err = sample.Query(small, sample.Spec{Rows: 7, Seed: 1})
+	require.ErrorContains(t, err, "the primary key (a, b) has at most 6 distinct values within its columns' is_in and bounds, fewer than the 7 rows asked for")
+	q, _, err = sample.Query(small, sample.Spec{Rows: 6, Seed: 1})
+	require.NoError(t, err)
+	require.NoError(t, eng.DB().QueryRow(`SELECT count(DISTINCT (a, b)) FROM (`+q+`)`).Scan(&keys))
+	assert.Equal(t, int64(6), keys)
+
+	// A unique column keeps to its is_in.
+	codes, err := schema.Parse([]byte("schema: C\ncolumns:\n  - {name: code, type: String, unique: true, is_in: [a, b, c]}\n"), "c.yaml")
+	require.NoError(t, err)
+	q, _, err = sample.Query(codes, sample.Spec{Rows: 3, Seed: 1})
+	require.NoError(t, err)
+	require.NoError(t, eng.DB().QueryRow(`SELECT count(DISTINCT code) FILTER (WHERE code IN ('a', 'b', 'c')) FROM (`+q+`)`).Scan(&keys))
+	assert.Equal(t, int64(3), keys)
+	_, _, err = sample.Query(codes, sample.Spec{Rows: 4, Seed: 1})
+	require.ErrorContains(t, err, "is_in has 3 for 4 rows")
+}
+
+func checkOf(rep *outcome.Report, name string) (outcome.Check, bool) {
+	for _, c := range rep.Checks {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return outcome.Check{}, false
+}

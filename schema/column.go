@@ -189,7 +189,7 @@ func Date(name string) *Column { return newColumn(name, DType{Kind: KindDate}) }
 func Time(name string) *Column { return newColumn(name, DType{Kind: KindTime}) }
 
 // Datetime declares a TIMESTAMP column (unit "us", "ms" or "ns"); a zone makes it
-// TIMESTAMP WITH TIME ZONE.
+// TIMESTAMP WITH TIME ZONE (TIMESTAMPTZ_NS in ns).
 func Datetime(name string, unit TimeUnit, zone string) *Column {
 	if unit == "" {
 		unit = Micros

@@ -218,6 +218,10 @@ func (d DType) DuckDBType() string {
 		return "TIME"
 	case KindDatetime:
 		if d.TimeZone != "" {
+			// DuckDB has zoned timestamps in microseconds and nanoseconds only.
+			if d.TimeUnit == Nanos {
+				return "TIMESTAMPTZ_NS"
+			}
 			return "TIMESTAMP WITH TIME ZONE"
 		}
 		switch d.TimeUnit {

@@ -25,6 +25,9 @@ func Literal(d schema.DType, p schema.Parsed) string {
 		return "TIME " + String(p.Text)
 	case k == schema.KindDatetime:
 		if d.TimeZone != "" {
+			if d.TimeUnit == schema.Nanos {
+				return "TIMESTAMPTZ_NS " + String(p.Text)
+			}
 			return "TIMESTAMPTZ " + String(p.Text)
 		}
 		switch d.TimeUnit {

@@ -418,6 +418,21 @@ func TestDecimalAndCast(t *testing.T) {
 	rows, ok := f.tableRows(db, "main", "orders")
 	require.True(t, ok)
 	assert.Equal(t, mixedValid, rows)
+	// The cast leaves a trace: the report, the column check's result, the text and the page.
+	assert.Equal(t, []any{map[string]any{"column": "amount", "from": "DECIMAL(18,3)", "to": "Float64", "cast": "lossy"}}, rep["cast_columns"])
+	assert.Equal(t, "Every column matches after casting amount DECIMAL(18,3) to Float64 (lossy).",
+		checkByName(t, rep, "dy_schema__columns")["result_description"])
+	page := f.path("cast.html")
+	code, stdout, stderr = cli(t, "validate", "--schema", f.schema, "--input", db+":raw", "--cast", "--html", page)
+	require.Equal(t, 1, code, stderr)
+	assert.Contains(t, stdout, "\n  cast: amount DECIMAL(18,3) to Float64 (lossy)\n")
+	html, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.Contains(t, string(html), "<code>amount</code> DECIMAL(18,3) to Float64 (lossy)")
+	// Without --cast, no trace.
+	code, stdout, _ = cli(t, "validate", "--schema", f.schema, "--input", db+":raw", "--out", db+":orders", "--quarantine", "--format", "json")
+	require.Equal(t, 3, code)
+	assert.NotContains(t, oneJSON(t, stdout), "cast_columns")
 
 	code, stdout, stderr = cli(t, "validate", "--schema", f.schema, "--input", db+":strings", "--out", db+":cast_out", "--cast", "--format", "json")
 	assert.Equal(t, 1, code)

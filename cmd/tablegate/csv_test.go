@@ -14,6 +14,7 @@ func TestCSVOptions(t *testing.T) {
 	f := newFixture(t)
 	semi := f.write("semi.csv", "id;amount;note\na;1.5;NA\nb;NA;x\nc;2;\n")
 	plain := f.write("plain.csv", "a,1.5,ok\n")
+	spelt := f.write("spelt.csv", "id;amount;note\na;1.5;NA\nb;;x\nc;2;\nd;n/a;n/a\n")
 	pq := f.parquet("p.parquet", ordersSelect(allValidRows))
 	noHeader := f.write("nh.yaml", "schema: NH\ncolumns:\n  - {name: column0, type: String}\n  - {name: column1, type: Float64}\n  - {name: column2, type: String}\n")
 
@@ -28,6 +29,11 @@ func TestCSVOptions(t *testing.T) {
 		{"delimiter and null", []string{"--schema", f.schema, "--input", semi, "--csv-delimiter", ";", "--csv-null", "NA"}, 1, 1, 2, ""},
 		// Without --csv-null, "NA" is a value, and not a Float64: the file, line and column are named.
 		{"NA without --csv-null", []string{"--schema", f.schema, "--input", semi, "--csv-delimiter", ";"}, 2, 0, 0, `semi.csv line 3, column "amount": "NA" does not read as Float64`},
+		// Several spellings of NULL; the empty field is still NULL in the Float64 column (b's
+		// amount), and the empty string in the String one (c's note, within max_length).
+		{"several nulls", []string{"--schema", f.schema, "--input", spelt, "--csv-delimiter", ";", "--csv-null", "NA", "--csv-null", "n/a"}, 1, 2, 2, ""},
+		{"one of two nulls", []string{"--schema", f.schema, "--input", spelt, "--csv-delimiter", ";", "--csv-null", "NA"}, 2, 0, 0,
+			`spelt.csv line 5, column "amount": "n/a" does not read as Float64, the column's declared dtype; fix the value or, if it spells a missing value, give --csv-null "n/a" (repeatable)`},
 		{"no header", []string{"--schema", noHeader, "--input", plain, "--no-csv-header"}, 0, 0, 1, ""},
 		{"header false", []string{"--schema", noHeader, "--input", plain, "--csv-header=false"}, 0, 0, 1, ""},
 		{"tab spelt out", []string{"--schema", f.schema, "--input", semi, "--csv-delimiter", `\t`}, 3, 0, 0, "The input has the columns id;amount;note."},

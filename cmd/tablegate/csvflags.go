@@ -10,13 +10,14 @@ import (
 
 // csvFlags steer how a CSV input is read.
 type csvFlags struct {
-	null, delimiter  string
+	null             []string
+	delimiter        string
 	header, noHeader bool
 }
 
 func (f *csvFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.null, "csv-null", "", `CSV text that reads as NULL, e.g. NA (default: the empty field)`)
+	fl.StringArrayVar(&f.null, "csv-null", nil, `CSV text that reads as NULL, e.g. NA; repeatable (default: the empty field, which stays NULL in columns that are not String)`)
 	fl.StringVar(&f.delimiter, "csv-delimiter", "", `CSV field delimiter, one character; \t or tab for a tab (default: , or a tab for .tsv)`)
 	fl.BoolVar(&f.header, "csv-header", true, "the CSV's first line names the columns")
 	fl.BoolVar(&f.noHeader, "no-csv-header", false, "the CSV has no header line: its columns are column0, column1, …")
@@ -47,8 +48,7 @@ func (f *csvFlags) input(cmd *cobra.Command, addr string) (exec.Input, error) {
 	}
 	c.NoHeader = f.noHeader || !f.header
 	if fl.Changed("csv-null") {
-		null := f.null
-		c.Null = &null
+		c.Null = f.null
 	}
 	if fl.Changed("csv-delimiter") {
 		d := f.delimiter

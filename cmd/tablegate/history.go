@@ -6,19 +6,23 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/report"
 )
 
 // historyEnv names the run history file when --history is not given.
 const historyEnv = "TABLEGATE_HISTORY"
+
+// historyTime is how tablegate history prints a time: UTC, to the second.
+const historyTime = "2006-01-02 15:04:05"
 
 // historyFile is --history, or TABLEGATE_HISTORY when the flag is not given; "" for neither.
 func historyFile(cmd *cobra.Command, flag string) string {
@@ -145,8 +149,8 @@ func printHistory(w io.Writer, runs []history.Run, checks []history.CheckTrend, 
 		if out == "" {
 			out = "error: " + r.ErrorType
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%.2fs\t%s\n", r.StartedAt.UTC().Format("2006-01-02 15:04:05"), r.Asset, out, r.Health,
-			r.Rows.Input, r.Rows.Valid, r.Rows.Invalid, r.DurationS, r.RunID)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2fs\t%s\n", r.StartedAt.UTC().Format(historyTime), r.Asset, out, r.Health,
+			count(r.Rows.Input), count(r.Rows.Valid), count(r.Rows.Invalid), r.DurationS, r.RunID)
 	}
 	_ = tw.Flush()
 	if len(checks) == 0 {
@@ -160,12 +164,12 @@ func printHistory(w io.Writer, runs []history.Run, checks []history.CheckTrend, 
 			rules = append(rules, c)
 		}
 	}
-	printTrends(w, "FAILED ROWS, OLDEST FIRST", rules, func(c history.CheckTrend, i int) string { return strconv.FormatInt(c.Failed[i], 10) })
+	printTrends(w, "FAILED ROWS, OLDEST FIRST", rules, func(c history.CheckTrend, i int) string { return count(c.Failed[i]) })
 	printTrends(w, "VALUES, OLDEST FIRST", tables, func(c history.CheckTrend, i int) string {
 		if c.Values[i] == nil {
 			return "-"
 		}
-		return strconv.FormatFloat(*c.Values[i], 'g', -1, 64)
+		return report.Number(*c.Values[i])
 	})
 }
 
@@ -187,9 +191,12 @@ func printTrends(w io.Writer, series string, checks []history.CheckTrend, point 
 				passed++
 			}
 		}
-		last := c.LastPassed
-		if last == "" {
-			last = "never"
+		last := "never"
+		if c.LastPassed != "" {
+			last = c.LastPassed
+			if t, err := time.Parse(time.RFC3339, c.LastPassed); err == nil {
+				last = t.UTC().Format(historyTime)
+			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\n", c.Asset, c.Check, strings.Join(counts, " "), passed, len(c.Passed), last)
 	}
@@ -210,7 +217,7 @@ func printCollectionRuns(w io.Writer, colls []history.CollectionRun) {
 		if out == "" {
 			out = "error: " + c.ErrorType
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2fs\t%s\n", c.StartedAt.UTC().Format("2006-01-02 15:04:05"), c.Collection, out,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2fs\t%s\n", c.StartedAt.UTC().Format(historyTime), c.Collection, out,
 			yesNo(c.Written), strings.Join(c.Members, ","), c.DurationS, c.RunID)
 	}
 	_ = tw.Flush()
@@ -287,7 +294,7 @@ func showCollectionRun(cmd *cobra.Command, path, runID, format string, stdout io
 				table += " (not written)"
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", name, o, rep.Health, rep.Rows.Input, rep.Rows.Valid, rep.Rows.Invalid,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", name, o, rep.Health, count(rep.Rows.Input), count(rep.Rows.Valid), count(rep.Rows.Invalid),
 			failed, table, rep.RunID)
 	}
 	_ = tw.Flush()
@@ -303,7 +310,7 @@ func showCollectionRun(cmd *cobra.Command, path, runID, format string, stdout io
 			var parts []string
 			for _, m := range crep.MemberOrder {
 				if n, ok := fr.Failed[m]; ok {
-					parts = append(parts, fmt.Sprintf("%s %d", m, n))
+					parts = append(parts, m+" "+count(n))
 				}
 			}
 			rows = strings.Join(parts, ", ")

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,12 +150,26 @@ func selfCheck(ctx context.Context, eng *exec.Engine, data []byte, file string, 
 	return fmt.Sprintf("checked: the schema validates its own %d rows as %s", rep.Rows.Input, *rep.Outcome), nil, nil
 }
 
+// createTemp creates a new file beside path with the mode a plain create gives (0666 less the
+// umask), as the file it becomes should have: os.CreateTemp's 0600 would hide a schema or a
+// contract from the rest of a team.
+func createTemp(path string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.%d", filepath.Base(path), rand.Uint32()))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("no free temporary name beside %s", path)
+}
+
 // writeNew writes a file, refusing to replace one unless force; the file is complete or absent.
 func writeNew(path string, data []byte, force bool) error {
 	if err := filekind.Regular(path); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	tmp, err := createTemp(path)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

@@ -53,7 +53,8 @@ func TestInitValidatesItsOwnData(t *testing.T) {
 		(make_timestamp(2024, 1, 1, 0, 0, 0) + to_seconds(i))::TIMESTAMP_MS AS seen_ms,
 		('2024-01-01'::DATE + (i % 30)::INTEGER) AS "day",
 		['a', 'b', 'c'][1 + i % 3]::ENUM('a', 'b', 'c') AS grade,
-		CASE WHEN i % 2 = 0 THEN 'null' ELSE 'yes' END AS "select"
+		CASE WHEN i % 2 = 0 THEN 'null' ELSE 'yes' END AS "select",
+		i * 1.5::DOUBLE AS weight
 		FROM range(1500) t(i)`
 	// Parquet stores Arrays as lists, Enums as strings and millisecond timestamps as
 	// microseconds; a DuckDB table keeps them.
@@ -85,7 +86,8 @@ func TestInitValidatesItsOwnData(t *testing.T) {
 			"  - name: ratio\n    type: Float64\n    allow_nan: true\n    allow_inf: true\n",
 			`    min: "2024-01-01"`, "    is_in: [a, b, c]",
 			`  - name: select # 2 distinct values` + "\n    type: String\n    is_in: [\"null\", yes]",
-		}, []string{"max: +Inf", "max: inf"}},
+			"  - name: weight\n    type: Float64\n    min: 0.0\n    max: 2248.5\n", // all distinct, but a float is no key
+		}, []string{"max: +Inf", "max: inf", "max: 2248.5\n    unique", "name: weight #"}},
 		{"nested table", db + ":nested", nil, "1500 rows", []string{
 			"    type: Array\n    shape: [3]\n    inner:\n      type: Int32\n      nullable: true",
 			"    type: Datetime\n    time_unit: ms", "    type: Enum\n    categories: [a, b, c]",
@@ -93,6 +95,17 @@ func TestInitValidatesItsOwnData(t *testing.T) {
 		}, []string{"min:"}},
 		{"empty", f.parquet("empty.parquet", "SELECT 1::INTEGER AS a, 'x' AS s WHERE false"), []string{"--bounds"}, "0 rows",
 			[]string{"  - name: a\n    type: Int32\n  - name: s\n    type: String\n"}, []string{"nullable: true", "min:", "is_in:"}},
+		// What pandas, polars and pyarrow write, every unit naive and zoned: nanoseconds with a
+		// zone are TIMESTAMPTZ_NS, declared Datetime(ns, UTC), never Any.
+		{"pandas timestamps", timestamps("pandas"), nil, "2 rows", []string{
+			"  - name: ns_utc # 1 of 2 rows NULL\n    type: Datetime\n    time_unit: ns\n    time_zone: UTC\n",
+			"  - name: default_utc # 1 of 2 rows NULL\n    type: Datetime\n    time_unit: ns\n    time_zone: UTC\n",
+			"  - name: s_berlin # 1 of 2 rows NULL\n    type: Datetime\n    time_zone: UTC\n"}, []string{"type: Any"}},
+		{"polars timestamps", timestamps("polars"), nil, "2 rows", []string{
+			"  - name: ns_berlin # 1 of 2 rows NULL\n    type: Datetime\n    time_unit: ns\n    time_zone: UTC\n"}, []string{"type: Any"}},
+		{"pyarrow timestamps", timestamps("pyarrow"), nil, "2 rows", []string{
+			"  - name: ns_naive # 1 of 2 rows NULL\n    type: Datetime\n    time_unit: ns\n    nullable: true\n",
+			"  - name: ns_utc # 1 of 2 rows NULL\n    type: Datetime\n    time_unit: ns\n    time_zone: UTC\n"}, []string{"type: Any"}},
 		{"duckdb table", db + ":orders", nil, "50 rows", []string{
 			"schema: orders", "  - name: order_id # all 50 values distinct: unique (or primary_key) if that is meant, not chance",
 			"  - name: note # 17 of 50 rows NULL; 1 distinct values", "    is_in: [x]"}, []string{"primary_key: true"}},
@@ -150,4 +163,48 @@ func TestInitValidatesItsOwnData(t *testing.T) {
 	code, _, stderr = cli(t, "init", "--input", penguins, "--max-categories", "-1")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--max-categories -1")
+}
+
+// timestamps is a Parquet file of casting/testdata/timestamps (written by gen.py there).
+func timestamps(library string) string {
+	path, err := filepath.Abs(filepath.Join("..", "..", "casting", "testdata", "timestamps", library+".parquet"))
+	if err != nil {
+		panic(err)
+	}
+	return path
+}
+
+// TestWrittenFilesFollowUmask: init --out and export --odcs --out (and contract import --out, by the same code) write
+// files a plain create would (0666 less the umask), not a temporary file's 0600, with and
+// without --force.
+func TestWrittenFilesFollowUmask(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	plain := f.path("plain")
+	fh, err := os.Create(plain)
+	require.NoError(t, err)
+	require.NoError(t, fh.Close())
+	st, err := os.Stat(plain)
+	require.NoError(t, err)
+	want := st.Mode().Perm()
+	require.NotEqual(t, os.FileMode(0o600), want, "test needs a umask that lets others read")
+
+	input := f.parquet("t.parquet", "SELECT 1 AS id")
+	schemaFile := f.path("t.yaml")
+	contract := f.path("t.odcs.yaml")
+	for _, tc := range []struct {
+		file string
+		args []string
+	}{
+		{schemaFile, []string{"init", "--input", input, "--out", schemaFile}},
+		{schemaFile, []string{"init", "--input", input, "--out", schemaFile, "--force"}},
+		{contract, []string{"export", "--odcs", "--schema", schemaFile, "--out", contract}},
+		{contract, []string{"export", "--odcs", "--schema", schemaFile, "--out", contract, "--force"}},
+	} {
+		code, _, stderr := cli(t, tc.args...)
+		require.Equal(t, 0, code, stderr)
+		st, err := os.Stat(tc.file)
+		require.NoError(t, err)
+		assert.Equal(t, want, st.Mode().Perm(), "%v", tc.args)
+	}
 }

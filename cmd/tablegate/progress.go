@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,7 +24,22 @@ const (
 )
 
 func progressFlag(cmd *cobra.Command, mode *string) {
-	cmd.Flags().StringVar(mode, "progress", progressAuto, "auto (a spinner on a terminal), plain (a line per phase with its duration) or none")
+	*mode = progressAuto
+	cmd.Flags().Var((*progressValue)(mode), "progress", "auto (a spinner on a terminal), plain (a line per phase with its duration) or none")
+}
+
+// progressValue is --progress's value. It refuses a flag as its value: `--progress --format
+// json` would otherwise read "--format" as the mode and leave "json" a stray argument.
+type progressValue string
+
+func (v *progressValue) String() string { return string(*v) }
+func (v *progressValue) Type() string   { return "string" }
+func (v *progressValue) Set(s string) error {
+	if strings.HasPrefix(s, "-") {
+		return fmt.Errorf("needs a value (auto, plain or none) before %s", s)
+	}
+	*v = progressValue(s)
+	return nil
 }
 
 func checkProgress(mode string) error {

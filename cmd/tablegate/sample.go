@@ -13,6 +13,7 @@ import (
 	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -123,7 +124,7 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 				share = float64(rep.Rows.Invalid) / float64(rep.Rows.Input) * 100
 			}
 			fmt.Fprintf(stdout, "validated: %d of %d rows (%.2f%%) are invalid (fail an error rule); %s\n", rep.Rows.Invalid, rep.Rows.Input, share, *rep.Outcome)
-			return nil
+			return allInvalid(s.Name, out, spec, rep)
 		},
 	}
 	fl := cmd.Flags()
@@ -139,6 +140,22 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 	storageVersionFlag(fl, &storageVersion)
 	progressFlag(cmd, &progressMode)
 	return cmd
+}
+
+// allInvalid fails a sample whose every row is invalid though the rate asked for valid ones: the
+// generator could not fit a rule, and data no row of which passes is no sample of the schema.
+func allInvalid(name, out string, spec sample.Spec, rep *outcome.Report) error {
+	if rep.Rows.Input == 0 || rep.Rows.Invalid < rep.Rows.Input || spec.InvalidRate >= 1 {
+		return nil
+	}
+	var failing []string
+	for _, c := range rep.Checks {
+		if !c.Passed && c.Severity == outcome.SeverityError {
+			failing = append(failing, c.Name)
+		}
+	}
+	return fmt.Errorf("every one of the %d rows of %s written to %s is invalid, not %.2f%%: sample could not fit %s; fix the schema's rules or report it (the file is kept for a look)",
+		rep.Rows.Input, name, out, spec.InvalidRate*100, strings.Join(failing, ", "))
 }
 
 // uncontrolled lists the plan's rules the generator does not break on purpose, with their kind.

@@ -79,13 +79,13 @@ func sampleCollection(ctx context.Context, stdout, stderr io.Writer, prog *progr
 	if len(uncontrolled) > 0 {
 		fmt.Fprintf(stdout, "note: the generator does not control %s: they pass or fail as the generated values happen to\n", strings.Join(uncontrolled, ", "))
 	}
-	return validateSampleCollection(ctx, stdout, eng, c, inputs, prog)
+	return validateSampleCollection(ctx, stdout, eng, c, inputs, spec.Spec, prog)
 }
 
 // validateSampleCollection validates the written members as one collection run, counts only,
 // and prints what was produced, not what was asked: each member's invalid rows and each
 // filter's, propagation's and reference's failed rows.
-func validateSampleCollection(ctx context.Context, stdout io.Writer, eng *exec.Engine, c *collection.Collection, inputs map[string]exec.Asset, prog *progress) error {
+func validateSampleCollection(ctx context.Context, stdout io.Writer, eng *exec.Engine, c *collection.Collection, inputs map[string]exec.Asset, spec sample.Spec, prog *progress) error {
 	plan, err := compile.CompileCollection(ctx, c)
 	if err != nil {
 		return err
@@ -104,6 +104,9 @@ func validateSampleCollection(ctx context.Context, stdout io.Writer, eng *exec.E
 			share = float64(r.Rows.Invalid) / float64(r.Rows.Input) * 100
 		}
 		fmt.Fprintf(stdout, "validated %s: %d of %d rows (%.2f%%) are invalid; %s\n", name, r.Rows.Invalid, r.Rows.Input, share, *r.Outcome)
+		if err := allInvalid(name, inputs[name].Input.String(), spec, r); err != nil {
+			return err
+		}
 	}
 	for _, f := range rep.Filters {
 		var failed int64

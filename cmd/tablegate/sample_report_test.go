@@ -85,3 +85,20 @@ func TestSampleCollectionValidates(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleEveryRowInvalidFails: a sample whose every row is invalid, though the rate asked
+// for valid ones, is no sample of the schema: sample says which rules it could not fit and exits
+// non-zero instead of 0.
+func TestSampleEveryRowInvalidFails(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := f.write("neg.yaml", "schema: Neg\ncolumns:\n  - {name: a, type: Int64, min: 0}\nrules:\n  - name: negative\n    sql: a < 0\n")
+	out := f.path("neg.parquet")
+	code, stdout, stderr := cli(t, "sample", "--schema", s, "--rows", "50", "--invalid-rate", "0", "--out", out)
+	assert.Equal(t, 2, code, stdout)
+	assert.Contains(t, stdout, "validated: 50 of 50 rows (100.00%) are invalid")
+	assert.Contains(t, stderr, "every one of the 50 rows of Neg written to "+out+" is invalid, not 0.00%: sample could not fit dy_rule__negative")
+	// At rate 1 every row is meant to be invalid.
+	code, _, stderr = cli(t, "sample", "--schema", s, "--rows", "50", "--invalid-rate", "1", "--out", f.path("all.parquet"))
+	assert.Equal(t, 0, code, stderr)
+}

@@ -53,5 +53,7 @@ table_checks:
 	code, stdout, stderr = cli(t, "history", "--history", hist, "--check", "dy_table__volume")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stdout, "VALUES, OLDEST FIRST")
-	assert.True(t, strings.Contains(stdout, "1000 1010 990 1005 10000 10000"), stdout)
+	// Values and counts as the page and the text spell them.
+	assert.True(t, strings.Contains(stdout, "1,000 1,010 990 1,005 10,000 10,000"), stdout)
+	assert.Regexp(t, `(?m)^\S+ \S+ +volume +table_check_failed +Degraded +10,000 +10,000 +0 `, stdout)
 }

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/tablegate/tablegate"
+	"github.com/tablegate/tablegate/report"
 )
 
 // Text output limits: the text is for a person at a terminal; --format json has everything.
@@ -72,6 +72,13 @@ func printText(w io.Writer, rep *tablegate.Report, st textStyle) {
 			state = fmt.Sprintf("written, %s rows", count(rep.Quarantine.Rows))
 		}
 		fmt.Fprintf(w, "  quarantine: %s (%s)\n", rep.Quarantine.Address, state)
+	}
+	if n := len(rep.CastColumns); n > 0 {
+		parts := make([]string, n)
+		for i, c := range rep.CastColumns {
+			parts[i] = c.String()
+		}
+		fmt.Fprintf(w, "  cast: %s\n", strings.Join(parts, ", "))
 	}
 	if n := len(rep.DroppedColumns); n > 0 {
 		fmt.Fprintf(w, "  dropped: %s not in the schema, not written: %s\n", plural(n, "input column"), strings.Join(rep.DroppedColumns, ", "))
@@ -189,24 +196,9 @@ func jsonText(v any) string {
 // indentJSON is v as the commands' JSON (tablegate.IndentJSON).
 func indentJSON(v any) ([]byte, error) { return tablegate.IndentJSON(v) }
 
-// count spells a count with thousands separators, so long counts stay readable when aligned
-// (as the page spells them: report.Count).
-func count(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// count spells a count with thousands separators, so long counts stay readable when aligned, as
+// the page and tablegate history spell them.
+var count = report.Count
 
 // plural is n and a noun, with an s unless n is 1.
 func plural(n int, noun string) string {

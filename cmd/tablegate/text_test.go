@@ -86,7 +86,7 @@ func TestTextCaps(t *testing.T) {
 	q := "SELECT i" + sel.String() + " FROM range(20000) t(i)"
 	code, stdout, stderr := cli(t, "validate", "--schema", schemaPath, "--query", q)
 	require.Equal(t, 1, code, stderr)
-	assert.Contains(t, stderr, ", and 2 more rules. Nothing was written")
+	assert.Contains(t, stderr, ", and 2 more rules. The run validated in place")
 	assert.Contains(t, stderr, "10000 by 'c0|min'")
 	assert.NotContains(t, stderr, "'c11|min'", "the rule with the fewest failures is counted, not named")
 

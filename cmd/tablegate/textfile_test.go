@@ -63,7 +63,7 @@ func TestTextFilesTypedBySchema(t *testing.T) {
 		{name: "empty for 30,000 rows", file: "storms.csv", content: good, code: 1, invalid: 1},
 		{name: "gzip", file: "storms.csv.gz", code: 1, invalid: 1},
 		{name: "not a number", file: "bad.csv", content: stormsCSV("Dan,1977,three,90\n"), code: 2,
-			msg: `bad.csv line 30005, column "category": "three" does not read as Int64, the column's declared dtype; fix the value or, if it spells a missing value, give --csv-null`},
+			msg: `bad.csv line 30005, column "category": "three" does not read as Int64, the column's declared dtype; fix the value or, if it spells a missing value, give --csv-null "three" (repeatable)`},
 		{name: "rounded by a cast", file: "round.csv", content: stormsCSV("Dan,1977,3.7,90\n"), code: 2,
 			msg: `round.csv line 30005, column "category": "3.7" does not read as Int64`},
 		{name: "out of range", file: "range.csv", content: "name,year,category,wind\nAmy,40000,1,2\n", code: 2,

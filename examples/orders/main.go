@@ -1,6 +1,7 @@
 // Command orders is tablegate's runnable example: it validates the shipped orders (16 rows, some
 // broken on purpose) against the Orders schema, writes the valid rows and the quarantine, and
-// prints the report.
+// prints the report: each check with the severity it is declared with (what its failure means),
+// and whether it passed.
 //
 //	go run ./examples/orders            # writes out/orders.parquet and out/orders_quarantine.parquet
 //	go run ./examples/orders -json      # the JSON report instead of the text summary
@@ -13,6 +14,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -29,13 +31,13 @@ func main() {
 	outDir := flag.String("out", "out", "folder for the table and the quarantine")
 	asJSON := flag.Bool("json", false, "print the JSON report")
 	flag.Parse()
-	if err := run(context.Background(), *outDir, *asJSON); err != nil {
+	if err := run(context.Background(), os.Stdout, *outDir, *asJSON); err != nil {
 		fmt.Fprintln(os.Stderr, "orders:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, outDir string, asJSON bool) error {
+func run(ctx context.Context, w io.Writer, outDir string, asJSON bool) error {
 	s, err := tablegate.ParseSchema(schemaYAML, "orders.yaml")
 	if err != nil {
 		return err
@@ -68,10 +70,10 @@ func run(ctx context.Context, outDir string, asJSON bool) error {
 	}
 	if asJSON {
 		data, _ := json.MarshalIndent(res.Report, "", "  ")
-		fmt.Println(string(data))
+		fmt.Fprintln(w, string(data))
 		return nil
 	}
-	fmt.Printf("%s: %s — %d rows in, %d valid to %s, %d invalid to %s (health %s)\n",
+	fmt.Fprintf(w, "%s: %s — %d rows in, %d valid to %s, %d invalid to %s (health %s)\n",
 		res.Schema, res.Outcome, res.Rows.Input, res.Rows.Valid, res.Table.Address, res.Rows.Invalid, res.Quarantine.Address, res.Health)
 	for _, c := range res.Checks {
 		status := "pass"
@@ -81,11 +83,13 @@ func run(ctx context.Context, outDir string, asJSON bool) error {
 				status = "FAIL 1 row"
 			}
 		}
-		fmt.Printf("  %-5s %-38s %-14s %s\n", c.Severity, c.Name, status, c.Description)
+		// The declared severity: what a failure means, passing or not (Severity is WARN on a
+		// passing rule check, whatever its rules).
+		fmt.Fprintf(w, "  %-5s %-38s %-14s %s\n", c.Declared, c.Name, status, c.Description)
 	}
-	fmt.Println("invalid rows by the rules they failed:")
+	fmt.Fprintln(w, "invalid rows by the rules they failed:")
 	for _, s := range res.InvalidByRules {
-		fmt.Printf("  %d  %s\n", s.Count, s.Rules)
+		fmt.Fprintf(w, "  %d  %s\n", s.Count, s.Rules)
 	}
 	return nil
 }

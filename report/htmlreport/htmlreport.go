@@ -321,7 +321,7 @@ func newSparkline(t report.Trend) *sparkline {
 		}
 		x, ys := strconv.Itoa(pad+step*i), strconv.FormatFloat(y, 'f', 1, 64)
 		pts[i] = x + "," + ys
-		labels[i] = strconv.FormatInt(n, 10)
+		labels[i] = report.Count(n)
 		s.Dots = append(s.Dots, dot{X: x, Y: ys, Passed: i < len(t.Passed) && t.Passed[i]})
 	}
 	s.Points, s.Label = strings.Join(pts, " "), strings.Join(labels, " ")

@@ -3,10 +3,10 @@ package htmlreport
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/report"
 )
 
 // tableRow is a table check on the page: its value against its bounds or band.
@@ -25,10 +25,10 @@ func newTableRow(c outcome.Check) tableRow {
 		Value: tableValue(t.Value), Bound: "–", Contract: c.Contract}
 	var bounds []string
 	if t.Min != nil {
-		bounds = append(bounds, "≥ "+number(*t.Min))
+		bounds = append(bounds, "≥ "+report.Number(*t.Min))
 	}
 	if t.Max != nil {
-		bounds = append(bounds, "≤ "+number(*t.Max))
+		bounds = append(bounds, "≤ "+report.Number(*t.Max))
 	}
 	if b := t.Baseline; b != nil {
 		switch {
@@ -37,12 +37,12 @@ func newTableRow(c outcome.Check) tableRow {
 		default:
 			low, high := "−∞", "+∞"
 			if b.Low != nil {
-				low = number(*b.Low)
+				low = report.Number(*b.Low)
 			}
 			if b.High != nil {
-				high = number(*b.High)
+				high = report.Number(*b.High)
 			}
-			bounds = append(bounds, fmt.Sprintf("band [%s, %s], median %s, MAD %s, %d runs", low, high, number(*b.Median), number(*b.MAD), b.Runs))
+			bounds = append(bounds, fmt.Sprintf("band [%s, %s], median %s, MAD %s, %d runs", low, high, report.Number(*b.Median), report.Number(*b.MAD), b.Runs))
 		}
 	}
 	if len(bounds) > 0 {
@@ -56,11 +56,9 @@ func tableValue(v any) string {
 	case nil:
 		return "NULL"
 	case float64:
-		return number(x)
+		return report.Number(x)
 	case json.Number:
 		return x.String()
 	}
 	return fmt.Sprint(v)
 }
-
-func number(f float64) string { return strconv.FormatFloat(f, 'g', 10, 64) }
