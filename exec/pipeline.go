@@ -276,7 +276,7 @@ func (ing *evaluating) settle(ctx context.Context, res *runner.Result, err error
 	if res == nil {
 		return nil, err
 	}
-	ev := &evaluation{res: res, total: res.Facts.Rows, stats: ruleStats{invalid: res.Invalid, failed: res.Failed}, out: res.Outcome, groups: groups, tables: ing.tables}
+	ev := &evaluation{res: res, total: res.Facts.Rows, stats: ruleStats{total: res.Facts.Rows, invalid: res.Invalid, failed: res.Failed}, out: res.Outcome, groups: groups, tables: ing.tables}
 	var step *runner.StepError
 	if err != nil && errors.As(err, &step) && !res.Counted {
 		// Until the rules are counted, a failure is the input's (or the run's end), or a custom

@@ -333,6 +333,11 @@ func (x *interpreter) holds(s compile.Step) bool { return s.When&x.flags == s.Wh
 // decide takes the outcome and the steps' conditions from the counts read so far.
 func (x *interpreter) decide() {
 	r := x.res
+	if x.a.Policy == outcome.PolicyAbort && r.Invalid > 0 && x.ruleCounted == len(r.Failed) && tolerated(x.a.Plan, r) {
+		// Without a quarantine, failures within their rules' tolerances stay in the table: the
+		// only other places for the rows would lose them or fail the run the tolerance keeps going.
+		r.Invalid = 0
+	}
 	r.Outcome = outcome.Decide(r.Facts.Rows, r.Invalid, x.a.Policy)
 	if x.tablesFail {
 		// Before aborted and no_valid_rows: the batch as a whole is wrong.
@@ -341,6 +346,16 @@ func (x *interpreter) decide() {
 	x.take = sampleTakes(x.a.Groups, r.Failed, x.a.Program.Samples)
 	x.flags = conditions(r.Facts.Rows, r.Invalid, r.Failing, r.Outcome, x.a.Output, x.a.Quarantine, x.a.Program.RowSample, len(x.take) > 0)
 	r.Conds = x.flags
+}
+
+// tolerated reports whether every error rule that some row failed is within its tolerance.
+func tolerated(p *compile.Plan, r *Result) bool {
+	for i, rule := range p.Rules {
+		if rule.IsError() && r.Failed[i] > 0 && !rule.Tolerated(r.Failed[i], r.Facts.Rows) {
+			return false
+		}
+	}
+	return true
 }
 
 // conditions are the program's conditions that hold for a run with these counts and outcome.
