@@ -288,7 +288,7 @@ func (ing *evaluating) settle(ctx context.Context, res *runner.Result, err error
 	if step != nil {
 		return ev, err
 	}
-	detail := failureDetail{samples: res.Samples, groupFailed: map[string]int64{}}
+	detail := failureDetail{samples: res.Samples, values: res.Values, groupFailed: map[string]int64{}}
 	for i, g := range countedGroups(groups) {
 		if i < len(res.CheckFailed) {
 			detail.groupFailed[g.name] = res.CheckFailed[i]

@@ -135,3 +135,29 @@ func TestToleranceDeclaration(t *testing.T) {
 	require.Equal(t, "{error: 2}", s.Columns[0].Args.Tolerance.Of("nullability", names).String())
 	require.Equal(t, "{error: 0.5%}", s.Tolerance.Of("primary_key", s.SchemaRuleNames()).String())
 }
+
+// TestFailingValues pins a column check's most frequent failing values: counted over its failing
+// rows, most frequent first, ties by value, NULL as null, at most five; none on a passing check.
+func TestFailingValues(t *testing.T) {
+	s := schema.New("Orders",
+		schema.String("id").PrimaryKey(),
+		schema.Float64("amount").Min(0),
+		schema.String("note").Nullable().IsIn("ok", "fine").Severity(schema.Warn),
+	)
+	rows := `('a', -1.0, 'x'), ('b', -1.0, 'x'), ('c', -2.0, 'y'), ('d', -3.0, 'é"'), ('e', -4.0, 'x'), ('f', -5.0, NULL), ` +
+		`('g', -6.0, 'ok'), ('h', -7.0, 'z'), ('a', 1.0, 'w')`
+	e := newEnv(t)
+	rep, err := run(t, s, exec.Asset{Input: exec.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(rows))}}, exec.Options{})
+	require.Error(t, err)
+	values := map[string]any{}
+	for _, c := range rep.Checks {
+		values[c.Name] = jsonValue(t, c.FailingValues)
+	}
+	require.Equal(t, parseJSON(t, `[{"count":2,"value":-1},{"count":1,"value":-2},{"count":1,"value":-3},{"count":1,"value":-4},{"count":1,"value":-5}]`), values["dy_rule__amount__min"])
+	require.Equal(t, parseJSON(t, `[{"count":3,"value":"x"},{"count":1,"value":"w"},{"count":1,"value":"y"},{"count":1,"value":"z"},{"count":1,"value":"é\""}]`), values["dy_rule__note__is_in"])
+	require.Nil(t, values["dy_rule__primary_key"], "a schema-level rule has no column")
+	require.Nil(t, values["dy_rule__id__nullability"])
+	m := metadata(t, rep, "dy_rule__amount__min")
+	require.Len(t, m["tablegate/failing_values"], 5)
+	require.InDelta(t, 8.0/9, m["tablegate/failed_share"], 1e-12)
+}

@@ -437,6 +437,8 @@ func (x *interpreter) step(ctx context.Context, s compile.Step) error {
 		return x.readPicks(ctx, s.SQL)
 	case compile.SampleRows:
 		return x.readSampleRows(ctx, s.SQL)
+	case compile.FailingValues:
+		return x.readFailingValues(ctx, s.SQL)
 	case compile.CheckCounts:
 		r.CheckFailed = make([]int64, len(x.a.Program.Checks))
 		dest := make([]any, len(r.CheckFailed))
@@ -605,6 +607,27 @@ func sampleRows(ctx context.Context, b Backend, query string, rids []string, row
 func wholeNumber(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// readFailingValues reads the most frequent failing values of the column rules.
+func (x *interpreter) readFailingValues(ctx context.Context, query string) error {
+	rows, err := x.b.Query(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	x.res.Values = map[int][]outcome.ValueCount{}
+	for rows.Next() {
+		var k, n int64
+		var v string
+		if err := rows.Scan(&k, &v, &n); err != nil {
+			return err
+		}
+		if k >= 1 && int(k) <= len(x.res.Failed) {
+			x.res.Values[int(k)-1] = append(x.res.Values[int(k)-1], outcome.ValueCount{Value: json.RawMessage(sanitizeJSON(v)), Count: n})
+		}
+	}
+	return rows.Err()
 }
 
 // readRuleSets reads the invalid rows counted by the exact set of rules each failed.
