@@ -181,3 +181,34 @@ func Count(n int64) string {
 	}
 	return b.String()
 }
+
+// Percent spells a share of the input (0 to 1) as a percentage of at most two decimals, the
+// same in the text output and on the page: 20%, 1.25%; a share that rounds to 0% or 100% but is
+// not says so (<0.01%, >99.99%).
+func Percent(share float64) string {
+	p := share * 100
+	switch {
+	case p <= 0:
+		return "0%"
+	case p < 0.005:
+		return "<0.01%"
+	case p < 100 && p >= 99.995:
+		return ">99.99%"
+	}
+	s := strings.TrimRight(strings.TrimRight(strconv.FormatFloat(p, 'f', 2, 64), "0"), ".")
+	return s + "%"
+}
+
+// Values spells a column check's most frequent failing values with their counts: `-1 (2 rows),
+// "x" (1 row)`.
+func Values(values []outcome.ValueCount) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		noun := "rows"
+		if v.Count == 1 {
+			noun = "row"
+		}
+		parts[i] = fmt.Sprintf("%s (%s %s)", v.Value, Count(v.Count), noun)
+	}
+	return strings.Join(parts, ", ")
+}
