@@ -161,3 +161,43 @@ func TestFailingValues(t *testing.T) {
 	require.Len(t, m["tablegate/failing_values"], 5)
 	require.InDelta(t, 8.0/9, m["tablegate/failed_share"], 1e-12)
 }
+
+// TestConditionShowsItsSides: a condition that is one comparison reports both sides' values, and
+// a freshness check how old the newest row is; another condition reports its truth alone.
+func TestConditionShowsItsSides(t *testing.T) {
+	s := schema.New("Events",
+		schema.Int64("id"),
+		schema.Datetime("seen_at", schema.Micros, ""),
+	).AddTableCheck(
+		schema.Condition("fresh", "max(seen_at) >= now() - INTERVAL 1 DAY"),
+		schema.Condition("enough", "count(*) >= 1 AND count(*) < 100"),
+		schema.Condition("fresh_warn", "max(seen_at) >= now() - INTERVAL 1 DAY").Warn(),
+	)
+	e := newEnv(t)
+	in := e.parquet("raw.parquet", "SELECT 1::BIGINT AS id, CAST(now() - INTERVAL 50 HOUR AS TIMESTAMP) AS seen_at UNION ALL "+
+		"SELECT 2, CAST(now() - INTERVAL 51 HOUR AS TIMESTAMP)")
+	rep, err := run(t, s, exec.Asset{Input: exec.ParquetInput{Path: in}}, exec.Options{})
+	var tce *outcome.TableCheckError
+	require.ErrorAs(t, err, &tce)
+	var fresh, enough outcome.Check
+	for _, c := range rep.Checks {
+		switch c.Name {
+		case "dy_table__fresh":
+			fresh = c
+		case "dy_table__enough":
+			enough = c
+		}
+	}
+	require.NotNil(t, fresh.Table)
+	require.Len(t, fresh.Table.Compared, 2)
+	newest := fresh.Table.Compared[0]
+	require.Equal(t, "max(seen_at)", newest.Expr)
+	require.NotNil(t, newest.AgeS)
+	require.InDelta(t, 50*3600, *newest.AgeS, 120, "the newest row is 50 hours old")
+	require.Nil(t, fresh.Table.Compared[1].AgeS)
+	require.Regexp(t, `^max\(seen_at\) >= now\(\) - INTERVAL 1 DAY is false: max\(seen_at\) is \S+ \S+, 2 days 2 hours old; .+ is .+`, fresh.ResultDescription)
+	require.Contains(t, tce.Error(), "2 days 2 hours old")
+	require.Empty(t, enough.Table.Compared, "a conjunction is not one comparison")
+	m := metadata(t, rep, "dy_table__fresh")
+	require.Len(t, m["tablegate/compared"], 2)
+}

@@ -154,6 +154,7 @@ type metadata struct {
 	RuleExpr           *string            `json:"dataframely/rule_expr,omitempty"`
 	Rules              []RuleResult       `json:"dataframely/rules,omitempty"`
 	Baseline           *Baseline          `json:"tablegate/baseline,omitempty"`
+	Compared           []Compared         `json:"tablegate/compared,omitempty"`
 	FailedShare        *float64           `json:"tablegate/failed_share,omitempty"`
 	FailingValues      []ValueCount       `json:"tablegate/failing_values,omitempty"`
 	Max                *float64           `json:"tablegate/max,omitempty"`
@@ -178,7 +179,7 @@ func (c Check) metadata() (metadata, error) {
 		if err != nil {
 			return m, fmt.Errorf("check %s: its value: %w", c.Name, err)
 		}
-		m.Value, m.Min, m.Max, m.Baseline = value, t.Min, t.Max, t.Baseline
+		m.Value, m.Min, m.Max, m.Baseline, m.Compared = value, t.Min, t.Max, t.Baseline, t.Compared
 	}
 	return m, nil
 }
@@ -215,7 +216,7 @@ func (c *Check) UnmarshalJSON(data []byte) error {
 		c.Expr = *w.Metadata.RuleExpr
 	}
 	if w.Metadata.Value != nil {
-		c.Table = &TableResult{Min: w.Metadata.Min, Max: w.Metadata.Max, Baseline: w.Metadata.Baseline}
+		c.Table = &TableResult{Min: w.Metadata.Min, Max: w.Metadata.Max, Baseline: w.Metadata.Baseline, Compared: w.Metadata.Compared}
 		dec := json.NewDecoder(bytes.NewReader(w.Metadata.Value))
 		dec.UseNumber() // a metric keeps its digits
 		if err := dec.Decode(&c.Table.Value); err != nil {

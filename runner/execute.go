@@ -506,7 +506,11 @@ func (x *interpreter) ifBegun(begun bool, rollback string) string {
 // the checks read them, and has them judged.
 func (x *interpreter) readTableChecks(ctx context.Context, query string) error {
 	p := x.a.Plan
-	vals := make([]any, len(p.TableChecks))
+	n := 0
+	for _, t := range p.TableChecks {
+		n += t.Values()
+	}
+	vals := make([]any, n)
 	dest := make([]any, len(vals))
 	for i := range vals {
 		dest[i] = &vals[i]

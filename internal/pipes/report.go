@@ -166,6 +166,9 @@ func CheckMetadata(c outcome.Check) (Metadata, error) {
 		if t.Baseline != nil {
 			m[outcome.MetaBaseline] = JSON(t.Baseline)
 		}
+		if len(t.Compared) > 0 {
+			m[outcome.MetaCompared] = JSON(t.Compared)
+		}
 	}
 	return m, nil
 }
