@@ -146,10 +146,10 @@ type checkRow struct {
 	// tolerance judged the count ("" without one).
 	Share, Judged string
 	BarWidth      string
-	Rules             []report.Rule
-	Spark             *sparkline
-	LastPassed        string
-	Contract          []outcome.ContractQuality
+	Rules         []report.Rule
+	Spark         *sparkline
+	LastPassed    string
+	Contract      []outcome.ContractQuality
 }
 
 type failure struct {
