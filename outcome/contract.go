@@ -111,4 +111,7 @@ type SpecRule struct {
 	Rule     string `json:"rule"`
 	Severity string `json:"severity"` // error or warn, as the schema declares it
 	Expr     string `json:"expr"`
+	// Tolerance is the rule's declared tolerance, its limits as the schema writes them (no rows:
+	// a share's rows depend on the run's input); nil without one.
+	Tolerance *Tolerance `json:"tolerance,omitempty"`
 }

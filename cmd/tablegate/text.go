@@ -118,7 +118,7 @@ func printChecks(w io.Writer, checks []tablegate.Check, st textStyle) {
 			sevColour = ansiRed
 		}
 		blocked := "         "
-		if c.Blocking {
+		if c.Blocking && c.Severity == tablegate.CheckError { // a blocking check within its tolerance blocks nothing
 			blocked = "blocked  "
 		}
 		failed := ""

@@ -141,3 +141,39 @@ func TestTextLeadsWithErrors(t *testing.T) {
 		"          3 rows failed. Within the error tolerance of 5% of the input: tolerated, the run goes on.\n"
 	assert.Equal(t, want, strings.ReplaceAll(b.String(), "          dy_", " dy_"))
 }
+
+// TestToleranceCLI: `check` and `checks` show the declared tolerances; a bad one is refused with
+// its file and line; a run within an error tolerance without a quarantine writes every row and
+// exits 0 with the check at WARN.
+func TestToleranceCLI(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	schemaFile := f.write("t.yaml", "schema: T\ncolumns:\n  - name: id\n    type: Int64\n    min: 0\n    tolerance: {min: {warn: 1, error: 50%}}\n")
+	code, stdout, _ := cli(t, "check", "--schema", schemaFile)
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "  id|min (error) tolerates warn 1, error 50%\n")
+	code, stdout, _ = cli(t, "checks", "--schema", schemaFile)
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "id >= 0 [id|min tolerates warn 1, error 50%]")
+	code, stdout, _ = cli(t, "checks", "--schema", schemaFile, "--format", "json")
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, `"tolerance": {
+            "error": "50%",
+            "warn": "1"
+          }`)
+
+	bad := f.write("bad.yaml", "schema: T\ncolumns:\n  - name: id\n    type: Int64\n    min: 0\n    tolerance: {min: {error: -3}}\n")
+	code, _, stderr := cli(t, "check", "--schema", bad)
+	require.NotEqual(t, 0, code)
+	assert.Contains(t, stderr, "bad.yaml:6")
+	assert.Contains(t, stderr, "is -3 rows; a limit is 0 rows or more")
+
+	in := f.parquet("in.parquet", "SELECT * FROM (VALUES (1::BIGINT), (-1), (-2), (4)) AS t(id)")
+	out := f.path("out.parquet")
+	code, stdout, _ = cli(t, "validate", "--schema", schemaFile, "--input", in, "--out", out)
+	require.Equal(t, 0, code, stdout)
+	assert.Contains(t, stdout, "WARN out (T): all_valid — 4 input, 4 valid, 0 invalid")
+	assert.Contains(t, stdout, "    WARN           dy_rule__id__min  2 failed (50%)  id >= 0\n", "within its tolerance, the blocking check blocked nothing")
+	assert.Contains(t, stdout, "2 rows failed. Within the error tolerance of 50% of the input: tolerated, the run goes on.")
+	assert.Len(t, f.parquetRows(out), 4)
+}
