@@ -128,7 +128,7 @@ func checksOf(checks []outcome.Check, p *compile.Plan) []Check {
 const columnsCheck = "dy_schema__columns"
 
 // Fingerprint is a short hash of what the schema checks: its columns and dtypes, and each rule's
-// name, severity and SQL.
+// name, severity, SQL and tolerance.
 func Fingerprint(p *compile.Plan) string {
 	h := sha256.New()
 	for _, c := range p.Columns {
@@ -136,6 +136,10 @@ func Fingerprint(p *compile.Plan) string {
 	}
 	for _, r := range p.Rules {
 		fmt.Fprintf(h, "rule %q %s %q\n", r.Name, r.Severity, r.Expr)
+		if !r.Tolerance.IsZero() {
+			// What fails the run changed; a schema without tolerances keeps its fingerprint.
+			fmt.Fprintf(h, "tolerance %q %s\n", r.Name, r.Tolerance)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
