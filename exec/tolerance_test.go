@@ -63,15 +63,7 @@ func TestTolerance(t *testing.T) {
 			}
 			require.Equal(t, c.out, outcomeOf(rep))
 			require.Equal(t, c.health, rep.Health)
-			var amount, note outcome.Check
-			for _, ch := range rep.Checks {
-				switch ch.Name {
-				case "dy_rule__amount__min":
-					amount = ch
-				case "dy_rule__note__max_length":
-					note = ch
-				}
-			}
+			amount, note := checkNamed(rep, "dy_rule__amount__min"), checkNamed(rep, "dy_rule__note__max_length")
 			require.Equal(t, c.passed, amount.Passed, amount.ResultDescription)
 			require.Equal(t, c.severity, amount.Severity)
 			require.Equal(t, int64(2), amount.Failed)
@@ -179,15 +171,7 @@ func TestConditionShowsItsSides(t *testing.T) {
 	rep, err := run(t, s, exec.Asset{Input: exec.ParquetInput{Path: in}}, exec.Options{})
 	var tce *outcome.TableCheckError
 	require.ErrorAs(t, err, &tce)
-	var fresh, enough outcome.Check
-	for _, c := range rep.Checks {
-		switch c.Name {
-		case "dy_table__fresh":
-			fresh = c
-		case "dy_table__enough":
-			enough = c
-		}
-	}
+	fresh, enough := checkNamed(rep, "dy_table__fresh"), checkNamed(rep, "dy_table__enough")
 	require.NotNil(t, fresh.Table)
 	require.Len(t, fresh.Table.Compared, 2)
 	newest := fresh.Table.Compared[0]
@@ -200,4 +184,14 @@ func TestConditionShowsItsSides(t *testing.T) {
 	require.Empty(t, enough.Table.Compared, "a conjunction is not one comparison")
 	m := metadata(t, rep, "dy_table__fresh")
 	require.Len(t, m["tablegate/compared"], 2)
+}
+
+// checkNamed is the report's check of that name (the zero check when it has none).
+func checkNamed(rep *outcome.Report, name string) outcome.Check {
+	for _, c := range rep.Checks {
+		if c.Name == name {
+			return c
+		}
+	}
+	return outcome.Check{}
 }
