@@ -222,6 +222,9 @@ func severityOf(spec schema.SeveritySpec, rule string, ruleNames []string) schem
 
 func (c *compiler) add(r Rule) {
 	r.Check = schema.CheckName(r.Name)
+	if !r.IsError() {
+		r.Tolerance.Error = nil // a warn rule never fails at ERROR: a column's one tolerance gives it none
+	}
 	r.group, c.pendingGroup = c.pendingGroup, -1
 	if r.group >= 0 {
 		r.mark = len(c.plan.keyed[r.group].conds) - 1

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
@@ -118,6 +119,7 @@ func TestToleranceDeclaration(t *testing.T) {
 		})
 	}
 	good := "schema: S\ncolumns:\n  - name: amount\n    type: Float64\n    min: 0\n    tolerance: {min: {warn: 3, error: 1.5%}, nullable: {error: {rows: 2}}}\n" +
+		"  - name: note\n    type: String\n    max_length: 3\n    severity: {max_length: warn}\n    tolerance: {error: 5}\n" +
 		"  - name: id\n    type: Int64\n    primary_key: true\ntolerance: {primary_key: {error: '0.5%'}}\n"
 	s, err := schema.Parse([]byte(good), "s.yaml")
 	require.NoError(t, err)
@@ -126,6 +128,17 @@ func TestToleranceDeclaration(t *testing.T) {
 	require.Equal(t, "{warn: 3, error: 1.5%}", s.Columns[0].Args.Tolerance.Of("min", names).String())
 	require.Equal(t, "{error: 2}", s.Columns[0].Args.Tolerance.Of("nullability", names).String())
 	require.Equal(t, "{error: 0.5%}", s.Tolerance.Of("primary_key", s.SchemaRuleNames()).String())
+	// A column's one error tolerance applies to its error rules; its warn rule gets none.
+	p, err := compile.Compile(s)
+	require.NoError(t, err)
+	for _, r := range p.Rules {
+		switch r.Name {
+		case "note|nullability":
+			require.Equal(t, "{error: 5}", r.Tolerance.String())
+		case "note|max_length":
+			require.True(t, r.Tolerance.IsZero(), r.Tolerance.String())
+		}
+	}
 }
 
 // TestFailingValues pins a column check's most frequent failing values: counted over its failing

@@ -290,7 +290,7 @@ func (v *validator) tolerance(spec ToleranceSpec, pos Pos, column string, ruleNa
 				v.add(pos, column, "tolerance", "%s: %s %s", where, named+lv.name, msg)
 			}
 		}
-		if t.Error != nil {
+		if t.Error != nil && named != "" { // one tolerance for every rule applies its error limit to the error rules
 			for _, r := range rules {
 				if sev(r) == Warn {
 					v.add(pos, column, "tolerance", "%s gives rule '%s' an error tolerance, but the rule is warn and never fails at ERROR; give it a warn tolerance, or declare it error", where, r)
