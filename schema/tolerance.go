@@ -131,8 +131,30 @@ func (s ToleranceSpec) Of(rule string, ruleNames []string) Tolerance {
 }
 
 func (s ToleranceSpec) clone() ToleranceSpec {
+	s.All = s.All.clone()
 	s.PerRule = slices.Clone(s.PerRule)
+	for i := range s.PerRule {
+		s.PerRule[i].Tolerance = s.PerRule[i].Tolerance.clone()
+	}
 	return s
+}
+
+func (t Tolerance) clone() Tolerance { return Tolerance{Warn: t.Warn.clone(), Error: t.Error.clone()} }
+
+func (l *Limit) clone() *Limit {
+	if l == nil {
+		return nil
+	}
+	c := &Limit{}
+	if l.Rows != nil {
+		n := *l.Rows
+		c.Rows = &n
+	}
+	if l.Share != nil {
+		f := *l.Share
+		c.Share = &f
+	}
+	return c
 }
 
 // mergeTolerance lays the child's schema-level tolerances over the parent's.
