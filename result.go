@@ -30,6 +30,13 @@ const (
 	CheckWarn  = outcome.SeverityWarn
 )
 
+// CheckTolerance is a rule check's tolerance as a run reports it: its limits as declared and in
+// rows of the input.
+type CheckTolerance = outcome.Tolerance
+
+// ValueCount is one of a column check's most frequent failing values, with its count.
+type ValueCount = outcome.ValueCount
+
 // Health summarises an asset after a run.
 type Health = outcome.Health
 

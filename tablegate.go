@@ -32,6 +32,20 @@ const (
 	Warn  = schema.Warn
 )
 
+// Tolerance is how many failing rows a rule tolerates, per severity (Column.ToleranceOf,
+// Schema.ToleranceOf): up to Warn its check passes; up to Error an error rule fails at WARN and
+// does not fail the run. Each limit is RowLimit(n) or ShareLimit(s).
+type Tolerance = schema.Tolerance
+
+// Limit is a tolerance's limit: a number of failing rows (RowLimit) or a share of the input (ShareLimit).
+type Limit = schema.Limit
+
+// RowLimit is a tolerance limit of n failing rows.
+func RowLimit(n int64) *Limit { return schema.Rows(n) }
+
+// ShareLimit is a tolerance limit of a share of the input's rows, from 0 to 1 (0.01 is 1%).
+func ShareLimit(s float64) *Limit { return schema.Share(s) }
+
 // TimeUnit is the precision of a Datetime.
 type TimeUnit = schema.TimeUnit
 

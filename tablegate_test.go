@@ -40,6 +40,7 @@ func TestResultChecks(t *testing.T) {
 	))
 	rows := tablegate.FromQuery(`SELECT * FROM (VALUES (1::BIGINT, 5.0::DOUBLE), (2, -1.0), (2, 200.0), (4, 7.0)) t(id, amount)`)
 
+	share := func(f float64) *float64 { return &f }
 	tests := []struct {
 		name  string
 		opts  tablegate.Options
@@ -49,15 +50,16 @@ func TestResultChecks(t *testing.T) {
 	}{
 		{"rule", tablegate.Options{}, "dy_rule__amount__max",
 			tablegate.Check{Name: "dy_rule__amount__max", Description: "amount <= 100", Severity: tablegate.CheckError, Declared: tablegate.CheckError, Blocking: true,
-				ResultDescription: "1 row failed.", Failed: 1, Rule: "amount|max"}, 1},
+				ResultDescription: "1 row failed.", Failed: 1, Rule: "amount|max", Share: share(0.25),
+				FailingValues: []tablegate.ValueCount{{Count: 1, Value: json.RawMessage("200.0")}}}, 1},
 		{"rule quarantined", tablegate.Options{Quarantine: true}, "dy_rule__primary_key",
 			tablegate.Check{Name: "dy_rule__primary_key", Description: "PK: id", Severity: tablegate.CheckError, Declared: tablegate.CheckError,
-				ResultDescription: "2 rows failed.", Failed: 2, Rule: "primary_key"}, 2},
+				ResultDescription: "2 rows failed.", Failed: 2, Rule: "primary_key", Share: share(0.5)}, 2},
 		{"passing", tablegate.Options{Quarantine: true}, "dy_rule__id__nullability",
 			tablegate.Check{Name: "dy_rule__id__nullability", Description: "id not null", Passed: true, Severity: tablegate.CheckWarn, Declared: tablegate.CheckError,
 				ResultDescription: "No row failed.", Rule: "id|nullability"}, 0},
 		{"collapsed", tablegate.Options{Granularity: tablegate.PerColumn, MaxFailureSamples: 1}, "dy_col__amount",
-			tablegate.Check{Name: "dy_col__amount", Severity: tablegate.CheckError, Declared: tablegate.CheckError, Blocking: true, Failed: 2,
+			tablegate.Check{Name: "dy_col__amount", Severity: tablegate.CheckError, Declared: tablegate.CheckError, Blocking: true, Failed: 2, Share: share(0.5),
 				ResultDescription: "2 rules failed: amount|min (1 row), amount|max (1 row).",
 				Rules: []tablegate.RuleResult{
 					{Rule: "amount|nullability", Failed: 0},

@@ -94,6 +94,9 @@ type Filter struct {
 	Members []string
 	// SQL is a SQL filter's condition.
 	SQL string
+	// Severity is the filter's rule's: error (the default: a row failing it is invalid) or warn
+	// (the row stays valid, the check fails at WARN).
+	Severity schema.Severity
 
 	pos schema.Pos
 }
@@ -104,7 +107,9 @@ type Reference struct {
 	Name             string
 	From, FromColumn string
 	To, ToColumn     string
-	pos              schema.Pos
+	// Severity is the reference's rule's: error (the default) or warn, as a filter's.
+	Severity schema.Severity
+	pos      schema.Pos
 }
 
 // Pos is where the filter was declared (zero when built in Go).
@@ -166,6 +171,22 @@ func (c *Collection) Reference(name, from, to string) *Collection {
 	r.From, r.FromColumn, _ = strings.Cut(from, ".")
 	r.To, r.ToColumn, _ = strings.Cut(to, ".")
 	c.References = append(c.References, r)
+	return c
+}
+
+// Warn declares the filter or reference named name warn: a row failing it stays valid, and its
+// check fails at WARN.
+func (c *Collection) Warn(name string) *Collection {
+	for i := range c.Filters {
+		if c.Filters[i].Name == name {
+			c.Filters[i].Severity = schema.Warn
+		}
+	}
+	for i := range c.References {
+		if c.References[i].Name == name {
+			c.References[i].Severity = schema.Warn
+		}
+	}
 	return c
 }
 

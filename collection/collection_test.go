@@ -57,6 +57,7 @@ func TestDeclarationErrorsAllAtOnce(t *testing.T) {
 		"bad.yaml:14: collection Bad, key 'to': reference bad_ref: b.x_ref is String but a.id is Int64",
 		"bad.yaml:15: collection Bad, key 'ab': reference name \"ab\" is already taken",
 		"bad.yaml:15: collection Bad, key 'from': reference ab: member a has no column \"nope\"",
+		"bad.yaml:16: collection Bad, key 'severity': severity is \"fatal\"; use \"error\" or \"warn\"",
 	} {
 		require.Contains(t, msg, want)
 	}
@@ -123,4 +124,15 @@ func TestContractMember(t *testing.T) {
 	}
 	_, err = collection.Parse(context.Background(), src, "testdata/shop.yaml", collection.WithContracts(failing))
 	require.ErrorContains(t, err, "orders.odcs.yaml:7: member orders: no")
+}
+
+// A filter or a reference may be declared warn, as a single table's reference may.
+func TestWarnFilterAndReference(t *testing.T) {
+	src := []byte("collection: W\nmembers:\n  a: a.yaml\n  c: a.yaml\nfilters:\n  - {name: ac, one_to_one: [a, c], severity: warn}\n" +
+		"  - {name: ca, one_to_one: [c, a]}\nreferences:\n  - {name: self, from: a.x, to: c.id, severity: warn}\n")
+	c, err := collection.Parse(context.Background(), src, "testdata/bad/w.yaml")
+	require.NoError(t, err)
+	require.Equal(t, schema.Warn, c.Filters[0].Severity)
+	require.Equal(t, schema.Severity(""), c.Filters[1].Severity, "error unless declared")
+	require.Equal(t, schema.Warn, c.References[0].Severity)
 }

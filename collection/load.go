@@ -368,7 +368,7 @@ func (l *loader) filters(n *yaml.Node) {
 	}
 	for _, item := range n.Content {
 		f := Filter{pos: l.pos(item)}
-		if !l.mapping(item, "a filter", "name", "one_to_one", "one_to_at_least_one", "sql", "member", "description") {
+		if !l.mapping(item, "a filter", "name", "one_to_one", "one_to_at_least_one", "sql", "member", "description", "severity") {
 			continue
 		}
 		kinds := 0
@@ -389,6 +389,8 @@ func (l *loader) filters(n *yaml.Node) {
 			case "sql":
 				kinds++
 				f.Kind, f.SQL = SQL, l.str(kv[1], "sql")
+			case "severity":
+				f.Severity = l.severity(kv[1])
 			}
 		}
 		for _, kv := range pairs(item) {
@@ -410,6 +412,16 @@ func (l *loader) filters(n *yaml.Node) {
 	}
 }
 
+// severity reads a filter's or a reference's severity: error or warn.
+func (l *loader) severity(n *yaml.Node) schema.Severity {
+	v := schema.Severity(l.str(n, "severity"))
+	if v != "" && v != schema.Error && v != schema.Warn {
+		l.bad(n, "severity", "severity is %q; use \"error\" or \"warn\"", v)
+		return ""
+	}
+	return v
+}
+
 func (l *loader) references(n *yaml.Node) {
 	if n.Kind != yaml.SequenceNode {
 		l.bad(n, "references", "references is a list of {name: NAME, from: member.column, to: member.column}")
@@ -417,7 +429,7 @@ func (l *loader) references(n *yaml.Node) {
 	}
 	for _, item := range n.Content {
 		r := Reference{pos: l.pos(item)}
-		if !l.mapping(item, "a reference", "name", "from", "to", "description") {
+		if !l.mapping(item, "a reference", "name", "from", "to", "description", "severity") {
 			continue
 		}
 		for _, kv := range pairs(item) {
@@ -428,6 +440,8 @@ func (l *loader) references(n *yaml.Node) {
 				r.From, r.FromColumn, _ = strings.Cut(l.str(kv[1], "from"), ".")
 			case "to":
 				r.To, r.ToColumn, _ = strings.Cut(l.str(kv[1], "to"), ".")
+			case "severity":
+				r.Severity = l.severity(kv[1])
 			}
 		}
 		if r.Name == "" {

@@ -129,23 +129,26 @@ func CompileCollection(ctx context.Context, c *collection.Collection) (*Collecti
 func (cp *CollectionPlan) withRules(m MemberPlan) *Plan {
 	p := *m.Plan
 	p.Rules = slices.Clone(p.Rules)
-	add := func(name, kind, desc string) {
-		p.Rules = append(p.Rules, Rule{Name: name, Check: schema.CheckName(name), Kind: kind, Severity: schema.Error,
+	add := func(name, kind, desc string, sev schema.Severity) {
+		if sev == "" {
+			sev = schema.Error
+		}
+		p.Rules = append(p.Rules, Rule{Name: name, Check: schema.CheckName(name), Kind: kind, Severity: sev,
 			Expr: desc, Description: desc, value: "TRUE", group: -1, collection: true})
 	}
 	c := cp.Collection
 	if !m.IgnoredInFilters {
 		for _, f := range c.Filters {
-			add(f.Name, KindFilter, cp.describe(f))
+			add(f.Name, KindFilter, cp.describe(f), f.Severity)
 		}
 		for _, pm := range c.Propagating() {
 			add(collection.PropagationRule(pm.Name), KindPropagation,
-				fmt.Sprintf("%s is not the key of an invalid row of %s", cp.keyList(), pm.Name))
+				fmt.Sprintf("%s is not the key of an invalid row of %s", cp.keyList(), pm.Name), schema.Error)
 		}
 	}
 	for _, r := range c.References {
 		if r.From == m.Name {
-			add(r.Name, KindReference, fmt.Sprintf("%s is NULL or among the valid values of %s.%s", r.FromColumn, r.To, r.ToColumn))
+			add(r.Name, KindReference, fmt.Sprintf("%s is NULL or among the valid values of %s.%s", r.FromColumn, r.To, r.ToColumn), r.Severity)
 		}
 	}
 	return &p

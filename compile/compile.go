@@ -13,13 +13,15 @@ import (
 
 // Rule is one compiled rule.
 type Rule struct {
-	Name        string          // amount|min, primary_key, amount_is_rounded
-	Check       string          // dy_rule__amount__min
-	Column      string          // the column of a column rule; "" for schema-level rules
-	Kind        string          // the rule kind (min, regex, …); "custom" or "group" for schema rules
-	Severity    schema.Severity // error or warn
-	Expr        string          // the rule's SQL (before the NULL-is-valid wrap), for reports
-	Description string          // what the rule requires, for people: `amount >= 0`, `tags elements not null`
+	Name     string          // amount|min, primary_key, amount_is_rounded
+	Check    string          // dy_rule__amount__min
+	Column   string          // the column of a column rule; "" for schema-level rules
+	Kind     string          // the rule kind (min, regex, …); "custom" or "group" for schema rules
+	Severity schema.Severity // error or warn
+	// Tolerance is how many failing rows the rule tolerates (Judge).
+	Tolerance   schema.Tolerance
+	Expr        string // the rule's SQL (before the NULL-is-valid wrap), for reports
+	Description string // what the rule requires, for people: `amount >= 0`, `tags elements not null`
 	// Short is a column rule's description relative to its column, for the column's collapsed
 	// check (`>= 0`, `elements not null`, `city not null`, a check's name); "" for schema rules.
 	Short string
@@ -34,6 +36,37 @@ type Rule struct {
 
 // IsError reports whether a failure of the rule makes the row invalid.
 func (r Rule) IsError() bool { return r.Severity == schema.Error }
+
+// Judgement is how a run judges a rule by its failing rows.
+type Judgement int
+
+// Judgements, from the mildest.
+const (
+	// Passes: no row failed, or no more than the warn tolerance.
+	Passes Judgement = iota
+	// FailsWarn: a warn rule failed, or an error rule within its error tolerance (tolerated: its
+	// failures do not fail the run).
+	FailsWarn
+	// FailsError: an error rule failed beyond its error tolerance.
+	FailsError
+)
+
+// Judge judges the rule by its failed rows out of input rows, by its severity and tolerance.
+func (r Rule) Judge(failed, input int64) Judgement {
+	switch {
+	case failed == 0 || r.Tolerance.Warn.Allows(failed, input):
+		return Passes
+	case !r.IsError() || r.Tolerance.Error.Allows(failed, input):
+		return FailsWarn
+	}
+	return FailsError
+}
+
+// Tolerated reports whether the rule is an error rule whose failures the run tolerates: some row
+// failed it, within its tolerance.
+func (r Rule) Tolerated(failed, input int64) bool {
+	return r.IsError() && failed > 0 && r.Judge(failed, input) != FailsError
+}
 
 // Column is a schema column as the plan sees it.
 type Column struct {
@@ -184,22 +217,14 @@ func (c *compiler) fail(pos schema.Pos, column, key, format string, args ...any)
 
 // severityOf resolves a rule's severity: the per-rule entry wins over the one value for all.
 func severityOf(spec schema.SeveritySpec, rule string, ruleNames []string) schema.Severity {
-	sev := schema.Error
-	if spec.All != "" {
-		sev = spec.All
-	}
-	for _, e := range spec.PerRule {
-		for _, r := range schema.ResolveSeverityName(e.Rule, ruleNames) {
-			if r == rule {
-				sev = e.Severity
-			}
-		}
-	}
-	return sev
+	return spec.Of(rule, ruleNames)
 }
 
 func (c *compiler) add(r Rule) {
 	r.Check = schema.CheckName(r.Name)
+	if !r.IsError() {
+		r.Tolerance.Error = nil // a warn rule never fails at ERROR: a column's one tolerance gives it none
+	}
 	r.group, c.pendingGroup = c.pendingGroup, -1
 	if r.group >= 0 {
 		r.mark = len(c.plan.keyed[r.group].conds) - 1
@@ -214,7 +239,8 @@ func (c *compiler) schemaRules() {
 			c.referenceRule(r, names)
 			continue
 		}
-		rule := Rule{Name: r.Name, Kind: "custom", Severity: severityOf(c.s.Severity, r.Name, names), Description: r.Description}
+		rule := Rule{Name: r.Name, Kind: "custom", Severity: severityOf(c.s.Severity, r.Name, names), Tolerance: c.s.Tolerance.Of(r.Name, names),
+			Description: r.Description}
 		keys := r.GroupBy
 		if len(keys) == 1 && keys[0] == schema.RulePrimaryKey {
 			keys = c.s.PrimaryKey()
@@ -261,6 +287,7 @@ func (c *compiler) primaryKey() {
 		Name:        schema.RulePrimaryKey,
 		Kind:        schema.RulePrimaryKey,
 		Severity:    severityOf(c.s.Severity, schema.RulePrimaryKey, c.s.SchemaRuleNames()),
+		Tolerance:   c.s.Tolerance.Of(schema.RulePrimaryKey, c.s.SchemaRuleNames()),
 		Expr:        fmt.Sprintf("count(*) = 1 per (%s)", strings.Join(keys, ", ")),
 		Description: "PK: " + strings.Join(pk, ", "),
 		value:       c.keyedRule(keys, "count(*) > 1", ""),

@@ -16,10 +16,11 @@ func (c *compiler) columnRules(col *schema.Column) {
 	ref := c.d.Ident(col.Name)
 	for _, r := range col.Rules() {
 		rule := Rule{
-			Name:     col.Name + "|" + r.Name,
-			Column:   col.Name,
-			Kind:     r.Kind,
-			Severity: severityOf(col.Args.Severity, r.Name, names),
+			Name:      col.Name + "|" + r.Name,
+			Column:    col.Name,
+			Kind:      r.Kind,
+			Severity:  severityOf(col.Args.Severity, r.Name, names),
+			Tolerance: col.Args.Tolerance.Of(r.Name, names),
 		}
 		expr, keyed, err := c.ruleSQL(col, r, ref)
 		if err != nil {

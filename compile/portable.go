@@ -64,6 +64,9 @@ func (p *Plan) portableProgram(d ProgramDialect, rel Relation, o ProgramOptions)
 		cols[i] = d.Ident(c.Name)
 	}
 	validRows := fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY %s", strings.Join(cols, ", "), flagged, valid, rid)
+	// With no invalid row, every row is written: also the rows failing only error rules within
+	// their tolerances, which a run without a quarantine writes (the interpreter's decide).
+	allRows := fmt.Sprintf("SELECT %s FROM %s ORDER BY %s", strings.Join(cols, ", "), flagged, rid)
 	var q strings.Builder
 	q.WriteString("SELECT " + strings.Join(cols, ", "))
 	for i, r := range p.Rules {
@@ -83,13 +86,15 @@ func (p *Plan) portableProgram(d ProgramDialect, rel Relation, o ProgramOptions)
 				}
 				return n
 			}
-			b.add(WriteValid, WriteTable, "write the valid rows", d.WriteTable(out.Format, name(out.Table), validRows))
+			b.add(WriteValid, WriteTable|NoInvalid, "write the valid rows", d.WriteTable(out.Format, name(out.Table), allRows))
+			b.add(WriteValid, WriteTable|AnyInvalid, "write the valid rows", d.WriteTable(out.Format, name(out.Table), validRows))
 			if len(p.Rules) > 0 {
 				b.add(WriteInvalid, WriteQuarant, "write the invalid rows", d.WriteTable(out.Format, name(out.Quarantine), q.String()))
 			}
 			break
 		}
-		b.add(WriteValid, WriteTable, "write the valid rows", d.WriteParquet(o.Output.TableFile, validRows))
+		b.add(WriteValid, WriteTable|NoInvalid, "write the valid rows", d.WriteParquet(o.Output.TableFile, allRows))
+		b.add(WriteValid, WriteTable|AnyInvalid, "write the valid rows", d.WriteParquet(o.Output.TableFile, validRows))
 		if len(p.Rules) > 0 {
 			b.add(WriteInvalid, WriteQuarant, "write the invalid rows", d.WriteParquet(o.Output.QuarantineFile, q.String()))
 		}

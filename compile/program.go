@@ -139,6 +139,9 @@ const (
 	// CountAll reads one row: the rows, then the two counts Counts reads. A ProgramDialect's
 	// program reads it from its cached rows, in place of the CountRows probe's scan of the input.
 	CountAll
+	// FailingValues reads (k, value, count) rows: the most frequent failing values of column rule
+	// k-1 (a JSON text), at most MaxFailingValues per rule, most frequent first.
+	FailingValues
 )
 
 // Writes reports whether the engine runs the step as part of the output's write, after every
@@ -159,7 +162,7 @@ var opNames = map[Op]string{
 	CountRows: "read the count", Cleanup: "clean up (also when the run fails)",
 	RuleCounts: "read the counts of the next rules",
 	ReadRow:    "read a row", ReadRows: "read the rows",
-	CountAll: "read the rows and the counts",
+	CountAll: "read the rows and the counts", FailingValues: "read the most frequent failing values",
 }
 
 func (o Op) String() string { return opNames[o] }
@@ -552,6 +555,9 @@ func (b *builder) report(p *Plan, failed string, o ProgramOptions) {
 		b.add(SampleRows, Sampled, "sample failing rows", fmt.Sprintf("SELECT CAST(%[1]s AS VARCHAR), %[2]s FROM %[3]s WHERE %[1]s IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT))",
 			RowIDColumn, rowJSON(p, ""), sql.Ident(failed)))
 	}
+	if q := failingValues(p, failed); q != "" {
+		b.add(FailingValues, AnyFailure, "find the most frequent failing values", q)
+	}
 	if q := checkCounts(failed, p, o.Checks); q != "" {
 		b.add(CheckCounts, AnyFailure, "count failures per check", q)
 	}
@@ -575,6 +581,41 @@ func failureSamples(p *Plan, failed string) string {
 	return fmt.Sprintf("SELECT k, CAST(%[1]s AS VARCHAR) FROM (SELECT %[1]s, unnest(list_filter([%[2]s], lambda x: x IS NOT NULL AND ($1::BIGINT[])[x] > 0)) AS k FROM %[3]s) "+
 		"QUALIFY row_number() OVER (PARTITION BY k ORDER BY %[1]s) <= ($1::BIGINT[])[k] ORDER BY k, %[1]s",
 		RowIDColumn, strings.Join(fails, ", "), sql.Ident(failed))
+}
+
+// MaxFailingValues is how many of its most frequent failing values a column check shows.
+const MaxFailingValues = 5
+
+// failingValues finds the most frequent failing values of every column rule, from the failing
+// rows alone (never the input): each failing row gives one (rule, value) pair per column rule it
+// fails, counted per pair; "" when the plan has no column rule. Values are JSON texts cut as a
+// sample's are, so that a long value never reaches Go whole; ties go to the smaller text.
+func failingValues(p *Plan, failed string) string {
+	var pairs []string
+	for i, r := range p.Rules {
+		col := p.column(r.Column)
+		if col == nil {
+			continue
+		}
+		pairs = append(pairs, fmt.Sprintf("CASE WHEN NOT %s THEN {'k': %d, 'v': coalesce(CAST(to_json(%s) AS VARCHAR), 'null')} END",
+			sql.Ident(r.Name), i+1, sampleValue(*col, sql.Ident(col.Name))))
+	}
+	if len(pairs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("SELECT k, v, n FROM (SELECT u.k AS k, u.v AS v, count(*) AS n FROM (SELECT unnest(list_filter([%s], lambda x: x IS NOT NULL)) AS u FROM %s) GROUP BY ALL) "+
+		"QUALIFY row_number() OVER (PARTITION BY k ORDER BY n DESC, v) <= %d ORDER BY k, n DESC, v",
+		strings.Join(pairs, ", "), sql.Ident(failed), MaxFailingValues)
+}
+
+// column is the plan's column of that name; nil for "" and for a name it has not.
+func (p *Plan) column(name string) *Column {
+	for i := range p.Columns {
+		if name != "" && p.Columns[i].Name == name {
+			return &p.Columns[i]
+		}
+	}
+	return nil
 }
 
 // checkCounts counts the rows failing some member of each check; "" when there is none.

@@ -75,7 +75,8 @@ func (c *compiler) referenceRule(r *schema.Rule, names []string) {
 	if desc == "" {
 		desc = fmt.Sprintf("(%s) in %s (%s)", strings.Join(r.References.Columns, ", "), r.References.Input, strings.Join(r.References.To, ", "))
 	}
-	c.add(Rule{Name: r.Name, Kind: schema.RuleReferences, Severity: severityOf(c.s.Severity, r.Name, names), Expr: expr, Description: desc, value: expr})
+	c.add(Rule{Name: r.Name, Kind: schema.RuleReferences, Severity: severityOf(c.s.Severity, r.Name, names),
+		Tolerance: c.s.Tolerance.Of(r.Name, names), Expr: expr, Description: desc, value: expr})
 }
 
 // ReferenceView is the statement that makes view (a Reference's Source) read the table

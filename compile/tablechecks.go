@@ -29,9 +29,37 @@ type TableCheck struct {
 	Min, Max *float64
 	// Anomaly is the metric's band from the run history, with its defaults filled; nil for none.
 	Anomaly *schema.Anomaly
+	// Sides are a condition's two compared expressions (`max(placed_at)`, `now() - INTERVAL 1
+	// DAY`) when it is one comparison, whose values the run reads beside the condition's truth;
+	// none for other checks.
+	Sides []Side
 
 	value  string // the SQL of the check's value in the statement that evaluates them
 	counts bool   // value reads the rule counts
+}
+
+// Side is one side of a condition that is a comparison.
+type Side struct {
+	Text string // the side as DuckDB prints it
+	// Newest tells that the side is the newest value of a Date or Datetime column (max(col)):
+	// the run also reads how old it is.
+	Newest bool
+
+	value string // the side's value as text, in the statement
+	age   string // how old it is, in whole seconds ("" unless Newest)
+}
+
+// Values is how many values the table checks' statement reads per check: the check's value,
+// then each side's and, for a side that is a newest value, its age.
+func (t TableCheck) Values() int {
+	n := 1
+	for _, s := range t.Sides {
+		n++
+		if s.Newest {
+			n++
+		}
+	}
+	return n
 }
 
 // Names of the rule-result functions a table check may call.
@@ -72,6 +100,9 @@ func (c *compiler) tableChecks() {
 		}
 		tc.Text, tc.Expr = strings.TrimSpace(text), expr
 		tc.counts = counts
+		if !tc.Metric {
+			tc.Sides = c.comparedSides(text)
+		}
 		c.plan.tableCounts = c.plan.tableCounts || counts
 		switch {
 		case tc.Metric && exactType(typ):
@@ -88,6 +119,108 @@ func (c *compiler) tableChecks() {
 		}
 		c.plan.TableChecks = append(c.plan.TableChecks, tc)
 	}
+}
+
+// comparedSides are the sides of a condition that is one comparison (`max(placed_at) >= now() -
+// INTERVAL 1 DAY`) but a constant one, each with the SQL of its value as text; nil for another condition
+// (or when a side cannot be printed: the check runs without them). The condition was checked
+// already, so each side is part of checked SQL.
+func (c *compiler) comparedSides(text string) []Side {
+	parsed, err := c.parseChecked(strings.TrimSpace(text))
+	if err != nil || parsed.node["class"] != "COMPARISON" {
+		return nil
+	}
+	_, runTree, _, err := c.ruleResults(parsed.node)
+	if err != nil {
+		return nil
+	}
+	db := parsed.ps.db
+	texts := sideTexts(parsed.stmt, parsed.node)
+	var sides []Side
+	for i, key := range []string{"left", "right"} {
+		shown, sok := parsed.node[key].(map[string]any)
+		run, rok := runTree[key].(map[string]any)
+		if !sok || !rok {
+			return nil
+		}
+		if shown["class"] == "CONSTANT" {
+			continue // its value is what it says
+		}
+		txt := texts[i]
+		if txt == "" {
+			if txt, err = render(c, db, shown); err != nil {
+				return nil
+			}
+		}
+		value, err := render(c, db, run)
+		if err != nil {
+			return nil
+		}
+		sd := Side{Text: txt, value: fmt.Sprintf("CAST((%s) AS VARCHAR)", value)}
+		if c.newestOfTemporal(shown) {
+			sd.Newest = true
+			// Whole seconds: how old the newest row is, not the clock's microseconds.
+			sd.age = fmt.Sprintf("CAST(epoch(now()) - epoch(CAST((%s) AS TIMESTAMPTZ)) AS BIGINT)", value)
+		}
+		sides = append(sides, sd)
+	}
+	return sides
+}
+
+// comparisonOps are the operators a comparison's text may put between its sides.
+var comparisonOps = []string{">=", "<=", "<>", "!=", "==", "=", "<", ">"}
+
+// sideTexts are a comparison's two sides as the user wrote them, cut from the statement it was
+// parsed in at the parser's locations; "" for a side whose text cannot be told (DuckDB then
+// prints it).
+func sideTexts(stmt string, cmp map[string]any) [2]string {
+	var out [2]string
+	loc := func(n map[string]any) (int, int, bool) {
+		at, aerr := strconv.ParseInt(fmt.Sprint(n["query_location"]), 10, 64)
+		ln, lerr := strconv.ParseInt(fmt.Sprint(n["query_location_length"]), 10, 64)
+		if aerr != nil || lerr != nil || at < 0 || ln <= 0 || at+ln > int64(len(stmt)) {
+			return 0, 0, false
+		}
+		return int(at), int(at + ln), true
+	}
+	start, end, ok := loc(cmp)
+	_, leftEnd, lok := loc(mapOf(cmp["left"]))
+	if !ok || !lok || leftEnd <= start || leftEnd > end {
+		return out
+	}
+	out[0] = strings.TrimSpace(stmt[start:leftEnd])
+	rest := strings.TrimSpace(stmt[leftEnd:end])
+	for _, op := range comparisonOps {
+		if r, found := strings.CutPrefix(rest, op); found {
+			out[1] = strings.TrimSpace(r)
+			break
+		}
+	}
+	if strings.Count(out[0], "(") != strings.Count(out[0], ")") || strings.Count(out[1], "(") != strings.Count(out[1], ")") {
+		return [2]string{}
+	}
+	return out
+}
+
+// newestOfTemporal reports whether the tree is max(column) of a Date or Datetime column.
+func (c *compiler) newestOfTemporal(node map[string]any) bool {
+	if node["class"] != "FUNCTION" || !strings.EqualFold(fmt.Sprint(node["function_name"]), "max") {
+		return false
+	}
+	args := asList(node["arguments"])
+	if len(args) != 1 {
+		return false
+	}
+	ref := mapOf(mapOf(args[0])["expression"])
+	if ref["class"] != "COLUMN_REF" {
+		return false
+	}
+	names := asList(ref["column_names"])
+	if len(names) == 0 {
+		return false
+	}
+	col := c.s.Column(fmt.Sprint(names[len(names)-1]))
+	return col != nil && (col.DType.Kind == schema.KindDate || col.DType.Kind == schema.KindDatetime)
 }
 
 // describeTableCheck is a check's description for people: its SQL, a metric with its bounds.
@@ -374,15 +507,25 @@ func (b *builder) tableChecks(p *Plan, rel Relation) {
 	if len(p.TableChecks) == 0 {
 		return
 	}
-	b.add(TableChecks, 0, "evaluate the table checks", p.tableChecksSQL(rel, p.TableChecks))
+	b.add(TableChecks, 0, "evaluate the table checks", p.tableChecksSQL(rel, p.TableChecks, true))
 }
 
 // tableChecksSQL is the statement that evaluates the checks over the input: one row, a value
-// per check.
-func (p *Plan) tableChecksSQL(rel Relation, checks []TableCheck) string {
-	parts := make([]string, len(checks))
-	for i, t := range checks {
-		parts[i] = t.value + " AS " + sql.Ident(t.Name)
+// per check, and with sides the values of a comparison's sides (and the age of a newest date),
+// which the report shows beside the check.
+func (p *Plan) tableChecksSQL(rel Relation, checks []TableCheck, sides bool) string {
+	var parts []string
+	for _, t := range checks {
+		parts = append(parts, t.value+" AS "+sql.Ident(t.Name))
+		if !sides {
+			continue
+		}
+		for i, sd := range t.Sides {
+			parts = append(parts, fmt.Sprintf("%s AS %s", sd.value, sql.Ident(fmt.Sprintf("%s__side%d", t.Name, i+1))))
+			if sd.Newest {
+				parts = append(parts, fmt.Sprintf("%s AS %s", sd.age, sql.Ident(fmt.Sprintf("%s__age%d", t.Name, i+1))))
+			}
+		}
 	}
 	return fmt.Sprintf("SELECT %s\nFROM (%s) AS %s", strings.Join(parts, ",\n  "), p.SourceSQL(rel), srcName)
 }
@@ -391,5 +534,5 @@ func (p *Plan) tableChecksSQL(rel Relation, checks []TableCheck) string {
 // rule counts as the TableChecks step does: the statement a run executes, only after the table
 // checks' statement failed, to find the check whose SQL raises the error on the data.
 func (p *Plan) TableCheckProbe(rel Relation, i int) (query string, readsCounts bool) {
-	return p.tableChecksSQL(rel, p.TableChecks[i:i+1]), p.TableChecks[i].counts
+	return p.tableChecksSQL(rel, p.TableChecks[i:i+1], false), p.TableChecks[i].counts
 }

@@ -29,7 +29,9 @@ func columnsCheck(p *compile.Plan, mm []casting.Mismatch) outcome.Check {
 // failureDetail is what the report needs besides the counts: per-rule samples and, for
 // collapsed checks, how many rows failed any member.
 type failureDetail struct {
-	samples     map[int][]json.RawMessage
+	samples map[int][]json.RawMessage
+	// values are, per rule, its most frequent failing values.
+	values      map[int][]outcome.ValueCount
 	groupFailed map[string]int64
 }
 
@@ -124,16 +126,19 @@ func buildChecks(p *compile.Plan, a Asset, opts Options, stats ruleStats, detail
 	checks := []outcome.Check{columnsCheck(p, nil)}
 	for _, g := range groups {
 		c := outcome.Check{Name: g.name, Passed: true, Description: g.description}
-		errorFailed, hasError := false, false
+		judged, hasError := compile.Passes, false
 		var failures []outcome.RuleFailure
 		for _, m := range g.members {
 			failed := stats.failed[m.index]
-			c.Passed = c.Passed && failed == 0
-			errorFailed = errorFailed || failed > 0 && m.rule.IsError()
+			j := m.rule.Judge(failed, stats.total)
+			c.Passed = c.Passed && j == compile.Passes
+			judged = max(judged, j)
 			hasError = hasError || m.rule.IsError()
 			if !g.collapsed {
 				c.Rule, c.Expr, c.Failed, c.Samples = m.rule.Name, m.rule.Expr, failed, detail.samples[m.index]
-				c.ResultDescription = outcome.RowsDescription(failed)
+				c.FailingValues = detail.values[m.index]
+				c.Tolerance = toleranceOf(m.rule, stats.total)
+				c.ResultDescription = outcome.RowsDescription(failed) + toleranceNote(m.rule, failed, stats.total, j)
 				continue
 			}
 			c.Rules = append(c.Rules, outcome.RuleResult{Rule: m.rule.Name, Failed: failed, Expr: m.rule.Expr})
@@ -143,7 +148,7 @@ func buildChecks(p *compile.Plan, a Asset, opts Options, stats ruleStats, detail
 				c.Samples = append(c.Samples, withRule(m.rule.Name, row))
 			}
 		}
-		c.Severity, c.Declared = outcome.FailedSeverity(errorFailed), outcome.FailedSeverity(hasError)
+		c.Severity, c.Declared = outcome.FailedSeverity(judged == compile.FailsError), outcome.FailedSeverity(hasError)
 		c.Blocking = outcome.Blocks(a.Quarantine, hasError)
 		if g.collapsed {
 			// Until the program counts the group's rows (it had not when a table check failed),
@@ -156,9 +161,50 @@ func buildChecks(p *compile.Plan, a Asset, opts Options, stats ruleStats, detail
 			}
 			c.ResultDescription = outcome.RulesDescription(failures)
 		}
+		if c.Failed > 0 && stats.total > 0 {
+			share := float64(c.Failed) / float64(stats.total)
+			c.Share = &share
+		}
 		checks = append(checks, c)
 	}
 	return checks
+}
+
+// toleranceOf is the rule's tolerance as its check reports it, its limits in rows of an input
+// of total rows; nil when the rule has none.
+func toleranceOf(r compile.Rule, total int64) *outcome.Tolerance {
+	t := r.Tolerance
+	if t.IsZero() {
+		return nil
+	}
+	out := &outcome.Tolerance{Warn: t.Warn.String(), Error: t.Error.String()}
+	if t.Warn != nil {
+		n := t.Warn.MaxRows(total)
+		out.WarnRows = &n
+	}
+	if t.Error != nil {
+		n := t.Error.MaxRows(total)
+		out.ErrorRows = &n
+	}
+	return out
+}
+
+// toleranceNote says, after a rule check's "n rows failed.", how its tolerance judged them.
+func toleranceNote(r compile.Rule, failed, total int64, j compile.Judgement) string {
+	t := r.Tolerance
+	switch {
+	case failed == 0 || t.IsZero():
+		return ""
+	case j == compile.Passes:
+		return fmt.Sprintf(" Within the warn tolerance of %s.", t.Warn.Describe())
+	case j == compile.FailsWarn && r.IsError():
+		return fmt.Sprintf(" Within the error tolerance of %s: tolerated, the run goes on.", t.Error.Describe())
+	case j == compile.FailsError && t.Error != nil:
+		return fmt.Sprintf(" Above the error tolerance of %s.", t.Error.Describe())
+	case t.Warn != nil:
+		return fmt.Sprintf(" Above the warn tolerance of %s.", t.Warn.Describe())
+	}
+	return ""
 }
 
 // withRule puts a dy_rule field first in a sample row of a collapsed check.

@@ -144,6 +144,19 @@ func TestCollectionRelationships(t *testing.T) {
 		kept: map[string][]any{"orders": {int64(1), int64(2)}, "items": {int64(1), int64(1)}, "products": {"p1"}},
 		fail: map[string]map[string]int64{"has_items": {"orders": 0, "items": 0}, "known_product": {"items": 2}},
 	}, {
+		name: "a warn reference and a warn filter keep their failing rows",
+		build: func() *collection.Collection {
+			return collection.New("c").Member("orders", colOrders()).Member("items", colItems()).
+				Member("products", colProducts(), collection.IgnoredInFilters()).
+				OneToAtLeastOne("has_items", "orders", "items").Reference("known_product", "items.product_id", "products.product_id").
+				Warn("known_product").Warn("has_items")
+		},
+		// item (2, 1) names an unknown product and order 3 has no items: both stay, counted.
+		data: map[string]string{"orders": "(1, 1.0), (2, 1.0), (3, 1.0)", "items": "(1, 1, 'p1', 1), (2, 1, 'zz', 1)",
+			"products": "('p1', 'mug')"},
+		kept: map[string][]any{"orders": {int64(1), int64(2), int64(3)}, "items": {int64(1), int64(2)}, "products": {"p1"}},
+		fail: map[string]map[string]int64{"has_items": {"orders": 1, "items": 0}, "known_product": {"items": 1}},
+	}, {
 		name: "sql filter over the members' valid rows",
 		build: func() *collection.Collection {
 			return collection.New("c").Member("orders", colOrders()).Member("items", colItems()).SQLFilter("two_units", "items", "sum(qty) >= 2")

@@ -282,7 +282,7 @@ func (ing *evaluating) settle(ctx context.Context, res *runner.Result, err error
 	if res == nil {
 		return nil, err
 	}
-	ev := &evaluation{res: res, total: res.Facts.Rows, stats: ruleStats{invalid: res.Invalid, failed: res.Failed}, out: res.Outcome, groups: groups, tables: ing.tables}
+	ev := &evaluation{res: res, total: res.Facts.Rows, stats: ruleStats{total: res.Facts.Rows, invalid: res.Invalid, failed: res.Failed}, out: res.Outcome, groups: groups, tables: ing.tables}
 	var step *runner.StepError
 	if err != nil && errors.As(err, &step) && !res.Counted {
 		// Until the rules are counted, a failure is the input's (or the run's end), or a custom
@@ -310,7 +310,7 @@ func (ing *evaluating) settle(ctx context.Context, res *runner.Result, err error
 // detail is what the program read of the failures beyond the rule counts (nothing yet when it
 // stopped before).
 func (ing *evaluating) detail(res *runner.Result) *failureDetail {
-	detail := failureDetail{samples: res.Samples, groupFailed: map[string]int64{}}
+	detail := failureDetail{samples: res.Samples, values: res.Values, groupFailed: map[string]int64{}}
 	for i, g := range countedGroups(ing.groups) {
 		if i < len(res.CheckFailed) {
 			detail.groupFailed[g.name] = res.CheckFailed[i]

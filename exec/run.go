@@ -125,6 +125,7 @@ func (o Options) forMember(member string) Options {
 
 // ruleStats is what one evaluation tells about the rules.
 type ruleStats struct {
+	total   int64   // the input's rows
 	invalid int64   // rows failing an error rule
 	failed  []int64 // per rule, rows failing it (warn rules included)
 }

@@ -25,7 +25,11 @@ func CheckSpecs(p *compile.Plan, quarantine bool, opts Options) []outcome.CheckS
 			continue // dy_schema__columns has no rules
 		}
 		for _, m := range groups[i-1].members {
-			specs[i].Rules = append(specs[i].Rules, outcome.SpecRule{Rule: m.rule.Name, Severity: string(m.rule.Severity), Expr: m.rule.Expr})
+			spec := outcome.SpecRule{Rule: m.rule.Name, Severity: string(m.rule.Severity), Expr: m.rule.Expr}
+			if t := m.rule.Tolerance; !t.IsZero() {
+				spec.Tolerance = &outcome.Tolerance{Warn: t.Warn.String(), Error: t.Error.String()}
+			}
+			specs[i].Rules = append(specs[i].Rules, spec)
 		}
 	}
 	return specs

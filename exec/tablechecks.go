@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/outcome"
@@ -21,6 +22,8 @@ type tableResult struct {
 	passed bool
 	band   *anomalyBand
 	why    string // what it found, for the check's result description and the error
+	// compared are a comparison's sides with their values.
+	compared []outcome.Compared
 }
 
 // failsRun reports whether the result fails the run: an error check that failed.
@@ -104,10 +107,47 @@ func median(vals []float64) float64 {
 // (runner.Asset.JudgeTables); baselines are the earlier values of each check.
 func judgeTableChecks(p *compile.Plan, vals []any, baselines map[string][]float64) []tableResult {
 	results := make([]tableResult, len(p.TableChecks))
+	k := 0
 	for i, c := range p.TableChecks {
-		results[i] = judgeTableCheck(c, vals[i], baselines)
+		results[i] = judgeTableCheck(c, vals[k], baselines)
+		k++
+		for _, sd := range c.Sides {
+			cmp := outcome.Compared{Expr: sd.Text, Value: textOf(vals[k])}
+			k++
+			if sd.Newest {
+				if secs, ok := vals[k].(int64); ok {
+					cmp.AgeS = &secs
+				}
+				k++
+			}
+			results[i].compared = append(results[i].compared, cmp)
+		}
+		if len(results[i].compared) > 0 && results[i].value != nil {
+			results[i].why += ": " + comparedPhrase(results[i].compared)
+		}
 	}
 	return results
+}
+
+// textOf is a side's value as the statement read it (text), "NULL" for NULL.
+func textOf(v any) string {
+	if v == nil {
+		return "NULL"
+	}
+	return fmt.Sprint(v)
+}
+
+// comparedPhrase says what a comparison's sides were: "max(placed_at) is 2026-12-05 10:00:00,
+// 2 days 3 hours old; now() - INTERVAL 1 DAY is 2026-12-06 12:00:00+00".
+func comparedPhrase(sides []outcome.Compared) string {
+	parts := make([]string, len(sides))
+	for i, sd := range sides {
+		parts[i] = sd.Expr + " is " + sd.Value
+		if sd.AgeS != nil {
+			parts[i] += ", " + outcome.AgePhrase(*sd.AgeS) + " old"
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // readBaselines reads the earlier values of the plan's anomaly checks from the run history;
@@ -312,7 +352,7 @@ func tableChecks(p *compile.Plan, results []tableResult) []outcome.Check {
 
 func tableCheck(t tableResult) outcome.Check {
 	c := t.check
-	res := &outcome.TableResult{Value: t.value, Min: c.Min, Max: c.Max}
+	res := &outcome.TableResult{Value: t.value, Min: c.Min, Max: c.Max, Compared: t.compared}
 	if b := t.band; b != nil {
 		res.Baseline = &outcome.Baseline{Runs: b.Runs}
 		if b.Ready {

@@ -87,7 +87,7 @@ func tableCheckOutcomes(t *testing.T, backends []backend) {
 					var tce *outcome.TableCheckError
 					require.ErrorAs(t, err, &tce)
 					assert.Equal(t, "TableCheckError", rep.Error.Type)
-					assert.Contains(t, err.Error(), "dy_table__enough_rows (count(*) >= 1000 is false)")
+					assert.Contains(t, err.Error(), "dy_table__enough_rows (count(*) >= 1000 is false: count(*) is ")
 					assert.Contains(t, err.Error(), "Nothing was written")
 					assert.False(t, last.Passed)
 					assert.Equal(t, outcome.SeverityError, last.Severity)

@@ -22,6 +22,12 @@ const (
 	MetaColumnSchemaErrors = "dataframely/column_schema_errors"
 	// MetaErrorRowsAddress is where the invalid rows went, on every check of a run that wrote them.
 	MetaErrorRowsAddress = "dataframely/error_rows_address"
+	// MetaFailedShare is the failed rows' share of the input (0 to 1), when some row failed.
+	MetaFailedShare = "tablegate/failed_share"
+	// MetaFailingValues are a failing column check's most frequent failing values, {value, count}.
+	MetaFailingValues = "tablegate/failing_values"
+	// MetaTolerance is a rule check's tolerance: {warn, warn_rows, error, error_rows}.
+	MetaTolerance = "tablegate/tolerance"
 )
 
 // FailedSeverity is the severity of a rule check: ERROR when one of its error rules failed, else
@@ -115,4 +121,7 @@ type SpecRule struct {
 	Rule     string `json:"rule"`
 	Severity string `json:"severity"` // error or warn, as the schema declares it
 	Expr     string `json:"expr"`
+	// Tolerance is the rule's declared tolerance, its limits as the schema writes them (no rows:
+	// a share's rows depend on the run's input); nil without one.
+	Tolerance *Tolerance `json:"tolerance,omitempty"`
 }

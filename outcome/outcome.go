@@ -81,9 +81,32 @@ type Check struct {
 	ErrorRowsAddress string
 	// Table is a table check's result (dy_table__<name>); nil on the other checks.
 	Table *TableResult
+	// Share is Failed as a share of the input's rows (0 to 1), on a rule check some row failed.
+	Share *float64
+	// Tolerance is a rule check's declared tolerance (nil without one).
+	Tolerance *Tolerance
+	// FailingValues are a failing column check's most frequent failing values, most frequent
+	// first, each with how many failing rows have it.
+	FailingValues []ValueCount
 	// Contract are the data-contract quality entries the check's rules came from, when the
 	// schema was imported from a contract.
 	Contract []ContractQuality
+}
+
+// Tolerance is a rule check's tolerance: its limits as the schema writes them ("10", "1.5%"),
+// and in rows of the run's input. A check passes up to Warn and fails at WARN up to Error.
+type Tolerance struct {
+	Error     string `json:"error,omitempty"`
+	ErrorRows *int64 `json:"error_rows,omitempty"`
+	Warn      string `json:"warn,omitempty"`
+	WarnRows  *int64 `json:"warn_rows,omitempty"`
+}
+
+// ValueCount is one failing value of a column check and how many failing rows have it. Value
+// is the value as JSON (null for NULL), cut as a sample's values are.
+type ValueCount struct {
+	Count int64           `json:"count"`
+	Value json.RawMessage `json:"value"`
 }
 
 // ContractQuality is a contract quality entry a check reports under: its rule (or table check)
@@ -134,15 +157,20 @@ type metadata struct {
 	RuleExpr           *string            `json:"dataframely/rule_expr,omitempty"`
 	Rules              []RuleResult       `json:"dataframely/rules,omitempty"`
 	Baseline           *Baseline          `json:"tablegate/baseline,omitempty"`
+	Compared           []Compared         `json:"tablegate/compared,omitempty"`
+	FailedShare        *float64           `json:"tablegate/failed_share,omitempty"`
+	FailingValues      []ValueCount       `json:"tablegate/failing_values,omitempty"`
 	Max                *float64           `json:"tablegate/max,omitempty"`
 	Min                *float64           `json:"tablegate/min,omitempty"`
+	Tolerance          *Tolerance         `json:"tablegate/tolerance,omitempty"`
 	Value              json.RawMessage    `json:"tablegate/value,omitempty"` // null when NULL
 	Contract           []ContractQuality  `json:"odcs/quality,omitempty"`
 }
 
 func (c Check) metadata() (metadata, error) {
 	m := metadata{ColumnSchemaErrors: c.Mismatches, ErrorRowsAddress: c.ErrorRowsAddress, FailedExamples: c.Samples,
-		FailedRowCount: max(c.Failed, 0), Rules: c.Rules, Contract: c.Contract}
+		FailedRowCount: max(c.Failed, 0), Rules: c.Rules, Contract: c.Contract, FailedShare: c.Share, FailingValues: c.FailingValues,
+		Tolerance: c.Tolerance}
 	if c.Rule != "" {
 		m.Rule = &c.Rule
 	}
@@ -154,7 +182,7 @@ func (c Check) metadata() (metadata, error) {
 		if err != nil {
 			return m, fmt.Errorf("check %s: its value: %w", c.Name, err)
 		}
-		m.Value, m.Min, m.Max, m.Baseline = value, t.Min, t.Max, t.Baseline
+		m.Value, m.Min, m.Max, m.Baseline, m.Compared = value, t.Min, t.Max, t.Baseline, t.Compared
 	}
 	return m, nil
 }
@@ -183,7 +211,7 @@ func (c *Check) UnmarshalJSON(data []byte) error {
 	*c = Check{Name: w.Name, Passed: w.Passed, Severity: w.Severity, Declared: w.Declared, Blocking: w.Blocking, Description: w.Description,
 		ResultDescription: w.ResultDescription, Failed: w.Metadata.FailedRowCount, Rules: w.Metadata.Rules,
 		Samples: w.Metadata.FailedExamples, Mismatches: w.Metadata.ColumnSchemaErrors, ErrorRowsAddress: w.Metadata.ErrorRowsAddress,
-		Contract: w.Metadata.Contract}
+		Contract: w.Metadata.Contract, Share: w.Metadata.FailedShare, FailingValues: w.Metadata.FailingValues, Tolerance: w.Metadata.Tolerance}
 	if w.Metadata.Rule != nil {
 		c.Rule = *w.Metadata.Rule
 	}
@@ -191,7 +219,7 @@ func (c *Check) UnmarshalJSON(data []byte) error {
 		c.Expr = *w.Metadata.RuleExpr
 	}
 	if w.Metadata.Value != nil {
-		c.Table = &TableResult{Min: w.Metadata.Min, Max: w.Metadata.Max, Baseline: w.Metadata.Baseline}
+		c.Table = &TableResult{Min: w.Metadata.Min, Max: w.Metadata.Max, Baseline: w.Metadata.Baseline, Compared: w.Metadata.Compared}
 		dec := json.NewDecoder(bytes.NewReader(w.Metadata.Value))
 		dec.UseNumber() // a metric keeps its digits
 		if err := dec.Decode(&c.Table.Value); err != nil {

@@ -20,6 +20,51 @@ type TableResult struct {
 	Min, Max *float64
 	// Baseline is a metric's anomaly band from the run history; nil without one.
 	Baseline *Baseline
+	// Compared are the two sides of a condition that is one comparison, with their values.
+	Compared []Compared
+}
+
+// Compared is one side of a condition that is a comparison: its SQL and its value as text, and,
+// for the newest value of a Date or Datetime column (max(col)), how old it is.
+type Compared struct {
+	// AgeS is how many whole seconds ago the side's time was (negative: in the future).
+	AgeS  *int64 `json:"age_s,omitempty"`
+	Expr  string `json:"expr"`
+	Value string `json:"value"`
+}
+
+// AgePhrase spells an age in seconds for people, to its two largest units: "2 days 3 hours",
+// "45 minutes", "12 seconds"; a negative age is "N … in the future".
+func AgePhrase(secs int64) string {
+	future := secs < 0
+	if future {
+		secs = -secs
+	}
+	units := []struct {
+		name string
+		s    int64
+	}{{"day", 86400}, {"hour", 3600}, {"minute", 60}, {"second", 1}}
+	var parts []string
+	for _, u := range units {
+		if n := secs / u.s; n > 0 && len(parts) < 2 {
+			secs -= n * u.s
+			p := fmt.Sprintf("%d %s", n, u.name)
+			if n != 1 {
+				p += "s"
+			}
+			parts = append(parts, p)
+		} else if len(parts) > 0 {
+			break
+		}
+	}
+	if len(parts) == 0 {
+		return "0 seconds"
+	}
+	out := strings.Join(parts, " ")
+	if future {
+		out += " in the future"
+	}
+	return out
 }
 
 // Baseline is a metric's anomaly band: median ± a threshold of MADs, drawn from the values of
@@ -40,6 +85,8 @@ const (
 	// MetaMin and MetaMax are a metric's bounds, when declared.
 	MetaMin = "tablegate/min"
 	MetaMax = "tablegate/max"
+	// MetaCompared are a comparison condition's sides: expr, value and, for a newest time, age_s.
+	MetaCompared = "tablegate/compared"
 	// MetaBaseline is a metric's anomaly band: median, mad, low, high (absent on the side a
 	// one-sided band leaves open) and runs, the earlier values it was drawn from.
 	MetaBaseline = "tablegate/baseline"

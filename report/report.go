@@ -129,7 +129,7 @@ func checksOf(checks []outcome.Check, p *compile.Plan) []Check {
 const columnsCheck = "dy_schema__columns"
 
 // Fingerprint is a short hash of what the schema checks: its columns and dtypes, and each rule's
-// name, severity and SQL.
+// name, severity, SQL and tolerance.
 func Fingerprint(p *compile.Plan) string {
 	h := sha256.New()
 	for _, c := range p.Columns {
@@ -137,6 +137,10 @@ func Fingerprint(p *compile.Plan) string {
 	}
 	for _, r := range p.Rules {
 		fmt.Fprintf(h, "rule %q %s %q\n", r.Name, r.Severity, r.Expr)
+		if !r.Tolerance.IsZero() {
+			// What fails the run changed; a schema without tolerances keeps its fingerprint.
+			fmt.Fprintf(h, "tolerance %q %s\n", r.Name, r.Tolerance)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
@@ -204,4 +208,35 @@ func group(digits string) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// Percent spells a share of the input (0 to 1) as a percentage of at most two decimals, the
+// same in the text output and on the page: 20%, 1.25%; a share that rounds to 0% or 100% but is
+// not says so (<0.01%, >99.99%).
+func Percent(share float64) string {
+	p := share * 100
+	switch {
+	case p <= 0:
+		return "0%"
+	case p < 0.005:
+		return "<0.01%"
+	case p < 100 && p >= 99.995:
+		return ">99.99%"
+	}
+	s := strings.TrimRight(strings.TrimRight(strconv.FormatFloat(p, 'f', 2, 64), "0"), ".")
+	return s + "%"
+}
+
+// Values spells a column check's most frequent failing values with their counts: `-1 (2 rows),
+// "x" (1 row)`.
+func Values(values []outcome.ValueCount) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		noun := "rows"
+		if v.Count == 1 {
+			noun = "row"
+		}
+		parts[i] = fmt.Sprintf("%s (%s %s)", v.Value, Count(v.Count), noun)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -87,10 +87,11 @@ func TestFingerprint(t *testing.T) {
 	assert.Equal(t, a, fp(base()), "stable")
 	assert.Len(t, a, 16)
 	for name, s := range map[string]*schema.Schema{
-		"dtype":    schema.New("S", schema.Int32("a").Min(0)),
-		"rule":     schema.New("S", schema.Int64("a").Min(1)),
-		"severity": schema.New("S", schema.Int64("a").Min(0).SeverityOf("min", schema.Warn)),
-		"column":   schema.New("S", schema.Int64("a").Min(0), schema.String("b").Nullable()),
+		"dtype":     schema.New("S", schema.Int32("a").Min(0)),
+		"rule":      schema.New("S", schema.Int64("a").Min(1)),
+		"severity":  schema.New("S", schema.Int64("a").Min(0).SeverityOf("min", schema.Warn)),
+		"column":    schema.New("S", schema.Int64("a").Min(0), schema.String("b").Nullable()),
+		"tolerance": schema.New("S", schema.Int64("a").Min(0).ToleranceOf("min", schema.Tolerance{Error: schema.Share(0.01)})),
 	} {
 		assert.NotEqual(t, a, fp(s), name)
 	}

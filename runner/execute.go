@@ -342,6 +342,11 @@ func (x *interpreter) holds(s compile.Step) bool { return s.When&x.flags == s.Wh
 // decide takes the outcome and the steps' conditions from the counts read so far.
 func (x *interpreter) decide() {
 	r := x.res
+	if x.a.Policy == outcome.PolicyAbort && r.Invalid > 0 && x.ruleCounted == len(r.Failed) && tolerated(x.a.Plan, r) {
+		// Without a quarantine, failures within their rules' tolerances stay in the table: the
+		// only other places for the rows would lose them or fail the run the tolerance keeps going.
+		r.Invalid = 0
+	}
 	r.Outcome = outcome.Decide(r.Facts.Rows, r.Invalid, x.a.Policy)
 	if x.tablesFail {
 		// Before aborted and no_valid_rows: the batch as a whole is wrong.
@@ -350,6 +355,16 @@ func (x *interpreter) decide() {
 	x.take = sampleTakes(x.a.Groups, r.Failed, x.a.Program.Samples)
 	x.flags = conditions(r.Facts.Rows, r.Invalid, r.Failing, r.Outcome, x.a.Output, x.a.Quarantine, x.a.Program.RowSample, len(x.take) > 0)
 	r.Conds = x.flags
+}
+
+// tolerated reports whether every error rule that some row failed is within its tolerance.
+func tolerated(p *compile.Plan, r *Result) bool {
+	for i, rule := range p.Rules {
+		if rule.IsError() && r.Failed[i] > 0 && !rule.Tolerated(r.Failed[i], r.Facts.Rows) {
+			return false
+		}
+	}
+	return true
 }
 
 // conditions are the program's conditions that hold for a run with these counts and outcome.
@@ -431,6 +446,8 @@ func (x *interpreter) step(ctx context.Context, s compile.Step) error {
 		return x.readPicks(ctx, s.SQL)
 	case compile.SampleRows:
 		return x.readSampleRows(ctx, s.SQL)
+	case compile.FailingValues:
+		return x.readFailingValues(ctx, s.SQL)
 	case compile.CheckCounts:
 		r.CheckFailed = make([]int64, len(x.a.Program.Checks))
 		dest := make([]any, len(r.CheckFailed))
@@ -498,7 +515,11 @@ func (x *interpreter) ifBegun(begun bool, rollback string) string {
 // the checks read them, and has them judged.
 func (x *interpreter) readTableChecks(ctx context.Context, query string) error {
 	p := x.a.Plan
-	vals := make([]any, len(p.TableChecks))
+	n := 0
+	for _, t := range p.TableChecks {
+		n += t.Values()
+	}
+	vals := make([]any, n)
 	dest := make([]any, len(vals))
 	for i := range vals {
 		dest[i] = &vals[i]
@@ -599,6 +620,27 @@ func sampleRows(ctx context.Context, b Backend, query string, rids []string, row
 func wholeNumber(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// readFailingValues reads the most frequent failing values of the column rules.
+func (x *interpreter) readFailingValues(ctx context.Context, query string) error {
+	rows, err := x.b.Query(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	x.res.Values = map[int][]outcome.ValueCount{}
+	for rows.Next() {
+		var k, n int64
+		var v string
+		if err := rows.Scan(&k, &v, &n); err != nil {
+			return err
+		}
+		if k >= 1 && int(k) <= len(x.res.Failed) {
+			x.res.Values[int(k)-1] = append(x.res.Values[int(k)-1], outcome.ValueCount{Value: json.RawMessage(sanitizeJSON(v)), Count: n})
+		}
+	}
+	return rows.Err()
 }
 
 // readRuleSets reads the invalid rows counted by the exact set of rules each failed.

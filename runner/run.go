@@ -48,6 +48,8 @@ type Result struct {
 	CheckFailed []int64
 	// Samples is, per rule, its failing rows the checks show (JSON objects).
 	Samples map[int][]json.RawMessage
+	// Values is, per column rule, its most frequent failing values.
+	Values map[int][]outcome.ValueCount
 	// InvalidByRules, InvalidSample and ValidSample are the report's.
 	InvalidByRules []outcome.RuleSet
 	InvalidSample  []json.RawMessage

@@ -18,6 +18,7 @@ func (s *Schema) Clone() *Schema {
 		c.Rules[i] = &rc
 	}
 	c.Severity = s.Severity.clone()
+	c.Tolerance = s.Tolerance.clone()
 	c.TableChecks = cloneTableChecks(s.TableChecks)
 	c.Contract = s.Contract.clone()
 	c.problems = slices.Clone(s.problems)
@@ -62,6 +63,7 @@ func (c *Column) clone() *Column {
 		a.MaxLength = &n
 	}
 	a.Severity = c.Args.Severity.clone()
+	a.Tolerance = c.Args.Tolerance.clone()
 	a.References = c.Args.References.clone()
 	return &cp
 }

@@ -37,6 +37,23 @@ func (s SeveritySpec) IsZero() bool {
 	return s.All == "" && len(s.PerRule) == 0 && s.Invalid == ""
 }
 
+// Of resolves one rule's severity (named in ruleNames, whose aliases an entry may use): the
+// per-rule entry wins over the one value for all; error when nothing is declared.
+func (s SeveritySpec) Of(rule string, ruleNames []string) Severity {
+	sev := Error
+	if s.All != "" {
+		sev = s.All
+	}
+	for _, e := range s.PerRule {
+		for _, r := range ResolveSeverityName(e.Rule, ruleNames) {
+			if r == rule {
+				sev = e.Severity
+			}
+		}
+	}
+	return sev
+}
+
 // Check is one custom SQL rule on a column; `_` in SQL stands for the checked value.
 type Check struct {
 	Name string // rule name: check, check__0, check__lowercase
@@ -76,6 +93,8 @@ type Args struct {
 	References *Reference
 
 	Severity SeveritySpec
+	// Tolerance is how many failing rows the column's rules tolerate.
+	Tolerance ToleranceSpec
 }
 
 // Value is a rule argument as written: a number, an ISO date/time string or a duration-language

@@ -392,7 +392,7 @@ func pairs(n *yaml.Node) [][2]*yaml.Node {
 	return out
 }
 
-var schemaKeys = []string{"schema", "description", "extends", "columns", "rules", "severity", "table_checks", "contract"}
+var schemaKeys = []string{"schema", "description", "extends", "columns", "rules", "severity", "tolerance", "table_checks", "contract"}
 
 func (l *loader) schema(doc *yaml.Node) *Schema {
 	root := doc
@@ -437,6 +437,8 @@ func (l *loader) schema(doc *yaml.Node) *Schema {
 			s.Rules = l.rules(val)
 		case "severity":
 			s.Severity = l.severity(val, "")
+		case "tolerance":
+			s.Tolerance = l.tolerance(val, "")
 		case "table_checks":
 			s.TableChecks = l.tableChecks(val)
 		case "contract":
@@ -451,6 +453,7 @@ func (l *loader) schema(doc *yaml.Node) *Schema {
 		child.Rules = append(child.Rules, s.Rules...)
 		child.TableChecks = append(child.TableChecks, s.TableChecks...)
 		child.Severity = mergeSeverity(parent.Severity, s.Severity)
+		child.Tolerance = mergeTolerance(parent.Tolerance, s.Tolerance)
 		child.Contract = s.Contract
 		child.problems = append(child.problems, l.problems...)
 		return child
@@ -556,7 +559,7 @@ func (l *loader) value(n *yaml.Node, column, key string) *Value {
 var columnKeys = []string{
 	"name", "type", "description", "nullable", "primary_key", "unique", "check", "min", "min_exclusive",
 	"max", "max_exclusive", "is_in", "regex", "min_length", "max_length", "allow_inf", "allow_nan",
-	"resolution", "severity", "precision", "scale", "time_unit", "time_zone", "categories", "inner",
+	"resolution", "severity", "tolerance", "precision", "scale", "time_unit", "time_zone", "categories", "inner",
 	"shape", "fields", "references",
 }
 
@@ -661,6 +664,8 @@ func (l *loader) column(n *yaml.Node, parent string, named bool) *Column {
 			a.References = l.reference(val, label)
 		case "severity":
 			a.Severity = l.severity(val, label)
+		case "tolerance":
+			a.Tolerance = l.tolerance(val, label)
 		case "precision", "scale":
 			if c.DType.Kind != KindDecimal {
 				l.bad(key, label, key.Value, "%s applies to Decimal columns only", key.Value)

@@ -12,6 +12,8 @@ type Schema struct {
 	Columns     []*Column
 	Rules       []*Rule
 	Severity    SeveritySpec
+	// Tolerance is how many failing rows the schema-level rules tolerate.
+	Tolerance ToleranceSpec
 	// TableChecks judge the whole input (volume, freshness, metrics), once per run.
 	TableChecks []*TableCheck
 	// Contract names the data contract the schema was imported from; nil for other schemas.
@@ -67,6 +69,7 @@ func Extends(parent *Schema, name string, columns ...*Column) *Schema {
 		Description: parent.Description,
 		Rules:       append([]*Rule(nil), parent.Rules...),
 		Severity:    copySeverity(parent.Severity),
+		Tolerance:   parent.Tolerance.clone(),
 		TableChecks: append([]*TableCheck(nil), parent.TableChecks...),
 		problems:    append([]error(nil), parent.problems...),
 	}

@@ -219,8 +219,13 @@ func (v *validator) column(c *Column, path string, top bool) {
 	v.checks(c, path)
 	if top {
 		v.columnSeverity(c, path)
+		names := c.RuleNames()
+		v.tolerance(a.Tolerance, c.pos, path, names, func(r string) Severity { return a.Severity.Of(r, names) })
 	} else if !a.Severity.IsZero() {
 		bad("severity", "declare the severity on the top-level column, naming the inner rule (e.g. inner_min_length)")
+	}
+	if !top && !a.Tolerance.IsZero() {
+		bad("tolerance", "declare the tolerance on the top-level column, naming the inner rule (e.g. inner_min_length)")
 	}
 }
 
@@ -556,6 +561,8 @@ func (v *validator) schemaRules() {
 		}
 	}
 	v.schemaSeverity()
+	names := s.SchemaRuleNames()
+	v.tolerance(s.Tolerance, Pos{File: s.File}, "", names, func(r string) Severity { return s.Severity.Of(r, names) })
 }
 
 func columnNamedFold(s *Schema, name string) bool {

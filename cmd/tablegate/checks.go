@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -118,9 +119,27 @@ func printCheckSpecs(w io.Writer, checks []tablegate.CheckSpec) {
 		if c.Blocking {
 			block = "blocking"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Name, sev, block, c.Description)
+		desc := c.Description
+		for _, r := range c.Rules {
+			if t := r.Tolerance; t != nil {
+				desc += fmt.Sprintf(" [%s tolerates %s]", r.Rule, toleranceText(t.Warn, t.Error))
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Name, sev, block, desc)
 	}
 	_ = tw.Flush()
+}
+
+// toleranceText spells a rule's tolerance as the text outputs show it: "warn 10, error 1.5%".
+func toleranceText(warn, errLimit string) string {
+	var parts []string
+	if warn != "" {
+		parts = append(parts, "warn "+warn)
+	}
+	if errLimit != "" {
+		parts = append(parts, "error "+errLimit)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // collectionChecks lists the checks of every member of a collection, the collection's rules

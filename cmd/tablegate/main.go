@@ -243,6 +243,11 @@ func checkCmd(stdout io.Writer) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(stdout, "%s is valid: %d columns, %d rules.\n", plan.Name, len(plan.Columns), len(plan.Rules))
+			for _, r := range plan.Rules {
+				if !r.Tolerance.IsZero() {
+					fmt.Fprintf(stdout, "  %s (%s) tolerates %s\n", r.Name, r.Severity, toleranceText(r.Tolerance.Warn.String(), r.Tolerance.Error.String()))
+				}
+			}
 			return nil
 		},
 	}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/tablegate/tablegate"
@@ -90,9 +92,9 @@ func printText(w io.Writer, rep *tablegate.Report, st textStyle) {
 	fmt.Fprintf(w, "  health: %s\n", rep.Health)
 }
 
-// printChecks lists the failing checks, one line each with its declared severity, whether it
-// blocked the write, its failed count (right-aligned over every line) and description, then its
-// failing rows.
+// printChecks lists the failing checks, those failing at ERROR first, one line each with its
+// severity, whether it blocked the write, its failed count and share of the input (right-aligned
+// over every line) and description, then its most frequent failing values and its failing rows.
 func printChecks(w io.Writer, checks []tablegate.Check, st textStyle) {
 	var failing []tablegate.Check
 	for _, c := range checks {
@@ -100,15 +102,21 @@ func printChecks(w io.Writer, checks []tablegate.Check, st textStyle) {
 			failing = append(failing, c)
 		}
 	}
+	slices.SortStableFunc(failing, func(a, b tablegate.Check) int {
+		return cmp.Compare(severityRank(a.Severity), severityRank(b.Severity))
+	})
 	fmt.Fprintf(w, "  checks: %d, %d failing\n", len(checks), len(failing))
-	nameW, countW := 0, 0
-	counts := make([]string, len(failing))
+	nameW, countW, shareW := 0, 0, 0
+	counts, shares := make([]string, len(failing)), make([]string, len(failing))
 	for i, c := range failing {
 		nameW = max(nameW, len(c.Name))
 		if c.Failed > 0 {
 			counts[i] = count(c.Failed)
 		}
-		countW = max(countW, len(counts[i]))
+		if c.Share != nil {
+			shares[i] = "(" + report.Percent(*c.Share) + ")"
+		}
+		countW, shareW = max(countW, len(counts[i])), max(shareW, len(shares[i]))
 	}
 	for i, c := range failing {
 		sevColour := ansiYellow
@@ -116,7 +124,7 @@ func printChecks(w io.Writer, checks []tablegate.Check, st textStyle) {
 			sevColour = ansiRed
 		}
 		blocked := "         "
-		if c.Blocking {
+		if c.Blocking && c.Severity == tablegate.CheckError { // a blocking check within its tolerance blocks nothing
 			blocked = "blocked  "
 		}
 		failed := ""
@@ -125,10 +133,17 @@ func printChecks(w io.Writer, checks []tablegate.Check, st textStyle) {
 		} else if countW > 0 {
 			failed = strings.Repeat(" ", countW+len(" failed"))
 		}
+		if shareW > 0 {
+			failed += fmt.Sprintf(" %*s", shareW, shares[i])
+		}
 		fmt.Fprintf(w, "    %s %s%-*s  %s  %s\n", st.paint(sevColour, fmt.Sprintf("%-5s", c.Severity)), blocked, nameW, c.Name, failed, c.Description)
-		if c.Table != nil {
-			// A table check: what it found against what it requires.
+		if c.Table != nil || c.Tolerance != nil {
+			// A table check: what it found against what it requires; a rule check with a
+			// tolerance: how the tolerance judged its count.
 			fmt.Fprintf(w, "          %s\n", c.ResultDescription)
+		}
+		if len(c.FailingValues) > 0 {
+			fmt.Fprintf(w, "          most frequent failing values: %s\n", report.Values(c.FailingValues))
 		}
 		if len(c.Mismatches) > 0 {
 			fmt.Fprintf(w, "          %s\n", jsonText(c.Mismatches))
@@ -147,6 +162,14 @@ func printChecks(w io.Writer, checks []tablegate.Check, st textStyle) {
 			fmt.Fprintf(w, "          %s\n", data)
 		}
 	}
+}
+
+// severityRank orders failing checks: ERROR before WARN.
+func severityRank(s tablegate.CheckSeverity) int {
+	if s == tablegate.CheckError {
+		return 0
+	}
+	return 1
 }
 
 // printRuleSets prints the top sets of rules that invalid rows failed, with their counts aligned.

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tablegate/tablegate"
 )
 
 // cliIn runs the command line in process in a given console.
@@ -36,8 +38,9 @@ func TestTextOutput(t *testing.T) {
 	assert.Equal(t, "FAIL Orders: aborted — 8 input, 3 valid, 5 invalid", lines[0])
 	assert.Equal(t, 1, strings.Count(stdout, "Orders"), "the schema is named once")
 	assert.NotContains(t, stdout, "\x1b[", "no colour when stdout is not a terminal")
-	assert.Contains(t, stdout, "    ERROR blocked  dy_rule__amount__min       3 failed  amount >= 0\n")
-	assert.Contains(t, stdout, "    WARN           dy_rule__note__max_length  1 failed  note length <= 5 bytes\n")
+	assert.Contains(t, stdout, "    ERROR blocked  dy_rule__amount__min       3 failed (37.5%)  amount >= 0\n"+
+		"          most frequent failing values: -1.0 (1 row), -2.0 (1 row), -5.0 (1 row)\n")
+	assert.Contains(t, stdout, "    WARN           dy_rule__note__max_length  1 failed (12.5%)  note length <= 5 bytes\n")
 	assert.Contains(t, stdout, `          {"id":"b","amount":-1.0,"note":"hi"}`+"\n")
 	assert.Contains(t, stdout, `          {"id":"c","amount":2.0,"note":"toolong"}`+"\n")
 
@@ -113,4 +116,64 @@ func TestTextCaps(t *testing.T) {
 	}
 	assert.Contains(t, stdout, " 10,000 failed")
 	assert.Contains(t, stdout, "  1,539 failed")
+}
+
+// TestTextLeadsWithErrors: failing checks at ERROR come first, in check order, then those at
+// WARN; a rule check with a tolerance says how it was judged.
+func TestTextLeadsWithErrors(t *testing.T) {
+	t.Parallel()
+	share := func(f float64) *float64 { return &f }
+	checks := []tablegate.Check{
+		{Name: "dy_rule__a__regex", Severity: tablegate.CheckWarn, Failed: 2, Share: share(0.02), Description: "a"},
+		{Name: "dy_rule__b__min", Severity: tablegate.CheckError, Failed: 1, Share: share(0.01), Description: "b"},
+		{Name: "dy_rule__c__max", Passed: true, Severity: tablegate.CheckWarn, Description: "c"},
+		{Name: "dy_rule__d__min", Severity: tablegate.CheckWarn, Failed: 3, Share: share(0.03), Description: "d",
+			Tolerance: &tablegate.CheckTolerance{Error: "5%"}, ResultDescription: "3 rows failed. Within the error tolerance of 5% of the input: tolerated, the run goes on."},
+		{Name: "dy_rule__e__max", Severity: tablegate.CheckError, Failed: 10, Share: share(0.1), Description: "e"},
+	}
+	var b bytes.Buffer
+	printChecks(&b, checks, textStyle{})
+	want := "  checks: 5, 4 failing\n" +
+		"    ERROR dy_rule__b__min     1 failed  (1%)  b\n" +
+		"    ERROR dy_rule__e__max    10 failed (10%)  e\n" +
+		"    WARN  dy_rule__a__regex   2 failed  (2%)  a\n" +
+		"    WARN  dy_rule__d__min     3 failed  (3%)  d\n" +
+		"          3 rows failed. Within the error tolerance of 5% of the input: tolerated, the run goes on.\n"
+	assert.Equal(t, want, strings.ReplaceAll(b.String(), "          dy_", " dy_"))
+}
+
+// TestToleranceCLI: `check` and `checks` show the declared tolerances; a bad one is refused with
+// its file and line; a run within an error tolerance without a quarantine writes every row and
+// exits 0 with the check at WARN.
+func TestToleranceCLI(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	schemaFile := f.write("t.yaml", "schema: T\ncolumns:\n  - name: id\n    type: Int64\n    min: 0\n    tolerance: {min: {warn: 1, error: 50%}}\n")
+	code, stdout, _ := cli(t, "check", "--schema", schemaFile)
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "  id|min (error) tolerates warn 1, error 50%\n")
+	code, stdout, _ = cli(t, "checks", "--schema", schemaFile)
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "id >= 0 [id|min tolerates warn 1, error 50%]")
+	code, stdout, _ = cli(t, "checks", "--schema", schemaFile, "--format", "json")
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, `"tolerance": {
+            "error": "50%",
+            "warn": "1"
+          }`)
+
+	bad := f.write("bad.yaml", "schema: T\ncolumns:\n  - name: id\n    type: Int64\n    min: 0\n    tolerance: {min: {error: -3}}\n")
+	code, _, stderr := cli(t, "check", "--schema", bad)
+	require.NotEqual(t, 0, code)
+	assert.Contains(t, stderr, "bad.yaml:6")
+	assert.Contains(t, stderr, "is -3 rows; a limit is 0 rows or more")
+
+	in := f.parquet("in.parquet", "SELECT * FROM (VALUES (1::BIGINT), (-1), (-2), (4)) AS t(id)")
+	out := f.path("out.parquet")
+	code, stdout, _ = cli(t, "validate", "--schema", schemaFile, "--input", in, "--out", out)
+	require.Equal(t, 0, code, stdout)
+	assert.Contains(t, stdout, "WARN out (T): all_valid — 4 input, 4 valid, 0 invalid")
+	assert.Contains(t, stdout, "    WARN           dy_rule__id__min  2 failed (50%)  id >= 0\n", "within its tolerance, the blocking check blocked nothing")
+	assert.Contains(t, stdout, "2 rows failed. Within the error tolerance of 50% of the input: tolerated, the run goes on.")
+	assert.Len(t, f.parquetRows(out), 4)
 }

@@ -71,7 +71,7 @@ func TestProgram(t *testing.T) {
 	}
 	want := map[compile.Op]int{compile.Exec: 1, compile.CountAll: 1, compile.RuleCounts: 1, compile.SamplePicks: 1, compile.SampleRows: 1,
 		compile.CheckCounts: 1, compile.InvalidByRules: 1, compile.InvalidSample: 1, compile.ValidSample: 1,
-		compile.WriteValid: 1, compile.WriteInvalid: 1, compile.Cleanup: 1}
+		compile.WriteValid: 2, compile.WriteInvalid: 1, compile.Cleanup: 1}
 	for op, n := range want {
 		if ops[op] != n {
 			t.Errorf("%d steps %q, want %d", ops[op], op, n)
@@ -92,6 +92,11 @@ func TestProgram(t *testing.T) {
 		case compile.WriteValid:
 			if !strings.HasPrefix(st.SQL, "INSERT OVERWRITE DIRECTORY 'file://"+out.TableFile+"' USING parquet SELECT `id`, `select` FROM") {
 				t.Errorf("valid rows: %s", st.SQL)
+			}
+			// With no invalid row every row is written (rows failing only error rules within
+			// their tolerances among them); else the rows passing every error rule.
+			if filtered := strings.Contains(st.SQL, " WHERE "); filtered != (st.When&compile.AnyInvalid != 0) || (st.When&(compile.AnyInvalid|compile.NoInvalid) == 0) {
+				t.Errorf("valid rows when %s: %s", st.When, st.SQL)
 			}
 		case compile.WriteInvalid:
 			if !strings.Contains(st.SQL, "'file://"+out.QuarantineFile+"'") {
@@ -196,8 +201,8 @@ func TestProgramCatalogTables(t *testing.T) {
 				t.Errorf("bound: %v %s", err, got)
 			}
 		}
-		if writes != 2 {
-			t.Errorf("%d write steps, want 2", writes)
+		if writes != 3 { // the valid rows when some row is invalid and when none is, the invalid rows
+			t.Errorf("%d write steps, want 3", writes)
 		}
 	}
 }

@@ -225,6 +225,7 @@ func TestValues(t *testing.T) {
 // TestCheckMetadata: a check's typed results typed for Dagster under the dataframely/* keys.
 func TestCheckMetadata(t *testing.T) {
 	t.Parallel()
+	share, limit := 0.02, int64(1)
 	c := outcome.Check{Name: "dy_rule__price__min", Rule: "price|min", Expr: `"price" >= 0`, Failed: 2,
 		Samples: []json.RawMessage{
 			json.RawMessage(`{"id":"a","price":"-1.00","tags":["x",null],"addr":{"city":"Zürich"},"n":-1,"f":2.50,"ok":true,"z":null}`),
@@ -232,9 +233,20 @@ func TestCheckMetadata(t *testing.T) {
 		},
 		Rules:            []outcome.RuleResult{{Rule: "price|min", Failed: 2, Expr: "x"}},
 		ErrorRowsAddress: "out/orders__error_rows.parquet",
+		Share:            &share,
+		FailingValues:    []outcome.ValueCount{{Value: json.RawMessage(`"-1.00"`), Count: 1}, {Value: json.RawMessage(`"-0.05"`), Count: 1}},
+		Tolerance:        &outcome.Tolerance{Error: "1%", ErrorRows: &limit},
 	}
 	m, err := pipes.CheckMetadata(c)
 	require.NoError(t, err)
+	assert.Equal(t, pipes.Float(0.02), m[outcome.MetaFailedShare])
+	values, err := json.Marshal(m[outcome.MetaFailingValues].Raw)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"schema": [{"name": "count", "type": "int"}, {"name": "value", "type": "string"}],
+		"records": [{"count": 1, "value": "-1.00"}, {"count": 1, "value": "-0.05"}]}`, string(values))
+	tol, err := json.Marshal(m[outcome.MetaTolerance].Raw)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"error": "1%", "error_rows": 1}`, string(tol))
 	assert.Equal(t, pipes.Text("price|min"), m[outcome.MetaRule])
 	assert.Equal(t, pipes.Text(`"price" >= 0`), m[outcome.MetaRuleExpr])
 	assert.Equal(t, pipes.Int(2), m[outcome.MetaFailedRowCount])

@@ -128,6 +128,23 @@ func CheckMetadata(c outcome.Check) (Metadata, error) {
 	if c.Failed > 0 {
 		m[outcome.MetaFailedRowCount] = Int(c.Failed)
 	}
+	if c.Share != nil {
+		m[outcome.MetaFailedShare] = Float(*c.Share)
+	}
+	if len(c.FailingValues) > 0 {
+		items := make([]json.RawMessage, len(c.FailingValues))
+		for i, v := range c.FailingValues {
+			items[i], _ = json.Marshal(v) // a count and a JSON value: it cannot fail
+		}
+		cols, rows, err := tableOf(items)
+		if err != nil {
+			return nil, fmt.Errorf("dagster pipes: check %s: %s: %w", c.Name, outcome.MetaFailingValues, err)
+		}
+		m[outcome.MetaFailingValues] = Table(cols, rows)
+	}
+	if c.Tolerance != nil {
+		m[outcome.MetaTolerance] = JSON(c.Tolerance)
+	}
 	if c.Rule != "" {
 		m[outcome.MetaRule] = Text(c.Rule)
 	}
@@ -148,6 +165,9 @@ func CheckMetadata(c outcome.Check) (Metadata, error) {
 		}
 		if t.Baseline != nil {
 			m[outcome.MetaBaseline] = JSON(t.Baseline)
+		}
+		if len(t.Compared) > 0 {
+			m[outcome.MetaCompared] = JSON(t.Compared)
 		}
 	}
 	return m, nil

@@ -121,19 +121,34 @@ type checkRow struct {
 	Severity          outcome.Severity
 	Declared          outcome.Severity
 	Failed            int64
-	BarWidth          string
-	Rules             []report.Rule
-	Spark             *sparkline
-	LastPassed        string
-	Contract          []outcome.ContractQuality
+	// Share is Failed as a percentage of the input ("" when none failed); Judged says how a
+	// tolerance judged the count ("" without one).
+	Share, Judged string
+	BarWidth      string
+	Rules         []report.Rule
+	Spark         *sparkline
+	LastPassed    string
+	Contract      []outcome.ContractQuality
 }
 
 type failure struct {
 	Check   string
 	Note    string
 	Columns []string
-	Rows    [][]string
+	Rows    [][]cellView
+	// Values are a column check's most frequent failing values, with their counts.
+	Values []valueView
 }
+
+// cellView is a cell of a failing rows' table; Hit marks the value the check failed (its
+// column's).
+type cellView struct {
+	Text string
+	Hit  bool
+}
+
+// valueView is one of the most frequent failing values, as the page shows it.
+type valueView struct{ Value, Count string }
 
 func newPage(run *report.Run) page {
 	rep := run.Report
@@ -164,6 +179,12 @@ func newPage(run *report.Run) page {
 		facts, _ := run.Check(c.Name)
 		row := checkRow{Name: c.Name, Description: c.Description, Passed: c.Passed, Blocking: c.Blocking, Severity: c.Severity,
 			Declared: facts.Declared, Failed: c.Failed, Rules: facts.Rules, Contract: c.Contract}
+		if c.Share != nil {
+			row.Share = report.Percent(*c.Share)
+		}
+		if c.Tolerance != nil {
+			row.Judged = c.ResultDescription
+		}
 		if row.Declared == "" {
 			row.Declared = outcome.SeverityWarn
 		}
@@ -218,7 +239,7 @@ func failureOf(c outcome.Check, columns []report.Column) (failure, bool) {
 	f := failure{Check: c.Name}
 	if mm := report.ColumnErrors(c); len(mm) > 0 {
 		f.Note = fmt.Sprintf("%d columns do not match", len(mm))
-		f.Columns, f.Rows = table(mm, []string{"column", "expected", "actual", "file", "reference"})
+		f.Columns, f.Rows = table(mm, []string{"column", "expected", "actual", "file", "reference"}, "")
 		return f, true
 	}
 	rows := report.Samples(c)
@@ -233,13 +254,36 @@ func failureOf(c outcome.Check, columns []report.Column) (failure, bool) {
 	if len(rows) == 1 {
 		f.Note = "the first failing row"
 	}
-	f.Columns, f.Rows = table(rows, names)
+	f.Columns, f.Rows = table(rows, names, checkedColumn(c))
+	for _, v := range c.FailingValues {
+		var val any
+		if !decodeValue(v.Value, &val) {
+			continue
+		}
+		f.Values = append(f.Values, valueView{Value: cell(val), Count: report.Count(v.Count)})
+	}
 	return f, true
 }
 
+// checkedColumn is the column whose values a check judges: a column rule's, or a collapsed
+// column check's; "" for the others.
+func checkedColumn(c outcome.Check) string {
+	if col, _, ok := strings.Cut(c.Rule, "|"); ok {
+		return col
+	}
+	return strings.TrimPrefix(c.Name, "dy_col__")
+}
+
+// decodeValue decodes one JSON value, its numbers kept as written.
+func decodeValue(raw json.RawMessage, into *any) bool {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	return dec.Decode(into) == nil
+}
+
 // table turns JSON objects into rows of text under the given columns (those present), with
-// fields outside them first.
-func table(objects []map[string]any, order []string) ([]string, [][]string) {
+// fields outside them first; the cells of column hit are marked.
+func table(objects []map[string]any, order []string, hit string) ([]string, [][]cellView) {
 	present := map[string]bool{}
 	for _, o := range objects {
 		for k := range o {
@@ -259,11 +303,11 @@ func table(objects []map[string]any, order []string) ([]string, [][]string) {
 			cols = append(cols, k)
 		}
 	}
-	rows := make([][]string, len(objects))
+	rows := make([][]cellView, len(objects))
 	for i, o := range objects {
-		rows[i] = make([]string, len(cols))
+		rows[i] = make([]cellView, len(cols))
 		for j, k := range cols {
-			rows[i][j] = cell(o[k])
+			rows[i][j] = cellView{Text: cell(o[k]), Hit: k == hit}
 		}
 	}
 	return cols, rows

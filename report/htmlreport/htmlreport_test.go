@@ -202,7 +202,7 @@ func TestPageLeadsWithFailures(t *testing.T) {
 	}
 	page = render(t, run)
 	assert.Contains(t, page, `<div class="n">1,078,800</div>`)
-	assert.Contains(t, page, `<td class="num">1,860</td>`)
+	assert.Contains(t, page, `<td class="num">1,860<div class="muted">50%</div></td>`)
 	assert.Contains(t, page, `aria-label="1,860 of 1,078,800 rows"><rect width="80" height="10" rx="2" fill="#eaeef2"/><rect width="2.0"`)
 }
 

@@ -106,22 +106,25 @@ SELECT k, CAST(__tg_rid AS VARCHAR) FROM (SELECT __tg_rid, unnest(list_filter([C
 -- 21. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
 SELECT CAST(__tg_rid AS VARCHAR), CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END, "line_no" := "line_no", "sku" := CASE WHEN length(CAST("sku" AS VARCHAR)) > 1024 THEN left(CAST("sku" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("sku" AS VARCHAR)) || ' bytes)' ELSE CAST("sku" AS VARCHAR) END, "ean" := "ean")) AS VARCHAR) FROM "__tg_failed_1" WHERE __tg_rid IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT));
 
--- 22. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
+-- 22. find the most frequent failing values: read the most frequent failing values; when some rule fails
+SELECT k, v, n FROM (SELECT u.k AS k, u.v AS v, count(*) AS n FROM (SELECT unnest(list_filter([CASE WHEN NOT "order_id|nullability" THEN {'k': 2, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "line_no|nullability" THEN {'k': 3, 'v': coalesce(CAST(to_json("line_no") AS VARCHAR), 'null')} END, CASE WHEN NOT "line_no|min" THEN {'k': 4, 'v': coalesce(CAST(to_json("line_no") AS VARCHAR), 'null')} END, CASE WHEN NOT "sku|unique" THEN {'k': 5, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("sku" AS VARCHAR)) > 1024 THEN left(CAST("sku" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("sku" AS VARCHAR)) || ' bytes)' ELSE CAST("sku" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "ean|nullability" THEN {'k': 6, 'v': coalesce(CAST(to_json("ean") AS VARCHAR), 'null')} END, CASE WHEN NOT "ean|unique" THEN {'k': 7, 'v': coalesce(CAST(to_json("ean") AS VARCHAR), 'null')} END], lambda x: x IS NOT NULL)) AS u FROM "__tg_failed_1") GROUP BY ALL) QUALIFY row_number() OVER (PARTITION BY k ORDER BY n DESC, v) <= 5 ORDER BY k, n DESC, v;
+
+-- 23. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
 SELECT concat_ws(', ', CASE WHEN NOT "ean|nullability" THEN 'dy_rule__ean__nullability' END, CASE WHEN NOT "ean|unique" THEN 'dy_rule__ean__unique' END, CASE WHEN NOT "line_no|min" THEN 'dy_rule__line_no__min' END, CASE WHEN NOT "line_no|nullability" THEN 'dy_rule__line_no__nullability' END, CASE WHEN NOT "order_id|nullability" THEN 'dy_rule__order_id__nullability' END, CASE WHEN NOT "primary_key" THEN 'dy_rule__primary_key' END, CASE WHEN NOT "sku|unique" THEN 'dy_rule__sku__unique' END) AS rules, count(*) AS n FROM "__tg_failed_1" WHERE NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique") GROUP BY ALL ORDER BY n DESC, rules;
 
--- 23. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 24. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM "__tg_failed_1" WHERE NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique")) GROUP BY block;
 
--- 24. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 25. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 0);
 
--- 25. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 26. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 1);
 
--- 26. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 27. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
 
--- 27. size the valid rows' row groups: read the valid rows' row group size; when some row is invalid, the valid rows are written
+-- 28. size the valid rows' row groups: read the valid rows' row group size; when some row is invalid, the valid rows are written
 WITH g(start, n) AS (VALUES (0, 1000000), (1000000, 1000000), (2000000, 500000)),
 valid AS (
 	SELECT g.n - coalesce(c.bad, 0) AS rows FROM g LEFT JOIN (
@@ -132,53 +135,53 @@ taken AS (
 	JOIN valid AS b ON abs(a.rows - b.rows) < 2048 GROUP BY a.rows)
 SELECT rows, batches, (SELECT count(*) FROM valid WHERE abs(rows - 122880) < 2048) FROM taken ORDER BY batches DESC, rows DESC LIMIT 1;
 
--- 28. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+-- 29. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
 COPY (SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet);
 
--- 29. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, a row group size is set
+-- 30. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, a row group size is set
 COPY (SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END)) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet, ROW_GROUP_SIZE $1);
 
--- 30. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, no row group size is set
+-- 31. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, no row group size is set
 COPY (SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END)) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet);
 
--- 31. write the invalid rows: write (the invalid rows); when the invalid rows are written
+-- 32. write the invalid rows: write (the invalid rows); when the invalid rows are written
 COPY (SELECT "order_id", "line_no", "sku", "ean", CASE WHEN "primary_key" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__primary_key", CASE WHEN "order_id|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__order_id__nullability", CASE WHEN "line_no|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__line_no__nullability", CASE WHEN "line_no|min" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__line_no__min", CASE WHEN "sku|unique" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__sku__unique", CASE WHEN "ean|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__ean__nullability", CASE WHEN "ean|unique" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__ean__unique" FROM "__tg_failed_1" WHERE NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique") ORDER BY __tg_rid) TO 'out/.orders.parquet.tablegate-1-quarantine.tmp' (FORMAT parquet);
 
--- 32. drop the run's temp table: clean up (also when the run fails)
+-- 33. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_failed_1";
 
--- 33. drop the run's temp table: clean up (also when the run fails)
+-- 34. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
 
--- 34. drop the run's temp table: clean up (also when the run fails)
+-- 35. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys1_1";
 
--- 35. drop the run's temp table: clean up (also when the run fails)
+-- 36. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys2_1";
 
--- 36. drop the run's temp table: clean up (also when the run fails)
+-- 37. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_suspects_1";
 
--- 37. drop the run's temp table: clean up (also when the run fails)
+-- 38. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_suspect_blocks_1";
 
--- 38. drop the run's temp table: clean up (also when the run fails)
+-- 39. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
 
--- 39. reset the run's variable: clean up (also when the run fails)
+-- 40. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_0;
 
--- 40. reset the run's variable: clean up (also when the run fails)
+-- 41. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_1;
 
--- 41. reset the run's variable: clean up (also when the run fails)
+-- 42. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_2;
 
--- 42. reset the run's variable: clean up (also when the run fails)
+-- 43. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_0;
 
--- 43. reset the run's variable: clean up (also when the run fails)
+-- 44. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_1;
 
--- 44. reset the run's variable: clean up (also when the run fails)
+-- 45. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_2;

@@ -72,83 +72,86 @@ SELECT k, CAST(__tg_rid AS VARCHAR) FROM (SELECT __tg_rid, unnest(list_filter([C
 -- 11. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
 SELECT CAST(__tg_rid AS VARCHAR), CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END, "line_no" := "line_no", "sku" := CASE WHEN length(CAST("sku" AS VARCHAR)) > 1024 THEN left(CAST("sku" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("sku" AS VARCHAR)) || ' bytes)' ELSE CAST("sku" AS VARCHAR) END, "ean" := "ean")) AS VARCHAR) FROM "__tg_failed_1" WHERE __tg_rid IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT));
 
--- 12. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
+-- 12. find the most frequent failing values: read the most frequent failing values; when some rule fails
+SELECT k, v, n FROM (SELECT u.k AS k, u.v AS v, count(*) AS n FROM (SELECT unnest(list_filter([CASE WHEN NOT "order_id|nullability" THEN {'k': 2, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "line_no|nullability" THEN {'k': 3, 'v': coalesce(CAST(to_json("line_no") AS VARCHAR), 'null')} END, CASE WHEN NOT "line_no|min" THEN {'k': 4, 'v': coalesce(CAST(to_json("line_no") AS VARCHAR), 'null')} END, CASE WHEN NOT "sku|unique" THEN {'k': 5, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("sku" AS VARCHAR)) > 1024 THEN left(CAST("sku" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("sku" AS VARCHAR)) || ' bytes)' ELSE CAST("sku" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "ean|nullability" THEN {'k': 6, 'v': coalesce(CAST(to_json("ean") AS VARCHAR), 'null')} END, CASE WHEN NOT "ean|unique" THEN {'k': 7, 'v': coalesce(CAST(to_json("ean") AS VARCHAR), 'null')} END], lambda x: x IS NOT NULL)) AS u FROM "__tg_failed_1") GROUP BY ALL) QUALIFY row_number() OVER (PARTITION BY k ORDER BY n DESC, v) <= 5 ORDER BY k, n DESC, v;
+
+-- 13. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
 SELECT concat_ws(', ', CASE WHEN NOT "ean|nullability" THEN 'dy_rule__ean__nullability' END, CASE WHEN NOT "ean|unique" THEN 'dy_rule__ean__unique' END, CASE WHEN NOT "line_no|min" THEN 'dy_rule__line_no__min' END, CASE WHEN NOT "line_no|nullability" THEN 'dy_rule__line_no__nullability' END, CASE WHEN NOT "order_id|nullability" THEN 'dy_rule__order_id__nullability' END, CASE WHEN NOT "primary_key" THEN 'dy_rule__primary_key' END, CASE WHEN NOT "sku|unique" THEN 'dy_rule__sku__unique' END) AS rules, count(*) AS n FROM "__tg_failed_1" WHERE NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique") GROUP BY ALL ORDER BY n DESC, rules;
 
--- 13. sample invalid rows: read the invalid rows' sample; when some row is invalid
+-- 14. sample invalid rows: read the invalid rows' sample; when some row is invalid
 SELECT CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END, "line_no" := "line_no", "sku" := CASE WHEN length(CAST("sku" AS VARCHAR)) > 1024 THEN left(CAST("sku" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("sku" AS VARCHAR)) || ' bytes)' ELSE CAST("sku" AS VARCHAR) END, "ean" := "ean")) AS VARCHAR) FROM "__tg_failed_1" WHERE NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique") ORDER BY __tg_rid LIMIT 3;
 
--- 14. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 15. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM "__tg_failed_1" WHERE NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique")) GROUP BY block;
 
--- 15. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 16. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 0);
 
--- 16. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 17. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 1);
 
--- 17. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 18. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
 
--- 18. sample valid rows: read the valid rows' sample; when no row is invalid, some row is valid
+-- 19. sample valid rows: read the valid rows' sample; when no row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END, "line_no" := "line_no", "sku" := CASE WHEN length(CAST("sku" AS VARCHAR)) > 1024 THEN left(CAST("sku" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("sku" AS VARCHAR)) || ' bytes)' ELSE CAST("sku" AS VARCHAR) END, "ean" := "ean")) AS VARCHAR) FROM (SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", rowid AS __tg_rid FROM "main"."input") AS s LIMIT 3);
 
--- 19. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
+-- 20. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END, "line_no" := "line_no", "sku" := CASE WHEN length(CAST("sku" AS VARCHAR)) > 1024 THEN left(CAST("sku" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("sku" AS VARCHAR)) || ' bytes)' ELSE CAST("sku" AS VARCHAR) END, "ean" := "ean")) AS VARCHAR) FROM (SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END) LIMIT 3);
 
--- 20. begin the write: write; when the outputs are written
+-- 21. begin the write: write; when the outputs are written
 BEGIN TRANSACTION;
 
--- 21. create the output's schema: write; when the outputs are written
+-- 22. create the output's schema: write; when the outputs are written
 CREATE SCHEMA IF NOT EXISTS "__tg_db1_0"."clean";
 
--- 22. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
+-- 23. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
 SELECT count(*) FROM duckdb_tables() WHERE database_name = '__tg_db1_0' AND lower(schema_name) = lower('clean') AND lower(table_name) = lower('orders_quarantine');
 
--- 23. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+-- 24. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
 DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine_prev";
 
--- 24. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+-- 25. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
 ALTER TABLE "__tg_db1_0"."clean"."orders_quarantine" RENAME TO "orders_quarantine_prev";
 
--- 25. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+-- 26. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", rowid AS __tg_rid FROM "main"."input") AS s;
 
--- 26. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
+-- 27. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."order_id", s."line_no", s."sku", s."ean" FROM (SELECT "order_id", "line_no", "sku", "ean", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
 
--- 27. write the invalid rows: write (the invalid rows); when the invalid rows are written
+-- 28. write the invalid rows: write (the invalid rows); when the invalid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders_quarantine" AS SELECT "order_id", "line_no", "sku", "ean", CASE WHEN "primary_key" THEN 'valid' ELSE 'invalid' END AS "dy_rule__primary_key", CASE WHEN "order_id|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__order_id__nullability", CASE WHEN "line_no|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__line_no__nullability", CASE WHEN "line_no|min" THEN 'valid' ELSE 'invalid' END AS "dy_rule__line_no__min", CASE WHEN "sku|unique" THEN 'valid' ELSE 'invalid' END AS "dy_rule__sku__unique", CASE WHEN "ean|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__ean__nullability", CASE WHEN "ean|unique" THEN 'valid' ELSE 'invalid' END AS "dy_rule__ean__unique" FROM "__tg_failed_1" WHERE NOT ("order_id|nullability" AND "line_no|nullability" AND "line_no|min" AND "sku|unique" AND "ean|nullability" AND "ean|unique") ORDER BY __tg_rid;
 
--- 28. remove the older quarantine: write; when no invalid rows are written
+-- 29. remove the older quarantine: write; when no invalid rows are written
 DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine";
 
--- 29. commit the write: write (commit); when the outputs are written
+-- 30. commit the write: write (commit); when the outputs are written
 COMMIT;
 
--- 30. undo the write: write (only when it fails); when the outputs are written
+-- 31. undo the write: write (only when it fails); when the outputs are written
 ROLLBACK;
 
--- 31. drop the run's temp table: clean up (also when the run fails)
+-- 32. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_failed_1";
 
--- 32. drop the run's temp table: clean up (also when the run fails)
+-- 33. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
 
--- 33. drop the run's temp table: clean up (also when the run fails)
+-- 34. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys1_1";
 
--- 34. drop the run's temp table: clean up (also when the run fails)
+-- 35. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys2_1";
 
--- 35. drop the run's temp table: clean up (also when the run fails)
+-- 36. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
 
--- 36. reset the run's variable: clean up (also when the run fails)
+-- 37. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_0;
 
--- 37. reset the run's variable: clean up (also when the run fails)
+-- 38. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_1;
 
--- 38. reset the run's variable: clean up (also when the run fails)
+-- 39. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_2;

@@ -115,22 +115,25 @@ SELECT k, CAST(__tg_rid AS VARCHAR) FROM (SELECT __tg_rid, unnest(list_filter([C
 -- 21. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
 SELECT CAST(__tg_rid AS VARCHAR), CAST(to_json(struct_pack("payment_id" := "payment_id", "customer_id" := "customer_id", "amount" := "amount", "currency" := CASE WHEN length(CAST("currency" AS VARCHAR)) > 1024 THEN left(CAST("currency" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("currency" AS VARCHAR)) || ' bytes)' ELSE CAST("currency" AS VARCHAR) END)) AS VARCHAR) FROM "__tg_failed_1" WHERE __tg_rid IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT));
 
--- 22. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
+-- 22. find the most frequent failing values: read the most frequent failing values; when some rule fails
+SELECT k, v, n FROM (SELECT u.k AS k, u.v AS v, count(*) AS n FROM (SELECT unnest(list_filter([CASE WHEN NOT "payment_id|nullability" THEN {'k': 7, 'v': coalesce(CAST(to_json("payment_id") AS VARCHAR), 'null')} END, CASE WHEN NOT "amount|nullability" THEN {'k': 8, 'v': coalesce(CAST(to_json("amount") AS VARCHAR), 'null')} END, CASE WHEN NOT "amount|check__total_positive" THEN {'k': 9, 'v': coalesce(CAST(to_json("amount") AS VARCHAR), 'null')} END, CASE WHEN NOT "amount|inf" THEN {'k': 10, 'v': coalesce(CAST(to_json("amount") AS VARCHAR), 'null')} END, CASE WHEN NOT "amount|nan" THEN {'k': 11, 'v': coalesce(CAST(to_json("amount") AS VARCHAR), 'null')} END, CASE WHEN NOT "currency|nullability" THEN {'k': 12, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("currency" AS VARCHAR)) > 1024 THEN left(CAST("currency" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("currency" AS VARCHAR)) || ' bytes)' ELSE CAST("currency" AS VARCHAR) END) AS VARCHAR), 'null')} END], lambda x: x IS NOT NULL)) AS u FROM "__tg_failed_1") GROUP BY ALL) QUALIFY row_number() OVER (PARTITION BY k ORDER BY n DESC, v) <= 5 ORDER BY k, n DESC, v;
+
+-- 23. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
 SELECT concat_ws(', ', CASE WHEN NOT "amount|check__total_positive" THEN 'dy_rule__amount__check__total_positive' END, CASE WHEN NOT "amount|inf" THEN 'dy_rule__amount__inf' END, CASE WHEN NOT "amount|nan" THEN 'dy_rule__amount__nan' END, CASE WHEN NOT "amount|nullability" THEN 'dy_rule__amount__nullability' END, CASE WHEN NOT "amount_is_rounded" THEN 'dy_rule__amount_is_rounded' END, CASE WHEN NOT "currency|nullability" THEN 'dy_rule__currency__nullability' END, CASE WHEN NOT "customer_single_currency" THEN 'dy_rule__customer_single_currency' END, CASE WHEN NOT "customer_total_bounded" THEN 'dy_rule__customer_total_bounded' END, CASE WHEN NOT "few_payments_per_id" THEN 'dy_rule__few_payments_per_id' END, CASE WHEN NOT "payment_id|nullability" THEN 'dy_rule__payment_id__nullability' END, CASE WHEN NOT "primary_key" THEN 'dy_rule__primary_key' END, CASE WHEN NOT "table_not_empty_total" THEN 'dy_rule__table_not_empty_total' END) AS rules, count(*) AS n FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability") GROUP BY ALL ORDER BY n DESC, rules;
 
--- 23. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 24. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability")) GROUP BY block;
 
--- 24. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 25. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 0);
 
--- 25. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 26. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 1);
 
--- 26. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 27. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
 
--- 27. size the valid rows' row groups: read the valid rows' row group size; when some row is invalid, the valid rows are written
+-- 28. size the valid rows' row groups: read the valid rows' row group size; when some row is invalid, the valid rows are written
 WITH g(start, n) AS (VALUES (0, 1000000), (1000000, 1000000), (2000000, 500000)),
 valid AS (
 	SELECT g.n - coalesce(c.bad, 0) AS rows FROM g LEFT JOIN (
@@ -141,53 +144,53 @@ taken AS (
 	JOIN valid AS b ON abs(a.rows - b.rows) < 2048 GROUP BY a.rows)
 SELECT rows, batches, (SELECT count(*) FROM valid WHERE abs(rows - 122880) < 2048) FROM taken ORDER BY batches DESC, rows DESC LIMIT 1;
 
--- 28. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+-- 29. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
 COPY (SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet);
 
--- 29. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, a row group size is set
+-- 30. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, a row group size is set
 COPY (SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END)) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet, ROW_GROUP_SIZE $1);
 
--- 30. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, no row group size is set
+-- 31. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, no row group size is set
 COPY (SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END)) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet);
 
--- 31. write the invalid rows: write (the invalid rows); when the invalid rows are written
+-- 32. write the invalid rows: write (the invalid rows); when the invalid rows are written
 COPY (SELECT "payment_id", "customer_id", "amount", "currency", CASE WHEN "customer_total_bounded" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__customer_total_bounded", CASE WHEN "customer_single_currency" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__customer_single_currency", CASE WHEN "few_payments_per_id" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__few_payments_per_id", CASE WHEN "table_not_empty_total" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__table_not_empty_total", CASE WHEN "amount_is_rounded" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount_is_rounded", CASE WHEN "primary_key" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__primary_key", CASE WHEN "payment_id|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__payment_id__nullability", CASE WHEN "amount|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount__nullability", CASE WHEN "amount|check__total_positive" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount__check__total_positive", CASE WHEN "amount|inf" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount__inf", CASE WHEN "amount|nan" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__amount__nan", CASE WHEN "currency|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__currency__nullability" FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability") ORDER BY __tg_rid) TO 'out/.orders.parquet.tablegate-1-quarantine.tmp' (FORMAT parquet);
 
--- 32. drop the run's temp table: clean up (also when the run fails)
+-- 33. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_failed_1";
 
--- 33. drop the run's temp table: clean up (also when the run fails)
+-- 34. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
 
--- 34. drop the run's temp table: clean up (also when the run fails)
+-- 35. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys1_1";
 
--- 35. drop the run's temp table: clean up (also when the run fails)
+-- 36. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys2_1";
 
--- 36. drop the run's temp table: clean up (also when the run fails)
+-- 37. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_suspects_1";
 
--- 37. drop the run's temp table: clean up (also when the run fails)
+-- 38. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_suspect_blocks_1";
 
--- 38. drop the run's temp table: clean up (also when the run fails)
+-- 39. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
 
--- 39. reset the run's variable: clean up (also when the run fails)
+-- 40. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_0;
 
--- 40. reset the run's variable: clean up (also when the run fails)
+-- 41. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_1;
 
--- 41. reset the run's variable: clean up (also when the run fails)
+-- 42. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_2;
 
--- 42. reset the run's variable: clean up (also when the run fails)
+-- 43. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_0;
 
--- 43. reset the run's variable: clean up (also when the run fails)
+-- 44. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_1;
 
--- 44. reset the run's variable: clean up (also when the run fails)
+-- 45. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_2;

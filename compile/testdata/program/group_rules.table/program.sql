@@ -81,83 +81,86 @@ SELECT k, CAST(__tg_rid AS VARCHAR) FROM (SELECT __tg_rid, unnest(list_filter([C
 -- 11. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
 SELECT CAST(__tg_rid AS VARCHAR), CAST(to_json(struct_pack("payment_id" := "payment_id", "customer_id" := "customer_id", "amount" := "amount", "currency" := CASE WHEN length(CAST("currency" AS VARCHAR)) > 1024 THEN left(CAST("currency" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("currency" AS VARCHAR)) || ' bytes)' ELSE CAST("currency" AS VARCHAR) END)) AS VARCHAR) FROM "__tg_failed_1" WHERE __tg_rid IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT));
 
--- 12. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
+-- 12. find the most frequent failing values: read the most frequent failing values; when some rule fails
+SELECT k, v, n FROM (SELECT u.k AS k, u.v AS v, count(*) AS n FROM (SELECT unnest(list_filter([CASE WHEN NOT "payment_id|nullability" THEN {'k': 7, 'v': coalesce(CAST(to_json("payment_id") AS VARCHAR), 'null')} END, CASE WHEN NOT "amount|nullability" THEN {'k': 8, 'v': coalesce(CAST(to_json("amount") AS VARCHAR), 'null')} END, CASE WHEN NOT "amount|check__total_positive" THEN {'k': 9, 'v': coalesce(CAST(to_json("amount") AS VARCHAR), 'null')} END, CASE WHEN NOT "amount|inf" THEN {'k': 10, 'v': coalesce(CAST(to_json("amount") AS VARCHAR), 'null')} END, CASE WHEN NOT "amount|nan" THEN {'k': 11, 'v': coalesce(CAST(to_json("amount") AS VARCHAR), 'null')} END, CASE WHEN NOT "currency|nullability" THEN {'k': 12, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("currency" AS VARCHAR)) > 1024 THEN left(CAST("currency" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("currency" AS VARCHAR)) || ' bytes)' ELSE CAST("currency" AS VARCHAR) END) AS VARCHAR), 'null')} END], lambda x: x IS NOT NULL)) AS u FROM "__tg_failed_1") GROUP BY ALL) QUALIFY row_number() OVER (PARTITION BY k ORDER BY n DESC, v) <= 5 ORDER BY k, n DESC, v;
+
+-- 13. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
 SELECT concat_ws(', ', CASE WHEN NOT "amount|check__total_positive" THEN 'dy_rule__amount__check__total_positive' END, CASE WHEN NOT "amount|inf" THEN 'dy_rule__amount__inf' END, CASE WHEN NOT "amount|nan" THEN 'dy_rule__amount__nan' END, CASE WHEN NOT "amount|nullability" THEN 'dy_rule__amount__nullability' END, CASE WHEN NOT "amount_is_rounded" THEN 'dy_rule__amount_is_rounded' END, CASE WHEN NOT "currency|nullability" THEN 'dy_rule__currency__nullability' END, CASE WHEN NOT "customer_single_currency" THEN 'dy_rule__customer_single_currency' END, CASE WHEN NOT "customer_total_bounded" THEN 'dy_rule__customer_total_bounded' END, CASE WHEN NOT "few_payments_per_id" THEN 'dy_rule__few_payments_per_id' END, CASE WHEN NOT "payment_id|nullability" THEN 'dy_rule__payment_id__nullability' END, CASE WHEN NOT "primary_key" THEN 'dy_rule__primary_key' END, CASE WHEN NOT "table_not_empty_total" THEN 'dy_rule__table_not_empty_total' END) AS rules, count(*) AS n FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability") GROUP BY ALL ORDER BY n DESC, rules;
 
--- 13. sample invalid rows: read the invalid rows' sample; when some row is invalid
+-- 14. sample invalid rows: read the invalid rows' sample; when some row is invalid
 SELECT CAST(to_json(struct_pack("payment_id" := "payment_id", "customer_id" := "customer_id", "amount" := "amount", "currency" := CASE WHEN length(CAST("currency" AS VARCHAR)) > 1024 THEN left(CAST("currency" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("currency" AS VARCHAR)) || ' bytes)' ELSE CAST("currency" AS VARCHAR) END)) AS VARCHAR) FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability") ORDER BY __tg_rid LIMIT 3;
 
--- 14. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 15. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability")) GROUP BY block;
 
--- 15. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 16. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 0);
 
--- 16. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 17. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 1);
 
--- 17. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 18. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
 
--- 18. sample valid rows: read the valid rows' sample; when no row is invalid, some row is valid
+-- 19. sample valid rows: read the valid rows' sample; when no row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("payment_id" := "payment_id", "customer_id" := "customer_id", "amount" := "amount", "currency" := CASE WHEN length(CAST("currency" AS VARCHAR)) > 1024 THEN left(CAST("currency" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("currency" AS VARCHAR)) || ' bytes)' ELSE CAST("currency" AS VARCHAR) END)) AS VARCHAR) FROM (SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM "main"."input") AS s LIMIT 3);
 
--- 19. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
+-- 20. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("payment_id" := "payment_id", "customer_id" := "customer_id", "amount" := "amount", "currency" := CASE WHEN length(CAST("currency" AS VARCHAR)) > 1024 THEN left(CAST("currency" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("currency" AS VARCHAR)) || ' bytes)' ELSE CAST("currency" AS VARCHAR) END)) AS VARCHAR) FROM (SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END) LIMIT 3);
 
--- 20. begin the write: write; when the outputs are written
+-- 21. begin the write: write; when the outputs are written
 BEGIN TRANSACTION;
 
--- 21. create the output's schema: write; when the outputs are written
+-- 22. create the output's schema: write; when the outputs are written
 CREATE SCHEMA IF NOT EXISTS "__tg_db1_0"."clean";
 
--- 22. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
+-- 23. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
 SELECT count(*) FROM duckdb_tables() WHERE database_name = '__tg_db1_0' AND lower(schema_name) = lower('clean') AND lower(table_name) = lower('orders_quarantine');
 
--- 23. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+-- 24. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
 DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine_prev";
 
--- 24. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+-- 25. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
 ALTER TABLE "__tg_db1_0"."clean"."orders_quarantine" RENAME TO "orders_quarantine_prev";
 
--- 25. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+-- 26. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM "main"."input") AS s;
 
--- 26. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
+-- 27. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."payment_id", s."customer_id", s."amount", s."currency" FROM (SELECT "payment_id", "customer_id", "amount", "currency", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
 
--- 27. write the invalid rows: write (the invalid rows); when the invalid rows are written
+-- 28. write the invalid rows: write (the invalid rows); when the invalid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders_quarantine" AS SELECT "payment_id", "customer_id", "amount", "currency", CASE WHEN "customer_total_bounded" THEN 'valid' ELSE 'invalid' END AS "dy_rule__customer_total_bounded", CASE WHEN "customer_single_currency" THEN 'valid' ELSE 'invalid' END AS "dy_rule__customer_single_currency", CASE WHEN "few_payments_per_id" THEN 'valid' ELSE 'invalid' END AS "dy_rule__few_payments_per_id", CASE WHEN "table_not_empty_total" THEN 'valid' ELSE 'invalid' END AS "dy_rule__table_not_empty_total", CASE WHEN "amount_is_rounded" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount_is_rounded", CASE WHEN "primary_key" THEN 'valid' ELSE 'invalid' END AS "dy_rule__primary_key", CASE WHEN "payment_id|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__payment_id__nullability", CASE WHEN "amount|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__nullability", CASE WHEN "amount|check__total_positive" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__check__total_positive", CASE WHEN "amount|inf" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__inf", CASE WHEN "amount|nan" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__nan", CASE WHEN "currency|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__currency__nullability" FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "few_payments_per_id" AND "table_not_empty_total" AND "amount_is_rounded" AND "primary_key" AND "payment_id|nullability" AND "amount|nullability" AND "amount|check__total_positive" AND "amount|inf" AND "amount|nan" AND "currency|nullability") ORDER BY __tg_rid;
 
--- 28. remove the older quarantine: write; when no invalid rows are written
+-- 29. remove the older quarantine: write; when no invalid rows are written
 DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine";
 
--- 29. commit the write: write (commit); when the outputs are written
+-- 30. commit the write: write (commit); when the outputs are written
 COMMIT;
 
--- 30. undo the write: write (only when it fails); when the outputs are written
+-- 31. undo the write: write (only when it fails); when the outputs are written
 ROLLBACK;
 
--- 31. drop the run's temp table: clean up (also when the run fails)
+-- 32. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_failed_1";
 
--- 32. drop the run's temp table: clean up (also when the run fails)
+-- 33. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
 
--- 33. drop the run's temp table: clean up (also when the run fails)
+-- 34. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys1_1";
 
--- 34. drop the run's temp table: clean up (also when the run fails)
+-- 35. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys2_1";
 
--- 35. drop the run's temp table: clean up (also when the run fails)
+-- 36. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
 
--- 36. reset the run's variable: clean up (also when the run fails)
+-- 37. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_0;
 
--- 37. reset the run's variable: clean up (also when the run fails)
+-- 38. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_1;
 
--- 38. reset the run's variable: clean up (also when the run fails)
+-- 39. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_2;

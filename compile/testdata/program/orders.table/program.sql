@@ -75,80 +75,83 @@ SELECT k, CAST(__tg_rid AS VARCHAR) FROM (SELECT __tg_rid, unnest(list_filter([C
 -- 9. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
 SELECT CAST(__tg_rid AS VARCHAR), CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END, "customer_id" := "customer_id", "amount" := "amount", "note" := CASE WHEN length(CAST("note" AS VARCHAR)) > 1024 THEN left(CAST("note" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("note" AS VARCHAR)) || ' bytes)' ELSE CAST("note" AS VARCHAR) END, "email" := CASE WHEN length(CAST("email" AS VARCHAR)) > 1024 THEN left(CAST("email" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("email" AS VARCHAR)) || ' bytes)' ELSE CAST("email" AS VARCHAR) END)) AS VARCHAR) FROM "__tg_failed_1" WHERE __tg_rid IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT));
 
--- 10. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
+-- 10. find the most frequent failing values: read the most frequent failing values; when some rule fails
+SELECT k, v, n FROM (SELECT u.k AS k, u.v AS v, count(*) AS n FROM (SELECT unnest(list_filter([CASE WHEN NOT "order_id|nullability" THEN {'k': 6, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "order_id|regex" THEN {'k': 7, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "customer_id|nullability" THEN {'k': 8, 'v': coalesce(CAST(to_json("customer_id") AS VARCHAR), 'null')} END, CASE WHEN NOT "amount|nullability" THEN {'k': 9, 'v': coalesce(CAST(to_json("amount") AS VARCHAR), 'null')} END, CASE WHEN NOT "amount|min" THEN {'k': 10, 'v': coalesce(CAST(to_json("amount") AS VARCHAR), 'null')} END, CASE WHEN NOT "amount|inf" THEN {'k': 11, 'v': coalesce(CAST(to_json("amount") AS VARCHAR), 'null')} END, CASE WHEN NOT "amount|nan" THEN {'k': 12, 'v': coalesce(CAST(to_json("amount") AS VARCHAR), 'null')} END, CASE WHEN NOT "note|max_length" THEN {'k': 13, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("note" AS VARCHAR)) > 1024 THEN left(CAST("note" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("note" AS VARCHAR)) || ' bytes)' ELSE CAST("note" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "email|nullability" THEN {'k': 14, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("email" AS VARCHAR)) > 1024 THEN left(CAST("email" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("email" AS VARCHAR)) || ' bytes)' ELSE CAST("email" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "email|check__lowercase" THEN {'k': 15, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("email" AS VARCHAR)) > 1024 THEN left(CAST("email" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("email" AS VARCHAR)) || ' bytes)' ELSE CAST("email" AS VARCHAR) END) AS VARCHAR), 'null')} END], lambda x: x IS NOT NULL)) AS u FROM "__tg_failed_1") GROUP BY ALL) QUALIFY row_number() OVER (PARTITION BY k ORDER BY n DESC, v) <= 5 ORDER BY k, n DESC, v;
+
+-- 11. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
 SELECT concat_ws(', ', CASE WHEN NOT "amount|inf" THEN 'dy_rule__amount__inf' END, CASE WHEN NOT "amount|min" THEN 'dy_rule__amount__min' END, CASE WHEN NOT "amount|nan" THEN 'dy_rule__amount__nan' END, CASE WHEN NOT "amount|nullability" THEN 'dy_rule__amount__nullability' END, CASE WHEN NOT "amount_is_rounded" THEN 'dy_rule__amount_is_rounded' END, CASE WHEN NOT "customer_id|nullability" THEN 'dy_rule__customer_id__nullability' END, CASE WHEN NOT "customer_total_bounded" THEN 'dy_rule__customer_total_bounded' END, CASE WHEN NOT "email|check__lowercase" THEN 'dy_rule__email__check__lowercase' END, CASE WHEN NOT "email|nullability" THEN 'dy_rule__email__nullability' END, CASE WHEN NOT "note|max_length" THEN 'dy_rule__note__max_length' END, CASE WHEN NOT "order_id|nullability" THEN 'dy_rule__order_id__nullability' END, CASE WHEN NOT "order_id|regex" THEN 'dy_rule__order_id__regex' END, CASE WHEN NOT "order_id_not_blank" THEN 'dy_rule__order_id_not_blank' END, CASE WHEN NOT "paid_orders_have_amount" THEN 'dy_rule__paid_orders_have_amount' END, CASE WHEN NOT "primary_key" THEN 'dy_rule__primary_key' END) AS rules, count(*) AS n FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "paid_orders_have_amount" AND "primary_key" AND "order_id|nullability" AND "customer_id|nullability" AND "amount|nullability" AND "amount|min" AND "amount|inf" AND "amount|nan" AND "email|nullability" AND "email|check__lowercase") GROUP BY ALL ORDER BY n DESC, rules;
 
--- 11. sample invalid rows: read the invalid rows' sample; when some row is invalid
+-- 12. sample invalid rows: read the invalid rows' sample; when some row is invalid
 SELECT CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END, "customer_id" := "customer_id", "amount" := "amount", "note" := CASE WHEN length(CAST("note" AS VARCHAR)) > 1024 THEN left(CAST("note" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("note" AS VARCHAR)) || ' bytes)' ELSE CAST("note" AS VARCHAR) END, "email" := CASE WHEN length(CAST("email" AS VARCHAR)) > 1024 THEN left(CAST("email" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("email" AS VARCHAR)) || ' bytes)' ELSE CAST("email" AS VARCHAR) END)) AS VARCHAR) FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "paid_orders_have_amount" AND "primary_key" AND "order_id|nullability" AND "customer_id|nullability" AND "amount|nullability" AND "amount|min" AND "amount|inf" AND "amount|nan" AND "email|nullability" AND "email|check__lowercase") ORDER BY __tg_rid LIMIT 3;
 
--- 12. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 13. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "paid_orders_have_amount" AND "primary_key" AND "order_id|nullability" AND "customer_id|nullability" AND "amount|nullability" AND "amount|min" AND "amount|inf" AND "amount|nan" AND "email|nullability" AND "email|check__lowercase")) GROUP BY block;
 
--- 13. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 14. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 0);
 
--- 14. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 15. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 1);
 
--- 15. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 16. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
 
--- 16. sample valid rows: read the valid rows' sample; when no row is invalid, some row is valid
+-- 17. sample valid rows: read the valid rows' sample; when no row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END, "customer_id" := "customer_id", "amount" := "amount", "note" := CASE WHEN length(CAST("note" AS VARCHAR)) > 1024 THEN left(CAST("note" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("note" AS VARCHAR)) || ' bytes)' ELSE CAST("note" AS VARCHAR) END, "email" := CASE WHEN length(CAST("email" AS VARCHAR)) > 1024 THEN left(CAST("email" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("email" AS VARCHAR)) || ' bytes)' ELSE CAST("email" AS VARCHAR) END)) AS VARCHAR) FROM (SELECT s."order_id", s."customer_id", s."amount", s."note", s."email" FROM (SELECT "order_id", "customer_id", "amount", "note", "email", rowid AS __tg_rid FROM "main"."input") AS s LIMIT 3);
 
--- 17. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
+-- 18. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("order_id" := CASE WHEN length(CAST("order_id" AS VARCHAR)) > 1024 THEN left(CAST("order_id" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("order_id" AS VARCHAR)) || ' bytes)' ELSE CAST("order_id" AS VARCHAR) END, "customer_id" := "customer_id", "amount" := "amount", "note" := CASE WHEN length(CAST("note" AS VARCHAR)) > 1024 THEN left(CAST("note" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("note" AS VARCHAR)) || ' bytes)' ELSE CAST("note" AS VARCHAR) END, "email" := CASE WHEN length(CAST("email" AS VARCHAR)) > 1024 THEN left(CAST("email" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("email" AS VARCHAR)) || ' bytes)' ELSE CAST("email" AS VARCHAR) END)) AS VARCHAR) FROM (SELECT s."order_id", s."customer_id", s."amount", s."note", s."email" FROM (SELECT "order_id", "customer_id", "amount", "note", "email", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END) LIMIT 3);
 
--- 18. begin the write: write; when the outputs are written
+-- 19. begin the write: write; when the outputs are written
 BEGIN TRANSACTION;
 
--- 19. create the output's schema: write; when the outputs are written
+-- 20. create the output's schema: write; when the outputs are written
 CREATE SCHEMA IF NOT EXISTS "__tg_db1_0"."clean";
 
--- 20. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
+-- 21. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
 SELECT count(*) FROM duckdb_tables() WHERE database_name = '__tg_db1_0' AND lower(schema_name) = lower('clean') AND lower(table_name) = lower('orders_quarantine');
 
--- 21. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+-- 22. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
 DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine_prev";
 
--- 22. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+-- 23. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
 ALTER TABLE "__tg_db1_0"."clean"."orders_quarantine" RENAME TO "orders_quarantine_prev";
 
--- 23. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+-- 24. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."order_id", s."customer_id", s."amount", s."note", s."email" FROM (SELECT "order_id", "customer_id", "amount", "note", "email", rowid AS __tg_rid FROM "main"."input") AS s;
 
--- 24. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
+-- 25. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."order_id", s."customer_id", s."amount", s."note", s."email" FROM (SELECT "order_id", "customer_id", "amount", "note", "email", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
 
--- 25. write the invalid rows: write (the invalid rows); when the invalid rows are written
+-- 26. write the invalid rows: write (the invalid rows); when the invalid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders_quarantine" AS SELECT "order_id", "customer_id", "amount", "note", "email", CASE WHEN "order_id_not_blank" THEN 'valid' ELSE 'invalid' END AS "dy_rule__order_id_not_blank", CASE WHEN "amount_is_rounded" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount_is_rounded", CASE WHEN "customer_total_bounded" THEN 'valid' ELSE 'invalid' END AS "dy_rule__customer_total_bounded", CASE WHEN "paid_orders_have_amount" THEN 'valid' ELSE 'invalid' END AS "dy_rule__paid_orders_have_amount", CASE WHEN "primary_key" THEN 'valid' ELSE 'invalid' END AS "dy_rule__primary_key", CASE WHEN "order_id|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__order_id__nullability", CASE WHEN "order_id|regex" THEN 'valid' ELSE 'invalid' END AS "dy_rule__order_id__regex", CASE WHEN "customer_id|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__customer_id__nullability", CASE WHEN "amount|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__nullability", CASE WHEN "amount|min" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__min", CASE WHEN "amount|inf" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__inf", CASE WHEN "amount|nan" THEN 'valid' ELSE 'invalid' END AS "dy_rule__amount__nan", CASE WHEN "note|max_length" THEN 'valid' ELSE 'invalid' END AS "dy_rule__note__max_length", CASE WHEN "email|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__email__nullability", CASE WHEN "email|check__lowercase" THEN 'valid' ELSE 'invalid' END AS "dy_rule__email__check__lowercase" FROM "__tg_failed_1" WHERE NOT ("customer_total_bounded" AND "paid_orders_have_amount" AND "primary_key" AND "order_id|nullability" AND "customer_id|nullability" AND "amount|nullability" AND "amount|min" AND "amount|inf" AND "amount|nan" AND "email|nullability" AND "email|check__lowercase") ORDER BY __tg_rid;
 
--- 26. remove the older quarantine: write; when no invalid rows are written
+-- 27. remove the older quarantine: write; when no invalid rows are written
 DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine";
 
--- 27. commit the write: write (commit); when the outputs are written
+-- 28. commit the write: write (commit); when the outputs are written
 COMMIT;
 
--- 28. undo the write: write (only when it fails); when the outputs are written
+-- 29. undo the write: write (only when it fails); when the outputs are written
 ROLLBACK;
 
--- 29. drop the run's temp table: clean up (also when the run fails)
+-- 30. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_failed_1";
 
--- 30. drop the run's temp table: clean up (also when the run fails)
+-- 31. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
 
--- 31. drop the run's temp table: clean up (also when the run fails)
+-- 32. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys1_1";
 
--- 32. drop the run's temp table: clean up (also when the run fails)
+-- 33. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
 
--- 33. reset the run's variable: clean up (also when the run fails)
+-- 34. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_0;
 
--- 34. reset the run's variable: clean up (also when the run fails)
+-- 35. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_1;
 
--- 35. reset the run's variable: clean up (also when the run fails)
+-- 36. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_2;

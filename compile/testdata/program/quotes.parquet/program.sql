@@ -61,22 +61,25 @@ SELECT k, CAST(__tg_rid AS VARCHAR) FROM (SELECT __tg_rid, unnest(list_filter([C
 -- 11. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
 SELECT CAST(__tg_rid AS VARCHAR), CAST(to_json(struct_pack("name" := CASE WHEN length(CAST("name" AS VARCHAR)) > 1024 THEN left(CAST("name" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("name" AS VARCHAR)) || ' bytes)' ELSE CAST("name" AS VARCHAR) END, "path" := CASE WHEN length(CAST("path" AS VARCHAR)) > 1024 THEN left(CAST("path" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("path" AS VARCHAR)) || ' bytes)' ELSE CAST("path" AS VARCHAR) END, "label" := CASE WHEN length(CAST("label" AS VARCHAR)) > 1024 THEN left(CAST("label" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("label" AS VARCHAR)) || ' bytes)' ELSE CAST("label" AS VARCHAR) END, "mood" := CASE WHEN length(CAST("mood" AS VARCHAR)) > 1024 THEN left(CAST("mood" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("mood" AS VARCHAR)) || ' bytes)' ELSE CAST("mood" AS VARCHAR) END, "memo" := CASE WHEN length(CAST("memo" AS VARCHAR)) > 1024 THEN left(CAST("memo" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("memo" AS VARCHAR)) || ' bytes)' ELSE CAST("memo" AS VARCHAR) END)) AS VARCHAR) FROM "__tg_failed_1" WHERE __tg_rid IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT));
 
--- 12. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
+-- 12. find the most frequent failing values: read the most frequent failing values; when some rule fails
+SELECT k, v, n FROM (SELECT u.k AS k, u.v AS v, count(*) AS n FROM (SELECT unnest(list_filter([CASE WHEN NOT "name|nullability" THEN {'k': 1, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("name" AS VARCHAR)) > 1024 THEN left(CAST("name" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("name" AS VARCHAR)) || ' bytes)' ELSE CAST("name" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "name|regex" THEN {'k': 2, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("name" AS VARCHAR)) > 1024 THEN left(CAST("name" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("name" AS VARCHAR)) || ' bytes)' ELSE CAST("name" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "path|nullability" THEN {'k': 3, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("path" AS VARCHAR)) > 1024 THEN left(CAST("path" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("path" AS VARCHAR)) || ' bytes)' ELSE CAST("path" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "path|max_length" THEN {'k': 4, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("path" AS VARCHAR)) > 1024 THEN left(CAST("path" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("path" AS VARCHAR)) || ' bytes)' ELSE CAST("path" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "path|regex" THEN {'k': 5, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("path" AS VARCHAR)) > 1024 THEN left(CAST("path" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("path" AS VARCHAR)) || ' bytes)' ELSE CAST("path" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "label|is_in" THEN {'k': 6, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("label" AS VARCHAR)) > 1024 THEN left(CAST("label" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("label" AS VARCHAR)) || ' bytes)' ELSE CAST("label" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "mood|nullability" THEN {'k': 7, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("mood" AS VARCHAR)) > 1024 THEN left(CAST("mood" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("mood" AS VARCHAR)) || ' bytes)' ELSE CAST("mood" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "memo|check__no_quote" THEN {'k': 8, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("memo" AS VARCHAR)) > 1024 THEN left(CAST("memo" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("memo" AS VARCHAR)) || ' bytes)' ELSE CAST("memo" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "memo|check__not_underscore" THEN {'k': 9, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("memo" AS VARCHAR)) > 1024 THEN left(CAST("memo" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("memo" AS VARCHAR)) || ' bytes)' ELSE CAST("memo" AS VARCHAR) END) AS VARCHAR), 'null')} END], lambda x: x IS NOT NULL)) AS u FROM "__tg_failed_1") GROUP BY ALL) QUALIFY row_number() OVER (PARTITION BY k ORDER BY n DESC, v) <= 5 ORDER BY k, n DESC, v;
+
+-- 13. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
 SELECT concat_ws(', ', CASE WHEN NOT "label|is_in" THEN 'dy_rule__label__is_in' END, CASE WHEN NOT "memo|check__no_quote" THEN 'dy_rule__memo__check__no_quote' END, CASE WHEN NOT "memo|check__not_underscore" THEN 'dy_rule__memo__check__not_underscore' END, CASE WHEN NOT "mood|nullability" THEN 'dy_rule__mood__nullability' END, CASE WHEN NOT "name|nullability" THEN 'dy_rule__name__nullability' END, CASE WHEN NOT "name|regex" THEN 'dy_rule__name__regex' END, CASE WHEN NOT "path|max_length" THEN 'dy_rule__path__max_length' END, CASE WHEN NOT "path|nullability" THEN 'dy_rule__path__nullability' END, CASE WHEN NOT "path|regex" THEN 'dy_rule__path__regex' END) AS rules, count(*) AS n FROM "__tg_failed_1" WHERE NOT ("name|nullability" AND "name|regex" AND "path|nullability" AND "path|max_length" AND "path|regex" AND "label|is_in" AND "mood|nullability" AND "memo|check__no_quote" AND "memo|check__not_underscore") GROUP BY ALL ORDER BY n DESC, rules;
 
--- 13. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 14. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM "__tg_failed_1" WHERE NOT ("name|nullability" AND "name|regex" AND "path|nullability" AND "path|max_length" AND "path|regex" AND "label|is_in" AND "mood|nullability" AND "memo|check__no_quote" AND "memo|check__not_underscore")) GROUP BY block;
 
--- 14. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 15. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 0);
 
--- 15. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 16. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 1);
 
--- 16. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 17. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
 
--- 17. size the valid rows' row groups: read the valid rows' row group size; when some row is invalid, the valid rows are written
+-- 18. size the valid rows' row groups: read the valid rows' row group size; when some row is invalid, the valid rows are written
 WITH g(start, n) AS (VALUES (0, 1000000), (1000000, 1000000), (2000000, 500000)),
 valid AS (
 	SELECT g.n - coalesce(c.bad, 0) AS rows FROM g LEFT JOIN (
@@ -87,44 +90,44 @@ taken AS (
 	JOIN valid AS b ON abs(a.rows - b.rows) < 2048 GROUP BY a.rows)
 SELECT rows, batches, (SELECT count(*) FROM valid WHERE abs(rows - 122880) < 2048) FROM taken ORDER BY batches DESC, rows DESC LIMIT 1;
 
--- 18. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+-- 19. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
 COPY (SELECT s."name", s."path", s."label", s."mood", s."memo" FROM (SELECT "name", "path", "label", "mood", "memo", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet);
 
--- 19. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, a row group size is set
+-- 20. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, a row group size is set
 COPY (SELECT s."name", s."path", s."label", s."mood", s."memo" FROM (SELECT "name", "path", "label", "mood", "memo", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END)) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet, ROW_GROUP_SIZE $1);
 
--- 20. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, no row group size is set
+-- 21. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, no row group size is set
 COPY (SELECT s."name", s."path", s."label", s."mood", s."memo" FROM (SELECT "name", "path", "label", "mood", "memo", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END)) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet);
 
--- 21. write the invalid rows: write (the invalid rows); when the invalid rows are written
+-- 22. write the invalid rows: write (the invalid rows); when the invalid rows are written
 COPY (SELECT "name", "path", "label", "mood", "memo", CASE WHEN "name|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__name__nullability", CASE WHEN "name|regex" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__name__regex", CASE WHEN "path|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__path__nullability", CASE WHEN "path|max_length" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__path__max_length", CASE WHEN "path|regex" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__path__regex", CASE WHEN "label|is_in" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__label__is_in", CASE WHEN "mood|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__mood__nullability", CASE WHEN "memo|check__no_quote" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__memo__check__no_quote", CASE WHEN "memo|check__not_underscore" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__memo__check__not_underscore" FROM "__tg_failed_1" WHERE NOT ("name|nullability" AND "name|regex" AND "path|nullability" AND "path|max_length" AND "path|regex" AND "label|is_in" AND "mood|nullability" AND "memo|check__no_quote" AND "memo|check__not_underscore") ORDER BY __tg_rid) TO 'out/.orders.parquet.tablegate-1-quarantine.tmp' (FORMAT parquet);
 
--- 22. drop the run's temp table: clean up (also when the run fails)
+-- 23. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_failed_1";
 
--- 23. drop the run's temp table: clean up (also when the run fails)
+-- 24. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_suspects_1";
 
--- 24. drop the run's temp table: clean up (also when the run fails)
+-- 25. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_suspect_blocks_1";
 
--- 25. drop the run's temp table: clean up (also when the run fails)
+-- 26. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
 
--- 26. reset the run's variable: clean up (also when the run fails)
+-- 27. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_0;
 
--- 27. reset the run's variable: clean up (also when the run fails)
+-- 28. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_1;
 
--- 28. reset the run's variable: clean up (also when the run fails)
+-- 29. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_2;
 
--- 29. reset the run's variable: clean up (also when the run fails)
+-- 30. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_0;
 
--- 30. reset the run's variable: clean up (also when the run fails)
+-- 31. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_1;
 
--- 31. reset the run's variable: clean up (also when the run fails)
+-- 32. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_2;

@@ -37,74 +37,77 @@ SELECT k, CAST(__tg_rid AS VARCHAR) FROM (SELECT __tg_rid, unnest(list_filter([C
 -- 5. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
 SELECT CAST(__tg_rid AS VARCHAR), CAST(to_json(struct_pack("name" := CASE WHEN length(CAST("name" AS VARCHAR)) > 1024 THEN left(CAST("name" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("name" AS VARCHAR)) || ' bytes)' ELSE CAST("name" AS VARCHAR) END, "path" := CASE WHEN length(CAST("path" AS VARCHAR)) > 1024 THEN left(CAST("path" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("path" AS VARCHAR)) || ' bytes)' ELSE CAST("path" AS VARCHAR) END, "label" := CASE WHEN length(CAST("label" AS VARCHAR)) > 1024 THEN left(CAST("label" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("label" AS VARCHAR)) || ' bytes)' ELSE CAST("label" AS VARCHAR) END, "mood" := CASE WHEN length(CAST("mood" AS VARCHAR)) > 1024 THEN left(CAST("mood" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("mood" AS VARCHAR)) || ' bytes)' ELSE CAST("mood" AS VARCHAR) END, "memo" := CASE WHEN length(CAST("memo" AS VARCHAR)) > 1024 THEN left(CAST("memo" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("memo" AS VARCHAR)) || ' bytes)' ELSE CAST("memo" AS VARCHAR) END)) AS VARCHAR) FROM "__tg_failed_1" WHERE __tg_rid IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT));
 
--- 6. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
+-- 6. find the most frequent failing values: read the most frequent failing values; when some rule fails
+SELECT k, v, n FROM (SELECT u.k AS k, u.v AS v, count(*) AS n FROM (SELECT unnest(list_filter([CASE WHEN NOT "name|nullability" THEN {'k': 1, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("name" AS VARCHAR)) > 1024 THEN left(CAST("name" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("name" AS VARCHAR)) || ' bytes)' ELSE CAST("name" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "name|regex" THEN {'k': 2, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("name" AS VARCHAR)) > 1024 THEN left(CAST("name" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("name" AS VARCHAR)) || ' bytes)' ELSE CAST("name" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "path|nullability" THEN {'k': 3, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("path" AS VARCHAR)) > 1024 THEN left(CAST("path" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("path" AS VARCHAR)) || ' bytes)' ELSE CAST("path" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "path|max_length" THEN {'k': 4, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("path" AS VARCHAR)) > 1024 THEN left(CAST("path" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("path" AS VARCHAR)) || ' bytes)' ELSE CAST("path" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "path|regex" THEN {'k': 5, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("path" AS VARCHAR)) > 1024 THEN left(CAST("path" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("path" AS VARCHAR)) || ' bytes)' ELSE CAST("path" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "label|is_in" THEN {'k': 6, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("label" AS VARCHAR)) > 1024 THEN left(CAST("label" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("label" AS VARCHAR)) || ' bytes)' ELSE CAST("label" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "mood|nullability" THEN {'k': 7, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("mood" AS VARCHAR)) > 1024 THEN left(CAST("mood" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("mood" AS VARCHAR)) || ' bytes)' ELSE CAST("mood" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "memo|check__no_quote" THEN {'k': 8, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("memo" AS VARCHAR)) > 1024 THEN left(CAST("memo" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("memo" AS VARCHAR)) || ' bytes)' ELSE CAST("memo" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "memo|check__not_underscore" THEN {'k': 9, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("memo" AS VARCHAR)) > 1024 THEN left(CAST("memo" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("memo" AS VARCHAR)) || ' bytes)' ELSE CAST("memo" AS VARCHAR) END) AS VARCHAR), 'null')} END], lambda x: x IS NOT NULL)) AS u FROM "__tg_failed_1") GROUP BY ALL) QUALIFY row_number() OVER (PARTITION BY k ORDER BY n DESC, v) <= 5 ORDER BY k, n DESC, v;
+
+-- 7. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
 SELECT concat_ws(', ', CASE WHEN NOT "label|is_in" THEN 'dy_rule__label__is_in' END, CASE WHEN NOT "memo|check__no_quote" THEN 'dy_rule__memo__check__no_quote' END, CASE WHEN NOT "memo|check__not_underscore" THEN 'dy_rule__memo__check__not_underscore' END, CASE WHEN NOT "mood|nullability" THEN 'dy_rule__mood__nullability' END, CASE WHEN NOT "name|nullability" THEN 'dy_rule__name__nullability' END, CASE WHEN NOT "name|regex" THEN 'dy_rule__name__regex' END, CASE WHEN NOT "path|max_length" THEN 'dy_rule__path__max_length' END, CASE WHEN NOT "path|nullability" THEN 'dy_rule__path__nullability' END, CASE WHEN NOT "path|regex" THEN 'dy_rule__path__regex' END) AS rules, count(*) AS n FROM "__tg_failed_1" WHERE NOT ("name|nullability" AND "name|regex" AND "path|nullability" AND "path|max_length" AND "path|regex" AND "label|is_in" AND "mood|nullability" AND "memo|check__no_quote" AND "memo|check__not_underscore") GROUP BY ALL ORDER BY n DESC, rules;
 
--- 7. sample invalid rows: read the invalid rows' sample; when some row is invalid
+-- 8. sample invalid rows: read the invalid rows' sample; when some row is invalid
 SELECT CAST(to_json(struct_pack("name" := CASE WHEN length(CAST("name" AS VARCHAR)) > 1024 THEN left(CAST("name" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("name" AS VARCHAR)) || ' bytes)' ELSE CAST("name" AS VARCHAR) END, "path" := CASE WHEN length(CAST("path" AS VARCHAR)) > 1024 THEN left(CAST("path" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("path" AS VARCHAR)) || ' bytes)' ELSE CAST("path" AS VARCHAR) END, "label" := CASE WHEN length(CAST("label" AS VARCHAR)) > 1024 THEN left(CAST("label" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("label" AS VARCHAR)) || ' bytes)' ELSE CAST("label" AS VARCHAR) END, "mood" := CASE WHEN length(CAST("mood" AS VARCHAR)) > 1024 THEN left(CAST("mood" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("mood" AS VARCHAR)) || ' bytes)' ELSE CAST("mood" AS VARCHAR) END, "memo" := CASE WHEN length(CAST("memo" AS VARCHAR)) > 1024 THEN left(CAST("memo" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("memo" AS VARCHAR)) || ' bytes)' ELSE CAST("memo" AS VARCHAR) END)) AS VARCHAR) FROM "__tg_failed_1" WHERE NOT ("name|nullability" AND "name|regex" AND "path|nullability" AND "path|max_length" AND "path|regex" AND "label|is_in" AND "mood|nullability" AND "memo|check__no_quote" AND "memo|check__not_underscore") ORDER BY __tg_rid LIMIT 3;
 
--- 8. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 9. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM "__tg_failed_1" WHERE NOT ("name|nullability" AND "name|regex" AND "path|nullability" AND "path|max_length" AND "path|regex" AND "label|is_in" AND "mood|nullability" AND "memo|check__no_quote" AND "memo|check__not_underscore")) GROUP BY block;
 
--- 9. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 10. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 0);
 
--- 10. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 11. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 1);
 
--- 11. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 12. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
 
--- 12. sample valid rows: read the valid rows' sample; when no row is invalid, some row is valid
+-- 13. sample valid rows: read the valid rows' sample; when no row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("name" := CASE WHEN length(CAST("name" AS VARCHAR)) > 1024 THEN left(CAST("name" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("name" AS VARCHAR)) || ' bytes)' ELSE CAST("name" AS VARCHAR) END, "path" := CASE WHEN length(CAST("path" AS VARCHAR)) > 1024 THEN left(CAST("path" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("path" AS VARCHAR)) || ' bytes)' ELSE CAST("path" AS VARCHAR) END, "label" := CASE WHEN length(CAST("label" AS VARCHAR)) > 1024 THEN left(CAST("label" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("label" AS VARCHAR)) || ' bytes)' ELSE CAST("label" AS VARCHAR) END, "mood" := CASE WHEN length(CAST("mood" AS VARCHAR)) > 1024 THEN left(CAST("mood" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("mood" AS VARCHAR)) || ' bytes)' ELSE CAST("mood" AS VARCHAR) END, "memo" := CASE WHEN length(CAST("memo" AS VARCHAR)) > 1024 THEN left(CAST("memo" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("memo" AS VARCHAR)) || ' bytes)' ELSE CAST("memo" AS VARCHAR) END)) AS VARCHAR) FROM (SELECT s."name", s."path", s."label", s."mood", s."memo" FROM (SELECT "name", "path", "label", "mood", "memo", rowid AS __tg_rid FROM "main"."input") AS s LIMIT 3);
 
--- 13. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
+-- 14. sample valid rows: read the valid rows' sample; when some row is invalid, some row is valid
 SELECT CAST(to_json(struct_pack("name" := CASE WHEN length(CAST("name" AS VARCHAR)) > 1024 THEN left(CAST("name" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("name" AS VARCHAR)) || ' bytes)' ELSE CAST("name" AS VARCHAR) END, "path" := CASE WHEN length(CAST("path" AS VARCHAR)) > 1024 THEN left(CAST("path" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("path" AS VARCHAR)) || ' bytes)' ELSE CAST("path" AS VARCHAR) END, "label" := CASE WHEN length(CAST("label" AS VARCHAR)) > 1024 THEN left(CAST("label" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("label" AS VARCHAR)) || ' bytes)' ELSE CAST("label" AS VARCHAR) END, "mood" := CASE WHEN length(CAST("mood" AS VARCHAR)) > 1024 THEN left(CAST("mood" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("mood" AS VARCHAR)) || ' bytes)' ELSE CAST("mood" AS VARCHAR) END, "memo" := CASE WHEN length(CAST("memo" AS VARCHAR)) > 1024 THEN left(CAST("memo" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("memo" AS VARCHAR)) || ' bytes)' ELSE CAST("memo" AS VARCHAR) END)) AS VARCHAR) FROM (SELECT s."name", s."path", s."label", s."mood", s."memo" FROM (SELECT "name", "path", "label", "mood", "memo", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END) LIMIT 3);
 
--- 14. begin the write: write; when the outputs are written
+-- 15. begin the write: write; when the outputs are written
 BEGIN TRANSACTION;
 
--- 15. create the output's schema: write; when the outputs are written
+-- 16. create the output's schema: write; when the outputs are written
 CREATE SCHEMA IF NOT EXISTS "__tg_db1_0"."clean";
 
--- 16. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
+-- 17. find the older quarantine: write (read the quarantine's count); when the outputs are written, no invalid rows are written
 SELECT count(*) FROM duckdb_tables() WHERE database_name = '__tg_db1_0' AND lower(schema_name) = lower('clean') AND lower(table_name) = lower('orders_quarantine');
 
--- 17. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+-- 18. drop the quarantine kept before: write; when the outputs are written, no invalid rows are written, an older quarantine is there
 DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine_prev";
 
--- 18. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
+-- 19. keep the older quarantine: write; when the outputs are written, no invalid rows are written, an older quarantine is there
 ALTER TABLE "__tg_db1_0"."clean"."orders_quarantine" RENAME TO "orders_quarantine_prev";
 
--- 19. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+-- 20. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."name", s."path", s."label", s."mood", s."memo" FROM (SELECT "name", "path", "label", "mood", "memo", rowid AS __tg_rid FROM "main"."input") AS s;
 
--- 20. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
+-- 21. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders" AS SELECT s."name", s."path", s."label", s."mood", s."memo" FROM (SELECT "name", "path", "label", "mood", "memo", rowid AS __tg_rid FROM "main"."input") AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
 
--- 21. write the invalid rows: write (the invalid rows); when the invalid rows are written
+-- 22. write the invalid rows: write (the invalid rows); when the invalid rows are written
 CREATE OR REPLACE TABLE "__tg_db1_0"."clean"."orders_quarantine" AS SELECT "name", "path", "label", "mood", "memo", CASE WHEN "name|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__name__nullability", CASE WHEN "name|regex" THEN 'valid' ELSE 'invalid' END AS "dy_rule__name__regex", CASE WHEN "path|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__path__nullability", CASE WHEN "path|max_length" THEN 'valid' ELSE 'invalid' END AS "dy_rule__path__max_length", CASE WHEN "path|regex" THEN 'valid' ELSE 'invalid' END AS "dy_rule__path__regex", CASE WHEN "label|is_in" THEN 'valid' ELSE 'invalid' END AS "dy_rule__label__is_in", CASE WHEN "mood|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__mood__nullability", CASE WHEN "memo|check__no_quote" THEN 'valid' ELSE 'invalid' END AS "dy_rule__memo__check__no_quote", CASE WHEN "memo|check__not_underscore" THEN 'valid' ELSE 'invalid' END AS "dy_rule__memo__check__not_underscore" FROM "__tg_failed_1" WHERE NOT ("name|nullability" AND "name|regex" AND "path|nullability" AND "path|max_length" AND "path|regex" AND "label|is_in" AND "mood|nullability" AND "memo|check__no_quote" AND "memo|check__not_underscore") ORDER BY __tg_rid;
 
--- 22. remove the older quarantine: write; when no invalid rows are written
+-- 23. remove the older quarantine: write; when no invalid rows are written
 DROP TABLE IF EXISTS "__tg_db1_0"."clean"."orders_quarantine";
 
--- 23. commit the write: write (commit); when the outputs are written
+-- 24. commit the write: write (commit); when the outputs are written
 COMMIT;
 
--- 24. undo the write: write (only when it fails); when the outputs are written
+-- 25. undo the write: write (only when it fails); when the outputs are written
 ROLLBACK;
 
--- 25. drop the run's temp table: clean up (also when the run fails)
+-- 26. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_failed_1";
 
--- 26. drop the run's temp table: clean up (also when the run fails)
+-- 27. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
 
--- 27. reset the run's variable: clean up (also when the run fails)
+-- 28. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_0;
 
--- 28. reset the run's variable: clean up (also when the run fails)
+-- 29. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_1;
 
--- 29. reset the run's variable: clean up (also when the run fails)
+-- 30. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_2;

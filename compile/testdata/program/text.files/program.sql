@@ -71,59 +71,62 @@ SELECT k, CAST(__tg_rid AS VARCHAR) FROM (SELECT __tg_rid, unnest(list_filter([C
 -- 12. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
 SELECT CAST(__tg_rid AS VARCHAR), CAST(to_json(struct_pack("code" := CASE WHEN length(CAST("code" AS VARCHAR)) > 1024 THEN left(CAST("code" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("code" AS VARCHAR)) || ' bytes)' ELSE CAST("code" AS VARCHAR) END, "country" := CASE WHEN length(CAST("country" AS VARCHAR)) > 1024 THEN left(CAST("country" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("country" AS VARCHAR)) || ' bytes)' ELSE CAST("country" AS VARCHAR) END, "payload" := CASE WHEN strlen(CAST(to_json("payload") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("payload") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("payload") AS VARCHAR)) || ' bytes)') ELSE to_json("payload") END, "status" := CASE WHEN length(CAST("status" AS VARCHAR)) > 1024 THEN left(CAST("status" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("status" AS VARCHAR)) || ' bytes)' ELSE CAST("status" AS VARCHAR) END, "blob" := CASE WHEN strlen(CAST(to_json("blob") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("blob") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("blob") AS VARCHAR)) || ' bytes)') ELSE to_json("blob") END, "extra" := CASE WHEN strlen(CAST(to_json("extra") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("extra") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("extra") AS VARCHAR)) || ' bytes)') ELSE to_json("extra") END)) AS VARCHAR) FROM "__tg_failed_1" WHERE __tg_rid IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT));
 
--- 13. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
+-- 13. find the most frequent failing values: read the most frequent failing values; when some rule fails
+SELECT k, v, n FROM (SELECT u.k AS k, u.v AS v, count(*) AS n FROM (SELECT unnest(list_filter([CASE WHEN NOT "code|nullability" THEN {'k': 1, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("code" AS VARCHAR)) > 1024 THEN left(CAST("code" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("code" AS VARCHAR)) || ' bytes)' ELSE CAST("code" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "code|min_length" THEN {'k': 2, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("code" AS VARCHAR)) > 1024 THEN left(CAST("code" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("code" AS VARCHAR)) || ' bytes)' ELSE CAST("code" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "code|max_length" THEN {'k': 3, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("code" AS VARCHAR)) > 1024 THEN left(CAST("code" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("code" AS VARCHAR)) || ' bytes)' ELSE CAST("code" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "code|regex" THEN {'k': 4, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("code" AS VARCHAR)) > 1024 THEN left(CAST("code" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("code" AS VARCHAR)) || ' bytes)' ELSE CAST("code" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "country|is_in" THEN {'k': 5, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("country" AS VARCHAR)) > 1024 THEN left(CAST("country" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("country" AS VARCHAR)) || ' bytes)' ELSE CAST("country" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "payload|nullability" THEN {'k': 6, 'v': coalesce(CAST(to_json(CASE WHEN strlen(CAST(to_json("payload") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("payload") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("payload") AS VARCHAR)) || ' bytes)') ELSE to_json("payload") END) AS VARCHAR), 'null')} END, CASE WHEN NOT "payload|check" THEN {'k': 7, 'v': coalesce(CAST(to_json(CASE WHEN strlen(CAST(to_json("payload") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("payload") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("payload") AS VARCHAR)) || ' bytes)') ELSE to_json("payload") END) AS VARCHAR), 'null')} END, CASE WHEN NOT "status|nullability" THEN {'k': 8, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("status" AS VARCHAR)) > 1024 THEN left(CAST("status" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("status" AS VARCHAR)) || ' bytes)' ELSE CAST("status" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "status|unique" THEN {'k': 9, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("status" AS VARCHAR)) > 1024 THEN left(CAST("status" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("status" AS VARCHAR)) || ' bytes)' ELSE CAST("status" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "extra|check" THEN {'k': 10, 'v': coalesce(CAST(to_json(CASE WHEN strlen(CAST(to_json("extra") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("extra") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("extra") AS VARCHAR)) || ' bytes)') ELSE to_json("extra") END) AS VARCHAR), 'null')} END], lambda x: x IS NOT NULL)) AS u FROM "__tg_failed_1") GROUP BY ALL) QUALIFY row_number() OVER (PARTITION BY k ORDER BY n DESC, v) <= 5 ORDER BY k, n DESC, v;
+
+-- 14. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
 SELECT concat_ws(', ', CASE WHEN NOT "code|max_length" THEN 'dy_rule__code__max_length' END, CASE WHEN NOT "code|min_length" THEN 'dy_rule__code__min_length' END, CASE WHEN NOT "code|nullability" THEN 'dy_rule__code__nullability' END, CASE WHEN NOT "code|regex" THEN 'dy_rule__code__regex' END, CASE WHEN NOT "country|is_in" THEN 'dy_rule__country__is_in' END, CASE WHEN NOT "extra|check" THEN 'dy_rule__extra__check' END, CASE WHEN NOT "payload|check" THEN 'dy_rule__payload__check' END, CASE WHEN NOT "payload|nullability" THEN 'dy_rule__payload__nullability' END, CASE WHEN NOT "status|nullability" THEN 'dy_rule__status__nullability' END, CASE WHEN NOT "status|unique" THEN 'dy_rule__status__unique' END) AS rules, count(*) AS n FROM "__tg_failed_1" WHERE NOT ("code|nullability" AND "code|min_length" AND "code|max_length" AND "code|regex" AND "country|is_in" AND "payload|nullability" AND "payload|check" AND "status|nullability" AND "status|unique" AND "extra|check") GROUP BY ALL ORDER BY n DESC, rules;
 
--- 14. index the invalid rows: run; when some row is invalid
+-- 15. index the invalid rows: run; when some row is invalid
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM "__tg_failed_1" WHERE NOT ("code|nullability" AND "code|min_length" AND "code|max_length" AND "code|regex" AND "country|is_in" AND "payload|nullability" AND "payload|check" AND "status|nullability" AND "status|unique" AND "extra|check")) GROUP BY block;
 
--- 15. index the invalid rows: run; when some row is invalid
+-- 16. index the invalid rows: run; when some row is invalid
 SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 0);
 
--- 16. index the invalid rows: run; when some row is invalid
+-- 17. index the invalid rows: run; when some row is invalid
 SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 1);
 
--- 17. index the invalid rows: run; when some row is invalid
+-- 18. index the invalid rows: run; when some row is invalid
 SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
 
--- 18. read the filtered rows: hand the invalid rows to the caller
+-- 19. read the filtered rows: hand the invalid rows to the caller
 SELECT "code", "country", "payload", "status", "blob", "extra", CASE WHEN "code|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__code__nullability", CASE WHEN "code|min_length" THEN 'valid' ELSE 'invalid' END AS "dy_rule__code__min_length", CASE WHEN "code|max_length" THEN 'valid' ELSE 'invalid' END AS "dy_rule__code__max_length", CASE WHEN "code|regex" THEN 'valid' ELSE 'invalid' END AS "dy_rule__code__regex", CASE WHEN "country|is_in" THEN 'valid' ELSE 'invalid' END AS "dy_rule__country__is_in", CASE WHEN "payload|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__payload__nullability", CASE WHEN "payload|check" THEN 'valid' ELSE 'invalid' END AS "dy_rule__payload__check", CASE WHEN "status|nullability" THEN 'valid' ELSE 'invalid' END AS "dy_rule__status__nullability", CASE WHEN "status|unique" THEN 'valid' ELSE 'invalid' END AS "dy_rule__status__unique", CASE WHEN "extra|check" THEN 'valid' ELSE 'invalid' END AS "dy_rule__extra__check" FROM "__tg_failed_1" WHERE NOT ("code|nullability" AND "code|min_length" AND "code|max_length" AND "code|regex" AND "country|is_in" AND "payload|nullability" AND "payload|check" AND "status|nullability" AND "status|unique" AND "extra|check") ORDER BY __tg_rid;
 
--- 19. read the filtered rows: hand the valid rows to the caller; when no row is invalid
+-- 20. read the filtered rows: hand the valid rows to the caller; when no row is invalid
 SELECT s."code", s."country", s."payload", s."status", s."blob", s."extra" FROM (SELECT "code", "country", "payload", "status", "blob", "extra", (([0, 1000000]::BIGINT[])[file_index::BIGINT + 1] + file_row_number) AS __tg_rid FROM read_parquet('in/*.parquet', can_have_nan = true)) AS s;
 
--- 20. read the filtered rows: hand the valid rows to the caller; when some row is invalid
+-- 21. read the filtered rows: hand the valid rows to the caller; when some row is invalid
 SELECT s."code", s."country", s."payload", s."status", s."blob", s."extra" FROM (SELECT "code", "country", "payload", "status", "blob", "extra", (([0, 1000000]::BIGINT[])[file_index::BIGINT + 1] + file_row_number) AS __tg_rid FROM read_parquet('in/*.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END);
 
--- 21. drop the run's temp table: clean up (also when the run fails)
+-- 22. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_failed_1";
 
--- 22. drop the run's temp table: clean up (also when the run fails)
+-- 23. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
 
--- 23. drop the run's temp table: clean up (also when the run fails)
+-- 24. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_suspects_1";
 
--- 24. drop the run's temp table: clean up (also when the run fails)
+-- 25. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_suspect_blocks_1";
 
--- 25. drop the run's temp table: clean up (also when the run fails)
+-- 26. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
 
--- 26. reset the run's variable: clean up (also when the run fails)
+-- 27. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_0;
 
--- 27. reset the run's variable: clean up (also when the run fails)
+-- 28. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_1;
 
--- 28. reset the run's variable: clean up (also when the run fails)
+-- 29. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_2;
 
--- 29. reset the run's variable: clean up (also when the run fails)
+-- 30. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_0;
 
--- 30. reset the run's variable: clean up (also when the run fails)
+-- 31. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_1;
 
--- 31. reset the run's variable: clean up (also when the run fails)
+-- 32. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_2;

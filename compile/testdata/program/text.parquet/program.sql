@@ -86,22 +86,25 @@ SELECT k, CAST(__tg_rid AS VARCHAR) FROM (SELECT __tg_rid, unnest(list_filter([C
 -- 17. sample failing rows: read the sampled rows, per batch of ordinals; when some check shows failing rows
 SELECT CAST(__tg_rid AS VARCHAR), CAST(to_json(struct_pack("code" := CASE WHEN length(CAST("code" AS VARCHAR)) > 1024 THEN left(CAST("code" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("code" AS VARCHAR)) || ' bytes)' ELSE CAST("code" AS VARCHAR) END, "country" := CASE WHEN length(CAST("country" AS VARCHAR)) > 1024 THEN left(CAST("country" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("country" AS VARCHAR)) || ' bytes)' ELSE CAST("country" AS VARCHAR) END, "payload" := CASE WHEN strlen(CAST(to_json("payload") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("payload") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("payload") AS VARCHAR)) || ' bytes)') ELSE to_json("payload") END, "status" := CASE WHEN length(CAST("status" AS VARCHAR)) > 1024 THEN left(CAST("status" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("status" AS VARCHAR)) || ' bytes)' ELSE CAST("status" AS VARCHAR) END, "blob" := CASE WHEN strlen(CAST(to_json("blob") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("blob") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("blob") AS VARCHAR)) || ' bytes)') ELSE to_json("blob") END, "extra" := CASE WHEN strlen(CAST(to_json("extra") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("extra") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("extra") AS VARCHAR)) || ' bytes)') ELSE to_json("extra") END)) AS VARCHAR) FROM "__tg_failed_1" WHERE __tg_rid IN (SELECT CAST(unnest(?::VARCHAR[]) AS HUGEINT));
 
--- 18. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
+-- 18. find the most frequent failing values: read the most frequent failing values; when some rule fails
+SELECT k, v, n FROM (SELECT u.k AS k, u.v AS v, count(*) AS n FROM (SELECT unnest(list_filter([CASE WHEN NOT "code|nullability" THEN {'k': 1, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("code" AS VARCHAR)) > 1024 THEN left(CAST("code" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("code" AS VARCHAR)) || ' bytes)' ELSE CAST("code" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "code|min_length" THEN {'k': 2, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("code" AS VARCHAR)) > 1024 THEN left(CAST("code" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("code" AS VARCHAR)) || ' bytes)' ELSE CAST("code" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "code|max_length" THEN {'k': 3, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("code" AS VARCHAR)) > 1024 THEN left(CAST("code" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("code" AS VARCHAR)) || ' bytes)' ELSE CAST("code" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "code|regex" THEN {'k': 4, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("code" AS VARCHAR)) > 1024 THEN left(CAST("code" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("code" AS VARCHAR)) || ' bytes)' ELSE CAST("code" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "country|is_in" THEN {'k': 5, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("country" AS VARCHAR)) > 1024 THEN left(CAST("country" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("country" AS VARCHAR)) || ' bytes)' ELSE CAST("country" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "payload|nullability" THEN {'k': 6, 'v': coalesce(CAST(to_json(CASE WHEN strlen(CAST(to_json("payload") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("payload") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("payload") AS VARCHAR)) || ' bytes)') ELSE to_json("payload") END) AS VARCHAR), 'null')} END, CASE WHEN NOT "payload|check" THEN {'k': 7, 'v': coalesce(CAST(to_json(CASE WHEN strlen(CAST(to_json("payload") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("payload") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("payload") AS VARCHAR)) || ' bytes)') ELSE to_json("payload") END) AS VARCHAR), 'null')} END, CASE WHEN NOT "status|nullability" THEN {'k': 8, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("status" AS VARCHAR)) > 1024 THEN left(CAST("status" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("status" AS VARCHAR)) || ' bytes)' ELSE CAST("status" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "status|unique" THEN {'k': 9, 'v': coalesce(CAST(to_json(CASE WHEN length(CAST("status" AS VARCHAR)) > 1024 THEN left(CAST("status" AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST("status" AS VARCHAR)) || ' bytes)' ELSE CAST("status" AS VARCHAR) END) AS VARCHAR), 'null')} END, CASE WHEN NOT "extra|check" THEN {'k': 10, 'v': coalesce(CAST(to_json(CASE WHEN strlen(CAST(to_json("extra") AS VARCHAR)) > 1024 THEN to_json(left(CAST(to_json("extra") AS VARCHAR), 1024) || '… (cut, ' || strlen(CAST(to_json("extra") AS VARCHAR)) || ' bytes)') ELSE to_json("extra") END) AS VARCHAR), 'null')} END], lambda x: x IS NOT NULL)) AS u FROM "__tg_failed_1") GROUP BY ALL) QUALIFY row_number() OVER (PARTITION BY k ORDER BY n DESC, v) <= 5 ORDER BY k, n DESC, v;
+
+-- 19. count invalid rows by rules: read the invalid rows by rules; when some row is invalid
 SELECT concat_ws(', ', CASE WHEN NOT "code|max_length" THEN 'dy_rule__code__max_length' END, CASE WHEN NOT "code|min_length" THEN 'dy_rule__code__min_length' END, CASE WHEN NOT "code|nullability" THEN 'dy_rule__code__nullability' END, CASE WHEN NOT "code|regex" THEN 'dy_rule__code__regex' END, CASE WHEN NOT "country|is_in" THEN 'dy_rule__country__is_in' END, CASE WHEN NOT "extra|check" THEN 'dy_rule__extra__check' END, CASE WHEN NOT "payload|check" THEN 'dy_rule__payload__check' END, CASE WHEN NOT "payload|nullability" THEN 'dy_rule__payload__nullability' END, CASE WHEN NOT "status|nullability" THEN 'dy_rule__status__nullability' END, CASE WHEN NOT "status|unique" THEN 'dy_rule__status__unique' END) AS rules, count(*) AS n FROM "__tg_failed_1" WHERE NOT ("code|nullability" AND "code|min_length" AND "code|max_length" AND "code|regex" AND "country|is_in" AND "payload|nullability" AND "payload|check" AND "status|nullability" AND "status|unique" AND "extra|check") GROUP BY ALL ORDER BY n DESC, rules;
 
--- 19. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 20. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 CREATE OR REPLACE TEMP TABLE temp.main."__tg_invalid_blocks_1" AS SELECT __tg_rid >> 20 AS block, bitstring_agg(__tg_rid & 1048575, 0, 1048575) AS bits FROM (SELECT __tg_rid FROM "__tg_failed_1" WHERE NOT ("code|nullability" AND "code|min_length" AND "code|max_length" AND "code|regex" AND "country|is_in" AND "payload|nullability" AND "payload|check" AND "status|nullability" AND "status|unique" AND "extra|check")) GROUP BY block;
 
--- 20. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 21. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_0 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 0);
 
--- 21. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 22. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_1 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 1);
 
--- 22. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
+-- 23. index the invalid rows: run; when some row is invalid, the valid rows are written or sampled
 SET VARIABLE __tg_invalid_1_2 = (SELECT bits FROM temp.main."__tg_invalid_blocks_1" WHERE block = 2);
 
--- 23. size the valid rows' row groups: read the valid rows' row group size; when some row is invalid, the valid rows are written
+-- 24. size the valid rows' row groups: read the valid rows' row group size; when some row is invalid, the valid rows are written
 WITH g(start, n) AS (VALUES (0, 1000000), (1000000, 1000000), (2000000, 500000)),
 valid AS (
 	SELECT g.n - coalesce(c.bad, 0) AS rows FROM g LEFT JOIN (
@@ -112,47 +115,47 @@ taken AS (
 	JOIN valid AS b ON abs(a.rows - b.rows) < 2048 GROUP BY a.rows)
 SELECT rows, batches, (SELECT count(*) FROM valid WHERE abs(rows - 122880) < 2048) FROM taken ORDER BY batches DESC, rows DESC LIMIT 1;
 
--- 24. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
+-- 25. write the valid rows: write (the valid rows); when no row is invalid, the valid rows are written
 COPY (SELECT s."code", s."country", s."payload", s."status", s."blob", s."extra" FROM (SELECT "code", "country", "payload", "status", "blob", "extra", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet);
 
--- 25. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, a row group size is set
+-- 26. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, a row group size is set
 COPY (SELECT s."code", s."country", s."payload", s."status", s."blob", s."extra" FROM (SELECT "code", "country", "payload", "status", "blob", "extra", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END)) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet, ROW_GROUP_SIZE $1);
 
--- 26. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, no row group size is set
+-- 27. write the valid rows: write (the valid rows); when some row is invalid, the valid rows are written, no row group size is set
 COPY (SELECT s."code", s."country", s."payload", s."status", s."blob", s."extra" FROM (SELECT "code", "country", "payload", "status", "blob", "extra", file_row_number AS __tg_rid FROM read_parquet('in.parquet', can_have_nan = true)) AS s WHERE NOT (CASE WHEN s.__tg_rid < 1048576 THEN CASE WHEN s.__tg_rid >= 0 AND s.__tg_rid < 1048576 THEN coalesce(get_bit(getvariable('__tg_invalid_1_0'), CAST(s.__tg_rid - 0 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid < 2097152 THEN CASE WHEN s.__tg_rid >= 1048576 AND s.__tg_rid < 2097152 THEN coalesce(get_bit(getvariable('__tg_invalid_1_1'), CAST(s.__tg_rid - 1048576 AS INTEGER)) = 1, FALSE) ELSE FALSE END ELSE CASE WHEN s.__tg_rid >= 2097152 AND s.__tg_rid < 3145728 THEN coalesce(get_bit(getvariable('__tg_invalid_1_2'), CAST(s.__tg_rid - 2097152 AS INTEGER)) = 1, FALSE) ELSE FALSE END END END)) TO 'out/.orders.parquet.tablegate-1-table.tmp' (FORMAT parquet);
 
--- 27. write the invalid rows: write (the invalid rows); when the invalid rows are written
+-- 28. write the invalid rows: write (the invalid rows); when the invalid rows are written
 COPY (SELECT "code", "country", "payload", "status", "blob", "extra", CASE WHEN "code|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__code__nullability", CASE WHEN "code|min_length" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__code__min_length", CASE WHEN "code|max_length" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__code__max_length", CASE WHEN "code|regex" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__code__regex", CASE WHEN "country|is_in" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__country__is_in", CASE WHEN "payload|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__payload__nullability", CASE WHEN "payload|check" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__payload__check", CASE WHEN "status|nullability" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__status__nullability", CASE WHEN "status|unique" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__status__unique", CASE WHEN "extra|check" THEN CAST('valid' AS ENUM('valid', 'invalid')) ELSE CAST('invalid' AS ENUM('valid', 'invalid')) END AS "dy_rule__extra__check" FROM "__tg_failed_1" WHERE NOT ("code|nullability" AND "code|min_length" AND "code|max_length" AND "code|regex" AND "country|is_in" AND "payload|nullability" AND "payload|check" AND "status|nullability" AND "status|unique" AND "extra|check") ORDER BY __tg_rid) TO 'out/.orders.parquet.tablegate-1-quarantine.tmp' (FORMAT parquet);
 
--- 28. drop the run's temp table: clean up (also when the run fails)
+-- 29. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_failed_1";
 
--- 29. drop the run's temp table: clean up (also when the run fails)
+-- 30. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_keys0_1";
 
--- 30. drop the run's temp table: clean up (also when the run fails)
+-- 31. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_suspects_1";
 
--- 31. drop the run's temp table: clean up (also when the run fails)
+-- 32. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_suspect_blocks_1";
 
--- 32. drop the run's temp table: clean up (also when the run fails)
+-- 33. drop the run's temp table: clean up (also when the run fails)
 DROP TABLE IF EXISTS temp.main."__tg_invalid_blocks_1";
 
--- 33. reset the run's variable: clean up (also when the run fails)
+-- 34. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_0;
 
--- 34. reset the run's variable: clean up (also when the run fails)
+-- 35. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_1;
 
--- 35. reset the run's variable: clean up (also when the run fails)
+-- 36. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_suspect_1_2;
 
--- 36. reset the run's variable: clean up (also when the run fails)
+-- 37. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_0;
 
--- 37. reset the run's variable: clean up (also when the run fails)
+-- 38. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_1;
 
--- 38. reset the run's variable: clean up (also when the run fails)
+-- 39. reset the run's variable: clean up (also when the run fails)
 RESET VARIABLE __tg_invalid_1_2;
