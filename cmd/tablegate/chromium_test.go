@@ -281,7 +281,7 @@ func TestSlowHTMLReportInChromium(t *testing.T) {
 	assert.Equal(t, "false", dom.Row.Passed)
 	assert.Contains(t, dom.Row.Cells, "dy_rule__amount__min")
 	assert.Contains(t, dom.Row.Cells, "ERROR", "the min rule's declared severity")
-	assert.Contains(t, dom.Row.Cells, "| 4 |", "4 rows failed amount >= 0")
+	assert.Contains(t, dom.Row.Cells, "| 4\n44.44% |", "4 of the 9 rows failed amount >= 0: the count, and its share under it")
 	assert.GreaterOrEqual(t, dom.HostileCells, 1, "the hostile id shows as text in the failing rows")
 	assert.Equal(t, 1, dom.HostileDescriptions, "the hostile description shows as text in the schema")
 	assert.Contains(t, dom.BannerText, "WARN", "the verdict the text output prints")
