@@ -1,6 +1,7 @@
 package pipes
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 
@@ -35,8 +36,19 @@ func Text(s string) Value { return Value{"text", s} }
 // Int is an integer value.
 func Int(n int64) Value { return Value{"int", n} }
 
-// Float is a number value.
-func Float(f float64) Value { return Value{"float", f} }
+// Float is a number value, always written with a fraction or an exponent: Dagster refuses a
+// float written as 1, which is what Go writes for float64(1).
+func Float(f float64) Value { return Value{"float", wireFloat(f)} }
+
+type wireFloat float64
+
+func (f wireFloat) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(float64(f))
+	if err == nil && !bytes.ContainsAny(b, ".eE") {
+		b = append(b, ".0"...)
+	}
+	return b, err
+}
 
 // Bool is a true/false value.
 func Bool(b bool) Value { return Value{"bool", b} }

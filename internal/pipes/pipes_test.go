@@ -210,10 +210,14 @@ func TestValues(t *testing.T) {
 		"json":   pipes.JSON([]any{map[string]any{"rule": "a|min"}}),
 		"table":  pipes.Table([]pipes.Column{{Name: "tags", Type: "json"}, {Name: "n", Type: "float"}}, []map[string]any{{"tags": []any{"a", nil}, "n": math.Inf(1)}, {"tags": map[string]any{"c": 1}, "n": nil}}),
 		"select": pipes.Int(-1 << 62),
+		"share":  pipes.Float(1),
 	}))
 	require.NoError(t, s.Close(nil))
+	raw := readMessages(t, path)[1].Params["metadata"]
+	// Dagster refuses a float written as 1 (a share of 100%): every float has a fraction.
+	assert.Contains(t, string(raw), `"raw_value":1.0`)
 	var meta map[string]map[string]any
-	require.NoError(t, json.Unmarshal(readMessages(t, path)[1].Params["metadata"], &meta))
+	require.NoError(t, json.Unmarshal(raw, &meta))
 	assert.Equal(t, map[string]any{"raw_value": "", "type": "text"}, meta["text"])
 	assert.Equal(t, "json", meta["json"]["type"])
 	assert.Equal(t, float64(-1<<62), meta["select"]["raw_value"])
