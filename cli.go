@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/filekind"
 )
@@ -25,7 +25,7 @@ const (
 func ExitStatus(err error) int {
 	var (
 		colErr   *ColumnSchemaError
-		mismatch exec.MismatchError
+		mismatch duckdb.MismatchError
 		abortErr *ValidationAbortError
 		noValid  *NoValidRowsError
 		castErr  *CastError

@@ -7,7 +7,7 @@ import (
 
 	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
@@ -84,7 +84,7 @@ func (e *Engine) ValidateCollection(ctx context.Context, cp *CollectionPlan, mem
 		return &CollectionReport{Collection: cp.Collection.Name}, err
 	}
 	crep, err := e.e.RunCollection(ctx, ca, opts.exec())
-	var refused *exec.ReportFileError
+	var refused *duckdb.ReportFileError
 	if crep == nil || (opts.History == "" && opts.HTML == "") || errors.As(err, &refused) {
 		return crep, err
 	}
@@ -131,18 +131,18 @@ func (e *Engine) ExplainCollection(ctx context.Context, cp *CollectionPlan, memb
 func CollectionChecks(cp *CollectionPlan, opts Options) map[string][]CheckSpec {
 	out := map[string][]CheckSpec{}
 	for _, m := range cp.Members {
-		out[m.Name] = exec.CheckSpecs(m.Plan, opts.Quarantine, opts.exec())
+		out[m.Name] = duckdb.CheckSpecs(m.Plan, opts.Quarantine, opts.exec())
 	}
 	return out
 }
 
-func (o Options) collectionAsset(cp *CollectionPlan, members map[string]MemberIO) (exec.CollectionAsset, error) {
+func (o Options) collectionAsset(cp *CollectionPlan, members map[string]MemberIO) (duckdb.CollectionAsset, error) {
 	if o.Name != "" || o.QuarantineName != "" {
-		return exec.CollectionAsset{}, errors.New("a collection's run names its members after the collection: leave Options.Name and QuarantineName empty")
+		return duckdb.CollectionAsset{}, errors.New("a collection's run names its members after the collection: leave Options.Name and QuarantineName empty")
 	}
-	ca := exec.CollectionAsset{Plan: cp, Members: map[string]exec.Asset{}}
+	ca := duckdb.CollectionAsset{Plan: cp, Members: map[string]duckdb.Asset{}}
 	for name, io := range members {
-		ca.Members[name] = exec.Asset{Name: name, Input: io.Input, Output: io.Output, Quarantine: o.Quarantine && io.Output != nil}
+		ca.Members[name] = duckdb.Asset{Name: name, Input: io.Input, Output: io.Output, Quarantine: o.Quarantine && io.Output != nil}
 	}
 	return ca, nil
 }

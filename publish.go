@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
@@ -13,11 +13,11 @@ import (
 )
 
 // publish appends the settled run to o.History and writes its page to o.HTML, unless the run
-// refused them (runErr is a *exec.ReportFileError: one would overwrite data). A history that
+// refused them (runErr is a *duckdb.ReportFileError: one would overwrite data). A history that
 // fails is a warning in rep (and on o.Warnings); the error is the page's, which the caller asked
 // for.
 func (o Options) publish(ctx context.Context, p *Plan, in Input, rep *outcome.Report, runErr error) error {
-	var refused *exec.ReportFileError
+	var refused *duckdb.ReportFileError
 	if rep == nil || (o.HTML == "" && o.History == "") || errors.As(runErr, &refused) {
 		return nil
 	}
@@ -27,7 +27,7 @@ func (o Options) publish(ctx context.Context, p *Plan, in Input, rep *outcome.Re
 	}
 	run := report.New(rep, p, facts)
 	if o.History != "" {
-		warnings := exec.Options{Warnings: o.Warnings}
+		warnings := duckdb.Options{Warnings: o.Warnings}
 		history.Record(ctx, o.History, run, func(msg string) { warnings.Warn(rep, msg) })
 	}
 	if o.HTML != "" {
@@ -94,7 +94,7 @@ func (o Options) flags() []string {
 // A collection's run id writes the collection's page: its outcome, members and filters, then a
 // section per member.
 func WriteRunPage(ctx context.Context, historyPath, runID, htmlPath string) error {
-	if err := exec.CheckReportFiles(exec.Asset{}, ReportFile{Role: "the history", Path: historyPath}, ReportFile{Role: "the page", Path: htmlPath}); err != nil {
+	if err := duckdb.CheckReportFiles(duckdb.Asset{}, ReportFile{Role: "the history", Path: historyPath}, ReportFile{Role: "the page", Path: htmlPath}); err != nil {
 		return err
 	}
 	crep, members, err := history.LoadCollection(ctx, historyPath, runID)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
@@ -83,18 +83,18 @@ func Compile(ctx context.Context, s *Schema) (*Plan, error) { return compile.Com
 
 // Config configures an engine's DuckDB: Path (a database file; "" is in memory), MemoryLimit,
 // TempDirectory, Threads, StorageVersion.
-type Config = exec.Config
+type Config = duckdb.Config
 
 // Engine validates assets on one DuckDB database. It is safe for concurrent runs of different
 // assets.
 type Engine struct {
-	e *exec.Engine
+	e *duckdb.Engine
 }
 
 // Open opens an engine on its own DuckDB database: in memory, or the file cfg.Path. Close it
 // when done.
 func Open(cfg Config) (*Engine, error) {
-	e, err := exec.Open(cfg)
+	e, err := duckdb.Open(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -103,18 +103,18 @@ func Open(cfg Config) (*Engine, error) {
 
 // New wraps a DuckDB *sql.DB the caller owns (opened with the duckdb driver); Close leaves it
 // open.
-func New(db *gosql.DB) *Engine { return &Engine{e: exec.New(db)} }
+func New(db *gosql.DB) *Engine { return &Engine{e: duckdb.New(db)} }
 
 // Connector is another engine than DuckDB that runs an Engine's assets (NewOn): the Spark engine
 // of engines/spark (spark.New(remote)), a module of its own so that its client stays out of this
 // build.
-type Connector = exec.Connector
+type Connector = duckdb.Connector
 
 // NewOn returns an engine whose runs go to another engine through c instead of DuckDB: Validate
 // and Explain work as on DuckDB, with the same report, checks, samples, outcomes and publishing
 // (HTML, history); what c's engine cannot run is refused before anything is read. It opens no
 // DuckDB database: DB is nil, and Filter refuses.
-func NewOn(c Connector) *Engine { return &Engine{e: exec.NewOn(c)} }
+func NewOn(c Connector) *Engine { return &Engine{e: duckdb.NewOn(c)} }
 
 // Close closes the engine and, when Open opened it, its database and spill folder.
 func (e *Engine) Close() error { return e.e.Close() }
@@ -123,21 +123,21 @@ func (e *Engine) Close() error { return e.e.Close() }
 func (e *Engine) DB() *gosql.DB { return e.e.DB() }
 
 // Exec is the engine of package exec underneath, for what this package does not cover
-// (WriteQuery, exec.Asset options).
-func (e *Engine) Exec() *exec.Engine { return e.e }
+// (WriteQuery, duckdb.Asset options).
+func (e *Engine) Exec() *duckdb.Engine { return e.e }
 
 // Granularity is how rule checks are reported: one per rule, per column or for the schema.
-type Granularity = exec.Granularity
+type Granularity = duckdb.Granularity
 
 // Check granularities.
 const (
-	PerRule   = exec.PerRule
-	PerColumn = exec.PerColumn
-	PerSchema = exec.PerSchema
+	PerRule   = duckdb.PerRule
+	PerColumn = duckdb.PerColumn
+	PerSchema = duckdb.PerSchema
 )
 
 // Progress reports a run's phase.
-type Progress = exec.Progress
+type Progress = duckdb.Progress
 
 // Options say what a run writes and how it reports. The zero value validates with the defaults
 // and no quarantine.
@@ -199,10 +199,10 @@ type RunFacts = report.Facts
 // Setting names for Options.ApplySetting, as the TABLEGATE_* environment variables spell them
 // in lower case.
 const (
-	SettingCheckGranularity  = exec.SettingCheckGranularity
-	SettingSchemaRules       = exec.SettingSchemaRules
-	SettingMaxFailureSamples = exec.SettingMaxFailureSamples
-	SettingRowSample         = exec.SettingRowSample
+	SettingCheckGranularity  = duckdb.SettingCheckGranularity
+	SettingSchemaRules       = duckdb.SettingSchemaRules
+	SettingMaxFailureSamples = duckdb.SettingMaxFailureSamples
+	SettingRowSample         = duckdb.SettingRowSample
 )
 
 // ApplySetting sets one setting from its text (Setting*), validating it; source names where the
@@ -223,12 +223,12 @@ func (o Options) reportFiles() []ReportFile {
 	return []ReportFile{{Role: "Options.HTML", Path: o.HTML}, {Role: "Options.History", Path: o.History}}
 }
 
-func (o Options) exec() exec.Options {
+func (o Options) exec() duckdb.Options {
 	var baselines func(context.Context, string, map[string]int) (map[string][]float64, error)
 	if o.History != "" {
 		baselines = history.BaselinesOf(o.History)
 	}
-	return exec.Options{
+	return duckdb.Options{
 		Baselines:          baselines,
 		MaxFailureSamples:  o.MaxFailureSamples,
 		RowSample:          o.RowSample,
@@ -243,8 +243,8 @@ func (o Options) exec() exec.Options {
 	}
 }
 
-func (o Options) asset(p *Plan, in Input, out Output) exec.Asset {
-	return exec.Asset{Name: o.Name, QuarantineName: o.QuarantineName, Plan: p, Input: in, Output: out, Quarantine: o.Quarantine}
+func (o Options) asset(p *Plan, in Input, out Output) duckdb.Asset {
+	return duckdb.Asset{Name: o.Name, QuarantineName: o.QuarantineName, Plan: p, Input: in, Output: out, Quarantine: o.Quarantine}
 }
 
 // Validate validates the input against the plan and applies the failure policy: the valid rows
@@ -284,7 +284,7 @@ type CheckSpec = outcome.CheckSpec
 // and the granularity decide them), without reading data: what an orchestrator declares up
 // front.
 func Checks(p *Plan, opts Options) []CheckSpec {
-	return exec.CheckSpecs(p, opts.Quarantine, opts.exec())
+	return duckdb.CheckSpecs(p, opts.Quarantine, opts.exec())
 }
 
 // Fingerprint is a short hash of what the plan checks: its columns and dtypes, and each rule's

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/report"
@@ -54,13 +54,13 @@ func newRun(ctx context.Context, n int, start time.Time) (*report.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	eng, err := exec.Open(exec.Config{})
+	eng, err := duckdb.Open(duckdb.Config{})
 	if err != nil {
 		return nil, err
 	}
 	defer eng.Close()
 	q := fmt.Sprintf(`SELECT i::BIGINT AS id, CASE WHEN i < %d THEN -1.0 ELSE 1.0 END::DOUBLE AS amount, 'ünïcode'::VARCHAR AS "select" FROM range(%d) t(i)`, n, n+1)
-	rep, _ := eng.Run(ctx, exec.Asset{Name: "orders", Plan: plan, Input: exec.QueryInput{SQL: q}}, exec.Options{Now: func() time.Time { return start }})
+	rep, _ := eng.Run(ctx, duckdb.Asset{Name: "orders", Plan: plan, Input: duckdb.QueryInput{SQL: q}}, duckdb.Options{Now: func() time.Time { return start }})
 	return report.New(rep, plan, report.Facts{Input: "query"}), nil
 }
 

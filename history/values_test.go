@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
@@ -21,7 +21,7 @@ import (
 
 // volumeRun validates rows rows against a schema with a volume anomaly check, its bands drawn
 // from the history at path, and records it there.
-func volumeRun(t *testing.T, eng *exec.Engine, path string, rows int, start time.Time) *outcome.Report {
+func volumeRun(t *testing.T, eng *duckdb.Engine, path string, rows int, start time.Time) *outcome.Report {
 	t.Helper()
 	s := schema.New("Volume", schema.Int64("n")).AddTableCheck(
 		schema.Metric("volume", "count(*)").Anomaly(schema.Anomaly{Lookback: 30, MinHistory: 5}),
@@ -29,8 +29,8 @@ func volumeRun(t *testing.T, eng *exec.Engine, path string, rows int, start time
 	plan, err := compile.Compile(s)
 	require.NoError(t, err)
 	ctx := context.Background()
-	rep, _ := eng.Run(ctx, exec.Asset{Name: "volume", Plan: plan, Input: exec.QueryInput{SQL: fmt.Sprintf("SELECT range AS n FROM range(%d)", rows)}},
-		exec.Options{Now: func() time.Time { return start }, Baselines: history.BaselinesOf(path)})
+	rep, _ := eng.Run(ctx, duckdb.Asset{Name: "volume", Plan: plan, Input: duckdb.QueryInput{SQL: fmt.Sprintf("SELECT range AS n FROM range(%d)", rows)}},
+		duckdb.Options{Now: func() time.Time { return start }, Baselines: history.BaselinesOf(path)})
 	require.NoError(t, history.Append(ctx, path, report.New(rep, plan, report.Facts{Input: "query"})))
 	return rep
 }
@@ -50,7 +50,7 @@ func volumeCheck(t *testing.T, rep *outcome.Report) outcome.Check {
 // check passes and says why; with 30 a usual volume passes and a 10x jump fails the run.
 func TestAnomalyFromHistory(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "history.duckdb")
-	eng, err := exec.Open(exec.Config{Threads: 2})
+	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
 	base := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sample"
@@ -60,7 +60,7 @@ func TestSlowCorpus(t *testing.T) {
 	t.Parallel()
 	files := corpusFiles(t)
 	ctx := context.Background()
-	eng, err := exec.Open(exec.Config{})
+	eng, err := duckdb.Open(duckdb.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestSlowCorpus(t *testing.T) {
 
 // corpusContract imports, compiles, samples and runs every object of one contract, and says
 // how each went.
-func corpusContract(ctx context.Context, t *testing.T, eng *exec.Engine, file string) []string {
+func corpusContract(ctx context.Context, t *testing.T, eng *duckdb.Engine, file string) []string {
 	t.Helper()
 	c, err := LoadFile(file)
 	var invalid *SchemaError
@@ -137,7 +137,7 @@ func corpusContract(ctx context.Context, t *testing.T, eng *exec.Engine, file st
 			t.Errorf("%s: object %s: sample: %v", file, o.Name, err)
 			continue
 		}
-		if err := eng.WriteQuery(ctx, query, exec.ParquetOutput{Path: data[o.Name]}); err != nil {
+		if err := eng.WriteQuery(ctx, query, duckdb.ParquetOutput{Path: data[o.Name]}); err != nil {
 			t.Errorf("%s: object %s: write the sample: %v", file, o.Name, err)
 			continue
 		}
@@ -148,8 +148,8 @@ func corpusContract(ctx context.Context, t *testing.T, eng *exec.Engine, file st
 		line := fmt.Sprintf("object %s: imported (%d columns, %d rules, %d table checks, %d notices)",
 			r.object, len(r.plan.Columns), len(r.plan.Rules), len(r.plan.TableChecks), len(r.res.Notices))
 		// Parquet has no ENUM, ARRAY or TIMESTAMP_MS: the sample reads back cast to the schema's types.
-		rep, err := eng.Run(ctx, exec.Asset{Name: r.object, Plan: r.plan, Input: exec.ParquetInput{Path: data[r.object]}},
-			exec.Options{Cast: true, MaxFailureSamples: -1})
+		rep, err := eng.Run(ctx, duckdb.Asset{Name: r.object, Plan: r.plan, Input: duckdb.ParquetInput{Path: data[r.object]}},
+			duckdb.Options{Cast: true, MaxFailureSamples: -1})
 		switch {
 		case rep == nil || rep.Outcome == nil:
 			// A relationship to an object that was refused has no data to read.

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/schema"
@@ -25,23 +25,23 @@ func TestChecksRules(t *testing.T) {
 	).AddRule("positive_sum", `"schema" >= 0 OR "select" > 0`).SeverityOf("positive_sum", schema.Warn)
 	plan, err := compile.Compile(s)
 	require.NoError(t, err)
-	eng, err := exec.Open(exec.Config{})
+	eng, err := duckdb.Open(duckdb.Config{})
 	require.NoError(t, err)
 	defer eng.Close()
 	q := `SELECT * FROM (VALUES (1::BIGINT, 'ä'::VARCHAR, 1.0::DOUBLE), (1, '1', -1.0), (3, NULL, 'NaN')) t("select", "name", "schema")`
 	for _, tc := range []struct {
 		name    string
-		opts    exec.Options
+		opts    duckdb.Options
 		checks  int
 		declare map[string]outcome.Severity
 	}{
-		{"rule", exec.Options{}, 10, map[string]outcome.Severity{"dy_rule__name__regex": outcome.SeverityWarn, "dy_rule__positive_sum": outcome.SeverityWarn, "dy_rule__primary_key": outcome.SeverityError}},
-		{"column", exec.Options{Granularity: exec.PerColumn}, 5, map[string]outcome.Severity{"dy_col__name": outcome.SeverityError, "dy_col__schema": outcome.SeverityError, "dy_schema__rules": outcome.SeverityError}},
-		{"column per rule", exec.Options{Granularity: exec.PerColumn, SchemaRulesPerRule: true}, 6, map[string]outcome.Severity{"dy_rule__positive_sum": outcome.SeverityWarn}},
-		{"schema", exec.Options{Granularity: exec.PerSchema}, 2, map[string]outcome.Severity{"dy_schema__rules": outcome.SeverityError, "dy_schema__columns": outcome.SeverityError}},
+		{"rule", duckdb.Options{}, 10, map[string]outcome.Severity{"dy_rule__name__regex": outcome.SeverityWarn, "dy_rule__positive_sum": outcome.SeverityWarn, "dy_rule__primary_key": outcome.SeverityError}},
+		{"column", duckdb.Options{Granularity: duckdb.PerColumn}, 5, map[string]outcome.Severity{"dy_col__name": outcome.SeverityError, "dy_col__schema": outcome.SeverityError, "dy_schema__rules": outcome.SeverityError}},
+		{"column per rule", duckdb.Options{Granularity: duckdb.PerColumn, SchemaRulesPerRule: true}, 6, map[string]outcome.Severity{"dy_rule__positive_sum": outcome.SeverityWarn}},
+		{"schema", duckdb.Options{Granularity: duckdb.PerSchema}, 2, map[string]outcome.Severity{"dy_schema__rules": outcome.SeverityError, "dy_schema__columns": outcome.SeverityError}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, _ := eng.Run(context.Background(), exec.Asset{Plan: plan, Input: exec.QueryInput{SQL: q}}, tc.opts)
+			rep, _ := eng.Run(context.Background(), duckdb.Asset{Plan: plan, Input: duckdb.QueryInput{SQL: q}}, tc.opts)
 			require.NotNil(t, rep.Outcome)
 			run := report.New(rep, plan, report.Facts{})
 			require.Len(t, run.Checks, tc.checks)

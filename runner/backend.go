@@ -5,7 +5,7 @@
 // statements that open an input (OpenSource). A Backend is an
 // engine's session: it runs statements and reads rows, like a database/sql driver, and holds no
 // SQL of the run's own. DuckDB (package exec) implements it, and so does the Spark engine
-// (engines/spark, through exec.Connector), whose program is rendered in Spark SQL.
+// (engines/spark, through duckdb.Connector), whose program is rendered in Spark SQL.
 package runner
 
 import (

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -29,7 +29,7 @@ func loadCollection(t *testing.T, path string) *collection.Collection {
 // generated tables.
 func TestSampleCollectionConsistent(t *testing.T) {
 	c := loadCollection(t, filepath.Join("testdata", "shop", "shop.yaml"))
-	eng, err := exec.Open(exec.Config{Threads: 2})
+	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
 	db := eng.DB()
@@ -69,7 +69,7 @@ func TestSampleCollectionConsistent(t *testing.T) {
 	for _, m := range c.Members {
 		p, err := compile.Compile(m.Schema)
 		require.NoError(t, err)
-		rep, err := eng.Run(ctx, exec.Asset{Name: m.Name, Plan: p, Input: exec.QueryInput{SQL: "SELECT * FROM " + clean[m.Name]}}, exec.Options{Cast: true})
+		rep, err := eng.Run(ctx, duckdb.Asset{Name: m.Name, Plan: p, Input: duckdb.QueryInput{SQL: "SELECT * FROM " + clean[m.Name]}}, duckdb.Options{Cast: true})
 		require.NotNil(t, rep.Outcome, "%s: %v", m.Name, err)
 		require.Zero(t, rep.Rows.Invalid, "member %s at rate 0", m.Name)
 		require.Positive(t, rep.Rows.Valid, m.Name)
@@ -98,7 +98,7 @@ func TestSampleCollectionConsistent(t *testing.T) {
 // count; counts that cannot be met are refused with what would fit.
 func TestSampleCollectionSizes(t *testing.T) {
 	c := loadCollection(t, filepath.Join("..", "benchmarks", "schemas", "collection", "shop.yaml"))
-	eng, err := exec.Open(exec.Config{Threads: 2})
+	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
 	db := eng.DB()

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sample"
@@ -44,7 +44,7 @@ func sampleFitsSchema(t *testing.T, atLeast int, patterns ...string) {
 		require.NoError(t, err)
 		files = append(files, m...)
 	}
-	eng, err := exec.Open(exec.Config{Threads: 2})
+	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
 	db := eng.DB()
@@ -124,10 +124,10 @@ func sampleFitsSchema(t *testing.T, atLeast int, patterns ...string) {
 	require.GreaterOrEqual(t, covered, atLeast)
 }
 
-func validate(t *testing.T, eng *exec.Engine, p *compile.Plan, query string) *outcome.Report {
+func validate(t *testing.T, eng *duckdb.Engine, p *compile.Plan, query string) *outcome.Report {
 	t.Helper()
 	// Cast: the generator writes Enum columns as text and lets DuckDB pick timestamp units.
-	rep, err := eng.Run(context.Background(), exec.Asset{Plan: p, Input: exec.QueryInput{SQL: query}}, exec.Options{Cast: true})
+	rep, err := eng.Run(context.Background(), duckdb.Asset{Plan: p, Input: duckdb.QueryInput{SQL: query}}, duckdb.Options{Cast: true})
 	require.NotNil(t, rep.Outcome, "run error: %v", err)
 	return rep
 }
@@ -142,7 +142,7 @@ func fingerprint(t *testing.T, db *gosql.DB, query string) string {
 // TestSampleKeys: keys are distinct per row, and per element inside lists, within what their
 // type can hold; a key no type or category list can make distinct is refused with the numbers.
 func TestSampleKeys(t *testing.T) {
-	eng, err := exec.Open(exec.Config{Threads: 2})
+	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
 	db := eng.DB()
@@ -286,7 +286,7 @@ func TestSampleLimits(t *testing.T) {
 	require.NoError(t, err)
 	q, _, err := sample.Query(s, sample.Spec{Rows: 200, Seed: 1})
 	require.NoError(t, err)
-	eng, err := exec.Open(exec.Config{Threads: 2})
+	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
 	var longest, cells int64
@@ -337,7 +337,7 @@ func TestSampleRowOrderAnyThreads(t *testing.T) {
 func TestSampleStringKeys(t *testing.T) {
 	s, err := schema.LoadFile("../benchmarks/schemas/strings.yaml")
 	require.NoError(t, err)
-	eng, err := exec.Open(exec.Config{Threads: 2})
+	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
 	const rows = 200_000
@@ -372,7 +372,7 @@ func TestSampleStringKeys(t *testing.T) {
 // column within its is_in and bounds (none of which can be distinct per row on its own), and its
 // duplicate repeats the whole key; a key with fewer combinations than rows is refused.
 func TestSampleCompositeKeys(t *testing.T) {
-	eng, err := exec.Open(exec.Config{Threads: 2})
+	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
 	s, err := schema.LoadFile("testdata/flights.yaml")

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/tablegate/tablegate/compile"
-	tgexec "github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
@@ -119,7 +119,7 @@ func generate(b *testing.B) *benchData {
 	}
 	defer eng.Close()
 	ctx := context.Background()
-	if err := eng.WriteQuery(ctx, q, tgexec.ParquetOutput{Path: d.parquet}); err != nil {
+	if err := eng.WriteQuery(ctx, q, duckdb.ParquetOutput{Path: d.parquet}); err != nil {
 		b.Fatal(err)
 	}
 	if err := loadMain([]string{d.parquet, d.dbFile}); err != nil {
@@ -130,29 +130,29 @@ func generate(b *testing.B) *benchData {
 }
 
 // openEngine opens an engine that spills into the data's folder, not the working directory.
-func openEngine() (*tgexec.Engine, error) {
-	return tgexec.Open(tgexec.Config{TempDirectory: filepath.Join(dataDir, "spill")})
+func openEngine() (*duckdb.Engine, error) {
+	return duckdb.Open(duckdb.Config{TempDirectory: filepath.Join(dataDir, "spill")})
 }
 
 // storage is one cell's input, and how the engine writes to an output address (outPath).
 type storage struct {
 	name   string // the harness's storage name
 	in     string // the input's address, as the harness takes it
-	input  tgexec.Input
-	output func(out target) tgexec.Output
+	input  duckdb.Input
+	output func(out target) duckdb.Output
 }
 
 func storages(d *benchData) []storage {
 	return []storage{{
 		name:   "parquet",
 		in:     d.parquet,
-		input:  tgexec.ParquetInput{Path: d.parquet},
-		output: func(out target) tgexec.Output { return tgexec.ParquetOutput{Path: out.file} },
+		input:  duckdb.ParquetInput{Path: d.parquet},
+		output: func(out target) duckdb.Output { return duckdb.ParquetOutput{Path: out.file} },
 	}, {
 		name:   "duckdb",
 		in:     d.dbFile + ":t",
-		input:  tgexec.TableInput{File: d.dbFile, Table: "t"},
-		output: func(out target) tgexec.Output { return tgexec.TableOutput{File: out.file, Table: out.table} },
+		input:  duckdb.TableInput{File: d.dbFile, Table: "t"},
+		output: func(out target) duckdb.Output { return duckdb.TableOutput{File: out.file, Table: out.table} },
 	}}
 }
 
@@ -181,7 +181,7 @@ func BenchmarkValidate(b *testing.B) {
 				floorDir, outDir := b.TempDir(), b.TempDir()
 				floor := func() error { return copyFloor(st, plan, floorDir) }
 				counts := func() (*outcome.Report, error) {
-					rep, err := eng.Run(ctx, tgexec.Asset{Plan: plan, Input: st.input}, tgexec.Options{MaxFailureSamples: -1})
+					rep, err := eng.Run(ctx, duckdb.Asset{Plan: plan, Input: st.input}, duckdb.Options{MaxFailureSamples: -1})
 					var abort *outcome.ValidationAbortError
 					if !errors.As(err, &abort) {
 						return nil, fmt.Errorf("counts-only: want the aborted outcome, got %v", err)
@@ -189,7 +189,7 @@ func BenchmarkValidate(b *testing.B) {
 					return rep, nil
 				}
 				full := func() (*outcome.Report, error) {
-					rep, err := eng.Run(ctx, tgexec.Asset{Plan: plan, Input: st.input, Output: st.output(parseTarget(outPath(outDir, st.name, "orders"))), Quarantine: true}, tgexec.Options{MaxFailureSamples: -1})
+					rep, err := eng.Run(ctx, duckdb.Asset{Plan: plan, Input: st.input, Output: st.output(parseTarget(outPath(outDir, st.name, "orders"))), Quarantine: true}, duckdb.Options{MaxFailureSamples: -1})
 					if err != nil {
 						return nil, fmt.Errorf("full: %w", err)
 					}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	tgexec "github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
 )
 
@@ -45,7 +45,7 @@ func BenchmarkCSVInput(b *testing.B) {
 		return errors.Join(err, func() error { _, err := conn.ExecContext(ctx, "DROP TABLE floor"); return err }())
 	}
 	counts := func() error {
-		rep, err := eng.Run(ctx, tgexec.Asset{Plan: plan, Input: tgexec.CSVInput{Path: csv}}, tgexec.Options{MaxFailureSamples: -1})
+		rep, err := eng.Run(ctx, duckdb.Asset{Plan: plan, Input: duckdb.CSVInput{Path: csv}}, duckdb.Options{MaxFailureSamples: -1})
 		var abort *outcome.ValidationAbortError
 		if !errors.As(err, &abort) {
 			return fmt.Errorf("counts-only: want the aborted outcome, got %v", err)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	tgexec "github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
@@ -28,7 +28,7 @@ func TestSlowDataframelyAgrees(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	eng, err := tgexec.Open(tgexec.Config{})
+	eng, err := duckdb.Open(duckdb.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestSlowDataframelyAgrees(t *testing.T) {
 			t.Fatal(err)
 		}
 		data := filepath.Join(dir, filepath.Base(schemaFile)+".parquet")
-		if err := eng.WriteQuery(ctx, q, tgexec.ParquetOutput{Path: data}); err != nil {
+		if err := eng.WriteQuery(ctx, q, duckdb.ParquetOutput{Path: data}); err != nil {
 			t.Fatal(err)
 		}
 		return data
@@ -59,7 +59,7 @@ func TestSlowDataframelyAgrees(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := eng.Run(ctx, tgexec.Asset{Plan: plan, Input: tgexec.ParquetInput{Path: data}}, tgexec.Options{MaxFailureSamples: -1})
+			rep, err := eng.Run(ctx, duckdb.Asset{Plan: plan, Input: duckdb.ParquetInput{Path: data}}, duckdb.Options{MaxFailureSamples: -1})
 			if rep == nil || rep.Outcome == nil {
 				t.Fatalf("run failed before an outcome: %v", err)
 			}

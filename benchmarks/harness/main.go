@@ -35,7 +35,7 @@ import (
 	"time"
 
 	"github.com/tablegate/tablegate/compile"
-	tgexec "github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -257,7 +257,7 @@ func bench(ctx context.Context, cfg config) error {
 		return checkGuard(all, cfg.guard)
 	}
 	r := results{
-		Machine: machine(), Cores: cores(), Peers: pyVersions(t.python), DuckDB: tgexec.DuckDBVersion(), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
+		Machine: machine(), Cores: cores(), Peers: pyVersions(t.python), DuckDB: duckdb.DuckDBVersion(), Runs: cfg.runs, InvalidRate: cfg.invalidRate,
 		Rows: cfg.rows, Rules: cfg.rules, Sets: cfg.sets, Storages: cfg.storages, Measurements: all,
 	}
 	if cfg.custom != nil {

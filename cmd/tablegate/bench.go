@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -92,8 +92,8 @@ each adds. Outputs go to a scratch folder that is removed; the JSON goes to --ou
 				return fmt.Errorf("scratch folder: %w", err)
 			}
 			defer os.RemoveAll(scratch)
-			eng, err := exec.Open(exec.Config{MemoryLimit: memoryLimit, Threads: threads, Confined: true,
-				AllowedDirectories: allowedDirs(in, exec.ParquetOutput{Path: filepath.Join(scratch, "x.parquet")}, nil)})
+			eng, err := duckdb.Open(duckdb.Config{MemoryLimit: memoryLimit, Threads: threads, Confined: true,
+				AllowedDirectories: allowedDirs(in, duckdb.ParquetOutput{Path: filepath.Join(scratch, "x.parquet")}, nil)})
 			if err != nil {
 				return engineFlagError(err, memoryLimit, "")
 			}
@@ -131,8 +131,8 @@ each adds. Outputs go to a scratch folder that is removed; the JSON goes to --ou
 }
 
 type bench struct {
-	eng     *exec.Engine
-	in      exec.Input
+	eng     *duckdb.Engine
+	in      duckdb.Input
 	scratch string
 	runs    int
 	log     io.Writer
@@ -176,7 +176,7 @@ func (b *bench) measure(ctx context.Context, s *schema.Schema, input string) (*b
 		cols[i] = sql.Ident(c.Name)
 	}
 	// One run unmeasured first: the first read of a file pays for the page cache.
-	if _, err := b.eng.Run(ctx, exec.Asset{Name: "bench", Plan: plan, Input: b.in}, exec.Options{MaxFailureSamples: -1}); err != nil && !isDataFailure(err) {
+	if _, err := b.eng.Run(ctx, duckdb.Asset{Name: "bench", Plan: plan, Input: b.in}, duckdb.Options{MaxFailureSamples: -1}); err != nil && !isDataFailure(err) {
 		return nil, err
 	}
 	if res.Floor, err = b.median(ctx, "floor (plain DuckDB copy)", func(ctx context.Context, i int) error {
@@ -189,7 +189,7 @@ func (b *bench) measure(ctx context.Context, s *schema.Schema, input string) (*b
 		return nil, fmt.Errorf("floor: %w", err)
 	}
 	counts := func(ctx context.Context, p *compile.Plan) error {
-		rep, err := b.eng.Run(ctx, exec.Asset{Name: "bench", Plan: p, Input: b.in}, exec.Options{MaxFailureSamples: -1})
+		rep, err := b.eng.Run(ctx, duckdb.Asset{Name: "bench", Plan: p, Input: b.in}, duckdb.Options{MaxFailureSamples: -1})
 		if err != nil && !isDataFailure(err) {
 			return err
 		}
@@ -197,8 +197,8 @@ func (b *bench) measure(ctx context.Context, s *schema.Schema, input string) (*b
 		return nil
 	}
 	if res.Full, err = b.median(ctx, "full validation", func(ctx context.Context, i int) error {
-		out := exec.ParquetOutput{Path: filepath.Join(b.scratch, fmt.Sprintf("full%d.parquet", i))}
-		_, err := b.eng.Run(ctx, exec.Asset{Name: fmt.Sprintf("full%d", i), Plan: plan, Input: b.in, Output: out, Quarantine: true}, exec.Options{MaxFailureSamples: -1})
+		out := duckdb.ParquetOutput{Path: filepath.Join(b.scratch, fmt.Sprintf("full%d.parquet", i))}
+		_, err := b.eng.Run(ctx, duckdb.Asset{Name: fmt.Sprintf("full%d", i), Plan: plan, Input: b.in, Output: out, Quarantine: true}, duckdb.Options{MaxFailureSamples: -1})
 		if err != nil && !isDataFailure(err) {
 			return err
 		}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/infer"
 	"github.com/tablegate/tablegate/internal/filekind"
 	"github.com/tablegate/tablegate/schema"
@@ -57,7 +57,7 @@ func initCmd(stdout, stderr io.Writer) *cobra.Command {
 				opts.Name = defaultName(in)
 			}
 			opts.Source = input
-			eng, err := exec.Open(exec.Config{MemoryLimit: memoryLimit, Confined: true, AllowedDirectories: allowedDirs(in, nil, nil)})
+			eng, err := duckdb.Open(duckdb.Config{MemoryLimit: memoryLimit, Confined: true, AllowedDirectories: allowedDirs(in, nil, nil)})
 			if err != nil {
 				return engineFlagError(err, memoryLimit, "")
 			}
@@ -110,12 +110,12 @@ func initCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 // defaultName is the input's base name without extension, or its table's name.
-func defaultName(in exec.Input) string {
-	if t, ok := in.(exec.TableInput); ok {
+func defaultName(in duckdb.Input) string {
+	if t, ok := in.(duckdb.TableInput); ok {
 		return t.Table
 	}
 	base := filepath.Base(in.String())
-	if ext := exec.DataExt(base); ext != "" {
+	if ext := duckdb.DataExt(base); ext != "" {
 		base = base[:strings.LastIndex(strings.ToLower(base), ext)]
 	}
 	if base == "" || strings.ContainsAny(base, "*?[") {
@@ -127,7 +127,7 @@ func defaultName(in exec.Input) string {
 // selfCheck validates the input with the inferred schema, in place, and says how it went: the
 // schema is meant to accept the data it came from. rejected is the run's abort when it did not
 // (exit 1 once the schema is written).
-func selfCheck(ctx context.Context, eng *exec.Engine, data []byte, file string, in exec.Input) (verdict string, rejected error, err error) {
+func selfCheck(ctx context.Context, eng *duckdb.Engine, data []byte, file string, in duckdb.Input) (verdict string, rejected error, err error) {
 	s, err := schema.ParseContext(ctx, data, file)
 	if badName := (*schema.InvalidColumnNameError)(nil); errors.As(err, &badName) {
 		return "", nil, fmt.Errorf("init cannot declare every column of the input (nothing was written): %w", err)
@@ -139,7 +139,7 @@ func selfCheck(ctx context.Context, eng *exec.Engine, data []byte, file string, 
 	if err != nil {
 		return "", nil, fmt.Errorf("the inferred schema does not compile (please report it): %w", err)
 	}
-	rep, err := eng.Run(ctx, exec.Asset{Name: s.Name, Plan: plan, Input: in}, exec.Options{MaxFailureSamples: -1})
+	rep, err := eng.Run(ctx, duckdb.Asset{Name: s.Name, Plan: plan, Input: in}, duckdb.Options{MaxFailureSamples: -1})
 	var failed *tablegate.ValidationAbortError
 	switch {
 	case errors.As(err, &failed):

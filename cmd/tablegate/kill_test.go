@@ -23,7 +23,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 )
 
@@ -442,7 +442,7 @@ func killParquet(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small str
 		}
 		// The next open completes a decided swap, and removes the temporaries (a swap's kept
 		// previous files included); then the pair is one run's.
-		require.NoError(t, exec.RecoverOutput(context.Background(), exec.ParquetOutput{Path: table}))
+		require.NoError(t, duckdb.RecoverOutput(context.Background(), duckdb.ParquetOutput{Path: table}))
 		after, err := os.ReadDir(dir)
 		require.NoError(t, err)
 		for _, e := range after {

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 )
 
@@ -93,7 +93,7 @@ type setFiles struct{ table, quar, prev string }
 // set's flushes, kept links, pointers, journal and renames are). The new run quarantines rows of
 // orders and items and none of refunds, whose previous quarantine it keeps as .prev.
 //
-// After every kill, the next run's recovery on ONE member, drawn at random (exec.RecoverOutput,
+// After every kill, the next run's recovery on ONE member, drawn at random (duckdb.RecoverOutput,
 // the step every run writing that table takes first), leaves EVERY member's previous table and
 // quarantine, or every member's new ones: never a mix across members, never a table beside
 // another run's quarantine. Then every member's recovery leaves nothing but the outputs.
@@ -189,7 +189,7 @@ func TestSlowKillCollectionMidWrite(t *testing.T) {
 		}
 		// The next run touching one member, any of them, completes or rolls back the set.
 		first := shopMembers[rng.IntN(len(shopMembers))]
-		require.NoError(t, exec.RecoverOutput(context.Background(), exec.ParquetOutput{Path: out[first].table}), "kill %d", kills)
+		require.NoError(t, duckdb.RecoverOutput(context.Background(), duckdb.ParquetOutput{Path: out[first].table}), "kill %d", kills)
 
 		states := map[string]string{}
 		for _, m := range shopMembers {
@@ -228,7 +228,7 @@ func TestSlowKillCollectionMidWrite(t *testing.T) {
 
 		// Every member's recovery leaves only the outputs.
 		for _, m := range shopMembers {
-			require.NoError(t, exec.RecoverOutput(context.Background(), exec.ParquetOutput{Path: out[m].table}))
+			require.NoError(t, duckdb.RecoverOutput(context.Background(), duckdb.ParquetOutput{Path: out[m].table}))
 		}
 		for _, dir := range dirs {
 			entries, err := os.ReadDir(dir)

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 )
 
 // Progress modes (--progress).
@@ -88,7 +88,7 @@ func newCollectionProgress(w io.Writer, mode string, tty bool, members map[strin
 	return p
 }
 
-func (p *progress) update(pr exec.Progress) {
+func (p *progress) update(pr duckdb.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done {
@@ -169,14 +169,14 @@ func (p *progress) finish() {
 }
 
 // inputBytes is the size of a file input (every file of a glob), 0 when it is not files.
-func inputBytes(in exec.Input) int64 {
+func inputBytes(in duckdb.Input) int64 {
 	var pattern string
 	switch in := in.(type) {
-	case exec.ParquetInput:
+	case duckdb.ParquetInput:
 		pattern = in.Path
-	case exec.CSVInput:
+	case duckdb.CSVInput:
 		pattern = in.Path
-	case exec.NDJSONInput:
+	case duckdb.NDJSONInput:
 		pattern = in.Path
 	default:
 		return 0

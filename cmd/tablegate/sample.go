@@ -12,7 +12,7 @@ import (
 
 	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
@@ -59,7 +59,7 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 				prog := newCollectionProgress(stderr, progressMode, con.stderrTTY, nil)
 				defer prog.finish()
 				return sampleCollection(cmd.Context(), stdout, stderr, prog, collectionFile, outDir, sample.CollectionSpec{Spec: spec, MemberRows: rows},
-					exec.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion, Confined: true})
+					duckdb.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion, Confined: true})
 			}
 			if !sf.given() || out == "" {
 				return usagef("sample needs --schema (or --contract) and --out, or --collection and --out-dir")
@@ -79,7 +79,7 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			eng, err := exec.Open(exec.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion, Confined: true, AllowedDirectories: allowedDirs(nil, target, nil)})
+			eng, err := duckdb.Open(duckdb.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion, Confined: true, AllowedDirectories: allowedDirs(nil, target, nil)})
 			if err != nil {
 				return engineFlagError(err, memoryLimit, storageVersion)
 			}
@@ -87,10 +87,10 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 			// One statement, so one phase; on a terminal it shows once it has taken a second.
 			prog := newProgress(stderr, progressMode, con.stderrTTY, 0)
 			if progressMode == progressPlain {
-				prog.update(exec.Progress{Phase: "writing " + out, Rows: spec.Rows})
+				prog.update(duckdb.Progress{Phase: "writing " + out, Rows: spec.Rows})
 			}
 			show := time.AfterFunc(time.Second, func() {
-				prog.update(exec.Progress{Phase: "writing " + out, Rows: spec.Rows})
+				prog.update(duckdb.Progress{Phase: "writing " + out, Rows: spec.Rows})
 			})
 			err = eng.WriteQuery(cmd.Context(), query, target)
 			show.Stop()
@@ -108,14 +108,14 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 				fmt.Fprintf(stdout, "note: the generator does not control %s: they pass or fail as the generated values happen to\n", strings.Join(free, ", "))
 			}
 			cast := false
-			if p, ok := target.(exec.ParquetOutput); ok {
+			if p, ok := target.(duckdb.ParquetOutput); ok {
 				if note := readBackNote(cmd.Context(), eng, s, p.Path); note != "" {
 					fmt.Fprintln(stdout, note)
 					cast = true
 				}
 			}
 			// What was produced, not what was asked: validate the written rows, counts only.
-			rep, err := eng.Run(cmd.Context(), exec.Asset{Name: s.Name, Plan: plan, Input: readBack(target)}, exec.Options{MaxFailureSamples: -1, Cast: cast})
+			rep, err := eng.Run(cmd.Context(), duckdb.Asset{Name: s.Name, Plan: plan, Input: readBack(target)}, duckdb.Options{MaxFailureSamples: -1, Cast: cast})
 			if rep == nil || rep.Outcome == nil || *rep.Outcome == tablegate.ColumnSchemaMismatch {
 				return fmt.Errorf("validate the written sample: %w", err)
 			}
@@ -184,12 +184,12 @@ func uncontrolled(p *compile.Plan, broken []string) []string {
 }
 
 // readBack is the input that reads what sample wrote.
-func readBack(out exec.Output) exec.Input {
+func readBack(out duckdb.Output) duckdb.Input {
 	switch o := out.(type) {
-	case exec.ParquetOutput:
-		return exec.ParquetInput(o)
-	case exec.TableOutput:
-		return exec.TableInput(o)
+	case duckdb.ParquetOutput:
+		return duckdb.ParquetInput(o)
+	case duckdb.TableOutput:
+		return duckdb.TableInput(o)
 	}
 	return nil
 }
@@ -198,13 +198,13 @@ func readBack(out exec.Output) exec.Input {
 // will: Parquet stores Enum columns as strings, Arrays as lists and millisecond timestamps as
 // microseconds, so such a schema does not match its own sample. It returns what to do then, or
 // "" when the file matches (or cannot be checked: the write itself succeeded).
-func readBackNote(ctx context.Context, eng *exec.Engine, s *schema.Schema, path string) string {
+func readBackNote(ctx context.Context, eng *duckdb.Engine, s *schema.Schema, path string) string {
 	p, err := compile.Compile(s)
 	if err != nil {
 		return ""
 	}
 	var mismatch *tablegate.ColumnSchemaError
-	if _, err := eng.Explain(ctx, p, exec.ParquetInput{Path: path}); !errors.As(err, &mismatch) {
+	if _, err := eng.Explain(ctx, p, duckdb.ParquetInput{Path: path}); !errors.As(err, &mismatch) {
 		return ""
 	}
 	cols := make([]string, len(mismatch.Mismatches))

@@ -13,7 +13,7 @@ import (
 	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/sample"
 )
 
@@ -35,7 +35,7 @@ func parseMemberRows(flags []string) (map[string]int64, error) {
 }
 
 // sampleCollection writes every member of the collection file's sample to outDir/<member>.parquet.
-func sampleCollection(ctx context.Context, stdout, stderr io.Writer, prog *progress, file, outDir string, spec sample.CollectionSpec, cfg exec.Config) error {
+func sampleCollection(ctx context.Context, stdout, stderr io.Writer, prog *progress, file, outDir string, spec sample.CollectionSpec, cfg duckdb.Config) error {
 	c, err := tablegate.LoadCollection(ctx, file)
 	if err != nil {
 		return err
@@ -49,18 +49,18 @@ func sampleCollection(ctx context.Context, stdout, stderr io.Writer, prog *progr
 		return err
 	}
 	cfg.AllowedDirectories = []string{outDir}
-	eng, err := exec.Open(cfg)
+	eng, err := duckdb.Open(cfg)
 	if err != nil {
 		return engineFlagError(err, cfg.MemoryLimit, cfg.StorageVersion)
 	}
 	defer eng.Close()
 	var uncontrolled []string
-	inputs := map[string]exec.Asset{}
+	inputs := map[string]duckdb.Asset{}
 	for _, q := range queries {
 		path := filepath.Join(outDir, q.Member+".parquet")
-		inputs[q.Member] = exec.Asset{Name: q.Member, Input: exec.ParquetInput{Path: path}}
-		prog.update(exec.Progress{Phase: "writing " + path, Member: q.Member})
-		if err := eng.WriteQuery(ctx, q.Query, exec.ParquetOutput{Path: path}); err != nil {
+		inputs[q.Member] = duckdb.Asset{Name: q.Member, Input: duckdb.ParquetInput{Path: path}}
+		prog.update(duckdb.Progress{Phase: "writing " + path, Member: q.Member})
+		if err := eng.WriteQuery(ctx, q.Query, duckdb.ParquetOutput{Path: path}); err != nil {
 			return fmt.Errorf("member %s: %w", q.Member, err)
 		}
 		var n int64
@@ -85,12 +85,12 @@ func sampleCollection(ctx context.Context, stdout, stderr io.Writer, prog *progr
 // validateSampleCollection validates the written members as one collection run, counts only,
 // and prints what was produced, not what was asked: each member's invalid rows and each
 // filter's, propagation's and reference's failed rows.
-func validateSampleCollection(ctx context.Context, stdout io.Writer, eng *exec.Engine, c *collection.Collection, inputs map[string]exec.Asset, spec sample.Spec, prog *progress) error {
+func validateSampleCollection(ctx context.Context, stdout io.Writer, eng *duckdb.Engine, c *collection.Collection, inputs map[string]duckdb.Asset, spec sample.Spec, prog *progress) error {
 	plan, err := compile.CompileCollection(ctx, c)
 	if err != nil {
 		return err
 	}
-	rep, err := eng.RunCollection(ctx, exec.CollectionAsset{Plan: plan, Members: inputs}, exec.Options{MaxFailureSamples: -1, Progress: prog.update})
+	rep, err := eng.RunCollection(ctx, duckdb.CollectionAsset{Plan: plan, Members: inputs}, duckdb.Options{MaxFailureSamples: -1, Progress: prog.update})
 	if rep == nil || rep.Outcome == nil {
 		return fmt.Errorf("validate the written sample: %w", err)
 	}

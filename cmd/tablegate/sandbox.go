@@ -5,15 +5,15 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/duckdb/duckdb-go/v2"
+	duckdbgo "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 )
 
 // allowedDirs are the folders a command's DuckDB may touch: those of its input, output and
 // database files, and the ones the user adds with --allow-dir (for the files a --query reads).
-func allowedDirs(in exec.Input, out exec.Output, extra []string) []string {
+func allowedDirs(in duckdb.Input, out duckdb.Output, extra []string) []string {
 	var dirs []string
 	add := func(path string) {
 		if path != "" {
@@ -21,21 +21,21 @@ func allowedDirs(in exec.Input, out exec.Output, extra []string) []string {
 		}
 	}
 	switch in := in.(type) {
-	case exec.ParquetInput:
+	case duckdb.ParquetInput:
 		add(in.Path)
-	case exec.CSVInput:
+	case duckdb.CSVInput:
 		add(in.Path)
-	case exec.NDJSONInput:
+	case duckdb.NDJSONInput:
 		add(in.Path)
-	case exec.TableInput:
+	case duckdb.TableInput:
 		add(in.File)
-	case exec.QueryInput:
+	case duckdb.QueryInput:
 		add(in.File)
 	}
 	switch out := out.(type) {
-	case exec.ParquetOutput:
+	case duckdb.ParquetOutput:
 		add(out.Path)
-	case exec.TableOutput:
+	case duckdb.TableOutput:
 		add(out.File)
 	}
 	return append(dirs, extra...)
@@ -66,8 +66,8 @@ func globPrefix(path string) string {
 
 // confinedHint adds what to do to DuckDB's refusal of a file outside the allowed folders.
 func confinedHint(err error) error {
-	var de *duckdb.Error
-	if errors.As(err, &de) && de.Type == duckdb.ErrorTypePermission {
+	var de *duckdbgo.Error
+	if errors.As(err, &de) && de.Type == duckdbgo.ErrorTypePermission {
 		return &hintError{err: err, hint: "tablegate lets DuckDB read and write only inside the folders of --input, --out and --db; " +
 			"for other files a --query reads, add --allow-dir DIR"}
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 )
 
@@ -87,11 +87,11 @@ func TestStorageVersionTooNew(t *testing.T) {
 	errInfo := rep["error"].(map[string]any)
 	assert.Equal(t, "StorageVersionError", errInfo["type"])
 	msg := errInfo["message"].(string)
-	for _, want := range []string{"newer than the one tablegate embeds", "DuckDB " + exec.DuckDBVersion(), "the file has 70", "COPY FROM DATABASE src TO dst"} {
+	for _, want := range []string{"newer than the one tablegate embeds", "DuckDB " + duckdb.DuckDBVersion(), "the file has 70", "COPY FROM DATABASE src TO dst"} {
 		assert.Contains(t, msg, want)
 	}
 	assert.Contains(t, stderr, "COPY FROM DATABASE")
-	assert.Equal(t, exec.DuckDBVersion(), rep["duckdb_version"])
+	assert.Equal(t, duckdb.DuckDBVersion(), rep["duckdb_version"])
 
 	old := f.databaseIn("old.duckdb", "v1.5.0", allValidRows)
 	setStorageNumber(t, old, 51) // DuckDB 0.9's
@@ -186,14 +186,14 @@ func TestVersion(t *testing.T) {
 	require.Len(t, lines, 2, byCommand)
 	assert.Equal(t, "tablegate (devel)", lines[0], "a test binary is built from the checkout")
 	assert.True(t, strings.HasPrefix(lines[1], "DuckDB v2."), lines[1])
-	assert.Contains(t, lines[1], exec.DefaultStorageVersion)
+	assert.Contains(t, lines[1], duckdb.DefaultStorageVersion)
 
 	// The JSON the Dagster integration reads to check that it speaks this binary's language.
 	code, asJSON, stderr := cli(t, "version", "--format", "json")
 	require.Equal(t, 0, code, stderr)
 	assert.Equal(t, map[string]any{
-		"tablegate_version": "(devel)", "duckdb_version": exec.DuckDBVersion(),
-		"storage_version": exec.DefaultStorageVersion, "dagster_integration": float64(dagsterIntegration),
+		"tablegate_version": "(devel)", "duckdb_version": duckdb.DuckDBVersion(),
+		"storage_version": duckdb.DefaultStorageVersion, "dagster_integration": float64(dagsterIntegration),
 	}, oneJSON(t, asJSON))
 	code, _, stderr = cli(t, "version", "--format", "yaml")
 	assert.Equal(t, 2, code)
@@ -208,6 +208,6 @@ func TestVersion(t *testing.T) {
 		_, stdout, _ := cli(t, args...)
 		rep := oneJSON(t, stdout)
 		assert.Equal(t, "(devel)", rep["tablegate_version"], args)
-		assert.Equal(t, exec.DuckDBVersion(), rep["duckdb_version"], args)
+		assert.Equal(t, duckdb.DuckDBVersion(), rep["duckdb_version"], args)
 	}
 }

@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/duckdb/duckdb-go/v2"
+	duckdbgo "github.com/duckdb/duckdb-go/v2"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/pipes"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -25,30 +25,30 @@ func splitTable(addr string) (file, schemaName, table string, ok bool) {
 	return schema.SplitTableAddress(addr)
 }
 
-func parseInput(in string) (exec.Input, error) {
+func parseInput(in string) (duckdb.Input, error) {
 	if file, s, t, ok := splitTable(in); ok {
-		return exec.TableInput{File: file, Schema: s, Table: t}, nil
+		return duckdb.TableInput{File: file, Schema: s, Table: t}, nil
 	}
-	switch exec.DataExt(in) {
+	switch duckdb.DataExt(in) {
 	case ".parquet":
 		if !strings.EqualFold(filepath.Ext(in), ".parquet") {
 			break // a compressed Parquet file: its pages are compressed already
 		}
-		return exec.ParquetInput{Path: in}, nil
+		return duckdb.ParquetInput{Path: in}, nil
 	case ".csv", ".tsv":
-		return exec.CSVInput{Path: in}, nil
+		return duckdb.CSVInput{Path: in}, nil
 	case ".ndjson", ".jsonl", ".json":
-		return exec.NDJSONInput{Path: in}, nil
+		return duckdb.NDJSONInput{Path: in}, nil
 	}
 	return nil, usagef("--input %q: use a Parquet file or glob (.parquet), a CSV (.csv, .tsv), NDJSON (.ndjson, .jsonl), either compressed (.gz, .zst), or DBFILE.duckdb:[schema.]table", in)
 }
 
-func parseOutput(out string) (exec.Output, error) {
+func parseOutput(out string) (duckdb.Output, error) {
 	if file, s, t, ok := splitTable(out); ok {
-		return exec.TableOutput{File: file, Schema: s, Table: t}, nil
+		return duckdb.TableOutput{File: file, Schema: s, Table: t}, nil
 	}
 	if strings.EqualFold(filepath.Ext(out), ".parquet") && !strings.ContainsAny(out, "*?[") {
-		return exec.ParquetOutput{Path: out}, nil
+		return duckdb.ParquetOutput{Path: out}, nil
 	}
 	return nil, usagef("--out %q: use PATH.parquet or DBFILE.duckdb:[schema.]table", out)
 }
@@ -285,47 +285,47 @@ func (p cliPaths) reportFiles() []tablegate.ReportFile {
 // declarations, as a run does; for a command line that fails before its run, or before its
 // flags are parsed. Addresses that do not parse name no data.
 func checkReportFiles(p cliPaths) error {
-	declared := []exec.DataFile{{What: "the schema file", Path: p.schema}, {What: "the data contract", Path: p.contract},
+	declared := []duckdb.DataFile{{What: "the schema file", Path: p.schema}, {What: "the data contract", Path: p.contract},
 		{What: "the collection file", Path: p.collection}}
 	if p.collection != "" {
 		// The members' schema files and contracts, as far as the collection file reads.
 		if c, _ := tablegate.LoadCollection(context.Background(), p.collection); c != nil {
 			for _, m := range c.Members {
 				if m.Contract != nil {
-					declared = append(declared, exec.DataFile{What: "the data contract of member " + m.Name, Path: m.Contract.Path})
+					declared = append(declared, duckdb.DataFile{What: "the data contract of member " + m.Name, Path: m.Contract.Path})
 				} else if m.Schema != nil {
-					declared = append(declared, exec.DataFile{What: "the schema file of member " + m.Name, Path: m.Schema.File})
+					declared = append(declared, duckdb.DataFile{What: "the schema file of member " + m.Name, Path: m.Schema.File})
 				}
 			}
 		}
 	}
-	a := exec.Asset{Name: p.name, QuarantineName: p.quarantineName}
+	a := duckdb.Asset{Name: p.name, QuarantineName: p.quarantineName}
 	if p.input != "" {
 		a.Input, _ = parseInput(p.input)
 	} else if p.db != "" {
-		a.Input = exec.QueryInput{File: p.db}
+		a.Input = duckdb.QueryInput{File: p.db}
 	}
 	if p.out != "" {
 		a.Output, _ = parseOutput(p.out)
 	}
-	if err := exec.CheckReportFilesWith(a, declared, p.reportFiles()...); err != nil {
+	if err := duckdb.CheckReportFilesWith(a, declared, p.reportFiles()...); err != nil {
 		return err
 	}
-	var members []exec.Asset
+	var members []duckdb.Asset
 	for _, m := range p.memberInputs {
-		var a exec.Asset
+		var a duckdb.Asset
 		_, addr, _ := strings.Cut(m, "=")
 		a.Input, _ = parseInput(addr)
 		members = append(members, a)
 	}
 	for _, m := range p.memberOuts {
-		var a exec.Asset
+		var a duckdb.Asset
 		_, addr, _ := strings.Cut(m, "=")
 		a.Output, _ = parseOutput(addr)
 		members = append(members, a)
 	}
 	for _, a := range members {
-		if err := exec.CheckReportFiles(a, p.reportFiles()...); err != nil {
+		if err := duckdb.CheckReportFiles(a, p.reportFiles()...); err != nil {
 			return err
 		}
 	}
@@ -359,7 +359,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 	if err := checkProgress(f.progress); err != nil {
 		return nil, err
 	}
-	var in exec.Input
+	var in duckdb.Input
 	switch {
 	case f.input != "" && f.query != "":
 		return nil, usagef("give --input or --query, not both")
@@ -374,11 +374,11 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 		if f.csv.given(cmd) {
 			return nil, usagef("--csv-null, --csv-delimiter and --csv-header apply to a CSV --input, not to --query (give read_csv's options in the query)")
 		}
-		in = exec.QueryInput{SQL: f.query, File: f.db}
+		in = duckdb.QueryInput{SQL: f.query, File: f.db}
 	default:
 		return nil, usagef("validate needs --input or --query")
 	}
-	var out exec.Output
+	var out duckdb.Output
 	if f.out != "" {
 		var err error
 		if out, err = parseOutput(f.out); err != nil {
@@ -388,7 +388,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 		return nil, usagef("--quarantine needs --out: the quarantine goes beside the table")
 	}
 	if f.name != "" {
-		if err := exec.CheckAssetName(f.name); err != nil {
+		if err := duckdb.CheckAssetName(f.name); err != nil {
 			return nil, usagef("--name: %v", err)
 		}
 	}
@@ -429,7 +429,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 	opts.ReportFiles = f.paths(cmd).reportFiles()
 	opts.Facts = &tablegate.RunFacts{Input: inputText(f), Flags: givenFlags(cmd)}
 	opts.AnnotateError = func(err error) error {
-		if de := (*duckdb.Error)(nil); errors.As(err, &de) && de.Type == duckdb.ErrorTypeOutOfMemory {
+		if de := (*duckdbgo.Error)(nil); errors.As(err, &de) && de.Type == duckdbgo.ErrorTypeOutOfMemory {
 			return outOfMemory(err, f)
 		}
 		return confinedHint(err)

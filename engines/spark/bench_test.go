@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
-	"github.com/tablegate/tablegate/exec"
 )
 
 var benchRows = flag.Int("spark.rows", 200000, "rows of the Spark-against-DuckDB benchmark input")
@@ -30,14 +30,14 @@ func BenchmarkEngines(b *testing.B) {
 	}
 	p := plan(b, tc.schema)
 	b.Run("duckdb", func(b *testing.B) {
-		eng, err := exec.Open(exec.Config{})
+		eng, err := duckdb.Open(duckdb.Config{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer eng.Close()
 		for i := 0; i < b.N; i++ {
 			out := filepath.Join(dir, fmt.Sprintf("duck%d", i), "out.parquet")
-			rep, _ := eng.Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in}, Output: exec.ParquetOutput{Path: out}, Quarantine: true}, exec.Options{})
+			rep, _ := eng.Run(context.Background(), duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in}, Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}, duckdb.Options{})
 			if rep.Outcome == nil || rep.Rows.Input < int64(*benchRows) {
 				b.Fatalf("DuckDB run: %+v", rep)
 			}
@@ -47,7 +47,7 @@ func BenchmarkEngines(b *testing.B) {
 		eng := spark.New(server.Remote)
 		for i := 0; i < b.N; i++ {
 			out := filepath.Join(dir, fmt.Sprintf("spark%d", i), "out.parquet")
-			rep, _ := eng.Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in}, Output: exec.ParquetOutput{Path: out}, Quarantine: true}, exec.Options{})
+			rep, _ := eng.Run(context.Background(), duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in}, Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}, duckdb.Options{})
 			if rep.Outcome == nil || rep.Rows.Input < int64(*benchRows) {
 				b.Fatalf("Spark run: %+v", rep)
 			}

@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
 	"github.com/tablegate/tablegate/engines/spark/internal/sparktest"
-	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
 )
 
@@ -129,8 +129,8 @@ func TestClusterConnectKilledMidWrite(t *testing.T) {
 	outDir := filepath.Join(dir, "out")
 	out := filepath.Join(outDir, "t.parquet")
 	quar := filepath.Join(outDir, "t_quarantine.parquet")
-	a := exec.Asset{Name: "t", Plan: p, Input: exec.ParquetInput{Path: first}, Output: exec.ParquetOutput{Path: out}, Quarantine: true}
-	if _, err := spark.New(server.Remote).Run(context.Background(), a, exec.Options{}); err != nil {
+	a := duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: first}, Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}
+	if _, err := spark.New(server.Remote).Run(context.Background(), a, duckdb.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	table, quarantine := rowsOf(t, db, out), rowsOf(t, db, quar)
@@ -138,10 +138,10 @@ func TestClusterConnectKilledMidWrite(t *testing.T) {
 
 	// The kill: as soon as a write job has put a temporary beside the outputs (the run's lock
 	// file comes earlier, when its writes begin).
-	a.Input = exec.ParquetInput{Path: second}
+	a.Input = duckdb.ParquetInput{Path: second}
 	done := make(chan error, 1)
 	go func() {
-		_, err := spark.New(server.Remote).Run(context.Background(), a, exec.Options{})
+		_, err := spark.New(server.Remote).Run(context.Background(), a, duckdb.Options{})
 		done <- err
 	}()
 	killed := false
@@ -178,17 +178,17 @@ func TestClusterConnectKilledMidWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("server back after %.1fs", time.Since(start).Seconds())
-	rep, err := spark.New(server.Remote).Run(context.Background(), a, exec.Options{})
+	rep, err := spark.New(server.Remote).Run(context.Background(), a, duckdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := exec.Open(exec.Config{})
+	eng, err := duckdb.Open(duckdb.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer eng.Close()
 	duckOut := filepath.Join(dir, "duck", "t.parquet")
-	drep, err := eng.Run(context.Background(), exec.Asset{Name: "t", Plan: p, Input: exec.ParquetInput{Path: second}, Output: exec.ParquetOutput{Path: duckOut}, Quarantine: true}, exec.Options{})
+	drep, err := eng.Run(context.Background(), duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: second}, Output: duckdb.ParquetOutput{Path: duckOut}, Quarantine: true}, duckdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

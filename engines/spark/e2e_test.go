@@ -17,9 +17,9 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
 	"github.com/tablegate/tablegate/engines/spark/internal/sparktest"
-	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/sample"
@@ -498,13 +498,13 @@ func compareOn(t *testing.T, db *gosql.DB, p *compile.Plan, dir string, minFaili
 	if sparkIn == "" {
 		sparkIn = in
 	}
-	eng, err := exec.Open(exec.Config{})
+	eng, err := duckdb.Open(duckdb.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer eng.Close()
 	duckOut := filepath.Join(dir, "duck", "out.parquet")
-	drep, derr := eng.Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in}, Output: exec.ParquetOutput{Path: duckOut}, Quarantine: true}, exec.Options{})
+	drep, derr := eng.Run(context.Background(), duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in}, Output: duckdb.ParquetOutput{Path: duckOut}, Quarantine: true}, duckdb.Options{})
 
 	sparkOut, sparkQuar := filepath.Join(dir, "spark", "out.parquet"), filepath.Join(dir, "spark", "out_quarantine.parquet")
 	if c.sparkOut != "" {
@@ -518,7 +518,7 @@ func compareOn(t *testing.T, db *gosql.DB, p *compile.Plan, dir string, minFaili
 			c.while(ctx)
 		}
 	}()
-	srep, serr := spark.New(server.Remote, c.opts...).Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: sparkIn}, Output: exec.ParquetOutput{Path: sparkOut}, Quarantine: true}, exec.Options{})
+	srep, serr := spark.New(server.Remote, c.opts...).Run(context.Background(), duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: sparkIn}, Output: duckdb.ParquetOutput{Path: sparkOut}, Quarantine: true}, duckdb.Options{})
 	cancel()
 	<-beside
 	if (derr == nil) != (serr == nil) {
@@ -621,11 +621,11 @@ func TestOutcomes(t *testing.T) {
 		{"unsigned refused", unsigned, true, outcome.ColumnSchemaMismatch, &spark.UnsupportedColumnError{}, 7, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := exec.Asset{Name: "t", Plan: p, Output: exec.ParquetOutput{Path: out}, Quarantine: tc.quarantine}
+			a := duckdb.Asset{Name: "t", Plan: p, Output: duckdb.ParquetOutput{Path: out}, Quarantine: tc.quarantine}
 			if tc.input != "" {
-				a.Input = exec.ParquetInput{Path: tc.input}
+				a.Input = duckdb.ParquetInput{Path: tc.input}
 			}
-			rep, err := eng.Run(context.Background(), a, exec.Options{})
+			rep, err := eng.Run(context.Background(), a, duckdb.Options{})
 			if rep.Outcome == nil || *rep.Outcome != tc.want {
 				t.Fatalf("outcome %v (err %v), want %s", rep.Outcome, err, tc.want)
 			}
@@ -692,7 +692,7 @@ func TestDirectoryInput(t *testing.T) {
 	writeParquet(t, db, "SELECT (20 - i)::BIGINT AS id, (i - 1)::DOUBLE AS amount FROM range(6) t(i)", filepath.Join(dir, "b.parquet"))
 	writeParquet(t, db, "SELECT (100 + i)::BIGINT AS id, (1 - i)::DOUBLE AS amount FROM range(4) t(i)", filepath.Join(dir, "a.parquet"))
 	out := filepath.Join(filepath.Dir(dir), "out", "t.parquet")
-	rep, err := spark.New(server.Remote).Run(context.Background(), exec.Asset{Plan: plan(t, outcomeSchema), Input: exec.ParquetInput{Path: dir}, Output: exec.ParquetOutput{Path: out}, Quarantine: true}, exec.Options{})
+	rep, err := spark.New(server.Remote).Run(context.Background(), duckdb.Asset{Plan: plan(t, outcomeSchema), Input: duckdb.ParquetInput{Path: dir}, Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}, duckdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -714,7 +714,7 @@ func TestDirectoryInput(t *testing.T) {
 // is read, naming the rule, and that Spark's analyzer refuses a Spark form that is not boolean.
 func TestRefusesIncompatibleSchema(t *testing.T) {
 	p := plan(t, outcomeSchema+"rules:\n  - name: duck_only\n    sql: amount >= 0\n")
-	rep, err := spark.New("sc://127.0.0.1:1").Run(context.Background(), exec.Asset{Plan: p, Input: exec.ParquetInput{Path: "nowhere.parquet"}}, exec.Options{})
+	rep, err := spark.New("sc://127.0.0.1:1").Run(context.Background(), duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: "nowhere.parquet"}}, duckdb.Options{})
 	var errs *schema.Errors
 	if !errors.As(err, &errs) || !strings.Contains(err.Error(), "rule 'duck_only': it has no Spark SQL") || rep.Error == nil {
 		t.Fatalf("error %v, want a refusal naming duck_only", err)
@@ -725,7 +725,7 @@ func TestRefusesIncompatibleSchema(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in.parquet")
 	writeParquet(t, db, "SELECT 1::BIGINT AS id, 1::DOUBLE AS amount", in)
 	p = plan(t, outcomeSchema+"rules:\n  - name: not_bool\n    sql: amount >= 0\n    spark: amount + 1\n  - name: no_such\n    sql: amount >= 0\n    spark: no_such_function(amount)\n")
-	_, err = spark.New(server.Remote).Run(context.Background(), exec.Asset{Plan: p, Input: exec.ParquetInput{Path: in}}, exec.Options{})
+	_, err = spark.New(server.Remote).Run(context.Background(), duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: in}}, duckdb.Options{})
 	var ce *spark.CustomSQLError
 	if !errors.As(err, &ce) || len(ce.Problems) != 2 || !strings.Contains(err.Error(), "'not_bool'") || !strings.Contains(err.Error(), "double, not a boolean") || !strings.Contains(err.Error(), "'no_such'") {
 		t.Fatalf("error %v, want both rules refused by Spark's analyzer", err)
@@ -760,8 +760,8 @@ func TestFailedWriteKeepsLastKnownGood(t *testing.T) {
 	writeParquet(t, db, "SELECT i::BIGINT AS id, (i - 30)::DOUBLE AS amount FROM range(60) t(i)", second)
 	out := filepath.Join(dir, "out", "t.parquet")
 	quar := filepath.Join(dir, "out", "t_quarantine.parquet")
-	a := exec.Asset{Name: "t", Plan: p, Input: exec.ParquetInput{Path: first}, Output: exec.ParquetOutput{Path: out}, Quarantine: true}
-	if _, err := spark.New(server.Remote).Run(context.Background(), a, exec.Options{}); err != nil {
+	a := duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: first}, Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}
+	if _, err := spark.New(server.Remote).Run(context.Background(), a, duckdb.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	table, quarantine := rowsOf(t, db, out), rowsOf(t, db, quar)
@@ -773,8 +773,8 @@ func TestFailedWriteKeepsLastKnownGood(t *testing.T) {
 			s, err := spark.Connect(ctx, server.Remote)
 			return failingWrites{s, match}, err
 		})
-		a.Input = exec.ParquetInput{Path: second}
-		rep, err := eng.Run(context.Background(), a, exec.Options{})
+		a.Input = duckdb.ParquetInput{Path: second}
+		rep, err := eng.Run(context.Background(), a, duckdb.Options{})
 		var oe *outcome.OutputError
 		if !errors.As(err, &oe) || !strings.Contains(err.Error(), "a job failing mid-write") || rep.Outcome != nil {
 			t.Fatalf("error %v (outcome %v), want the injected write failure", err, rep.Outcome)
@@ -840,7 +840,7 @@ func TestInterrupt(t *testing.T) {
 	cctx, cancel := context.WithTimeout(ctx, 8*time.Second)
 	defer cancel()
 	start = time.Now()
-	rep, err := spark.New(server.Remote).Run(cctx, exec.Asset{Plan: p, Input: exec.ParquetInput{Path: in}}, exec.Options{})
+	rep, err := spark.New(server.Remote).Run(cctx, duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: in}}, duckdb.Options{})
 	if !errors.Is(err, context.DeadlineExceeded) || rep.Outcome != nil {
 		t.Fatalf("error %v, outcome %v; want the deadline and no outcome", err, rep.Outcome)
 	}

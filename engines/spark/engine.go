@@ -21,7 +21,7 @@ import (
 	"path/filepath"
 
 	dialect "github.com/tablegate/tablegate/compile/spark"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
 )
 
@@ -42,8 +42,8 @@ var sessionConf = [][2]string{
 	{"spark.sql.legacy.storeAnalyzedPlanForView", "true"},
 }
 
-// Engine runs assets on one Spark Connect server: it is an exec.Connector, and Run is
-// exec.NewOn(e).Run.
+// Engine runs assets on one Spark Connect server: it is an duckdb.Connector, and Run is
+// duckdb.NewOn(e).Run.
 type Engine struct {
 	connect func(ctx context.Context) (Session, error)
 	hdfs    *HDFSOptions
@@ -82,7 +82,7 @@ func NewWith(connect func(ctx context.Context) (Session, error), opts ...Option)
 	return e
 }
 
-// WithLockDir keeps the locks of catalog table outputs (exec.CatalogOutput) in dir: runs that
+// WithLockDir keeps the locks of catalog table outputs (duckdb.CatalogOutput) in dir: runs that
 // share dir wait for each other before they write the same table. An engine without one
 // refuses catalog outputs (tablegate-spark uses tablegate/spark-locks in the user's cache
 // folder).
@@ -91,41 +91,41 @@ func WithLockDir(dir string) Option {
 }
 
 // Run validates the asset and applies the failure policy, as the DuckDB engine does, with the
-// same report (its duckdb_version empty). The asset's input is an exec.ParquetInput (a Parquet
-// file or a directory of Parquet files) and its output an exec.ParquetOutput (a directory of part
-// files) or an exec.CatalogOutput (a Delta or Iceberg table); what Spark cannot run, of the asset
+// same report (its duckdb_version empty). The asset's input is an duckdb.ParquetInput (a Parquet
+// file or a directory of Parquet files) and its output an duckdb.ParquetOutput (a directory of part
+// files) or an duckdb.CatalogOutput (a Delta or Iceberg table); what Spark cannot run, of the asset
 // and of opts, is refused before anything connects (*RefusedError), and ops of the program it
 // cannot run before any runs (*runner.Refusal).
 //
 // Cancelling ctx interrupts the session's operations on the server (Spark Connect's Interrupt)
 // and stops the run; nothing is swapped into place after a cancellation.
-func (e *Engine) Run(ctx context.Context, a exec.Asset, opts exec.Options) (*outcome.Report, error) {
-	return exec.NewOn(e).Run(ctx, a, opts)
+func (e *Engine) Run(ctx context.Context, a duckdb.Asset, opts duckdb.Options) (*outcome.Report, error) {
+	return duckdb.NewOn(e).Run(ctx, a, opts)
 }
 
 // Prepare renders the plan in Spark SQL, makes the output absolute (checked writable, its
 // folder made) and completes what a killed run left at it, and refuses what Spark cannot run.
 // A local input that is missing with opts.SkipMissing is no input (the skipped outcome).
-func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (exec.Asset, []string, error) {
+func (e *Engine) Prepare(ctx context.Context, a duckdb.Asset, opts duckdb.Options) (duckdb.Asset, []string, error) {
 	if err := refuse(a, opts); err != nil {
 		return a, nil, err
 	}
 	for _, name := range []string{a.Name, a.QuarantineName} {
 		// A name makes the quarantine's path: no separators, no "..".
 		if name != "" {
-			if err := exec.CheckAssetName(name); err != nil {
+			if err := duckdb.CheckAssetName(name); err != nil {
 				return a, nil, err
 			}
 		}
 	}
 	var st Store
-	if out, ok := a.Output.(exec.ParquetOutput); ok {
+	if out, ok := a.Output.(duckdb.ParquetOutput); ok {
 		// Checked writable before any work.
 		table, err := normalizeOutput(out.Path)
 		if err != nil {
 			return a, nil, &outcome.OutputError{Output: out.Path, Err: err}
 		}
-		a.Output = exec.ParquetOutput{Path: table}
+		a.Output = duckdb.ParquetOutput{Path: table}
 		if st, err = e.store(a); err == nil {
 			err = st.Check(ctx)
 		}
@@ -138,7 +138,7 @@ func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (
 		return a, nil, err
 	}
 	a.Plan = prog.Spark()
-	if in, ok := a.Input.(exec.ParquetInput); ok && opts.SkipMissing {
+	if in, ok := a.Input.(duckdb.ParquetInput); ok && opts.SkipMissing {
 		if _, local, err := fileURL(in.Path); err == nil && local != "" {
 			if _, err := os.Stat(local); errors.Is(err, os.ErrNotExist) {
 				a.Input = nil // no source data: skipped
@@ -146,11 +146,11 @@ func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (
 		}
 	}
 	switch out := a.Output.(type) {
-	case exec.ParquetOutput:
+	case duckdb.ParquetOutput:
 		if err := recoverOutput(ctx, st); err != nil {
 			return a, nil, &outcome.OutputError{Output: a.Output.String(), Err: err}
 		}
-	case exec.CatalogOutput:
+	case duckdb.CatalogOutput:
 		// The catalog and format are checked before any work, and a killed run's lone
 		// quarantine rolled back.
 		if e.lockDir == "" {
@@ -169,23 +169,23 @@ func (e *Engine) Prepare(ctx context.Context, a exec.Asset, opts exec.Options) (
 
 // Connect opens the run's session (no I/O until its first statement); cancelling ctx interrupts
 // its operations on the server.
-func (e *Engine) Connect(ctx context.Context, a exec.Asset, id int64) (exec.Backend, error) {
+func (e *Engine) Connect(ctx context.Context, a duckdb.Asset, id int64) (duckdb.Backend, error) {
 	s, err := e.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
 	b := &backend{s: s, a: a, id: id, rules: dialect.RulesOf(a.Plan)}
 	switch out := a.Output.(type) {
-	case exec.ParquetOutput:
+	case duckdb.ParquetOutput:
 		if b.store, err = e.store(a); err != nil {
 			_ = s.Close()
 			return nil, err
 		}
 		b.out = a.Output.String()
 		if a.Quarantine {
-			b.quarantine = a.QuarantineAddress(exec.AssetName(a))
+			b.quarantine = a.QuarantineAddress(duckdb.AssetName(a))
 		}
-	case exec.CatalogOutput:
+	case duckdb.CatalogOutput:
 		b.table = &tableOutput{out: out, lockDir: e.lockDir}
 		if a.Quarantine {
 			b.table.quarantine = quarantineTable(a)
@@ -215,14 +215,14 @@ func (e *RefusedError) Error() string {
 
 // refuse returns the first of the asset's inputs, outputs and the options a Spark run cannot
 // honour.
-func refuse(a exec.Asset, opts exec.Options) error {
+func refuse(a duckdb.Asset, opts duckdb.Options) error {
 	switch a.Input.(type) {
-	case nil, exec.ParquetInput:
+	case nil, duckdb.ParquetInput:
 	default:
 		return &RefusedError{What: fmt.Sprintf("read %T inputs", a.Input), Instead: "give it Parquet (a file or a directory of files), or validate with the DuckDB engine"}
 	}
 	switch a.Output.(type) {
-	case nil, exec.ParquetOutput, exec.CatalogOutput:
+	case nil, duckdb.ParquetOutput, duckdb.CatalogOutput:
 	default:
 		return &RefusedError{What: "write DuckDB tables", Instead: "write a Parquet directory (--out DIR) or a Delta or Iceberg table (--out delta:… or iceberg:…), or validate with the DuckDB engine"}
 	}
@@ -233,11 +233,11 @@ func refuse(a exec.Asset, opts exec.Options) error {
 }
 
 // quarantineTable is the name of the quarantine table beside a catalog output's table.
-func quarantineTable(a exec.Asset) string {
+func quarantineTable(a duckdb.Asset) string {
 	if a.QuarantineName != "" {
 		return a.QuarantineName
 	}
-	return exec.QuarantineName(exec.AssetName(a))
+	return duckdb.QuarantineName(duckdb.AssetName(a))
 }
 
 // fileURL turns the input into the URL Spark reads and, for a local path, the path this process
@@ -257,10 +257,10 @@ func fileURL(in string) (string, string, error) {
 }
 
 // store is the store of the asset's output (a Parquet directory, its address normalized).
-func (e *Engine) store(a exec.Asset) (Store, error) {
+func (e *Engine) store(a duckdb.Asset) (Store, error) {
 	quarantine := ""
 	if a.Quarantine {
-		quarantine = a.QuarantineAddress(exec.AssetName(a))
+		quarantine = a.QuarantineAddress(duckdb.AssetName(a))
 	}
 	return e.newStore(a.Output.String(), quarantine)
 }
@@ -276,4 +276,4 @@ func recoverOutput(ctx context.Context, st Store) error {
 	return st.Recover(ctx)
 }
 
-var _ exec.Connector = (*Engine)(nil)
+var _ duckdb.Connector = (*Engine)(nil)

@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
 	"github.com/tablegate/tablegate/engines/spark/internal/webhdfs"
-	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
@@ -120,7 +120,7 @@ func TestHDFSInputUnsupportedType(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in.parquet")
 	writeParquet(t, duck(t), "SELECT 1::UBIGINT AS id, 1::DOUBLE AS amount", in)
 	url := putHDFS(t, c, in, "/unsigned/in.parquet")
-	rep, err := spark.New(server.Remote).Run(context.Background(), exec.Asset{Plan: plan(t, outcomeSchema), Input: exec.ParquetInput{Path: url}}, exec.Options{})
+	rep, err := spark.New(server.Remote).Run(context.Background(), duckdb.Asset{Plan: plan(t, outcomeSchema), Input: duckdb.ParquetInput{Path: url}}, duckdb.Options{})
 	var uc *spark.UnsupportedColumnError
 	if !errors.As(err, &uc) || rep.Outcome == nil || *rep.Outcome != outcome.ColumnSchemaMismatch || !strings.Contains(err.Error(), "'id' (unsigned 64-bit integers)") {
 		t.Fatalf("outcome %v, error %v; want column_schema_mismatch naming 'id'", rep.Outcome, err)
@@ -194,8 +194,8 @@ func TestHDFSOutputNeedsWebHDFS(t *testing.T) {
 	needHDFS(t)
 	in := filepath.Join(t.TempDir(), "in.parquet")
 	writeParquet(t, duck(t), "SELECT 1::BIGINT AS id, 1::DOUBLE AS amount", in)
-	_, err := spark.New(server.Remote).Run(context.Background(), exec.Asset{Plan: plan(t, outcomeSchema), Input: exec.ParquetInput{Path: in},
-		Output: exec.ParquetOutput{Path: server.HDFS.URL + "/out/none/t.parquet"}}, exec.Options{})
+	_, err := spark.New(server.Remote).Run(context.Background(), duckdb.Asset{Plan: plan(t, outcomeSchema), Input: duckdb.ParquetInput{Path: in},
+		Output: duckdb.ParquetOutput{Path: server.HDFS.URL + "/out/none/t.parquet"}}, duckdb.Options{})
 	var oe *outcome.OutputError
 	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "WebHDFS address") {
 		t.Fatalf("error %v, want an output error asking for the WebHDFS address", err)
@@ -230,8 +230,8 @@ func TestHDFSOutput(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := spark.New(server.Remote, opts...).Run(ctx, exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: big},
-			Output: exec.ParquetOutput{Path: out}, Quarantine: true}, exec.Options{})
+		_, err := spark.New(server.Remote, opts...).Run(ctx, duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: big},
+			Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}, duckdb.Options{})
 		done <- err
 	}()
 	// The cancellation: as soon as a write job has put a temporary beside the outputs.
@@ -280,8 +280,8 @@ func TestHDFSKillHelper(t *testing.T) {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}
 	})()
-	_, err := spark.New(os.Getenv("TG_HDFS_KILL_REMOTE"), spark.WithHDFS(opts)).Run(context.Background(), exec.Asset{Name: "out", Plan: plan(t, yaml),
-		Input: exec.ParquetInput{Path: os.Getenv("TG_HDFS_KILL_IN")}, Output: exec.ParquetOutput{Path: os.Getenv("TG_HDFS_KILL_OUT")}, Quarantine: true}, exec.Options{})
+	_, err := spark.New(os.Getenv("TG_HDFS_KILL_REMOTE"), spark.WithHDFS(opts)).Run(context.Background(), duckdb.Asset{Name: "out", Plan: plan(t, yaml),
+		Input: duckdb.ParquetInput{Path: os.Getenv("TG_HDFS_KILL_IN")}, Output: duckdb.ParquetOutput{Path: os.Getenv("TG_HDFS_KILL_OUT")}, Quarantine: true}, duckdb.Options{})
 	t.Fatalf("the run ended (%v) without reaching %q", err, stage)
 }
 
@@ -307,13 +307,13 @@ func TestHDFSKilledMidCommit(t *testing.T) {
 	in2 := filepath.Join(killed, "in.parquet")
 	_, data2 := scalars(300)
 	writeParquet(t, db, data2, in2)
-	eng, err := exec.Open(exec.Config{})
+	eng, err := duckdb.Open(duckdb.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer eng.Close()
 	duckOut := filepath.Join(killed, "duck", "out.parquet")
-	rep, err := eng.Run(context.Background(), exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in2}, Output: exec.ParquetOutput{Path: duckOut}, Quarantine: true}, exec.Options{})
+	rep, err := eng.Run(context.Background(), duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in2}, Output: duckdb.ParquetOutput{Path: duckOut}, Quarantine: true}, duckdb.Options{})
 	if err != nil && !strings.Contains(err.Error(), "rows") {
 		t.Fatal(err)
 	}
@@ -337,8 +337,8 @@ func TestHDFSKilledMidCommit(t *testing.T) {
 	}
 
 	// The next run's Prepare completes the commit, once the killed run's lease ended.
-	a := exec.Asset{Name: "out", Plan: p, Input: exec.ParquetInput{Path: in2}, Output: exec.ParquetOutput{Path: out}, Quarantine: true}
-	if _, _, err := spark.New(server.Remote, opts...).Prepare(context.Background(), a, exec.Options{}); err != nil {
+	a := duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in2}, Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}
+	if _, _, err := spark.New(server.Remote, opts...).Prepare(context.Background(), a, duckdb.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	onlyOutputs(t, c, "/out/killed")

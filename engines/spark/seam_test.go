@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
-	"github.com/tablegate/tablegate/exec"
 )
 
 // TestGranularityAndSamples: what the engine-neutral run gives every backend, Spark has as
@@ -24,22 +24,22 @@ func TestGranularityAndSamples(t *testing.T) {
 	needSpark(t)
 	dir := t.TempDir()
 	db := duck(t)
-	duckdb, err := exec.Open(exec.Config{})
+	duckEng, err := duckdb.Open(duckdb.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer duckdb.Close()
+	defer duckEng.Close()
 	for _, tc := range differentials[:2] {
 		p := plan(t, tc.schema)
 		in := filepath.Join(dir, tc.name+".parquet")
 		writeParquet(t, db, tc.data, in)
-		for _, g := range []exec.Granularity{exec.PerColumn, exec.PerSchema} {
+		for _, g := range []duckdb.Granularity{duckdb.PerColumn, duckdb.PerSchema} {
 			t.Run(tc.name+"/"+string(g), func(t *testing.T) {
-				opts := exec.Options{Granularity: g, RowSample: 3, MaxFailureSamples: 4}
-				a := exec.Asset{Name: "t", Plan: p, Input: exec.ParquetInput{Path: in}, Quarantine: true}
-				a.Output = exec.ParquetOutput{Path: filepath.Join(dir, "duck", tc.name, string(g), "t.parquet")}
-				drep, _ := duckdb.Run(context.Background(), a, opts)
-				a.Output = exec.ParquetOutput{Path: filepath.Join(dir, "spark", tc.name, string(g), "t.parquet")}
+				opts := duckdb.Options{Granularity: g, RowSample: 3, MaxFailureSamples: 4}
+				a := duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: in}, Quarantine: true}
+				a.Output = duckdb.ParquetOutput{Path: filepath.Join(dir, "duck", tc.name, string(g), "t.parquet")}
+				drep, _ := duckEng.Run(context.Background(), a, opts)
+				a.Output = duckdb.ParquetOutput{Path: filepath.Join(dir, "spark", tc.name, string(g), "t.parquet")}
 				srep, serr := spark.New(server.Remote).Run(context.Background(), a, opts)
 				if srep.Outcome == nil || *srep.Outcome != *drep.Outcome {
 					t.Fatalf("Spark outcome %v (%v), DuckDB %s", srep.Outcome, serr, *drep.Outcome)
@@ -131,12 +131,12 @@ func TestExplainIsWhatRuns(t *testing.T) {
 	p := plan(t, differentials[1].schema)
 	for _, tc := range []struct {
 		name string
-		a    exec.Asset
-		opts exec.Options
+		a    duckdb.Asset
+		opts duckdb.Options
 	}{
-		{"parquet to a directory, quarantined", exec.Asset{Name: "t", Plan: p, Input: exec.ParquetInput{Path: in},
-			Output: exec.ParquetOutput{Path: filepath.Join(dir, "out", "t.parquet")}, Quarantine: true}, exec.Options{RowSample: 2}},
-		{"in place, per column", exec.Asset{Plan: p, Input: exec.ParquetInput{Path: in}}, exec.Options{Granularity: exec.PerColumn}},
+		{"parquet to a directory, quarantined", duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: in},
+			Output: duckdb.ParquetOutput{Path: filepath.Join(dir, "out", "t.parquet")}, Quarantine: true}, duckdb.Options{RowSample: 2}},
+		{"in place, per column", duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: in}}, duckdb.Options{Granularity: duckdb.PerColumn}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
@@ -145,7 +145,7 @@ func TestExplainIsWhatRuns(t *testing.T) {
 				s, err := spark.Connect(ctx, server.Remote)
 				return recorder{Session: s, mu: &mu, stmts: &ran}, err
 			})
-			text, err := exec.NewOn(eng).ExplainAsset(context.Background(), tc.a, tc.opts)
+			text, err := duckdb.NewOn(eng).ExplainAsset(context.Background(), tc.a, tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +153,7 @@ func TestExplainIsWhatRuns(t *testing.T) {
 				t.Errorf("explain's first line: %.200s", text)
 			}
 			ran = nil
-			rep, _ := exec.NewOn(eng).Run(context.Background(), tc.a, tc.opts)
+			rep, _ := duckdb.NewOn(eng).Run(context.Background(), tc.a, tc.opts)
 			if rep.Outcome == nil {
 				t.Fatalf("the run reached no outcome: %+v", rep.Error)
 			}

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/exec"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/report/htmlreport"
 	"github.com/tablegate/tablegate/schema"
@@ -27,14 +27,14 @@ func TestTableSection(t *testing.T) {
 	)
 	plan, err := compile.Compile(s)
 	require.NoError(t, err)
-	eng, err := exec.Open(exec.Config{})
+	eng, err := duckdb.Open(duckdb.Config{})
 	require.NoError(t, err)
 	defer eng.Close()
 	baselines := func(context.Context, string, map[string]int) (map[string][]float64, error) {
 		return map[string][]float64{"dy_table__volume": {100, 110, 90, 105}}, nil
 	}
-	rep, err := eng.Run(ctx, exec.Asset{Name: "orders", Plan: plan, Input: exec.QueryInput{SQL: "SELECT range::DOUBLE AS amount FROM range(1000)"}},
-		exec.Options{Baselines: baselines})
+	rep, err := eng.Run(ctx, duckdb.Asset{Name: "orders", Plan: plan, Input: duckdb.QueryInput{SQL: "SELECT range::DOUBLE AS amount FROM range(1000)"}},
+		duckdb.Options{Baselines: baselines})
 	require.Error(t, err)
 	var b bytes.Buffer
 	require.NoError(t, htmlreport.Write(&b, report.New(rep, plan, report.Facts{Input: "query"})))

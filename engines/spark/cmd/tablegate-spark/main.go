@@ -23,8 +23,8 @@ import (
 
 	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
-	"github.com/tablegate/tablegate/exec"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -330,19 +330,19 @@ func (f *flags) asset() (tablegate.Input, tablegate.Output, error) {
 	}
 	var out tablegate.Output
 	if f.out != "" {
-		cat, ok, err := exec.ParseCatalogOutput(f.out)
+		cat, ok, err := duckdb.ParseCatalogOutput(f.out)
 		switch {
 		case err != nil:
 			return nil, nil, &usageError{"--out " + err.Error()}
 		case ok:
 			out = cat
 		default:
-			out = exec.ParquetOutput{Path: f.out}
+			out = duckdb.ParquetOutput{Path: f.out}
 		}
 	} else if f.quarantine {
 		return nil, nil, &usageError{"--quarantine needs --out: the quarantine goes beside the table"}
 	}
-	return exec.ParquetInput{Path: f.input}, out, nil
+	return duckdb.ParquetInput{Path: f.input}, out, nil
 }
 
 func (f *flags) validate(cmd *cobra.Command, getenv func(string) string, stderr io.Writer) (*tablegate.Report, error) {

@@ -1,0 +1,25 @@
+package duckdb
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+)
+
+func (o Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+// runID is o.RunID, or a new id that sorts by start time and is unique across concurrent runs:
+// 20261201T232903Z-9f1c2b7a0d3e4f51.
+func (o Options) runID(start time.Time) string {
+	if o.RunID != "" {
+		return o.RunID
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read does not fail on the platforms Go supports
+	return start.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
