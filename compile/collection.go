@@ -65,25 +65,13 @@ func CompileCollection(ctx context.Context, c *collection.Collection) (*Collecti
 	}
 	add(c.Validate())
 	cp := &CollectionPlan{Collection: c, Key: c.CommonKey(), filterSQL: map[string]string{}}
-	var parser *Parser
-	defer func() {
-		if parser != nil {
-			parser.Close()
-		}
-	}()
 	for _, m := range c.Members {
 		if m.Schema == nil {
 			continue
 		}
-		if parser == nil {
-			var err error
-			if parser, err = NewParser(); err != nil {
-				return nil, err
-			}
-		}
-		p, err := CompileWith(ctx, m.Schema, parser)
+		p, err := CompileContext(ctx, m.Schema)
 		if err != nil {
-			if ctx.Err() != nil {
+			if ctx.Err() != nil || errors.Is(err, ErrNoParser) {
 				return nil, err
 			}
 			add(err)
@@ -99,7 +87,7 @@ func CompileCollection(ctx context.Context, c *collection.Collection) (*Collecti
 		if mp == nil {
 			continue // reported by Validate, or the member's schema failed
 		}
-		comp := &compiler{ctx: ctx, s: mp.Plan.schema, plan: &Plan{}, pendingGroup: -1, parser: parser, d: DuckDB}
+		comp := &compiler{ctx: ctx, s: mp.Plan.schema, plan: &Plan{}, pendingGroup: -1, d: DuckDB}
 		// Without a common key (reported by Validate) it is checked over the whole member.
 		info, err := comp.checkSQL(f.SQL, nil, "", cp.Key)
 		if err != nil {

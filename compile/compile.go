@@ -5,6 +5,7 @@ package compile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -104,15 +105,16 @@ func Compile(s *schema.Schema) (*Plan, error) {
 	return CompileContext(context.Background(), s)
 }
 
-// CompileContext is Compile stopped by ctx: between columns and in the DuckDB parser calls
-// that check custom SQL.
+// CompileContext is Compile stopped by ctx: between columns and in the parser calls that check
+// custom SQL. Custom SQL, regexes and table checks are checked by the process's parser (Parser),
+// opened on first use; a program that links none gets ErrNoParser for them.
 func CompileContext(ctx context.Context, s *schema.Schema) (*Plan, error) {
 	return CompileWith(ctx, s, nil)
 }
 
-// CompileWith is CompileContext with the caller's parser of custom SQL and regexes; nil opens
-// one for this call when the schema needs it, and closes it before returning.
-func CompileWith(ctx context.Context, s *schema.Schema, parser *Parser) (*Plan, error) {
+// CompileWith is CompileContext with the caller's parser of custom SQL and regexes; nil uses the
+// process's.
+func CompileWith(ctx context.Context, s *schema.Schema, parser Parser) (*Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -121,11 +123,6 @@ func CompileWith(ctx context.Context, s *schema.Schema, parser *Parser) (*Plan, 
 	}
 	s = s.Clone() // the plan's own: a caller changing s afterwards changes nothing here
 	c := &compiler{ctx: ctx, s: s, plan: &Plan{Name: s.Name, schema: s}, pendingGroup: -1, parser: parser, d: DuckDB}
-	defer func() {
-		if c.ownParser {
-			c.parser.Close()
-		}
-	}()
 	return c.compile()
 }
 
@@ -160,6 +157,9 @@ func (c *compiler) compile() (*Plan, error) {
 		// A cancelled parser call reads as a problem of the rule it checked: report the cause.
 		return nil, err
 	}
+	if errors.Is(c.parserErr, ErrNoParser) {
+		return nil, fmt.Errorf("schema %s: %w", s.Name, c.parserErr)
+	}
 	if c.parserErr != nil {
 		// Not the rules' fault: the DuckDB that checks them did not open (out of address space).
 		return nil, fmt.Errorf("open the DuckDB that checks custom SQL: %w", c.parserErr)
@@ -177,10 +177,10 @@ type compiler struct {
 	problems []error
 	// pendingGroup is the key group registered for the rule being compiled, or -1.
 	pendingGroup int
-	// parser checks custom SQL and regexes; ownParser tells that the compilation opened it, and
-	// parserErr why it could not.
-	parser    *Parser
-	ownParser bool
+	// parser checks custom SQL and regexes: the caller's, nil for the process's. ps is the one
+	// in use, once a rule needed it, and parserErr why there is none.
+	parser    Parser
+	ps        *sqlParser
 	parserErr error
 	// d renders the SQL. from and bind are set when In renders a compiled plan again in
 	// another dialect: from is that plan (its rules already checked), bind

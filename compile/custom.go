@@ -2,7 +2,6 @@ package compile
 
 import (
 	"context"
-	gosql "database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,24 +11,65 @@ import (
 	"strings"
 	"sync"
 
-	_ "github.com/duckdb/duckdb-go/v2" // DuckDB's own parser and binder judge custom SQL
-
-	"github.com/tablegate/tablegate/internal/duckdbtune"
+	"github.com/tablegate/tablegate/compile/parser"
 	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
 
-// Parser is a private in-memory DuckDB that parses and binds custom SQL and compiles regexes at
-// compile time, nothing else: no table, no file, no network (duckdbtune.Lockdown). One may serve any
-// number of compilations, concurrently; the caller closes it. CompileContext opens one for its
-// call when the schema needs it, so a caller compiling many schemas passes its own (CompileWith).
-type Parser struct {
-	db         *gosql.DB
+// Parser parses, binds and prints the custom SQL and regexes of a schema (package compile/parser).
+// One may serve any number of compilations, concurrently. CompileContext uses the process's own,
+// opened on first use from the registered implementation (compile/duckdbparser); CompileWith
+// takes the caller's.
+type Parser = parser.Parser
+
+// ErrNoParser is the error of compiling custom SQL, a regex or a table check in a program that
+// links no SQL parser.
+var ErrNoParser = errors.New("no SQL parser is linked to check custom SQL (sql:), regexes and table checks: " +
+	"import _ \"github.com/tablegate/tablegate/compile/duckdbparser\" (a program that imports the DuckDB engine, engines/duckdb, has it)")
+
+// shared is the process's parser, opened on first use and kept: opening one (a DuckDB) cost a
+// quarter of a small compile, every time.
+var shared struct {
+	sync.Mutex
+	p Parser
+}
+
+// sharedParser is the process's parser: ErrNoParser when none is registered, an error to retry
+// when it did not open.
+func sharedParser() (Parser, error) {
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.p == nil {
+		open := parser.Registered()
+		if open == nil {
+			return nil, ErrNoParser
+		}
+		p, err := open()
+		if err != nil {
+			return nil, err
+		}
+		shared.p = p
+	}
+	return shared.p, nil
+}
+
+// sqlParser is a parser with what the compiler derives from its catalog.
+type sqlParser struct {
+	Parser
+	*judged
+}
+
+// judged is a catalog as the compiler judges rules by it.
+type judged struct {
 	aggregates map[string]bool
 	refused    map[string]string       // function name -> why a rule may not call it
 	lambdas    map[string]map[int]bool // lambda function name -> the argument positions that take a lambda
 	template   map[string]any          // the parse tree of SELECT NULL, to render one expression
 }
+
+// judgements caches each catalog's judged (by its *parser.Catalog): judging one parses every
+// macro's body (0.2 s), and a catalog never changes.
+var judgements sync.Map
 
 // refusedFunctions are DuckDB functions a rule may not call, whatever it passes them: they read
 // the engine's state or the running query, raise errors of the rule's own text, sleep, write to
@@ -50,143 +90,102 @@ var refusedFunctions = map[string]string{
 	"unnest":                 "it changes the number of rows",
 }
 
-// NewParser opens a parser.
-func NewParser() (*Parser, error) {
-	db, err := gosql.Open("duckdb", duckdbtune.LockedDSN(""))
-	if err != nil {
-		return nil, fmt.Errorf("open DuckDB to check custom SQL: %w", err)
+// useParser is the compilation's parser: the caller's, else the process's.
+func (c *compiler) useParser() (*sqlParser, error) {
+	if c.ps != nil {
+		return c.ps, nil
 	}
-	catalog.once.Do(func() { catalog.err = readCatalog(db) })
-	if catalog.err != nil {
-		db.Close()
-		return nil, catalog.err
-	}
-	return &Parser{db: db, aggregates: catalog.aggregates, refused: catalog.refused, lambdas: catalog.lambdas, template: catalog.template}, nil
-}
-
-// catalog is what a parser needs of DuckDB's built-in functions and parse trees. It is the same
-// for every database of the embedded DuckDB, so the first parser reads it (0.2 s: every macro's
-// body is parsed) and the others share it; nothing changes it afterwards.
-var catalog struct {
-	once       sync.Once
-	aggregates map[string]bool
-	refused    map[string]string
-	lambdas    map[string]map[int]bool
-	template   map[string]any
-	err        error
-}
-
-func readCatalog(db *gosql.DB) error {
-	agg, err := stringSet(db, "SELECT DISTINCT lower(function_name) FROM duckdb_functions() WHERE function_type = 'aggregate'")
-	if err != nil {
-		return fmt.Errorf("list DuckDB aggregate functions: %w", err)
-	}
-	refused, err := refusedMacros(db)
-	if err != nil {
-		return err
-	}
-	lambdas, err := lambdaPositions(db)
-	if err != nil {
-		return err
-	}
-	tree, err := parseTrees(context.Background(), db, "SELECT NULL")
-	if err != nil {
-		return err
-	}
-	catalog.aggregates, catalog.refused, catalog.lambdas, catalog.template = agg, refused, lambdas, tree[0]
-	return nil
-}
-
-// lambdaPositions lists DuckDB's lambda functions (list_transform, list_filter, list_reduce, …,
-// and those list comprehensions are written with) and which of their arguments take a lambda.
-// Only there does `x -> …` or `lambda x: …` bind x; anywhere else `a -> b` is JSON's arrow.
-func lambdaPositions(db *gosql.DB) (map[string]map[int]bool, error) {
-	rows, err := db.Query("SELECT DISTINCT lower(function_name), i - 1 FROM (SELECT function_name, unnest(parameter_types) AS t, " +
-		"generate_subscripts(parameter_types, 1) AS i FROM duckdb_functions() WHERE list_contains(parameter_types, 'LAMBDA')) WHERE t = 'LAMBDA'")
-	if err != nil {
-		return nil, fmt.Errorf("list DuckDB lambda functions: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]map[int]bool{}
-	for rows.Next() {
-		var name string
-		var pos int
-		if err := rows.Scan(&name, &pos); err != nil {
-			return nil, err
-		}
-		if out[name] == nil {
-			out[name] = map[int]bool{}
-		}
-		out[name][pos] = true
-	}
-	return out, rows.Err()
-}
-
-// Close closes the parser's database.
-func (p *Parser) Close() error { return p.db.Close() }
-
-// useParser is the compilation's parser, opened on first use when the caller gave none.
-func (c *compiler) useParser() (*Parser, error) {
-	if c.parser == nil {
-		p, err := NewParser()
-		if err != nil {
+	p := c.parser
+	if p == nil {
+		var err error
+		if p, err = sharedParser(); err != nil {
 			c.parserErr = err
 			return nil, err
 		}
-		c.parser, c.ownParser = p, true
 	}
-	return c.parser, nil
+	j, err := judge(c.ctx, p)
+	if err != nil {
+		c.parserErr = err
+		return nil, err
+	}
+	c.ps = &sqlParser{Parser: p, judged: j}
+	return c.ps, nil
 }
 
-func stringSet(db *gosql.DB, query string) (map[string]bool, error) {
-	rows, err := db.Query(query)
+// judge reads p's catalog and judges it, once per catalog.
+func judge(ctx context.Context, p Parser) (*judged, error) {
+	cat, err := p.Catalog(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	set := map[string]bool{}
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		set[s] = true
+	type once struct {
+		sync.Once
+		j   *judged
+		err error
 	}
-	return set, rows.Err()
+	v, _ := judgements.LoadOrStore(cat, &once{})
+	o := v.(*once)
+	o.Do(func() {
+		j := &judged{aggregates: cat.Aggregates, lambdas: cat.Lambdas}
+		// Not cancelled: the judgement is kept for the process.
+		ctx := context.Background()
+		if j.refused, o.err = refusedMacros(ctx, p, cat.Macros); o.err != nil {
+			return
+		}
+		tree, err := parseTrees(ctx, p, "SELECT NULL")
+		if err != nil {
+			o.err = err
+			return
+		}
+		j.template, o.j = tree[0], j
+	})
+	return o.j, o.err
 }
 
 // refusedMacros extends refusedFunctions with DuckDB's built-in macros whose bodies a rule could
 // not contain itself (a subquery, a window, a refused function or macro), and with every table
 // macro. A macro runs its body in the plan query, so it is judged by its body.
-func refusedMacros(db *gosql.DB) (map[string]string, error) {
+func refusedMacros(ctx context.Context, p Parser, macros []parser.Macro) (map[string]string, error) {
 	refused := map[string]string{}
 	for name, why := range refusedFunctions {
 		refused[name] = why
 	}
-	rows, err := db.Query("SELECT lower(function_name), function_type, coalesce(macro_definition, '') FROM duckdb_functions() WHERE function_type IN ('macro', 'table_macro')")
-	if err != nil {
-		return nil, fmt.Errorf("list DuckDB macros: %w", err)
+	var scalar []parser.Macro
+	for _, m := range macros {
+		if m.Table {
+			refused[m.Name] = "it is a table macro"
+		} else {
+			scalar = append(scalar, m)
+		}
 	}
-	defer rows.Close()
 	bodies := map[string][]any{}
-	for rows.Next() {
-		var name, typ, def string
-		if err := rows.Scan(&name, &typ, &def); err != nil {
-			return nil, err
+	const batch = 100 // bodies parsed per statement
+	for len(scalar) > 0 {
+		n := min(batch, len(scalar))
+		stmts := make([]string, n)
+		for i, m := range scalar[:n] {
+			stmts[i] = "SELECT " + m.Body
 		}
-		if typ == "table_macro" {
-			refused[name] = "it is a table macro"
-			continue
+		trees, err := p.Trees(ctx, stmts...)
+		if err != nil {
+			// One body the parser fails on (rather than reporting it in its tree) fails them
+			// all: parse them one by one.
+			trees = make([]string, n)
+			for i, stmt := range stmts {
+				if t, err := p.Trees(ctx, stmt); err == nil {
+					trees[i] = t[0]
+				}
+			}
 		}
-		trees, err := parseTrees(context.Background(), db, "SELECT "+def)
-		if err != nil || len(asList(trees[0]["select_list"])) != 1 {
-			refused[name] = "its body is not one expression"
-			continue
+		for i, m := range scalar[:n] {
+			nodes, err := statementNodes(trees[i])
+			if err != nil || len(nodes) == 0 || len(asList(nodes[0]["select_list"])) != 1 {
+				refused[m.Name] = "its body is not one expression"
+				continue
+			}
+			bodies[m.Name] = append(bodies[m.Name], asList(nodes[0]["select_list"])[0])
 		}
-		bodies[name] = append(bodies[name], asList(trees[0]["select_list"])[0])
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+		scalar = scalar[n:]
 	}
 	// A macro may call another: repeat until no more are refused.
 	for changed := true; changed; {
@@ -235,7 +234,7 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 	if err != nil {
 		return info, err
 	}
-	ps, db, node, stmt := parsed.ps, parsed.ps.db, parsed.node, parsed.stmt
+	ps, node, stmt := parsed.ps, parsed.node, parsed.stmt
 	info.aggregate = parsed.aggregate
 
 	// Bind: the value is a column of the probe relation.
@@ -265,7 +264,7 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 	if len(cols) == 0 {
 		cols = append(cols, "NULL AS __tg_none")
 	}
-	bind := "DESCRIBE SELECT " + bindExpr + " AS __tg_r FROM (SELECT " + strings.Join(cols, ", ") + ") AS " + probeTable
+	bind := "SELECT " + bindExpr + " AS __tg_r FROM (SELECT " + strings.Join(cols, ", ") + ") AS " + probeTable
 	if len(groupBy) > 0 {
 		keys := make([]string, len(groupBy))
 		for i, k := range groupBy {
@@ -273,7 +272,7 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 		}
 		bind += " GROUP BY " + strings.Join(keys, ", ")
 	}
-	typ, err := describeType(c, db, bind)
+	typ, err := describeType(c, ps, bind)
 	if err != nil {
 		return info, fmt.Errorf("DuckDB cannot bind %q: %s", expr, firstLine(err.Error()))
 	}
@@ -283,7 +282,7 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 
 	run := node
 	if value != nil {
-		refTrees, err := parseTrees(c.ctx, db, "SELECT "+ref)
+		refTrees, err := parseTrees(c.ctx, ps, "SELECT "+ref)
 		if err != nil {
 			return info, fmt.Errorf("parse %s: %w", ref, err)
 		}
@@ -292,7 +291,7 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 			return info, err
 		}
 	}
-	if info.sql, err = render(c, db, run); err != nil {
+	if info.sql, err = render(c, ps, run); err != nil {
 		return info, err
 	}
 	return info, nil
@@ -301,7 +300,7 @@ func (c *compiler) checkSQL(expr string, value *schema.DType, ref string, groupB
 // parsedSQL is a custom expression that DuckDB's parser read as one expression of the probe
 // statement, with no subquery, window, parameter or refused function.
 type parsedSQL struct {
-	ps        *Parser
+	ps        *sqlParser
 	stmt      string         // the probe statement around the expression
 	node      map[string]any // the expression's parse tree
 	aggregate bool           // it calls an aggregate
@@ -327,12 +326,12 @@ func (c *compiler) parseChecked(expr string) (parsedSQL, error) {
 	// Newlines keep a trailing -- comment from swallowing what follows. The bracketed copy must
 	// read as the same expression: a parenthesis that closes the probe's own would not match
 	// a bracket.
-	var probe, bracketed string
 	p.stmt = "SELECT (\n" + expr + "\n) AS __tg_r FROM " + probeTable
-	if err := ps.db.QueryRowContext(c.ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR), CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)",
-		p.stmt, "SELECT [\n"+expr+"\n] AS __tg_r FROM "+probeTable).Scan(&probe, &bracketed); err != nil {
+	trees, err := ps.Trees(c.ctx, p.stmt, "SELECT [\n"+expr+"\n] AS __tg_r FROM "+probeTable)
+	if err != nil {
 		return p, fmt.Errorf("parse: %w", err)
 	}
+	probe, bracketed := trees[0], trees[1]
 	if p.node, err = probeNode(probe); err != nil {
 		return p, err
 	}
@@ -350,12 +349,12 @@ func (c *compiler) parseChecked(expr string) (parsedSQL, error) {
 
 // bindable renders tree as DuckDB's binder is to see it: with its calls of constants replaced
 // (unfoldable), so that binding evaluates none of them.
-func (c *compiler) bindable(ps *Parser, tree map[string]any) (string, error) {
-	tree, err := c.unfoldable(ps.db, tree, ps)
+func (c *compiler) bindable(ps *sqlParser, tree map[string]any) (string, error) {
+	tree, err := c.unfoldable(ps, tree)
 	if err != nil {
 		return "", err
 	}
-	return render(c, ps.db, tree)
+	return render(c, ps, tree)
 }
 
 // unfoldable returns the tree to bind in place of node, which DuckDB can type without
@@ -366,7 +365,7 @@ func (c *compiler) bindable(ps *Parser, tree map[string]any) (string, error) {
 // replaced by a value of that type that is not constant, so nothing above it is evaluated. What
 // is still evaluated is a constant, a cast of one, or operators over them: no larger than the
 // text. Only the binding sees this tree; the rule that runs is the expression as written.
-func (c *compiler) unfoldable(db *gosql.DB, node map[string]any, ps *Parser) (map[string]any, error) {
+func (c *compiler) unfoldable(ps *sqlParser, node map[string]any) (map[string]any, error) {
 	var calls []any
 	var refused error
 	var collect func(v any)
@@ -408,29 +407,19 @@ func (c *compiler) unfoldable(db *gosql.DB, node map[string]any, ps *Parser) (ma
 	if err != nil {
 		return nil, err
 	}
-	var text string
-	if err := db.QueryRowContext(c.ctx, "SELECT json_deserialize_sql(CAST(? AS JSON))", string(doc)).Scan(&text); err != nil {
+	text, err := ps.SQL(c.ctx, string(doc))
+	if err != nil {
 		return nil, err
 	}
-	rows, err := db.QueryContext(c.ctx, "DESCRIBE "+text)
+	types, err := ps.Types(c.ctx, text)
 	if err != nil {
 		return nil, fmt.Errorf("DuckDB cannot bind %s: %s", strings.TrimPrefix(text, "SELECT "), firstLine(err.Error()))
 	}
-	var casts []string
-	for rows.Next() {
-		var name, typ string
-		var rest [4]any
-		if err := rows.Scan(&name, &typ, &rest[0], &rest[1], &rest[2], &rest[3]); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		casts = append(casts, "CAST(CASE WHEN random() < 0 THEN NULL END AS "+typ+")")
+	casts := make([]string, len(types))
+	for i, typ := range types {
+		casts[i] = "CAST(CASE WHEN random() < 0 THEN NULL END AS " + typ + ")"
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	trees, err := parseTrees(c.ctx, db, "SELECT "+strings.Join(casts, ", "))
+	trees, err := parseTrees(c.ctx, ps, "SELECT "+strings.Join(casts, ", "))
 	if err != nil {
 		return nil, err
 	}
@@ -473,7 +462,7 @@ func takesRegex(name string) bool {
 }
 
 // liftable tells whether n is a call, not of an aggregate, whose arguments are all constant.
-func liftable(n map[string]any, ps *Parser) bool {
+func liftable(n map[string]any, ps *sqlParser) bool {
 	if n["class"] != "FUNCTION" {
 		return false
 	}
@@ -733,27 +722,26 @@ func bindsValue(lhs any) bool {
 
 // render prints an expression's parse tree as SQL with DuckDB's own printer, and checks that
 // DuckDB reads the printed SQL back as the same tree, alone and in parentheses.
-func render(c *compiler, db *gosql.DB, node map[string]any) (string, error) {
-	stmt := shallowCopy(c.parser.template)
+func render(c *compiler, ps *sqlParser, node map[string]any) (string, error) {
+	stmt := shallowCopy(ps.template)
 	stmt["select_list"] = []any{node}
 	doc, err := json.Marshal(map[string]any{"error": false, "statements": []any{map[string]any{"node": stmt, "named_param_map": []any{}}}})
 	if err != nil {
 		return "", fmt.Errorf("write the parse tree: %w", err)
 	}
-	var text string
-	if err := db.QueryRowContext(c.ctx, "SELECT json_deserialize_sql(CAST(? AS JSON))", string(doc)).Scan(&text); err != nil {
+	text, err := ps.SQL(c.ctx, string(doc))
+	if err != nil {
 		return "", fmt.Errorf("DuckDB cannot print the expression back: %s", firstLine(err.Error()))
 	}
 	expr, ok := strings.CutPrefix(text, "SELECT ")
 	if !ok {
 		return "", fmt.Errorf("DuckDB prints the expression back as %q", text)
 	}
-	var alone, wrapped string
-	if err := db.QueryRowContext(c.ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR), CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)",
-		"SELECT "+expr, "SELECT ("+expr+")").Scan(&alone, &wrapped); err != nil {
+	both, err := ps.Trees(c.ctx, "SELECT "+expr, "SELECT ("+expr+")")
+	if err != nil {
 		return "", fmt.Errorf("parse: %w", err)
 	}
-	for _, tree := range []string{alone, wrapped} {
+	for _, tree := range both {
 		trees, err := statementNodes(tree)
 		if err != nil || len(trees) != 1 || len(asList(trees[0]["select_list"])) != 1 || !sameTree(asList(trees[0]["select_list"])[0], node) {
 			return "", fmt.Errorf("DuckDB does not read the expression back as it printed it (%s); write it differently", expr)
@@ -762,29 +750,13 @@ func render(c *compiler, db *gosql.DB, node map[string]any) (string, error) {
 	return expr, nil
 }
 
-func describeType(c *compiler, db *gosql.DB, query string) (string, error) {
-	rows, err := db.QueryContext(c.ctx, query)
-	if err != nil {
+// describeType binds a SELECT of one column and returns its type.
+func describeType(c *compiler, ps *sqlParser, query string) (string, error) {
+	types, err := ps.Types(c.ctx, query)
+	if err != nil || len(types) == 0 {
 		return "", err
 	}
-	defer rows.Close()
-	colNames, err := rows.Columns()
-	if err != nil {
-		return "", err
-	}
-	var typ string
-	for rows.Next() {
-		vals := make([]any, len(colNames))
-		ptrs := make([]any, len(colNames))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return "", err
-		}
-		typ = fmt.Sprint(vals[1])
-	}
-	return typ, rows.Err()
+	return types[len(types)-1], nil
 }
 
 // checkRegex compiles a regex rule's pattern with DuckDB's RE2, as the run will.
@@ -796,21 +768,20 @@ func (c *compiler) checkRegex(pattern string) error {
 	if err != nil {
 		return err
 	}
-	db := ps.db
 	// A constant pattern is compiled when DuckDB binds the call.
-	if _, err := describeType(c, db, "DESCRIBE SELECT regexp_matches(CAST(NULL AS VARCHAR), "+sql.String(pattern)+")"); err != nil {
+	if _, err := describeType(c, ps, "SELECT regexp_matches(CAST(NULL AS VARCHAR), "+sql.String(pattern)+")"); err != nil {
 		return fmt.Errorf("DuckDB cannot compile the regex: %s", firstLine(strings.TrimPrefix(err.Error(), "Invalid Input Error: ")))
 	}
 	return nil
 }
 
 // parseTrees parses SQL into its statements' nodes.
-func parseTrees(ctx context.Context, db *gosql.DB, query string) ([]map[string]any, error) {
-	var tree string
-	if err := db.QueryRowContext(ctx, "SELECT CAST(json_serialize_sql(?::VARCHAR) AS VARCHAR)", query).Scan(&tree); err != nil {
+func parseTrees(ctx context.Context, p Parser, query string) ([]map[string]any, error) {
+	trees, err := p.Trees(ctx, query)
+	if err != nil {
 		return nil, err
 	}
-	nodes, err := statementNodes(tree)
+	nodes, err := statementNodes(trees[0])
 	if err != nil {
 		return nil, err
 	}

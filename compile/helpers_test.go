@@ -12,6 +12,7 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/compile/duckdbparser"
 	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -83,9 +84,9 @@ func rtLoad(t *testing.T, d rtData) string {
 	return name
 }
 
-// sharedParser is one parser of custom SQL for the package's tests: Compile opens one per call
-// (30 ms), and the tests compile thousands of schemas.
-var sharedParser = sync.OnceValues(compile.NewParser)
+// sharedParser is one parser of custom SQL for the package's tests, which pass it (CompileWith);
+// importing its package registers DuckDB's parser for Compile too.
+var sharedParser = sync.OnceValues(func() (compile.Parser, error) { return duckdbparser.Open() })
 
 // compileShared is compile.Compile with the tests' shared parser.
 func compileShared(s *schema.Schema) (*compile.Plan, error) {

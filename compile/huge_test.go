@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/compile/duckdbparser"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -23,7 +24,7 @@ func TestCheckBuildsNoValue(t *testing.T) {
 		"upper(printf('%1500000000d', 1)) <> _",
 		"list_bool_and(list_transform(range(200000000), lambda x: x >= 0))",
 	}
-	p, err := compile.NewParser()
+	p, err := duckdbparser.Open()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestTableCheckBuildsNoValue(t *testing.T) {
 		schema.Metric("huge_metric", "avg(amount) + length(printf('%1500000000d', 1))").Min(0),
 		schema.Metric("huge_list", "max(amount) + len(range(TIMESTAMP '1900-01-01', TIMESTAMP '2100-01-01', INTERVAL 1 SECOND))").Max(1),
 	}
-	p, err := compile.NewParser()
+	p, err := duckdbparser.Open()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,7 +134,7 @@ func (c *compiler) comparedSides(text string) []Side {
 	if err != nil {
 		return nil
 	}
-	db := parsed.ps.db
+	ps := parsed.ps
 	texts := sideTexts(parsed.stmt, parsed.node)
 	var sides []Side
 	for i, key := range []string{"left", "right"} {
@@ -148,11 +148,11 @@ func (c *compiler) comparedSides(text string) []Side {
 		}
 		txt := texts[i]
 		if txt == "" {
-			if txt, err = render(c, db, shown); err != nil {
+			if txt, err = render(c, ps, shown); err != nil {
 				return nil
 			}
 		}
-		value, err := render(c, db, run)
+		value, err := render(c, ps, run)
 		if err != nil {
 			return nil
 		}
@@ -282,7 +282,7 @@ func (c *compiler) checkTableSQL(expr string, metric bool) (shown, run, typ stri
 	case err != nil:
 		return "", "", "", false, err
 	}
-	ps, db, node := parsed.ps, parsed.ps.db, parsed.node
+	ps, node := parsed.ps, parsed.node
 	bindTree, runTree, counts, err := c.ruleResults(node)
 	if err != nil {
 		return "", "", "", false, err
@@ -303,7 +303,7 @@ func (c *compiler) checkTableSQL(expr string, metric bool) (shown, run, typ stri
 	if len(cols) == 0 {
 		cols = append(cols, "NULL AS __tg_none")
 	}
-	typ, err = describeType(c, db, "DESCRIBE SELECT "+bindExpr+" AS __tg_r FROM (SELECT "+strings.Join(cols, ", ")+") AS "+probeTable)
+	typ, err = describeType(c, ps, "SELECT "+bindExpr+" AS __tg_r FROM (SELECT "+strings.Join(cols, ", ")+") AS "+probeTable)
 	if err != nil {
 		msg := firstLine(err.Error())
 		if m := unknownColumn.FindStringSubmatch(msg); m != nil {
@@ -329,10 +329,10 @@ func (c *compiler) checkTableSQL(expr string, metric bool) (shown, run, typ stri
 	case metric && !isMetricType(typ):
 		return "", "", "", false, fmt.Errorf("metric %q is %s, not a number", expr, typ)
 	}
-	if shown, err = render(c, db, node); err != nil {
+	if shown, err = render(c, ps, node); err != nil {
 		return "", "", "", false, err
 	}
-	if run, err = render(c, db, runTree); err != nil {
+	if run, err = render(c, ps, runTree); err != nil {
 		return "", "", "", false, err
 	}
 	return shown, run, typ, counts, nil
@@ -459,13 +459,13 @@ func (c *compiler) countIndex(call map[string]any, name string, rules []string) 
 	if arg["class"] != "CONSTANT" {
 		return 0, fmt.Errorf("failed_rows() takes a rule's name as a string literal: failed_rows('amount|min')")
 	}
-	lit, err := render(c, c.parser.db, arg)
+	lit, err := render(c, c.ps, arg)
 	if err != nil {
 		return 0, err
 	}
-	var typ, rule string
 	// A checked constant: evaluating it reads nothing.
-	if err := c.parser.db.QueryRowContext(c.ctx, "SELECT typeof(v), CAST(v AS VARCHAR) FROM (SELECT "+lit+" AS v)").Scan(&typ, &rule); err != nil {
+	typ, rule, err := c.ps.Value(c.ctx, lit)
+	if err != nil {
 		return 0, fmt.Errorf("failed_rows(%s): %s", lit, firstLine(err.Error()))
 	}
 	if typ != "VARCHAR" {
@@ -485,7 +485,7 @@ func (c *compiler) countIndex(call map[string]any, name string, rules []string) 
 
 // exprNode is the parse tree of one SQL expression tablegate writes.
 func (c *compiler) exprNode(expr string) (map[string]any, error) {
-	trees, err := parseTrees(c.ctx, c.parser.db, "SELECT "+expr)
+	trees, err := parseTrees(c.ctx, c.ps, "SELECT "+expr)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", expr, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tablegate/tablegate/compile"
+	_ "github.com/tablegate/tablegate/compile/duckdbparser" // the plans Spark renders are DuckDB's, checked by its parser
 	"github.com/tablegate/tablegate/compile/spark"
 	"github.com/tablegate/tablegate/schema"
 )

@@ -1,11 +1,11 @@
-package compile
+package duckdbparser
 
 import "testing"
 
 // TestParserSandbox: the DuckDB that parses custom SQL runs with extensions off, no external
-// access and its configuration locked.
+// access, one thread and its configuration locked.
 func TestParserSandbox(t *testing.T) {
-	p, err := NewParser()
+	p, err := Open()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -17,6 +17,7 @@ func TestParserSandbox(t *testing.T) {
 		"allow_community_extensions":   "false",
 		"enable_external_access":       "false",
 		"lock_configuration":           "true",
+		"threads":                      "1",
 	} {
 		var got string
 		if err := db.QueryRow("SELECT CAST(current_setting(?) AS VARCHAR)", setting).Scan(&got); err != nil {
