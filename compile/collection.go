@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/tablegate/tablegate/collection"
-	"github.com/tablegate/tablegate/internal/duckdbtune"
 	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -232,7 +231,7 @@ func (cp *CollectionPlan) Steps(id int64, runs map[string]MemberRun) (steps, cle
 		bits = max(bits, r.PerfectHashBits)
 	}
 	if bits > 0 && (len(c.Filters) > 0 || len(c.References) > 0) {
-		b.add(Exec, 0, "fit the perfect hash to the members' rows", duckdbtune.SetPerfectHash(bits))
+		b.add(Exec, 0, "fit the perfect hash to the members' rows", DuckDBTuning.SetPerfectHash(bits))
 	}
 	// The common keys of each member's valid rows, with how many rows have each.
 	keyTables := map[string]string{}

@@ -55,6 +55,29 @@ type Dialect interface {
 // DuckDB is the DuckDB dialect, the one Compile renders.
 var DuckDB Dialect = duckDB{}
 
+// Tuning is the SQL of the statements with which an engine tunes a run, which a program carries
+// as steps (ReadThreads, RaiseThreads, RestoreThreads, and an Exec of SetPerfectHash). DuckDB's
+// (DuckDBTuning) is the only one: another engine's program has no such steps.
+type Tuning interface {
+	// ReadThreads reads the engine's thread count (one BIGINT); SetThreads sets it to n, and
+	// RestoreThreads to its parameter $1.
+	ReadThreads() string
+	SetThreads(n int64) string
+	RestoreThreads() string
+	// SetPerfectHash sets the connection's perfect-hash threshold to bits.
+	SetPerfectHash(bits int) string
+}
+
+// DuckDBTuning is DuckDB's tuning, for its programs and its engine.
+var DuckDBTuning Tuning = duckDB{}
+
+func (duckDB) ReadThreads() string       { return "SELECT CAST(current_setting('threads') AS BIGINT)" }
+func (duckDB) SetThreads(n int64) string { return fmt.Sprintf("SET threads = %d", n) }
+func (duckDB) RestoreThreads() string    { return "SET threads = $1" }
+func (duckDB) SetPerfectHash(bits int) string {
+	return fmt.Sprintf("SET SESSION perfect_ht_threshold = %d", bits)
+}
+
 type duckDB struct{}
 
 func (duckDB) Ident(name string) string                       { return sql.Ident(name) }

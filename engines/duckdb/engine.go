@@ -329,7 +329,7 @@ func (e *Engine) newRun(ctx context.Context) (*run, error) {
 		}
 		r.memoryLimit = duckdbtune.ParseSize(limit)
 		bits := duckdbtune.PerfectHashBits(r.keyThreads, r.memoryLimit, 0)
-		if _, err := r.conn.ExecContext(ctx, duckdbtune.SetPerfectHash(bits)); err != nil {
+		if _, err := r.conn.ExecContext(ctx, compile.DuckDBTuning.SetPerfectHash(bits)); err != nil {
 			r.boost.closed(r)
 			_ = c.Close()
 			return nil, fmt.Errorf("configure DuckDB: %w", err)
@@ -372,7 +372,7 @@ func (b *threadBoost) raise(ctx context.Context, r *run, n int64) (release func(
 		if now >= n {
 			return func() {}, nil
 		}
-		if _, err := r.conn.ExecContext(ctx, duckdbtune.SetThreads(n)); err != nil {
+		if _, err := r.conn.ExecContext(ctx, compile.DuckDBTuning.SetThreads(n)); err != nil {
 			return nil, fmt.Errorf("configure DuckDB: %w", err)
 		}
 		b.raised, b.restore = n, now
@@ -396,7 +396,7 @@ func (b *threadBoost) lower(r *run, open int) {
 	// Even when the run was cancelled: the setting is the engine's, not the run's.
 	ctx := context.Background()
 	if now, err := currentThreads(ctx, r); err != nil || now == b.raised {
-		if _, err := r.conn.ExecContext(ctx, duckdbtune.RestoreThreads, b.restore); err != nil {
+		if _, err := r.conn.ExecContext(ctx, compile.DuckDBTuning.RestoreThreads(), b.restore); err != nil {
 			return
 		}
 	}
@@ -405,7 +405,7 @@ func (b *threadBoost) lower(r *run, open int) {
 
 func currentThreads(ctx context.Context, r *run) (int64, error) {
 	var n int64
-	err := r.conn.QueryRowContext(ctx, duckdbtune.ReadThreads).Scan(&n)
+	err := r.conn.QueryRowContext(ctx, compile.DuckDBTuning.ReadThreads()).Scan(&n)
 	return n, err
 }
 
@@ -462,7 +462,7 @@ func (r *run) restorePerfectHash(ctx context.Context) {
 	_, _ = r.conn.ExecContext(ctx, duckdbtune.ResetPerfectHash)
 	var now int64
 	if err := r.conn.QueryRowContext(ctx, duckdbtune.ReadPerfectHash).Scan(&now); err == nil && now != r.callerPerfectHash {
-		_, _ = r.conn.ExecContext(ctx, duckdbtune.SetPerfectHash(int(r.callerPerfectHash)))
+		_, _ = r.conn.ExecContext(ctx, compile.DuckDBTuning.SetPerfectHash(int(r.callerPerfectHash)))
 	}
 }
 

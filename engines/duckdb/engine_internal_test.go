@@ -53,7 +53,7 @@ func TestCountedRowsFitPerfectHash(t *testing.T) {
 			t.Fatalf("%d rows: fit 2^%d on a connection at 2^%d, want 2^%d at 2^%d", c.rows, fit, session, c.want, c.session)
 		}
 		if fit != session {
-			if err := r.exec(ctx, duckdbtune.SetPerfectHash(fit)); err != nil {
+			if err := r.exec(ctx, compile.DuckDBTuning.SetPerfectHash(fit)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -275,11 +275,11 @@ func aggregateKey(ctx context.Context, r *run, table, query string) error {
 	b := &backend{r: r}
 	defer func() { _ = b.Tune(ctx, compile.Step{Op: compile.RestoreThreads}) }()
 	for _, s := range []compile.Step{
-		{Op: compile.ReadThreads, SQL: duckdbtune.ReadThreads},
-		{Op: compile.RaiseThreads, SQL: duckdbtune.SetThreads(r.keyThreads)},
+		{Op: compile.ReadThreads, SQL: compile.DuckDBTuning.ReadThreads()},
+		{Op: compile.RaiseThreads, SQL: compile.DuckDBTuning.SetThreads(r.keyThreads)},
 		{Op: compile.KeyAggregate, SQL: fmt.Sprintf("CREATE OR REPLACE TEMP TABLE %s AS %s", table, query)},
-		{Op: compile.ReadThreads, SQL: duckdbtune.ReadThreads},
-		{Op: compile.RestoreThreads, SQL: duckdbtune.RestoreThreads},
+		{Op: compile.ReadThreads, SQL: compile.DuckDBTuning.ReadThreads()},
+		{Op: compile.RestoreThreads, SQL: compile.DuckDBTuning.RestoreThreads()},
 	} {
 		var err error
 		if s.Op == compile.KeyAggregate {

@@ -1,19 +1,15 @@
 package duckdbtune
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/tablegate/tablegate/sql"
 )
 
-// The statements that read and set DuckDB's tuning, for the engine and the programs it runs.
+// The statements with which the engine reads and resets DuckDB's tuning around a run (those of
+// the programs it runs are compile.DuckDBTuning's).
 const (
-	// ReadThreads reads DuckDB's thread count (one BIGINT).
-	ReadThreads = "SELECT CAST(current_setting('threads') AS BIGINT)"
-	// RestoreThreads sets DuckDB's thread count to $1.
-	RestoreThreads = "SET threads = $1"
 	// ReadSettings reads the memory limit (text) and the perfect-hash threshold (BIGINT).
 	ReadSettings = "SELECT current_setting('memory_limit'), CAST(current_setting('perfect_ht_threshold') AS BIGINT)"
 	// ReadPerfectHash reads the connection's perfect-hash threshold (one BIGINT).
@@ -21,14 +17,6 @@ const (
 	// ResetPerfectHash drops the connection's own perfect-hash threshold.
 	ResetPerfectHash = "RESET SESSION perfect_ht_threshold"
 )
-
-// SetThreads sets DuckDB's thread count to n.
-func SetThreads(n int64) string { return fmt.Sprintf("SET threads = %d", n) }
-
-// SetPerfectHash sets the connection's perfect-hash threshold to bits.
-func SetPerfectHash(bits int) string {
-	return fmt.Sprintf("SET SESSION perfect_ht_threshold = %d", bits)
-}
 
 // The engine's own settings, applied when it opens a database: not a run's, so in no program.
 
