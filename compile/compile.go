@@ -131,6 +131,31 @@ func CompileWith(ctx context.Context, s *schema.Schema, parser Parser) (*Plan, e
 // custom gives each custom rule's SQL in d from its declaration (a schema rule's SQL and Spark
 // forms come as a Check named after the rule; ref is the checked value, "" for a schema rule);
 // its error, or one of d's, refuses the rule. Every problem is returned at once (*schema.Errors).
+// Custom is a custom rule's SQL in an engine's own dialect, as the engine gives it (CompileIn).
+type Custom struct {
+	SQL string
+	// Aggregate tells that it calls an aggregate: evaluated over every row, or per group.
+	Aggregate bool
+}
+
+// CompileIn compiles s straight into the dialect d of an engine that checks its own form of
+// custom SQL, with no SQL parser (Parser) in the process: custom gives each custom rule's SQL in
+// d from its declaration (as for In) and whether it aggregates; its error, or one of d's (a
+// regex d cannot match exactly), refuses the rule. DuckDB's custom SQL (sql:) is neither read
+// nor checked, so the plan is d's engine's alone; table checks, whose SQL only the parser checks,
+// are refused. Every problem is returned at once (*schema.Errors).
+func CompileIn(ctx context.Context, s *schema.Schema, d Dialect, custom func(forms schema.Check, ref string) (Custom, error)) (*Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	s = s.Clone()
+	c := &compiler{ctx: ctx, s: s, plan: &Plan{Name: s.Name, schema: s, dialect: d}, pendingGroup: -1, d: d, own: custom}
+	return c.compile()
+}
+
 func (p *Plan) In(ctx context.Context, d Dialect, custom func(forms schema.Check, ref string) (string, error)) (*Plan, error) {
 	c := &compiler{ctx: ctx, s: p.schema, plan: &Plan{Name: p.Name, schema: p.schema, dialect: d}, pendingGroup: -1,
 		d: d, from: p, bind: custom}
@@ -188,12 +213,22 @@ type compiler struct {
 	d    Dialect
 	from *Plan
 	bind func(forms schema.Check, ref string) (string, error)
+	// own gives a custom rule's SQL in d when CompileIn compiles without a parser.
+	own func(forms schema.Check, ref string) (Custom, error)
 }
 
+// checks tells whether the compilation checks DuckDB's custom SQL, regexes and table checks
+// with the parser: not when it renders a compiled plan again (In), nor in CompileIn.
+func (c *compiler) checks() bool { return c.from == nil && c.own == nil }
+
 // custom is a custom rule's SQL (a check's when value is set; ref is the checked value): the
-// DuckDB SQL checked by the parser, or in another dialect bind's, aggregating as the compiled
-// plan's rule does.
+// DuckDB SQL checked by the parser, the engine's own (CompileIn), or in another dialect bind's,
+// aggregating as the compiled plan's rule does.
 func (c *compiler) custom(rule string, forms *schema.Check, value *schema.DType, ref string, groupBy []string) (sqlInfo, error) {
+	if c.own != nil {
+		got, err := c.own(*forms, ref)
+		return sqlInfo{text: strings.TrimSpace(forms.SQL), sql: got.SQL, aggregate: got.Aggregate}, err
+	}
 	if c.from == nil {
 		return c.checkSQL(forms.SQL, value, ref, groupBy)
 	}

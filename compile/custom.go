@@ -27,6 +27,10 @@ type Parser = parser.Parser
 var ErrNoParser = errors.New("no SQL parser is linked to check custom SQL (sql:), regexes and table checks: " +
 	"import _ \"github.com/tablegate/tablegate/compile/duckdbparser\" (a program that imports the DuckDB engine, engines/duckdb, has it)")
 
+// HasParser tells whether the program links a parser (compile/parser.Register): without one,
+// CompileContext refuses custom SQL, regexes and table checks (ErrNoParser).
+func HasParser() bool { return parser.Registered() != nil }
+
 // shared is the process's parser, opened on first use and kept: opening one (a DuckDB) cost a
 // quarter of a small compile, every time.
 var shared struct {
@@ -761,9 +765,6 @@ func describeType(c *compiler, ps *sqlParser, query string) (string, error) {
 
 // checkRegex compiles a regex rule's pattern with DuckDB's RE2, as the run will.
 func (c *compiler) checkRegex(pattern string) error {
-	if len(pattern) > MaxRegexBytes {
-		return fmt.Errorf("the regex is %d bytes; at most %d are allowed", len(pattern), MaxRegexBytes)
-	}
 	ps, err := c.useParser()
 	if err != nil {
 		return err

@@ -266,7 +266,10 @@ func (c *compiler) leaf(col *schema.Column, r schema.ColumnRule, ref string) (st
 		}
 		return fmt.Sprintf("%s %s %d", length, op, *n), nil
 	case schema.RuleRegex:
-		if c.from == nil { // checked when the plan was compiled
+		if len(*a.Regex) > MaxRegexBytes {
+			return "", fmt.Errorf("the regex is %d bytes; at most %d are allowed", len(*a.Regex), MaxRegexBytes)
+		}
+		if c.checks() { // else checked when the plan was compiled, or d's to refuse
 			if err := c.checkRegex(*a.Regex); err != nil {
 				return "", err
 			}

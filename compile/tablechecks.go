@@ -75,6 +75,12 @@ func (p *Plan) TableChecksReadCounts() bool { return p.tableCounts }
 
 // tableChecks compiles the schema's table checks, after the rules (failed_rows names them).
 func (c *compiler) tableChecks() {
+	if c.own != nil {
+		for _, t := range c.s.TableChecks {
+			c.fail(t.Pos(), "", "table_checks", "table check '%s': %v", t.Name, ErrNoParser)
+		}
+		return
+	}
 	for _, t := range c.s.TableChecks {
 		if err := c.ctx.Err(); err != nil {
 			return

@@ -22,7 +22,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
 	"github.com/tablegate/tablegate/outcome"
@@ -299,7 +298,7 @@ func (f *flags) plan(ctx context.Context) (*tablegate.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return compile.CompileContext(ctx, s)
+	return spark.Compile(ctx, s)
 }
 
 // options are the run's options: the report settings from the flags, else the TABLEGATE_*
