@@ -131,6 +131,12 @@ func CompileWith(ctx context.Context, s *schema.Schema, parser Parser) (*Plan, e
 // custom gives each custom rule's SQL in d from its declaration (a schema rule's SQL and Spark
 // forms come as a Check named after the rule; ref is the checked value, "" for a schema rule);
 // its error, or one of d's, refuses the rule. Every problem is returned at once (*schema.Errors).
+func (p *Plan) In(ctx context.Context, d Dialect, custom func(forms schema.Check, ref string) (string, error)) (*Plan, error) {
+	c := &compiler{ctx: ctx, s: p.schema, plan: &Plan{Name: p.Name, schema: p.schema, dialect: d}, pendingGroup: -1,
+		d: d, from: p, bind: custom}
+	return c.compile()
+}
+
 // Custom is a custom rule's SQL in an engine's own dialect, as the engine gives it (CompileIn).
 type Custom struct {
 	SQL string
@@ -153,12 +159,6 @@ func CompileIn(ctx context.Context, s *schema.Schema, d Dialect, custom func(for
 	}
 	s = s.Clone()
 	c := &compiler{ctx: ctx, s: s, plan: &Plan{Name: s.Name, schema: s, dialect: d}, pendingGroup: -1, d: d, own: custom}
-	return c.compile()
-}
-
-func (p *Plan) In(ctx context.Context, d Dialect, custom func(forms schema.Check, ref string) (string, error)) (*Plan, error) {
-	c := &compiler{ctx: ctx, s: p.schema, plan: &Plan{Name: p.Name, schema: p.schema, dialect: d}, pendingGroup: -1,
-		d: d, from: p, bind: custom}
 	return c.compile()
 }
 

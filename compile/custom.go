@@ -31,8 +31,8 @@ var ErrNoParser = errors.New("no SQL parser is linked to check custom SQL (sql:)
 // CompileContext refuses custom SQL, regexes and table checks (ErrNoParser).
 func HasParser() bool { return parser.Registered() != nil }
 
-// shared is the process's parser, opened on first use and kept: opening one (a DuckDB) cost a
-// quarter of a small compile, every time.
+// shared is the process's parser, opened on first use and kept: opening one (a DuckDB) for each
+// compile was a large part of a small one.
 var shared struct {
 	sync.Mutex
 	p Parser
@@ -72,7 +72,7 @@ type judged struct {
 }
 
 // judgements caches each catalog's judged (by its *parser.Catalog): judging one parses every
-// macro's body (0.2 s), and a catalog never changes.
+// macro's body, and a catalog never changes.
 var judgements sync.Map
 
 // refusedFunctions are DuckDB functions a rule may not call, whatever it passes them: they read

@@ -37,7 +37,7 @@ type Catalog struct {
 	// Macros are the built-in macros, whose bodies run in the query that calls them.
 	Macros []Macro
 	// Lambdas are the functions that take a lambda (lower case), with the positions (from 0) of
-	// their arguments that do.
+	// their arguments that do: only there does `x -> …` bind x (elsewhere `a -> b` is JSON's arrow).
 	Lambdas map[string]map[int]bool
 }
 
