@@ -17,6 +17,7 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/tablegate/tablegate/compile"
+	dialect "github.com/tablegate/tablegate/compile/spark"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
 	"github.com/tablegate/tablegate/engines/spark/internal/sparktest"
@@ -466,6 +467,28 @@ func TestDifferential(t *testing.T) {
 	}
 }
 
+// TestDifferentialWithoutParser: a schema compiled for Spark without DuckDB's parser
+// (dialect.CompileSchema, as a tablegate-spark without DuckDB compiles it) runs on Spark exactly as
+// its DuckDB plan runs on DuckDB: custom rules, custom checks and an aggregate group rule
+// included.
+func TestDifferentialWithoutParser(t *testing.T) {
+	needSpark(t)
+	tc := differentials[1]
+	s, err := schema.Parse([]byte(tc.schema), "schema.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := dialect.CompileSchema(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	db := duck(t)
+	in := filepath.Join(dir, "in.parquet")
+	writeParquet(t, db, tc.data, in)
+	compareOn(t, db, plan(t, tc.schema), dir, 5, comparison{in: in, sparkPlan: sp})
+}
+
 // compareEngines validates the rows of a DuckDB query with p on DuckDB and on Spark and requires
 // identical outcomes, per-rule counts, invalid_by_rules, valid rows and quarantine rows (all rule
 // columns), in input order, and at least minFailing failing rules.
@@ -489,6 +512,8 @@ type comparison struct {
 	sparkOut string
 	fetch    func(t *testing.T, url string) string
 	opts     []spark.Option
+	// sparkPlan, if not nil, is the plan Spark runs in place of DuckDB's.
+	sparkPlan *compile.Plan
 }
 
 // compareOn is compareEngines on an existing Parquet input, the outputs under dir.
@@ -518,7 +543,11 @@ func compareOn(t *testing.T, db *gosql.DB, p *compile.Plan, dir string, minFaili
 			c.while(ctx)
 		}
 	}()
-	srep, serr := spark.New(server.Remote, c.opts...).Run(context.Background(), duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: sparkIn}, Output: duckdb.ParquetOutput{Path: sparkOut}, Quarantine: true}, duckdb.Options{})
+	sp := p
+	if c.sparkPlan != nil {
+		sp = c.sparkPlan
+	}
+	srep, serr := spark.New(server.Remote, c.opts...).Run(context.Background(), duckdb.Asset{Name: "out", Plan: sp, Input: duckdb.ParquetInput{Path: sparkIn}, Output: duckdb.ParquetOutput{Path: sparkOut}, Quarantine: true}, duckdb.Options{})
 	cancel()
 	<-beside
 	if (derr == nil) != (serr == nil) {
