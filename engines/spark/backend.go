@@ -13,6 +13,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	dialect "github.com/tablegate/tablegate/compile/spark"
 	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/internal/store"
 	"github.com/tablegate/tablegate/runner"
 )
 
@@ -29,7 +30,7 @@ type backend struct {
 	// out and quarantine are the output's and the quarantine's directories ("" none), in store;
 	// table is a catalog table output instead (nil none).
 	out, quarantine string
-	store           Store
+	store           store.Store
 	table           *tableOutput
 	// opened are the statements Open, Describe and Analyze ran; views those to drop at Close.
 	opened     []compile.Step

@@ -1,5 +1,13 @@
 package spark
 
+import "github.com/tablegate/tablegate/internal/store"
+
+// Store and Commit are the outputs' store and what it commits, for the e2e tests.
+type (
+	Store  = store.Store
+	Commit = store.Commit
+)
+
 // RemoteFooterTypes is remoteFooterTypes for the e2e tests.
 var RemoteFooterTypes = remoteFooterTypes
 
