@@ -182,22 +182,9 @@ func (w *parquetWriter) Begin(ctx context.Context) error {
 	if w.r.set != nil {
 		return w.r.set.holds(w.o)
 	}
-	unlock, err := w.st.Lock(ctx)
-	if err != nil {
-		return err
-	}
-	w.unlock = unlock // Abort gives it back when the recovery fails
-	if err := w.st.Recover(ctx); !recovered(err) {
-		return err
-	}
-	return nil // a swap rolled back here was the recovery's, before the run
-}
-
-// recovered tells that err, a store's Recover's, is nil or a rollback (*durable.RolledBackError),
-// after which the output may be written.
-func recovered(err error) bool {
-	rb := (*durable.RolledBackError)(nil)
-	return err == nil || errors.As(err, &rb)
+	unlock, err := store.LockRecovered(ctx, w.st)
+	w.unlock = unlock
+	return err
 }
 
 // Step runs a COPY to the table's or the quarantine's temporary file and flushes the file in
@@ -323,17 +310,7 @@ func recoverOutput(ctx context.Context, out Output) (rolledBack, err error) {
 	if _, err := os.Stat(filepath.Dir(o.Path)); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	st := o.store("")
-	unlock, err := st.Lock(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	if err := st.Recover(ctx); !recovered(err) {
-		return nil, err
-	} else {
-		return err, nil // nil, or what was rolled back
-	}
+	return store.Recover(ctx, o.store(""))
 }
 
 // tableWriter replaces the table and the quarantine in one transaction: a failed or killed run

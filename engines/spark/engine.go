@@ -148,7 +148,7 @@ func (e *Engine) Prepare(ctx context.Context, a duckdb.Asset, opts duckdb.Option
 	}
 	switch out := a.Output.(type) {
 	case duckdb.ParquetOutput:
-		rolledBack, err := recoverOutput(ctx, st)
+		rolledBack, err := store.Recover(ctx, st)
 		if err != nil {
 			return a, nil, &outcome.OutputError{Output: a.Output.String(), Err: err}
 		}
@@ -268,29 +268,6 @@ func (e *Engine) store(a duckdb.Asset) (store.Store, error) {
 		quarantine = a.QuarantineAddress(duckdb.AssetName(a))
 	}
 	return e.newStore(a.Output.String(), quarantine)
-}
-
-// recoverOutput completes, under the output's lock, the commit a killed run recorded, and removes
-// the temporaries killed runs left; rolledBack is a recorded commit that could not complete and
-// was undone (the run warns of it).
-func recoverOutput(ctx context.Context, st store.Store) (rolledBack, err error) {
-	unlock, err := st.Lock(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	if err := st.Recover(ctx); !recovered(err) {
-		return nil, err
-	} else {
-		return err, nil // nil, or what was rolled back
-	}
-}
-
-// recovered tells that err, a store's Recover's, is nil or a rollback (*store.RolledBackError),
-// after which the output may be written.
-func recovered(err error) bool {
-	rb := (*store.RolledBackError)(nil)
-	return err == nil || errors.As(err, &rb)
 }
 
 var _ duckdb.Connector = (*Engine)(nil)

@@ -82,13 +82,9 @@ type writer struct {
 
 // Begin takes the output's lock (another run writing the same output waits), and completes what
 // a killed run left there.
-func (w *writer) Begin(ctx context.Context) error {
-	unlock, err := w.st.Lock(ctx)
-	if err != nil {
-		return err
-	}
-	w.unlock = unlock
-	return w.st.Recover(ctx)
+func (w *writer) Begin(ctx context.Context) (err error) {
+	w.unlock, err = store.LockRecovered(ctx, w.st)
+	return err
 }
 
 // Step runs an INSERT OVERWRITE DIRECTORY into the table's or the quarantine's temporary, and

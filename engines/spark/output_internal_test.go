@@ -13,6 +13,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/store"
 	"github.com/tablegate/tablegate/internal/testenv"
 )
 
@@ -95,7 +96,7 @@ func TestWriterKilledBetweenRenames(t *testing.T) {
 			if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 				t.Fatalf("the child was not killed: %v\n%s", err, out)
 			}
-			if _, err := recoverOutput(context.Background(), w.st); err != nil {
+			if _, err := store.Recover(context.Background(), w.st); err != nil {
 				t.Fatal(err)
 			}
 			want := "new"

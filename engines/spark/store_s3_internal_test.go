@@ -21,6 +21,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/spark/internal/sparktest"
 	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/store"
 	"github.com/tablegate/tablegate/internal/testenv"
 )
 
@@ -376,7 +377,7 @@ func TestS3Store(t *testing.T) {
 			t.Fatalf("a commit whose journal may not be written: %v", err)
 		}
 		next := s3Writer(t, o, "unknown")
-		if _, err := recoverOutput(ctx, next.st); err != nil {
+		if _, err := store.Recover(ctx, next.st); err != nil {
 			t.Fatal(err)
 		}
 		if m, q := dirMarker(t, c, "unknown/t.parquet"), dirMarker(t, c, "unknown/t_quarantine.parquet"); m != "new" || q != "new" {
@@ -403,7 +404,7 @@ func TestS3Store(t *testing.T) {
 				}
 				// The killed run's lock stays until its lease ends: the next run waits for it.
 				next := s3Writer(t, o, dir)
-				if _, err := recoverOutput(ctx, next.st); err != nil {
+				if _, err := store.Recover(ctx, next.st); err != nil {
 					t.Fatal(err)
 				}
 				want := "new"

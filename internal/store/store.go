@@ -8,6 +8,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -79,3 +80,38 @@ func (e *RolledBackError) Error() string {
 }
 
 func (e *RolledBackError) Unwrap() error { return e.Err }
+
+// Recover takes the output's lock, completes what killed runs left there (Store.Recover) and
+// gives the lock back. rolledBack is a recorded commit that could not complete and was undone:
+// the previous outputs are in place, and the run warns of it.
+func Recover(ctx context.Context, st Store) (rolledBack, err error) {
+	unlock, err := st.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return RolledBack(st.Recover(ctx))
+}
+
+// LockRecovered takes the output's lock for a write, and completes (Store.Recover) what runs
+// killed since the run recovered the output (Recover, before it read anything) left there: a
+// commit rolled back now is no outcome of this run's. On failure the lock is given back.
+func LockRecovered(ctx context.Context, st Store) (unlock func(), err error) {
+	if unlock, err = st.Lock(ctx); err != nil {
+		return nil, err
+	}
+	if _, err := RolledBack(st.Recover(ctx)); err != nil {
+		unlock()
+		return nil, err
+	}
+	return unlock, nil
+}
+
+// RolledBack splits an error of Store.Recover into a rollback (a *RolledBackError, after which
+// the output may be written) and a failure.
+func RolledBack(err error) (rolledBack, failed error) {
+	if rb := (*RolledBackError)(nil); errors.As(err, &rb) {
+		return err, nil
+	}
+	return nil, err
+}
