@@ -116,6 +116,14 @@ func (o *Opening) Ran(s Step, rows [][]any) {
 	o.read = append(o.read, rows)
 }
 
+// Read is the rows step i of the last stage read: nil when it read none, or did not run.
+func (o *Opening) Read(i int) [][]any {
+	if i >= len(o.read) {
+		return nil
+	}
+	return o.read[i]
+}
+
 // row is the first row the step i of the last stage read, nil for none.
 func (o *Opening) row(i int) []any {
 	if i >= len(o.read) || len(o.read[i]) == 0 {
@@ -136,15 +144,26 @@ func (e *UnreadableText) Error() string {
 	return fmt.Sprintf("row %d, column %q: %q does not read as %s", e.Row, e.Column.Name, e.Value, e.Column.DType)
 }
 
-// Next is the next stage that opens the input, built from what the stages before it read
-// (o.Ran); an empty stage means the input is open (o.Rel). An error is the input's, found in
-// what a stage read.
-func (s Source) Next(o *Opening) (Stage, error) {
-	stages := s.stages()
+// Opener is an input's opening in stages, which the run's one interpreter of inputs runs
+// (runner.OpenSource): Source in DuckDB SQL, the Spark engine's in Spark SQL.
+type Opener interface {
+	// Next is the next stage that opens the input, built from what the stages before it read
+	// (Opening.Ran); an empty stage means the input is open (Opening.Rel). An error is the
+	// input's, found in what a stage read.
+	Next(o *Opening) (Stage, error)
+}
+
+// StageBuilders are the builders of an opening's stages over a source of type S, in order: each builds
+// its stage from what the stages before it read (Opening.Read), or nothing when it does not
+// apply.
+type StageBuilders[S any] []func(S, *Opening) (Stage, error)
+
+// Next is the next stage of src that has steps (Opener's Next), its builders in order.
+func (stages StageBuilders[S]) Next(src S, o *Opening) (Stage, error) {
 	for o.stage < len(stages) {
 		build := stages[o.stage]
 		o.stage++
-		st, err := build(s, o)
+		st, err := build(src, o)
 		o.read = nil
 		if err != nil || len(st.Steps) > 0 {
 			return st, err
@@ -153,10 +172,13 @@ func (s Source) Next(o *Opening) (Stage, error) {
 	return Stage{}, nil
 }
 
-type stageFunc func(Source, *Opening) (Stage, error)
+// Next is the next stage that opens the input (Opener).
+func (s Source) Next(o *Opening) (Stage, error) { return s.stages().Next(s, o) }
+
+type stageFunc = func(Source, *Opening) (Stage, error)
 
 // stages are the input's stages, in order; each builds nothing when it does not apply.
-func (s Source) stages() []stageFunc {
+func (s Source) stages() StageBuilders[Source] {
 	var open []stageFunc
 	switch s.Kind {
 	case ParquetSource:

@@ -8,10 +8,11 @@ import (
 )
 
 // OpenSource opens the input src describes by running the statements that open it
-// (compile.Source.Next), stage by stage, on b: the one interpreter of inputs as of programs. The
+// (compile.Opener's Next: compile.Source, or an engine's own), stage by stage, on b: the one
+// interpreter of inputs as of programs. The
 // Opening is returned also with an error, with the statements that ran and the temp tables and
 // attachment they made, which the backend gives back when it closes.
-func OpenSource(ctx context.Context, b Backend, src compile.Source) (*compile.Opening, error) {
+func OpenSource(ctx context.Context, b Backend, src compile.Opener) (*compile.Opening, error) {
 	o := &compile.Opening{}
 	for {
 		st, err := src.Next(o)

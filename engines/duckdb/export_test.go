@@ -11,14 +11,7 @@ import (
 // FailSyncFile makes every flush of a file for which fail returns an error fail with it, until
 // the returned function restores the real flush. Tests that use it must not run in parallel.
 func FailSyncFile(fail func(path string) error) (restore func()) {
-	flush := syncFile
-	syncFile = func(path string) error {
-		if err := fail(path); err != nil {
-			return err
-		}
-		return flush(path)
-	}
-	return func() { syncFile = flush }
+	return durable.SetSyncFailure(fail)
 }
 
 // SetCrashPoint calls at at each step of an output's swap, until the returned function restores

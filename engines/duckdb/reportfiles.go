@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/filekind"
 )
 
@@ -103,7 +104,7 @@ func CheckReportFilesWith(a Asset, also []DataFile, files ...ReportFile) error {
 		q := out.QuarantineAddress(quarantineName(a, assetName(a)))
 		add("the table", out.Path)
 		add("the quarantine", q)
-		add("the kept previous quarantine", prevParquet(q))
+		add("the kept previous quarantine", durable.PrevPath(q))
 	case TableOutput:
 		add("the output's database", out.File)
 	}

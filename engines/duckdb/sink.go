@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/filekind"
+	"github.com/tablegate/tablegate/internal/store"
 	"github.com/tablegate/tablegate/internal/trace"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/runner"
@@ -79,32 +79,16 @@ func (o TableOutput) String() string { return o.address(o.Table) }
 func (ParquetOutput) sink() compile.Sink { return compile.ToParquet }
 
 // check refuses a folder that is not one, a table, quarantine or kept previous quarantine that
-// is not a regular file, and a name of the swap (the files, their temporaries, the journal, the
-// lock) longer than the folder's file system allows, which would fail a rename halfway.
+// is not a regular file, and a name of the swap longer than the folder's file system allows
+// (the store's Check).
 func (o ParquetOutput) check(quarantineName string) error {
-	dir := filepath.Dir(o.Path)
-	if err := filekind.Directory(dir); err != nil {
-		return err
-	}
-	q := o.QuarantineAddress(quarantineName)
-	for _, p := range []string{o.Path, q, prevParquet(q)} {
-		if err := filekind.Regular(p); err != nil {
-			return err
-		}
-	}
-	limit := durable.NameMax(dir)
-	longest := durable.TempPath(o.Path, math.MaxInt64, "quarantine")
-	for _, p := range []string{o.Path, longest, durable.JournalPath(o.Path) + fmt.Sprintf("-%d.tmp", math.MaxInt32)} {
-		if n := filepath.Base(p); len(n) > limit {
-			return fmt.Errorf("%w: use a shorter table name (its temporaries and journal are named after it)", &durable.NameTooLongError{Dir: dir, Name: n, Max: limit})
-		}
-	}
-	for _, p := range []string{q, prevParquet(q)} {
-		if n := filepath.Base(p); len(n) > limit {
-			return fmt.Errorf("%w: use a shorter quarantine name", &durable.NameTooLongError{Dir: dir, Name: n, Max: limit})
-		}
-	}
-	return nil
+	return o.store(quarantineName).Check(context.Background())
+}
+
+// store is the output's local store, its quarantine named quarantineName: the one the Spark
+// engine's local outputs use too.
+func (o ParquetOutput) store(quarantineName string) *durable.Local {
+	return &durable.Local{Table: o.Path, Quarantine: o.QuarantineAddress(quarantineName)}
 }
 
 func (TableOutput) sink() compile.Sink { return compile.ToOutput }
@@ -112,8 +96,9 @@ func (TableOutput) sink() compile.Sink { return compile.ToOutput }
 // check refuses a database file that is not a regular file.
 func (o TableOutput) check(string) error { return filekind.Regular(o.File) }
 
-func (o ParquetOutput) target(r *run, _ string, keepPrevious bool) compile.Output {
-	return compile.Output{TableFile: durable.TempPath(o.Path, r.id, "table"), QuarantineFile: durable.TempPath(o.Path, r.id, "quarantine"), KeepPrevious: keepPrevious}
+func (o ParquetOutput) target(r *run, quarantineName string, keepPrevious bool) compile.Output {
+	st := o.store(quarantineName)
+	return compile.Output{TableFile: st.Temp(r.id, "table"), QuarantineFile: st.Temp(r.id, "quarantine"), KeepPrevious: keepPrevious}
 }
 
 // target names the catalog the output's file will be attached as when the run writes it. A
@@ -163,19 +148,20 @@ func (o TableOutput) QuarantineAddress(name string) string { return o.address(na
 func (o TableOutput) DefaultAssetName() string { return o.Table }
 
 // parquetWriter writes both files under temporary names in the target folder, flushes them,
-// and renames them into place: a crash leaves the previous table byte-for-byte intact and never
-// a half-written file under the table's name. When more than one file changes (the table and
-// its quarantine, or the older quarantine kept as .prev), the renames are a journaled swap: once
-// its journal is written the new pair is decided, and a run killed between the renames leaves
-// the journal for the next run, which completes the swap before anything else (see swap).
+// and renames them into place, through the output's store (durable.Local): a crash leaves the
+// previous table byte-for-byte intact and never a half-written file under the table's name.
+// When more than one file changes (the table and its quarantine, or the older quarantine kept as
+// .prev), the renames are a journaled swap: once its journal is written the new pair is decided,
+// and a run killed between the renames leaves the journal for the next run, which completes the
+// swap before anything else.
 type parquetWriter struct {
-	o              ParquetOutput
-	r              *run
-	t              compile.Output
-	quarantineName string
-	keepPrevious   bool
-	unlock         func()
-	temps          []string
+	o            ParquetOutput
+	r            *run
+	t            compile.Output
+	st           *durable.Local
+	keepPrevious bool
+	unlock       func()
+	temps        []string
 	// syncs are the flushes of the written files, which run in the background while DuckDB
 	// writes the next file (the table's flush, 0.1 s for 400 MB, overlaps the quarantine's
 	// COPY); both are flushed before anything is renamed.
@@ -184,7 +170,7 @@ type parquetWriter struct {
 }
 
 func (o ParquetOutput) writer(r *run, t compile.Output, quarantineName string, keepPrevious bool) runner.Writer {
-	return &parquetWriter{o: o, r: r, t: t, quarantineName: quarantineName, keepPrevious: keepPrevious}
+	return &parquetWriter{o: o, r: r, t: t, st: o.store(quarantineName), keepPrevious: keepPrevious}
 }
 
 // Begin makes the folder and takes the table's lock; a member of a write set (run.set) takes
@@ -196,12 +182,9 @@ func (w *parquetWriter) Begin(ctx context.Context) error {
 	if w.r.set != nil {
 		return w.r.set.holds(w.o)
 	}
-	unlock, _, err := w.o.lockRecovered(ctx) // a swap rolled back here is the recovery's, before the run
-	if err != nil {
-		return err
-	}
+	unlock, err := store.LockRecovered(ctx, w.st)
 	w.unlock = unlock
-	return nil
+	return err
 }
 
 // Step runs a COPY to the table's or the quarantine's temporary file and flushes the file in
@@ -225,7 +208,7 @@ func (w *parquetWriter) Step(ctx context.Context, s compile.Step, args ...any) e
 	go func() {
 		// In the background: the process's CPU time over it is the next COPY's, not its own.
 		defer w.r.conn.trace.Log(trace.WallOnly(), "fsync "+tmp)
-		done <- syncFile(tmp)
+		done <- w.st.Finished(ctx, tmp)
 	}()
 	return nil
 }
@@ -269,39 +252,34 @@ func (w *parquetWriter) Finish(ctx context.Context, conds compile.Cond) (written
 	if err := ctx.Err(); err != nil {
 		return written, err
 	}
-	s, written := w.swap(conds)
+	c := w.commit(conds)
+	written = runner.Written{Table: w.tableTmp != "", Quarantine: w.quarTmp != ""}
+	var done store.Committed
 	if w.r.set != nil {
+		var m durable.SetMember
+		if m, done, err = w.st.Member(c); err != nil {
+			return written, err
+		}
 		journaled = true // the set removes the temporaries
-		return written, w.r.set.record(w, s)
+		err = w.r.set.record(w, m)
+	} else {
+		done, err = w.st.Commit(ctx, c)
+		journaled = done.Pending
 	}
-	journaled, err = s.Put(w.o.Path, w.r.id)
-	if err != nil {
-		return written, err
+	if done.Kept {
+		written.Was, written.Kept = w.st.Quarantine, c.Keep
 	}
-	return written, nil
+	return written, err
 }
 
-// swap is the renames that put the written files in place, and what they write. The quarantine
-// side changes first, so that even a swap whose journal is lost with the disk never puts a new
-// table beside the older quarantine.
-func (w *parquetWriter) swap(conds compile.Cond) (durable.Swap, runner.Written) {
-	o := w.o
-	qPath := o.QuarantineAddress(w.quarantineName)
-	s := durable.Swap{Dir: filepath.Dir(o.Path)}
-	written := runner.Written{Table: w.tableTmp != "", Quarantine: w.quarTmp != ""}
+// commit is what the written files put in place: an older quarantine is kept as .prev when the
+// run writes none, or when it replaces one whose rows exist nowhere else (keepPrevious).
+func (w *parquetWriter) commit(conds compile.Cond) store.Commit {
+	c := store.Commit{Run: w.r.id, Table: w.tableTmp, Quarantine: w.quarTmp}
 	if conds&compile.DropQuarant != 0 || w.keepPrevious && w.quarTmp != "" {
-		if _, err := os.Lstat(qPath); err == nil {
-			written.Was, written.Kept = qPath, prevParquet(qPath)
-			s.Add(written.Was, written.Kept)
-		}
+		c.Keep = durable.PrevPath(w.st.Quarantine)
 	}
-	if w.quarTmp != "" {
-		s.Add(w.quarTmp, qPath)
-	}
-	if w.tableTmp != "" {
-		s.Add(w.tableTmp, o.Path)
-	}
-	return s, written
+	return c
 }
 
 // keep names the hard link that keeps the file step of the swap replaces: a temporary of the
@@ -311,11 +289,7 @@ func (w *parquetWriter) keep(step int) string {
 }
 
 // removeTemps removes the written files not moved into place.
-func (w *parquetWriter) removeTemps() {
-	for _, tmp := range w.temps {
-		_ = os.Remove(tmp)
-	}
-}
+func (w *parquetWriter) removeTemps() { w.st.Discard(context.Background(), w.temps...) }
 
 // RecoverOutput completes what a killed run left unfinished at the output: for a Parquet output,
 // the recorded swap of the table and its quarantine (so that the pair is one run's; one that
@@ -336,68 +310,7 @@ func recoverOutput(ctx context.Context, out Output) (rolledBack, err error) {
 	if _, err := os.Stat(filepath.Dir(o.Path)); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	unlock, rolledBack, err := o.lockRecovered(ctx)
-	if err != nil {
-		return nil, err
-	}
-	unlock()
-	return rolledBack, nil
-}
-
-// lockRecovered takes the table's lock, then completes a killed run's recorded swap (before the
-// temporaries it names are cleaned) and removes the table's stale temporaries. A recorded swap
-// that could not complete is rolled back: rolledBack says so, and the output may be written.
-//
-// A table that belongs to an unfinished set of swaps (a collection's write) is recovered with
-// the whole set, under every member's lock taken in order; then its own lock is taken again.
-func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), rolledBack, err error) {
-	for {
-		if unlock, err = durable.LockPath(ctx, durable.LockFile(o.Path)); err != nil {
-			return nil, nil, err
-		}
-		members, err := durable.SetMembers(o.Path)
-		if err != nil {
-			unlock()
-			return nil, nil, err
-		}
-		if members == nil {
-			break
-		}
-		unlock()
-		release, rb, err := lockRecoveredAll(ctx, members)
-		if err != nil {
-			return nil, nil, err
-		}
-		release()
-		if len(rb) > 0 {
-			rolledBack = rb[0]
-		}
-	}
-	if err := durable.RecoverSwap(o.Path); err != nil {
-		if rb := (*durable.RolledBackError)(nil); !errors.As(err, &rb) {
-			unlock()
-			return nil, nil, err
-		}
-		rolledBack = err
-	}
-	durable.RemoveStale(o.Path)
-	return unlock, rolledBack, nil
-}
-
-// prevParquet is where a quarantine the run would lose is kept: orders_quarantine.parquet ->
-// orders_quarantine.prev.parquet.
-func prevParquet(quarantine string) string {
-	return strings.TrimSuffix(quarantine, filepath.Ext(quarantine)) + ".prev" + filepath.Ext(quarantine)
-}
-
-// syncFile flushes a written file to disk; a variable so that tests can make a flush fail.
-var syncFile = func(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
+	return store.Recover(ctx, o.store(""))
 }
 
 // tableWriter replaces the table and the quarantine in one transaction: a failed or killed run

@@ -40,8 +40,8 @@ type memberOutput struct {
 
 // recordedSwap is a member's renames, recorded by its writer's Finish for the set to do.
 type recordedSwap struct {
-	w    *parquetWriter
-	swap durable.Swap
+	w      *parquetWriter
+	member durable.SetMember
 }
 
 // SetRefusedError is a set of outputs that tablegate cannot write all or nothing; nothing was
@@ -86,7 +86,7 @@ func lockMembers(ctx context.Context, members []memberOutput) (*writeSet, error)
 	}
 	// A swap rolled back here was left by a run killed since this one began (the run recovered
 	// its outputs when it began, and reported what it rolled back then).
-	unlock, _, err := lockRecoveredAll(ctx, tables)
+	unlock, _, err := durable.RecoverAll(ctx, tables)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +124,7 @@ func checkSet(members []memberOutput) error {
 		case ParquetOutput:
 			parquet = append(parquet, o.Path)
 			q := o.QuarantineAddress(m.QuarantineName)
-			written = []string{o.Path, q, prevParquet(q)}
+			written = []string{o.Path, q, durable.PrevPath(q)}
 			for i, p := range written {
 				// Links resolved: two paths through a linked folder are one file (and one lock).
 				if real := resolve(p, 0); real != "" {
@@ -174,65 +174,6 @@ func checkSet(members []memberOutput) error {
 	return nil
 }
 
-// lockRecoveredAll takes the locks of the Parquet tables (absolute paths) in sorted order, and
-// of every member of an unfinished set of swaps that any of them belongs to, then completes or
-// rolls back their unfinished swaps and removes their stale temporaries. rolledBack are the
-// swaps rolled back.
-func lockRecoveredAll(ctx context.Context, tables []string) (unlock func(), rolledBack []error, err error) {
-	tables = slices.Clone(tables)
-	for {
-		locks := make([]string, len(tables))
-		for i, t := range tables {
-			locks[i] = durable.LockFile(t)
-		}
-		if unlock, err = durable.LockAll(ctx, locks); err != nil {
-			return nil, nil, err
-		}
-		extra, err := setMembersBeyond(tables)
-		if err != nil {
-			unlock()
-			return nil, nil, err
-		}
-		if len(extra) == 0 {
-			break
-		}
-		// A set that also writes tables outside these: lock them too, in order, from scratch.
-		unlock()
-		tables = append(tables, extra...)
-	}
-	for _, t := range tables {
-		if err := durable.RecoverSwap(t); err != nil {
-			if rb := (*durable.RolledBackError)(nil); !errors.As(err, &rb) {
-				unlock()
-				return nil, nil, &OutputError{Output: t, Err: err}
-			}
-			rolledBack = append(rolledBack, err)
-		}
-	}
-	for _, t := range tables {
-		durable.RemoveStale(t)
-	}
-	return unlock, rolledBack, nil
-}
-
-// setMembersBeyond is the members of the unfinished sets of swaps the tables belong to that are
-// not among the tables.
-func setMembersBeyond(tables []string) ([]string, error) {
-	var extra []string
-	for _, t := range tables {
-		members, err := durable.SetMembers(t)
-		if err != nil {
-			return nil, &OutputError{Output: t, Err: err}
-		}
-		for _, m := range members {
-			if !slices.Contains(tables, m) && !slices.Contains(extra, m) {
-				extra = append(extra, m)
-			}
-		}
-	}
-	return extra, nil
-}
-
 // holds checks that the set holds the Parquet output's lock.
 func (ws *writeSet) holds(o ParquetOutput) error {
 	for _, m := range ws.members {
@@ -244,8 +185,8 @@ func (ws *writeSet) holds(o ParquetOutput) error {
 }
 
 // record keeps a member's renames for finish.
-func (ws *writeSet) record(w *parquetWriter, s durable.Swap) error {
-	ws.recorded = append(ws.recorded, recordedSwap{w: w, swap: s})
+func (ws *writeSet) record(w *parquetWriter, m durable.SetMember) error {
+	ws.recorded = append(ws.recorded, recordedSwap{w: w, member: m})
 	return nil
 }
 
@@ -297,8 +238,8 @@ func (ws *writeSet) finish(ctx context.Context) error {
 	var set durable.SetSwap
 	var keeps []func(int) string
 	for _, r := range ws.recorded {
-		if len(r.swap.Steps) > 0 {
-			set.Members = append(set.Members, durable.SetMember{Table: r.w.o.Path, Swap: r.swap})
+		if len(r.member.Swap.Steps) > 0 {
+			set.Members = append(set.Members, r.member)
 			keeps = append(keeps, r.w.keep)
 		}
 	}

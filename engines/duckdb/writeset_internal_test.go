@@ -136,7 +136,7 @@ func setState(t *testing.T, e *Engine, outs []ParquetOutput) (state []string, ot
 	dirs := map[string]bool{}
 	for _, o := range outs {
 		q := o.QuarantineAddress(QuarantineName(o.DefaultAssetName()))
-		state = append(state, read(o.Path), read(q), read(prevParquet(q)))
+		state = append(state, read(o.Path), read(q), read(durable.PrevPath(q)))
 		dirs[filepath.Dir(o.Path)] = true
 	}
 	for dir := range dirs {

@@ -13,6 +13,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	dialect "github.com/tablegate/tablegate/compile/spark"
 	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/internal/store"
 	"github.com/tablegate/tablegate/runner"
 )
 
@@ -29,20 +30,21 @@ type backend struct {
 	// out and quarantine are the output's and the quarantine's directories ("" none), in store;
 	// table is a catalog table output instead (nil none).
 	out, quarantine string
-	store           Store
+	store           store.Store
 	table           *tableOutput
-	// opened are the statements Open, Describe and Analyze ran; views those to drop at Close.
-	opened     []compile.Step
+	// opening is what opened the input (its statements, the views it made); views are the views
+	// to drop at Close.
+	opening    *compile.Opening
 	views      []string
-	input      string // the URL Spark reads the input at
 	configured bool
 }
 
 // Open checks the stored types of a local input's Parquet footers (a type Spark cannot read
-// exactly is an UnsupportedColumnError), then makes the input a view with the row ordinal: a
-// file's row index, after the rows of the files before it in name order (Spark lists a
-// directory's files in that order; row_index counts within one file).
+// exactly is an UnsupportedColumnError), then opens the input with the run's one interpreter of
+// inputs (runner.OpenSource) as the stages of dialect.Source: a remote input's footer read
+// through Spark, the views with the row ordinal, the columns. Explain lists what they ran.
 func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
+	b.opening = &compile.Opening{}
 	in, ok := b.a.Input.(duckdb.ParquetInput)
 	if !ok {
 		return compile.Relation{}, fmt.Errorf("the Spark engine reads Parquet inputs only")
@@ -51,8 +53,8 @@ func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
 	if err != nil {
 		return compile.Relation{}, err
 	}
-	b.input = url
-	singleFile := false
+	src := &dialect.Source{ID: b.id, URL: url}
+	cols := b.a.Plan.Schema().Columns
 	if local != "" {
 		files, err := parquetFiles(local)
 		if errors.Is(err, os.ErrNotExist) {
@@ -61,59 +63,20 @@ func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
 		if err != nil {
 			return compile.Relation{}, err
 		}
-		singleFile = len(files) == 1
-		if err := storedTypes(files, b.a.Plan.Schema().Columns); err != nil {
+		src.Files = len(files)
+		if err := storedTypes(files, cols); err != nil {
 			return compile.Relation{}, err
 		}
+	} else {
+		// An object store or HDFS: this process cannot open the files, Spark reads the footer.
+		src.Footer = func(file string, size int64, tail []byte) error { return remoteFooterTypes(file, size, tail, cols) }
 	}
 	if err := b.configure(ctx); err != nil {
 		return compile.Relation{}, err
 	}
-	if local == "" {
-		// An object store or HDFS: this process cannot open the files, Spark reads the footer.
-		if err := remoteFooterTypes(ctx, footerReader{b.s, b}, url, b.a.Plan.Schema().Columns); err != nil {
-			return compile.Relation{}, b.failed(ctx, err)
-		}
-	}
-	raw, input := b.view("raw"), b.view("input")
-	if err := b.record(ctx, fmt.Sprintf("CREATE OR REPLACE TEMPORARY VIEW %s AS SELECT *, _metadata.file_path AS __tg_file, _metadata.row_index AS __tg_row FROM parquet.%s",
-		raw, dialect.Ident(url))); err != nil {
-		return compile.Relation{}, err
-	}
-	ordinal := "__tg_row"
-	if !singleFile {
-		if ordinal, err = b.ordinal(ctx, raw); err != nil {
-			return compile.Relation{}, err
-		}
-	}
-	if err := b.record(ctx, fmt.Sprintf("CREATE OR REPLACE TEMPORARY VIEW %s AS SELECT *, %s AS %s FROM %s", input, ordinal, dialect.RowID, raw)); err != nil {
-		return compile.Relation{}, err
-	}
-	return compile.Relation{From: input, RowID: dialect.RowID, DenseRowIDs: true}, nil
-}
-
-// footerReader is the session as the footer check of a remote input uses it: its statements are
-// kept for explain.
-type footerReader struct {
-	Session
-	b *backend
-}
-
-func (f footerReader) Exec(ctx context.Context, q string) error {
-	f.b.opened = append(f.b.opened, compile.Step{Op: compile.Exec, What: "check the input's footer", SQL: q})
-	return f.Session.Exec(ctx, q)
-}
-
-func (f footerReader) Rows(ctx context.Context, q string) ([][]any, error) {
-	f.b.read("check the input's footer", q)
-	return f.Session.Rows(ctx, q)
-}
-
-// view names a temporary view of the run, to drop when it closes.
-func (b *backend) view(role string) string {
-	name := fmt.Sprintf("__tg_%s_%d", role, b.id)
-	b.views = append(b.views, name)
-	return name
+	b.opening, err = runner.OpenSource(ctx, b, src)
+	b.views = append(b.views, b.opening.Temps...)
+	return b.opening.Rel, err
 }
 
 // configure pins the session's settings (sessionConf), once.
@@ -130,47 +93,12 @@ func (b *backend) configure(ctx context.Context) error {
 	return nil
 }
 
-// ordinal is the row ordinal over the raw view: the row index, offset by the rows of the files
-// before it in name order. The per-file counts come from the Parquet footers through Spark.
-func (b *backend) ordinal(ctx context.Context, raw string) (string, error) {
-	q := fmt.Sprintf("SELECT __tg_file, count(*) FROM %s GROUP BY __tg_file ORDER BY __tg_file", raw)
-	b.read("count the rows of each file", q)
-	rows, err := b.s.Rows(ctx, q)
-	if err != nil {
-		return "", b.failed(ctx, err)
-	}
-	if len(rows) <= 1 {
-		return "__tg_row", nil
-	}
-	var s strings.Builder
-	s.WriteString("__tg_row + CASE __tg_file")
-	var offset int64
-	for _, row := range rows {
-		f, _ := row[0].(string)
-		n, _ := row[1].(int64)
-		fmt.Fprintf(&s, " WHEN %s THEN %d", dialect.String(f), offset)
-		offset += n
-	}
-	s.WriteString(" END")
-	return s.String(), nil
-}
-
-// Describe reads the input's columns in Spark's type syntax (ParseType reads them).
-func (b *backend) Describe(ctx context.Context, rel compile.Relation) ([]casting.ColumnType, error) {
-	q := "DESCRIBE QUERY SELECT * FROM parquet." + dialect.Ident(b.input)
-	b.read("read the column types", q)
-	types, err := b.s.Rows(ctx, q)
-	if err != nil {
-		return nil, b.failed(ctx, err)
-	}
-	var actual []casting.ColumnType
-	for _, row := range types {
-		name, _ := row[0].(string)
-		typ, _ := row[1].(string)
-		if name == compile.RowIDColumn {
-			return nil, fmt.Errorf("the input has a column %s, the name tablegate gives the row ordinal", name)
-		}
-		actual = append(actual, casting.ColumnType{Name: name, Type: typ})
+// Describe is the input's columns that the opening read, in Spark's type syntax (ParseType reads
+// them).
+func (b *backend) Describe(context.Context, compile.Relation) ([]casting.ColumnType, error) {
+	actual := make([]casting.ColumnType, len(b.opening.Columns))
+	for i, c := range b.opening.Columns {
+		actual[i] = casting.ColumnType{Name: c.Name, Type: c.Type}
 	}
 	return actual, nil
 }
@@ -191,15 +119,13 @@ func (b *backend) Analyze(ctx context.Context, rel compile.Relation) error {
 		}
 		if !src {
 			// The probes read __tg_src, the source's name in the plan query.
-			if err := b.record(ctx, "CREATE OR REPLACE TEMPORARY VIEW __tg_src AS SELECT * FROM "+rel.From); err != nil {
+			if _, err := runner.ReadStep(ctx, b, b.opening, dialect.ProbeSource(rel.From)); err != nil {
 				return err
 			}
 			b.views = append(b.views, "__tg_src")
 			src = true
 		}
-		q := "DESCRIBE QUERY " + rule.Probe
-		b.read("type the custom rule's Spark SQL", q)
-		rows, err := b.s.Rows(ctx, q)
+		rows, err := runner.ReadStep(ctx, b, b.opening, dialect.TypeProbe(rule))
 		name := b.a.Plan.Rules[i].Name
 		switch {
 		case ctx.Err() != nil:
@@ -220,19 +146,8 @@ func (b *backend) Analyze(ctx context.Context, rel compile.Relation) error {
 	return nil
 }
 
-// Opened are the statements Open, Describe and Analyze ran, as steps.
-func (b *backend) Opened() []compile.Step { return b.opened }
-
-// record runs a statement that opens the input, and keeps it for explain.
-func (b *backend) record(ctx context.Context, stmt string) error {
-	b.opened = append(b.opened, compile.Step{Op: compile.Exec, What: "open the input", SQL: stmt})
-	return b.Exec(ctx, stmt)
-}
-
-// read keeps a query that opens or checks the input for explain (the caller runs it).
-func (b *backend) read(what, query string) {
-	b.opened = append(b.opened, compile.Step{Op: compile.ReadRows, What: what, SQL: query})
-}
+// Opened are the statements that opened the input and typed its custom rules, as steps.
+func (b *backend) Opened() []compile.Step { return b.opening.Steps }
 
 // Exec runs a statement of the run with its parameters bound as literals (dialect.Bind).
 func (b *backend) Exec(ctx context.Context, stmt string, args ...any) error {
@@ -346,6 +261,15 @@ func (b *backend) Close() error {
 type resultRows struct {
 	rows [][]any
 	at   int
+}
+
+// Columns are as many (unnamed) columns as the rows have values: the session returns no names,
+// and the run reads a statement's columns by position.
+func (r *resultRows) Columns() ([]string, error) {
+	if len(r.rows) == 0 {
+		return nil, nil
+	}
+	return make([]string, len(r.rows[0])), nil
 }
 
 func (r *resultRows) Next() bool   { r.at++; return r.at < len(r.rows) }

@@ -22,6 +22,7 @@ import (
 
 	dialect "github.com/tablegate/tablegate/compile/spark"
 	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/internal/store"
 	"github.com/tablegate/tablegate/outcome"
 )
 
@@ -118,7 +119,7 @@ func (e *Engine) Prepare(ctx context.Context, a duckdb.Asset, opts duckdb.Option
 			}
 		}
 	}
-	var st Store
+	var st store.Store
 	if out, ok := a.Output.(duckdb.ParquetOutput); ok {
 		// Checked writable before any work.
 		table, err := normalizeOutput(out.Path)
@@ -147,8 +148,12 @@ func (e *Engine) Prepare(ctx context.Context, a duckdb.Asset, opts duckdb.Option
 	}
 	switch out := a.Output.(type) {
 	case duckdb.ParquetOutput:
-		if err := recoverOutput(ctx, st); err != nil {
+		rolledBack, err := store.Recover(ctx, st)
+		if err != nil {
 			return a, nil, &outcome.OutputError{Output: a.Output.String(), Err: err}
+		}
+		if rolledBack != nil {
+			return a, []string{rolledBack.Error()}, nil
 		}
 	case duckdb.CatalogOutput:
 		// The catalog and format are checked before any work, and a killed run's lone
@@ -257,23 +262,12 @@ func fileURL(in string) (string, string, error) {
 }
 
 // store is the store of the asset's output (a Parquet directory, its address normalized).
-func (e *Engine) store(a duckdb.Asset) (Store, error) {
+func (e *Engine) store(a duckdb.Asset) (store.Store, error) {
 	quarantine := ""
 	if a.Quarantine {
 		quarantine = a.QuarantineAddress(duckdb.AssetName(a))
 	}
 	return e.newStore(a.Output.String(), quarantine)
-}
-
-// recoverOutput completes, under the output's lock, the commit a killed run recorded, and removes
-// the temporaries killed runs left.
-func recoverOutput(ctx context.Context, st Store) error {
-	unlock, err := st.Lock(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return st.Recover(ctx)
 }
 
 var _ duckdb.Connector = (*Engine)(nil)

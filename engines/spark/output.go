@@ -6,69 +6,21 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/store"
 	"github.com/tablegate/tablegate/runner"
 )
 
-// Store is where a Spark run's output directories live — a local folder, an object store, a
-// distributed file system — and how a run's finished temporaries are put in place there. A store
-// is made for one output: its table's and its quarantine's addresses, as Spark reads and writes
-// them. The run's writer (writer) drives it: Lock, Recover, Spark writes into Temp locations,
-// Finished checks each, Commit puts them in place, Discard removes the ones not put in place.
-//
-// Whatever the store, nothing the user wrote is lost: a run that fails or is killed before Commit
-// recorded its moves leaves the table and the quarantine as they were; once recorded, a commit
-// that did not complete is completed by the next run's Recover.
-type Store interface {
-	// Check refuses, before the run reads anything, an output the store cannot write: a folder
-	// that cannot be made or written, missing credentials, a bucket that does not answer.
-	Check(ctx context.Context) error
-	// Lock takes the output's lock until unlock: a second writer of the same output waits for
-	// it (until ctx ends) or is refused, saying who holds it.
-	Lock(ctx context.Context) (unlock func(), err error)
-	// Recover, under the lock, completes a commit a killed run recorded but did not complete,
-	// and removes the temporaries killed runs left.
-	Recover(ctx context.Context) error
-	// Temp is the location of run's temporary of role ("table", "quarantine"), where Spark
-	// writes; the same for the same run and role.
-	Temp(run int64, role string) string
-	// Finished checks that Spark finished writing the temporary tmp (its _SUCCESS marker).
-	Finished(ctx context.Context, tmp string) error
-	// Commit puts the finished temporaries in place, as c says.
-	Commit(ctx context.Context, c Commit) (Committed, error)
-	// Discard removes temporaries that were not put in place (best effort: Recover removes what
-	// it leaves).
-	Discard(ctx context.Context, tmps ...string)
-}
-
-// Commit is what a run puts in place: the temporaries Spark finished, in place of the table and
-// the quarantine, and what becomes of a quarantine the run does not replace.
-type Commit struct {
-	Run int64
-	// Table and Quarantine are the temporaries to put in place of the table and of the
-	// quarantine ("" the run did not write it).
-	Table, Quarantine string
-	// Keep, when not "", is where an existing quarantine the run does not replace goes (the one
-	// kept there before is dropped): the run has no invalid rows and would otherwise lose it.
-	Keep string
-}
-
-// Committed is what Commit did.
-type Committed struct {
-	// Kept tells that an existing quarantine was moved to Commit.Keep.
-	Kept bool
-	// Pending tells, with an error, that the commit is recorded but not complete: its
-	// temporaries stay, and the next run's Recover completes it.
-	Pending bool
-}
-
 // newStore is the store of the output whose table is at table and quarantine at quarantine ("" no
-// quarantine), both as normalizeOutput returned them; it does no I/O.
-func (e *Engine) newStore(table, quarantine string) (Store, error) {
+// quarantine), both as normalizeOutput returned them; it does no I/O. A local folder is the
+// DuckDB engine's store (durable.Local), of directories.
+func (e *Engine) newStore(table, quarantine string) (store.Store, error) {
 	switch scheme(table) {
 	case "":
-		return &localStore{table: table, quarantine: quarantine}, nil
+		return &durable.Local{Table: table, Quarantine: quarantine, Dirs: true}, nil
 	case "s3a", "s3":
 		return newS3Store(e.s3, table, quarantine)
 	case "hdfs":
@@ -111,13 +63,16 @@ func scheme(address string) string {
 	return ""
 }
 
+// abortTimeout bounds the clean-up of a failed or cancelled write.
+const abortTimeout = 30 * time.Second
+
 // writer writes a run's output as Parquet directories: Spark writes each into a temporary of the
-// store, and only once Spark finished them are they put in place (Store.Commit), under the
+// store, and only once Spark finished them are they put in place (the store's Commit), under the
 // output's lock. Spark's own overwrite empties the target first, so a job failing mid-write would
 // lose the last-known-good table.
 type writer struct {
 	b                 *backend
-	st                Store
+	st                store.Store
 	table, quarantine string // the directories ("" no quarantine)
 	tableTmp, quarTmp string
 	// wroteTable and wroteQuar tell which temporaries Spark finished.
@@ -127,13 +82,9 @@ type writer struct {
 
 // Begin takes the output's lock (another run writing the same output waits), and completes what
 // a killed run left there.
-func (w *writer) Begin(ctx context.Context) error {
-	unlock, err := w.st.Lock(ctx)
-	if err != nil {
-		return err
-	}
-	w.unlock = unlock
-	return w.st.Recover(ctx)
+func (w *writer) Begin(ctx context.Context) (err error) {
+	w.unlock, err = store.LockRecovered(ctx, w.st)
+	return err
 }
 
 // Step runs an INSERT OVERWRITE DIRECTORY into the table's or the quarantine's temporary, and
@@ -162,7 +113,7 @@ func (w *writer) Step(ctx context.Context, s compile.Step, args ...any) error {
 	return nil
 }
 
-// Finish puts the finished directories in place (Store.Commit); an older quarantine that this
+// Finish puts the finished directories in place (the store's Commit); an older quarantine that this
 // run does not replace is kept as <name>.prev.parquet.
 func (w *writer) Finish(ctx context.Context, conds compile.Cond) (written runner.Written, err error) {
 	pending := false
@@ -176,14 +127,14 @@ func (w *writer) Finish(ctx context.Context, conds compile.Cond) (written runner
 	if err := ctx.Err(); err != nil {
 		return written, err
 	}
-	c := Commit{Run: w.b.id}
+	c := store.Commit{Run: w.b.id}
 	if w.wroteTable {
 		c.Table = w.tableTmp
 	}
 	if w.wroteQuar {
 		c.Quarantine = w.quarTmp
 	} else if conds&compile.DropQuarant != 0 && w.quarantine != "" {
-		c.Keep = prevDir(w.quarantine)
+		c.Keep = durable.PrevPath(w.quarantine)
 	}
 	if c.Table == "" && c.Quarantine == "" && c.Keep == "" {
 		return written, nil
@@ -225,14 +176,4 @@ func (w *writer) Abort(string) {
 		w.unlock()
 		w.unlock = nil
 	}
-}
-
-// prevDir is where a quarantine the run would lose is kept: orders_quarantine.parquet ->
-// orders_quarantine.prev.parquet (a path or a URL).
-func prevDir(quarantine string) string {
-	ext := filepath.Ext(quarantine)
-	if strings.ContainsRune(ext, '/') {
-		ext = ""
-	}
-	return strings.TrimSuffix(quarantine, ext) + ".prev" + ext
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/store"
 	"github.com/tablegate/tablegate/internal/testenv"
 )
 
@@ -20,7 +21,7 @@ import (
 // the filesystem's.
 func testWriter(dir string) *writer {
 	table, quarantine := filepath.Join(dir, "t.parquet"), filepath.Join(dir, "t_quarantine.parquet")
-	st := &localStore{table: table, quarantine: quarantine}
+	st := &durable.Local{Table: table, Quarantine: quarantine, Dirs: true}
 	return &writer{b: &backend{id: 7}, st: st, table: table, quarantine: quarantine,
 		tableTmp: st.Temp(7, "table"), quarTmp: st.Temp(7, "quarantine")}
 }
@@ -95,7 +96,7 @@ func TestWriterKilledBetweenRenames(t *testing.T) {
 			if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 				t.Fatalf("the child was not killed: %v\n%s", err, out)
 			}
-			if err := recoverOutput(context.Background(), w.st); err != nil {
+			if _, err := store.Recover(context.Background(), w.st); err != nil {
 				t.Fatal(err)
 			}
 			want := "new"
@@ -157,7 +158,16 @@ func TestWriterKeepsOlderQuarantine(t *testing.T) {
 		t.Fatal(err)
 	}
 	prev := filepath.Join(dir, "t_quarantine.prev.parquet")
-	if written.Kept != prev || marker(t, prev) != "old" || marker(t, w.table) != "new" || exists(w.quarantine) {
+	if written.Kept != prev || marker(t, prev) != "old" || marker(t, w.table) != "new" || exists(t, w.quarantine) {
 		t.Errorf("written %+v", written)
 	}
+}
+
+func exists(t *testing.T, path string) bool {
+	t.Helper()
+	_, err := os.Lstat(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return err == nil
 }

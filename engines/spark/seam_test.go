@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -118,26 +119,44 @@ func (r recorder) Rows(ctx context.Context, q string) ([][]any, error) {
 }
 
 // TestExplainIsWhatRuns: on Spark too, explain prints every statement a run executes, in its order:
-// the statements that opened the input, the count, the program with its samples, writes and
-// cleanup; but for the session's settings and the views dropped at the end, which explain's first
-// line summarises. A step whose condition did not hold did not run; every unconditional step ran;
-// a step's parameters ($1) ran bound to literals.
+// the statements that opened the input (a remote input's footer read through Spark, the views, the
+// rows of each file of a directory, the columns, the custom rules' typing), the count, the program
+// with its samples, writes and cleanup; but for the session's settings and the views dropped when
+// the session closes, which explain's first line summarises. A step whose condition did not hold
+// did not run; every unconditional step ran; a step's parameters ($1) ran bound to literals.
 func TestExplainIsWhatRuns(t *testing.T) {
 	needSpark(t)
 	dir := t.TempDir()
 	db := duck(t)
 	in := filepath.Join(dir, "in.parquet")
 	writeParquet(t, db, differentials[1].data, in)
+	parts := filepath.Join(dir, "parts")
+	if err := os.MkdirAll(parts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, where := range []string{"id % 2 = 0", "id % 2 = 1"} {
+		writeParquet(t, db, fmt.Sprintf("SELECT * FROM (%s) WHERE %s", differentials[1].data, where), filepath.Join(parts, fmt.Sprintf("part-%d.parquet", i)))
+	}
 	p := plan(t, differentials[1].schema)
-	for _, tc := range []struct {
+	type testCase struct {
 		name string
 		a    duckdb.Asset
 		opts duckdb.Options
-	}{
+	}
+	cases := []testCase{
 		{"parquet to a directory, quarantined", duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: in},
 			Output: duckdb.ParquetOutput{Path: filepath.Join(dir, "out", "t.parquet")}, Quarantine: true}, duckdb.Options{RowSample: 2}},
 		{"in place, per column", duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: in}}, duckdb.Options{Granularity: duckdb.PerColumn}},
-	} {
+		{"a directory of two files", duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: parts}}, duckdb.Options{}},
+	}
+	if server.S3 != nil {
+		if err := server.S3.CreateBucket(context.Background(), "tablegate-test"); err != nil && !strings.Contains(err.Error(), "BucketAlready") {
+			t.Fatal(err)
+		}
+		remote := putFile(t, "tablegate-test", "explain/in.parquet", in)
+		cases = append(cases, testCase{"on S3", duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: remote}}, duckdb.Options{}})
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
 			var ran []string
@@ -158,10 +177,13 @@ func TestExplainIsWhatRuns(t *testing.T) {
 				t.Fatalf("the run reached no outcome: %+v", rep.Error)
 			}
 			steps := explained(text)
+			for len(ran) > 0 && strings.HasPrefix(ran[len(ran)-1], "DROP VIEW IF EXISTS __tg_") {
+				ran = ran[:len(ran)-1] // the views dropped when the session closes, summarised in explain's first line
+			}
 			next, done := 0, map[int]bool{}
 			for _, stmt := range ran {
-				if strings.HasPrefix(stmt, "SET spark.sql.") || strings.HasPrefix(stmt, "DROP VIEW IF EXISTS __tg_") {
-					continue // the settings and the views, summarised in explain's first line
+				if strings.HasPrefix(stmt, "SET spark.sql.") {
+					continue // the settings, summarised in explain's first line
 				}
 				i := next
 				for i < len(steps) && !steps[i].re.MatchString(stmt) {
@@ -181,6 +203,19 @@ func TestExplainIsWhatRuns(t *testing.T) {
 				if !steps[j].conditional {
 					t.Errorf("unconditional step %d did not run: %s", j+1, steps[j].header)
 				}
+			}
+			for _, want := range []string{"open the input", "read the column types", "type the custom rule's Spark SQL"} {
+				if !strings.Contains(text, ". "+want+":") {
+					t.Errorf("explain shows no statement to %s", want)
+				}
+			}
+			// One local file needs no count of each file's rows; a directory does, and so does a
+			// remote input, whose files this process does not list.
+			if want := tc.name != "in place, per column" && tc.name != "parquet to a directory, quarantined"; strings.Contains(text, ". count the rows of each file:") != want {
+				t.Errorf("explain counts the rows of each file: %t, want %t", !want, want)
+			}
+			if want := tc.name == "on S3"; strings.Contains(text, ". read the first file's footer:") != want {
+				t.Errorf("explain reads the footer through Spark: %t, want %t", !want, want)
 			}
 			for _, op := range []compile.Op{compile.SamplePicks, compile.Cleanup} {
 				found := false

@@ -11,6 +11,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	_ "github.com/duckdb/duckdb-go/v2"
+
+	dialect "github.com/tablegate/tablegate/compile/spark"
 )
 
 // TestParquetFooter cuts footers out of file ends of every length: whole, short by one byte,
@@ -46,8 +48,8 @@ func TestParquetFooter(t *testing.T) {
 		msg  string
 	}{
 		{"exactly the footer", data[size-exact:], nil, ""},
-		{"one byte short", data[size-exact+1:], errShortTail, ""},
-		{"8 bytes only", data[size-8:], errShortTail, ""},
+		{"one byte short", data[size-exact+1:], dialect.ErrShortTail, ""},
+		{"8 bytes only", data[size-8:], dialect.ErrShortTail, ""},
 		{"empty", nil, nil, "not a Parquet file"},
 		{"not parquet", []byte("hello, world"), nil, "not a Parquet file"},
 		{"encrypted", append([]byte("xxxxxxxx"), "PARE"...), nil, "encrypted"},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tablegate/tablegate/engines/spark/internal/webhdfs"
 	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/store"
 )
 
 // HDFSOptions is this process's own access to the HDFS of hdfs:// outputs, through the
@@ -305,7 +306,7 @@ type hdfsMove struct {
 // new table never sits beside an older quarantine: each directory replaced is renamed aside
 // first, and removed once every rename is done. A commit of more than one rename is journaled
 // first.
-func (s *hdfsStore) Commit(ctx context.Context, c Commit) (done Committed, err error) {
+func (s *hdfsStore) Commit(ctx context.Context, c store.Commit) (done store.Committed, err error) {
 	var moves []hdfsMove
 	var aside []string
 	kept := false
@@ -363,7 +364,7 @@ func (s *hdfsStore) Commit(ctx context.Context, c Commit) (done Committed, err e
 	}
 	durable.Crash("journal written")
 	if err := s.apply(ctx, moves, 0, journal); err != nil {
-		return Committed{Pending: journal != ""}, err
+		return store.Committed{Pending: journal != ""}, err
 	}
 	for _, old := range aside {
 		_ = s.c.Delete(ctx, old, true) // left by a kill here: the next run's Recover removes it

@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/store"
 )
 
 // S3Options is this process's own access to the object store of s3a:// outputs: it lists,
@@ -394,8 +395,8 @@ func (s *s3Store) sizes(ctx context.Context, dir string) (map[string]int64, erro
 
 // Commit lists what it moves, writes the journal (the commit point: before it nothing at the
 // output changed, after it the next run completes the commit), and applies it.
-func (s *s3Store) Commit(ctx context.Context, c Commit) (Committed, error) {
-	var done Committed
+func (s *s3Store) Commit(ctx context.Context, c store.Commit) (store.Committed, error) {
+	var done store.Committed
 	j := journal{Run: fmt.Sprintf("%s-%d", s.token, c.Run)}
 	move := func(from, to string, del bool) error {
 		objs, err := s.names(ctx, from)
@@ -426,11 +427,11 @@ func (s *s3Store) Commit(ctx context.Context, c Commit) (Committed, error) {
 			continue
 		}
 		if err := move(s.key(m.tmp), m.key, false); err != nil {
-			return Committed{}, err
+			return store.Committed{}, err
 		}
 		// Never replace an output by a temporary that is not whole.
 		if !slices.Contains(j.Moves[len(j.Moves)-1].Objects, "_SUCCESS") {
-			return Committed{}, fmt.Errorf("%s has no _SUCCESS object any more: nothing was put in place", m.tmp)
+			return store.Committed{}, fmt.Errorf("%s has no _SUCCESS object any more: nothing was put in place", m.tmp)
 		}
 		j.Temporaries = append(j.Temporaries, s.key(m.tmp))
 	}
@@ -439,11 +440,11 @@ func (s *s3Store) Commit(ctx context.Context, c Commit) (Committed, error) {
 	}
 	data, err := json.Marshal(j)
 	if err != nil {
-		return Committed{}, err
+		return store.Committed{}, err
 	}
 	durable.Crash("outputs flushed")
 	if err := s.renew(ctx); err != nil { // still this run's lock: no other run applies
-		return Committed{}, err
+		return store.Committed{}, err
 	}
 	if _, err := s.c.Put(ctx, s.bucket, s.journalKey(), data, s3Cond{IfNoneMatch: true}); err != nil {
 		err = fmt.Errorf("write the output's journal %s: %w", s.url(s.journalKey()), err)
@@ -453,7 +454,7 @@ func (s *s3Store) Commit(ctx context.Context, c Commit) (Committed, error) {
 		var got journal
 		switch {
 		case isNotFound(gerr):
-			return Committed{}, err
+			return store.Committed{}, err
 		case gerr != nil:
 			done.Pending = true
 			return done, fmt.Errorf("%w; whether it was written is unknown (%w): the run's temporaries are kept, and the next run on the output completes the commit if it was", err, gerr)
@@ -461,7 +462,7 @@ func (s *s3Store) Commit(ctx context.Context, c Commit) (Committed, error) {
 			done.Pending = true
 			return done, fmt.Errorf("%w; %s cannot be read as a journal: the run's temporaries are kept", err, s.url(s.journalKey()))
 		case got.Run != j.Run:
-			return Committed{}, err
+			return store.Committed{}, err
 		}
 		// This run's journal was written: go on.
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/spark/internal/sparktest"
 	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/internal/store"
 	"github.com/tablegate/tablegate/internal/testenv"
 )
 
@@ -185,7 +186,7 @@ func TestS3Store(t *testing.T) {
 	t.Run("keeps the older quarantine", func(t *testing.T) {
 		w := s3Writer(t, o, "keep")
 		putDir(t, c, w.quarantine, "old")
-		putDir(t, c, prevDir(w.quarantine), "older")
+		putDir(t, c, durable.PrevPath(w.quarantine), "older")
 		if err := w.Begin(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -195,7 +196,7 @@ func TestS3Store(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if written.Kept != prevDir(w.quarantine) || written.Was != w.quarantine {
+		if written.Kept != durable.PrevPath(w.quarantine) || written.Was != w.quarantine {
 			t.Errorf("written %+v", written)
 		}
 		if m, q, p := dirMarker(t, c, "keep/t.parquet"), dirMarker(t, c, "keep/t_quarantine.parquet"), dirMarker(t, c, "keep/t_quarantine.prev.parquet"); m != "new" || q != "" || p != "old" {
@@ -376,7 +377,7 @@ func TestS3Store(t *testing.T) {
 			t.Fatalf("a commit whose journal may not be written: %v", err)
 		}
 		next := s3Writer(t, o, "unknown")
-		if err := recoverOutput(ctx, next.st); err != nil {
+		if _, err := store.Recover(ctx, next.st); err != nil {
 			t.Fatal(err)
 		}
 		if m, q := dirMarker(t, c, "unknown/t.parquet"), dirMarker(t, c, "unknown/t_quarantine.parquet"); m != "new" || q != "new" {
@@ -403,7 +404,7 @@ func TestS3Store(t *testing.T) {
 				}
 				// The killed run's lock stays until its lease ends: the next run waits for it.
 				next := s3Writer(t, o, dir)
-				if err := recoverOutput(ctx, next.st); err != nil {
+				if _, err := store.Recover(ctx, next.st); err != nil {
 					t.Fatal(err)
 				}
 				want := "new"

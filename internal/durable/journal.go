@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/tablegate/tablegate/internal/filekind"
+	"github.com/tablegate/tablegate/internal/store"
 )
 
 // A Swap is the renames that put one run's Parquet outputs in place, in order, as base names in
@@ -198,15 +199,7 @@ func (s *Swap) Apply(from int, journal string) error {
 
 // RolledBackError is a swap that could not complete and was undone: the files it would have
 // replaced are back under their names, and its journal is gone.
-type RolledBackError struct {
-	Err error // why the swap could not complete
-}
-
-func (e *RolledBackError) Error() string {
-	return fmt.Sprintf("%v; the swap was rolled back, the previous files are in place", e.Err)
-}
-
-func (e *RolledBackError) Unwrap() error { return e.Err }
+type RolledBackError = store.RolledBackError
 
 // rollback undoes the renames before step failed, newest first: each target goes back to its
 // source, then the file it replaced comes back from its keep. It needs every done rename to be

@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	"github.com/tablegate/tablegate/internal/filekind"
+	"github.com/tablegate/tablegate/outcome"
 )
 
 // A SetSwap is the swaps of several tables (a collection's members, each with its quarantine and
@@ -420,4 +421,62 @@ func LockAll(ctx context.Context, paths []string) (func(), error) {
 		unlocks = append(unlocks, u)
 	}
 	return unlock, nil
+}
+
+// RecoverAll takes the locks of the tables in sorted order, and of every member of an
+// unfinished set of swaps that any of them belongs to, then completes or rolls back their
+// unfinished swaps and removes their stale temporaries. rolledBack are the swaps rolled back.
+func RecoverAll(ctx context.Context, tables []string) (unlock func(), rolledBack []error, err error) {
+	tables = slices.Clone(tables)
+	for {
+		locks := make([]string, len(tables))
+		for i, t := range tables {
+			locks[i] = LockFile(t)
+		}
+		if unlock, err = LockAll(ctx, locks); err != nil {
+			return nil, nil, err
+		}
+		extra, err := setMembersBeyond(tables)
+		if err != nil {
+			unlock()
+			return nil, nil, err
+		}
+		if len(extra) == 0 {
+			break
+		}
+		// A set that also writes tables outside these: lock them too, in order, from scratch.
+		unlock()
+		tables = append(tables, extra...)
+	}
+	for _, t := range tables {
+		if err := RecoverSwap(t); err != nil {
+			if rb := (*RolledBackError)(nil); !errors.As(err, &rb) {
+				unlock()
+				return nil, nil, &outcome.OutputError{Output: t, Err: err}
+			}
+			rolledBack = append(rolledBack, err)
+		}
+	}
+	for _, t := range tables {
+		RemoveStale(t)
+	}
+	return unlock, rolledBack, nil
+}
+
+// setMembersBeyond is the members of the unfinished sets of swaps the tables belong to that are
+// not among the tables.
+func setMembersBeyond(tables []string) ([]string, error) {
+	var extra []string
+	for _, t := range tables {
+		members, err := SetMembers(t)
+		if err != nil {
+			return nil, &outcome.OutputError{Output: t, Err: err}
+		}
+		for _, m := range members {
+			if !slices.Contains(tables, m) && !slices.Contains(extra, m) {
+				extra = append(extra, m)
+			}
+		}
+	}
+	return extra, nil
 }

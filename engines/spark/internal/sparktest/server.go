@@ -265,22 +265,15 @@ func (s *Server) KillConnect() { s.connect.kill() }
 // Stop stops everything it started, the server first (its shutdown hook removes its temporary
 // directories), then the workers and the master.
 func (s *Server) Stop() {
-	if s.connect != nil {
-		s.connect.stop()
-	}
-	for _, w := range s.workers {
-		if w != nil {
-			w.stop()
-		}
-	}
-	if s.masterP != nil {
-		s.masterP.stop()
-	}
+	procs := append(append([]*proc{s.connect}, s.workers...), s.masterP)
 	if s.S3 != nil {
-		s.S3.Stop()
+		procs = append(procs, s.S3.p)
 	}
 	if s.HDFS != nil {
-		s.HDFS.Stop()
+		procs = append(procs, s.HDFS.p)
+	}
+	for _, p := range procs {
+		p.stop()
 	}
 }
 
@@ -528,8 +521,12 @@ func (p *proc) kill() {
 	<-p.done
 }
 
-// stop sends SIGTERM to the process group, and SIGKILL if any of it is still there after 30 s.
+// stop sends SIGTERM to the process group, and SIGKILL if any of it is still there after 30 s;
+// a process never started (nil) is none.
 func (p *proc) stop() {
+	if p == nil {
+		return
+	}
 	pgid := -p.cmd.Process.Pid
 	_ = syscall.Kill(pgid, syscall.SIGTERM)
 	for i := 0; i < 300; i++ {
