@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/durable"
@@ -17,77 +16,60 @@ import (
 	"github.com/tablegate/tablegate/runner"
 )
 
-// Output is where an asset's table goes; its quarantine goes beside it.
-type Output interface {
-	// String is the table's address.
-	String() string
-	// QuarantineAddress is the address of the quarantine named name (orders_quarantine) beside
-	// the table.
-	QuarantineAddress(name string) string
-	// DefaultAssetName is the asset name when none is given: the table's base name.
-	DefaultAssetName() string
-	// sink and target are what the program that writes the output takes: its kind, and the
-	// temporary files or the catalog the run writes to; writer is what runs the write steps of
-	// the program compiled for t, the output's target.
-	sink() compile.Sink
-	target(r *run, quarantineName string, keepPrevious bool) compile.Output
-	writer(r *run, t compile.Output, quarantineName string, keepPrevious bool) runner.Writer
-	// check refuses, before the run reads anything, an output it could not put in place: a
-	// target that is not a regular file (a folder, a named pipe), a name too long.
-	check(quarantineName string) error
-}
-
-// ParquetOutput writes the table to a Parquet file; the quarantine is <quarantine name>.parquet
-// in the same folder.
-type ParquetOutput struct{ Path string }
-
-// TableOutput writes the table to a DuckDB database file ("" File: the engine's own database);
-// the quarantine is the table named after it in the same schema.
-type TableOutput struct {
-	File   string
-	Schema string // "" is main
-	Table  string
-}
-
-func (o ParquetOutput) String() string { return o.Path }
-
-// QuarantineAddress is <dir>/<name>.parquet; beside a URL's last element for a URL
-// (s3a://bucket/out/t.parquet -> s3a://bucket/out/<name>.parquet).
-func (o ParquetOutput) QuarantineAddress(name string) string {
-	if i := strings.Index(o.Path, "://"); i > 1 {
-		if j := strings.LastIndex(o.Path, "/"); j > i+2 {
-			return o.Path[:j+1] + name + ".parquet"
-		}
+// checkOutput refuses, before the run reads anything, an output the engine could not put in
+// place: a target that is not a regular file (a folder, a named pipe), a name too long, an
+// output of a format the engine does not write.
+func checkOutput(out runner.Output, quarantineName string) error {
+	switch o := out.(type) {
+	case runner.ParquetOutput:
+		return checkParquet(o, quarantineName)
+	case runner.TableOutput:
+		return checkTable(o)
 	}
-	return filepath.Join(filepath.Dir(o.Path), name+".parquet")
+	return runner.RefuseOutput("DuckDB", out)
 }
 
-// DefaultAssetName is the file's base name without extension.
-func (o ParquetOutput) DefaultAssetName() string {
-	return strings.TrimSuffix(filepath.Base(o.Path), filepath.Ext(o.Path))
-}
-
-func (o TableOutput) schemaName() string {
-	if o.Schema == "" {
-		return "main"
+// sinkOf is the kind of output the program writes.
+func sinkOf(out runner.Output) compile.Sink {
+	if _, ok := out.(runner.ParquetOutput); ok {
+		return compile.ToParquet
 	}
-	return o.Schema
+	return compile.ToOutput
 }
 
-func (o TableOutput) String() string { return o.address(o.Table) }
+// targetOf is where the program that writes the output writes: the temporary files or the
+// catalog of the run.
+func targetOf(r *run, out runner.Output, quarantineName string, keepPrevious bool) compile.Output {
+	switch o := out.(type) {
+	case runner.ParquetOutput:
+		return parquetTarget(r, o, keepPrevious)
+	case runner.TableOutput:
+		return tableTarget(r, o, quarantineName, keepPrevious)
+	}
+	return compile.Output{}
+}
 
-func (ParquetOutput) sink() compile.Sink { return compile.ToParquet }
+// writerOf is what runs the write steps of the program compiled for t, the output's target.
+func writerOf(r *run, out runner.Output, t compile.Output, quarantineName string, keepPrevious bool) runner.Writer {
+	switch o := out.(type) {
+	case runner.ParquetOutput:
+		return parquetWriterOf(r, o, t, quarantineName, keepPrevious)
+	case runner.TableOutput:
+		return tableWriterOf(r, o, t, quarantineName)
+	}
+	return nil
+}
 
 // check refuses a folder that is not one, a table, quarantine or kept previous quarantine that
 // is not a regular file, and a name of the swap (the files, their temporaries, the journal, the
 // lock) longer than the folder's file system allows, which would fail a rename halfway.
-func (o ParquetOutput) check(quarantineName string) error {
+func checkParquet(o runner.ParquetOutput, quarantineName string) error {
 	dir := filepath.Dir(o.Path)
 	if err := filekind.Directory(dir); err != nil {
 		return err
 	}
 	q := o.QuarantineAddress(quarantineName)
-	for _, p := range []string{o.Path, q, prevParquet(q)} {
+	for _, p := range []string{o.Path, q, runner.PrevParquet(q)} {
 		if err := filekind.Regular(p); err != nil {
 			return err
 		}
@@ -99,7 +81,7 @@ func (o ParquetOutput) check(quarantineName string) error {
 			return fmt.Errorf("%w: use a shorter table name (its temporaries and journal are named after it)", &durable.NameTooLongError{Dir: dir, Name: n, Max: limit})
 		}
 	}
-	for _, p := range []string{q, prevParquet(q)} {
+	for _, p := range []string{q, runner.PrevParquet(q)} {
 		if n := filepath.Base(p); len(n) > limit {
 			return fmt.Errorf("%w: use a shorter quarantine name", &durable.NameTooLongError{Dir: dir, Name: n, Max: limit})
 		}
@@ -107,12 +89,10 @@ func (o ParquetOutput) check(quarantineName string) error {
 	return nil
 }
 
-func (TableOutput) sink() compile.Sink { return compile.ToOutput }
-
 // check refuses a database file that is not a regular file.
-func (o TableOutput) check(string) error { return filekind.Regular(o.File) }
+func checkTable(o runner.TableOutput) error { return filekind.Regular(o.File) }
 
-func (o ParquetOutput) target(r *run, _ string, keepPrevious bool) compile.Output {
+func parquetTarget(r *run, o runner.ParquetOutput, keepPrevious bool) compile.Output {
 	return compile.Output{TableFile: durable.TempPath(o.Path, r.id, "table"), QuarantineFile: durable.TempPath(o.Path, r.id, "quarantine"), KeepPrevious: keepPrevious}
 }
 
@@ -120,7 +100,7 @@ func (o ParquetOutput) target(r *run, _ string, keepPrevious bool) compile.Outpu
 // member of a collection (r.setTables not nil) writes in the transaction the members writing
 // tables of that database file share: the first member's write attaches the file and begins it,
 // the others' join it, under the same name.
-func (o TableOutput) target(r *run, quarantineName string, keepPrevious bool) compile.Output {
+func tableTarget(r *run, o runner.TableOutput, quarantineName string, keepPrevious bool) compile.Output {
 	t := compile.Output{Schema: o.Schema, Table: o.Table, Quarantine: quarantineName, KeepPrevious: keepPrevious}
 	abs := ""
 	if o.File != "" {
@@ -145,23 +125,6 @@ func (o TableOutput) target(r *run, quarantineName string, keepPrevious bool) co
 	return t
 }
 
-func (o TableOutput) address(table string) string {
-	name := table
-	if o.Schema != "" {
-		name = o.Schema + "." + table
-	}
-	if o.File == "" {
-		return name
-	}
-	return o.File + ":" + name
-}
-
-// QuarantineAddress is the table name beside the output table.
-func (o TableOutput) QuarantineAddress(name string) string { return o.address(name) }
-
-// DefaultAssetName is the table's name.
-func (o TableOutput) DefaultAssetName() string { return o.Table }
-
 // parquetWriter writes both files under temporary names in the target folder, flushes them,
 // and renames them into place: a crash leaves the previous table byte-for-byte intact and never
 // a half-written file under the table's name. When more than one file changes (the table and
@@ -169,7 +132,7 @@ func (o TableOutput) DefaultAssetName() string { return o.Table }
 // its journal is written the new pair is decided, and a run killed between the renames leaves
 // the journal for the next run, which completes the swap before anything else (see swap).
 type parquetWriter struct {
-	o              ParquetOutput
+	o              runner.ParquetOutput
 	r              *run
 	t              compile.Output
 	quarantineName string
@@ -183,7 +146,7 @@ type parquetWriter struct {
 	tableTmp, quarTmp string
 }
 
-func (o ParquetOutput) writer(r *run, t compile.Output, quarantineName string, keepPrevious bool) runner.Writer {
+func parquetWriterOf(r *run, o runner.ParquetOutput, t compile.Output, quarantineName string, keepPrevious bool) runner.Writer {
 	return &parquetWriter{o: o, r: r, t: t, quarantineName: quarantineName, keepPrevious: keepPrevious}
 }
 
@@ -196,7 +159,7 @@ func (w *parquetWriter) Begin(ctx context.Context) error {
 	if w.r.set != nil {
 		return w.r.set.holds(w.o)
 	}
-	unlock, _, err := w.o.lockRecovered(ctx) // a swap rolled back here is the recovery's, before the run
+	unlock, _, err := lockRecovered(ctx, w.o) // a swap rolled back here is the recovery's, before the run
 	if err != nil {
 		return err
 	}
@@ -291,7 +254,7 @@ func (w *parquetWriter) swap(conds compile.Cond) (durable.Swap, runner.Written) 
 	written := runner.Written{Table: w.tableTmp != "", Quarantine: w.quarTmp != ""}
 	if conds&compile.DropQuarant != 0 || w.keepPrevious && w.quarTmp != "" {
 		if _, err := os.Lstat(qPath); err == nil {
-			written.Was, written.Kept = qPath, prevParquet(qPath)
+			written.Was, written.Kept = qPath, runner.PrevParquet(qPath)
 			s.Add(written.Was, written.Kept)
 		}
 	}
@@ -322,21 +285,21 @@ func (w *parquetWriter) removeTemps() {
 // cannot complete is rolled back to the previous pair), and the table's temporaries. A run does
 // it before reading anything; a reader of the files may call it too. A DuckDB table needs
 // nothing: DuckDB replays or discards its log when it opens the file.
-func RecoverOutput(ctx context.Context, out Output) error {
+func RecoverOutput(ctx context.Context, out runner.Output) error {
 	_, err := recoverOutput(ctx, out)
 	return err
 }
 
 // recoverOutput is RecoverOutput, which also returns what it rolled back (nil for nothing).
-func recoverOutput(ctx context.Context, out Output) (rolledBack, err error) {
-	o, ok := out.(ParquetOutput)
+func recoverOutput(ctx context.Context, out runner.Output) (rolledBack, err error) {
+	o, ok := out.(runner.ParquetOutput)
 	if !ok {
 		return nil, nil
 	}
 	if _, err := os.Stat(filepath.Dir(o.Path)); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	unlock, rolledBack, err := o.lockRecovered(ctx)
+	unlock, rolledBack, err := lockRecovered(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +313,7 @@ func recoverOutput(ctx context.Context, out Output) (rolledBack, err error) {
 //
 // A table that belongs to an unfinished set of swaps (a collection's write) is recovered with
 // the whole set, under every member's lock taken in order; then its own lock is taken again.
-func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), rolledBack, err error) {
+func lockRecovered(ctx context.Context, o runner.ParquetOutput) (unlock func(), rolledBack, err error) {
 	for {
 		if unlock, err = durable.LockPath(ctx, durable.LockFile(o.Path)); err != nil {
 			return nil, nil, err
@@ -384,12 +347,6 @@ func (o ParquetOutput) lockRecovered(ctx context.Context) (unlock func(), rolled
 	return unlock, rolledBack, nil
 }
 
-// prevParquet is where a quarantine the run would lose is kept: orders_quarantine.parquet ->
-// orders_quarantine.prev.parquet.
-func prevParquet(quarantine string) string {
-	return strings.TrimSuffix(quarantine, filepath.Ext(quarantine)) + ".prev" + filepath.Ext(quarantine)
-}
-
 // syncFile flushes a written file to disk; a variable so that tests can make a flush fail.
 var syncFile = func(path string) error {
 	f, err := os.Open(path)
@@ -405,7 +362,7 @@ var syncFile = func(path string) error {
 // space it grew the database file by (a full disk would otherwise fail every later run on the
 // WAL).
 type tableWriter struct {
-	o              TableOutput
+	o              runner.TableOutput
 	r              *run
 	quarantineName string
 	// catalog is the alias of the output's file ("" the engine's database) as the program names
@@ -421,7 +378,7 @@ type tableWriter struct {
 	began bool
 }
 
-func (o TableOutput) writer(r *run, t compile.Output, quarantineName string, _ bool) runner.Writer {
+func tableWriterOf(r *run, o runner.TableOutput, t compile.Output, quarantineName string) runner.Writer {
 	return &tableWriter{o: o, r: r, catalog: t.Catalog, quarantineName: quarantineName, size: -1}
 }
 
@@ -513,7 +470,7 @@ func (w *tableWriter) Abort(rollback string) {
 func (w *tableWriter) Finish(_ context.Context, conds compile.Cond) (runner.Written, error) {
 	written := runner.Written{Table: w.table, Quarantine: w.quarantine}
 	if conds&compile.QuarantFound != 0 {
-		written.Was, written.Kept = w.o.QuarantineAddress(w.quarantineName), w.o.address(w.quarantineName+"_prev")
+		written.Was, written.Kept = w.o.QuarantineAddress(w.quarantineName), w.o.QuarantineAddress(w.quarantineName+"_prev")
 	}
 	return written, nil
 }
@@ -548,23 +505,20 @@ func (r *run) shrink(file string, size int64, made bool) {
 
 // WriteQuery writes a query's rows to an output atomically, as a run writes a table (used by
 // `tablegate sample`).
-func (e *Engine) WriteQuery(ctx context.Context, query string, out Output) error {
+func (e *Engine) WriteQuery(ctx context.Context, query string, out runner.Output) error {
 	r, err := e.newRun(ctx)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	name := QuarantineName(out.DefaultAssetName())
-	if err := out.check(name); err != nil {
-		return &OutputError{Output: out.String(), Err: err}
+	name := runner.QuarantineName(out.DefaultAssetName())
+	if err := checkOutput(out, name); err != nil {
+		return &outcome.OutputError{Output: out.String(), Err: err}
 	}
-	t := out.target(r, name, false)
-	prog := compile.WriteProgram(query, out.sink(), t)
-	if _, err := runner.Write(ctx, &backend{r: r}, out.writer(r, t, name, false), prog.Steps(), 0); err != nil {
-		return &OutputError{Output: out.String(), Err: err}
+	t := targetOf(r, out, name, false)
+	prog := compile.WriteProgram(query, sinkOf(out), t)
+	if _, err := runner.Write(ctx, &backend{r: r}, writerOf(r, out, t, name, false), prog.Steps(), 0); err != nil {
+		return &outcome.OutputError{Output: out.String(), Err: err}
 	}
 	return nil
 }
-
-// OutputError is an output that could not be written; the previous table is unchanged.
-type OutputError = outcome.OutputError

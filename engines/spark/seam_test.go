@@ -14,6 +14,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // TestGranularityAndSamples: what the engine-neutral run gives every backend, Spark has as
@@ -33,13 +34,13 @@ func TestGranularityAndSamples(t *testing.T) {
 		p := plan(t, tc.schema)
 		in := filepath.Join(dir, tc.name+".parquet")
 		writeParquet(t, db, tc.data, in)
-		for _, g := range []duckdb.Granularity{duckdb.PerColumn, duckdb.PerSchema} {
+		for _, g := range []runner.Granularity{runner.PerColumn, runner.PerSchema} {
 			t.Run(tc.name+"/"+string(g), func(t *testing.T) {
-				opts := duckdb.Options{Granularity: g, RowSample: 3, MaxFailureSamples: 4}
-				a := duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: in}, Quarantine: true}
-				a.Output = duckdb.ParquetOutput{Path: filepath.Join(dir, "duck", tc.name, string(g), "t.parquet")}
+				opts := runner.Options{Granularity: g, RowSample: 3, MaxFailureSamples: 4}
+				a := runner.Asset{Name: "t", Plan: p, Input: runner.ParquetInput{Path: in}, Quarantine: true}
+				a.Output = runner.ParquetOutput{Path: filepath.Join(dir, "duck", tc.name, string(g), "t.parquet")}
 				drep, _ := duckEng.Run(context.Background(), a, opts)
-				a.Output = duckdb.ParquetOutput{Path: filepath.Join(dir, "spark", tc.name, string(g), "t.parquet")}
+				a.Output = runner.ParquetOutput{Path: filepath.Join(dir, "spark", tc.name, string(g), "t.parquet")}
 				srep, serr := spark.New(server.Remote).Run(context.Background(), a, opts)
 				if srep.Outcome == nil || *srep.Outcome != *drep.Outcome {
 					t.Fatalf("Spark outcome %v (%v), DuckDB %s", srep.Outcome, serr, *drep.Outcome)
@@ -131,12 +132,12 @@ func TestExplainIsWhatRuns(t *testing.T) {
 	p := plan(t, differentials[1].schema)
 	for _, tc := range []struct {
 		name string
-		a    duckdb.Asset
-		opts duckdb.Options
+		a    runner.Asset
+		opts runner.Options
 	}{
-		{"parquet to a directory, quarantined", duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: in},
-			Output: duckdb.ParquetOutput{Path: filepath.Join(dir, "out", "t.parquet")}, Quarantine: true}, duckdb.Options{RowSample: 2}},
-		{"in place, per column", duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: in}}, duckdb.Options{Granularity: duckdb.PerColumn}},
+		{"parquet to a directory, quarantined", runner.Asset{Name: "t", Plan: p, Input: runner.ParquetInput{Path: in},
+			Output: runner.ParquetOutput{Path: filepath.Join(dir, "out", "t.parquet")}, Quarantine: true}, runner.Options{RowSample: 2}},
+		{"in place, per column", runner.Asset{Plan: p, Input: runner.ParquetInput{Path: in}}, runner.Options{Granularity: runner.PerColumn}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
@@ -145,7 +146,7 @@ func TestExplainIsWhatRuns(t *testing.T) {
 				s, err := spark.Connect(ctx, server.Remote)
 				return recorder{Session: s, mu: &mu, stmts: &ran}, err
 			})
-			text, err := duckdb.NewOn(eng).ExplainAsset(context.Background(), tc.a, tc.opts)
+			text, err := runner.NewOn(eng).ExplainAsset(context.Background(), tc.a, tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +154,7 @@ func TestExplainIsWhatRuns(t *testing.T) {
 				t.Errorf("explain's first line: %.200s", text)
 			}
 			ran = nil
-			rep, _ := duckdb.NewOn(eng).Run(context.Background(), tc.a, tc.opts)
+			rep, _ := runner.NewOn(eng).Run(context.Background(), tc.a, tc.opts)
 			if rep.Outcome == nil {
 				t.Fatalf("the run reached no outcome: %+v", rep.Error)
 			}
