@@ -17,7 +17,7 @@ type backend struct {
 	r *run
 	a runner.Asset
 	// written are the database files the output writes, which the input attaches for writing
-	// too; quarantineName and keepPrevious are the output's (Output.writer).
+	// too; quarantineName and keepPrevious are the output's (writerOf).
 	written        map[string]bool
 	quarantineName string
 	keepPrevious   bool
