@@ -150,3 +150,6 @@ func collect(r array.RecordReader) (array.RecordReader, error) {
 	}
 	return out, err
 }
+
+// The engine hands a run's rows to the caller as Arrow (runner.Engine.Filter).
+var _ runner.Filterer = (*Engine)(nil)
