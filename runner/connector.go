@@ -57,9 +57,6 @@ type Engine struct {
 // anything is read.
 func NewOn(c Connector) *Engine { return &Engine{c: c} }
 
-// Connector is the engine's connector, for what only its engine does (collections, Filter).
-func (e *Engine) Connector() Connector { return e.c }
-
 // Run validates the asset and applies the failure policy. The report is always returned (with
 // the outcome when the run got that far); the error is typed for the failing outcomes
 // (*outcome.ColumnSchemaError, *outcome.TableCheckError, *outcome.ValidationAbortError,
