@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
@@ -20,8 +21,10 @@ type Connector interface {
 	// the engine cannot run. warnings are what it did that the run's report warns of (what a
 	// killed run left, rolled back).
 	Prepare(ctx context.Context, a Asset, opts Options) (prepared Asset, warnings []string, err error)
-	// Connect opens the engine's session for a run of the asset (as Prepare returned it).
-	Connect(ctx context.Context, a Asset) (Backend, error)
+	// Connect opens the engine's session for a run of the asset (as Prepare returned it). id
+	// numbers the run among the Engine's (an engine that numbers its runs itself, across
+	// Engines, uses its own number: the Backend's ID is the one its statements carry).
+	Connect(ctx context.Context, a Asset, id int64) (Backend, error)
 	// Note is explain's first line: what a run executes besides the program and the statements
 	// that open the input (the session's settings, what closing drops).
 	Note() string
@@ -50,7 +53,8 @@ type MismatchError interface {
 // Engine runs assets on one engine (its Connector). It is safe for concurrent runs of different
 // assets.
 type Engine struct {
-	c Connector
+	c      Connector
+	nextID atomic.Int64
 }
 
 // NewOn returns an engine whose runs go to c. What c's engine cannot run is refused before
@@ -99,7 +103,7 @@ func (e *Engine) run(ctx context.Context, a Asset, opts Options) (*outcome.Repor
 		return Skipped(rep, a, opts), nil
 	}
 	opts.Phase("reading input", 0)
-	b, err := e.c.Connect(ctx, a)
+	b, err := e.c.Connect(ctx, a, e.nextID.Add(1))
 	if err != nil {
 		return rep, Fail(rep, err)
 	}
@@ -191,7 +195,7 @@ func (e *Engine) ExplainPolicy(ctx context.Context, a Asset, opts Options, polic
 	if a.Input == nil {
 		return "", fmt.Errorf("explain needs an input: %w", ErrNoSourceData)
 	}
-	b, err := e.c.Connect(ctx, a)
+	b, err := e.c.Connect(ctx, a, e.nextID.Add(1))
 	if err != nil {
 		return "", err
 	}

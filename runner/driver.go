@@ -113,8 +113,8 @@ type unlinked struct{}
 func (unlinked) Prepare(_ context.Context, a Asset, _ Options) (Asset, []string, error) {
 	return a, nil, ErrNoDriver
 }
-func (unlinked) Connect(context.Context, Asset) (Backend, error) { return nil, ErrNoDriver }
-func (unlinked) Note() string                                    { return "" }
+func (unlinked) Connect(context.Context, Asset, int64) (Backend, error) { return nil, ErrNoDriver }
+func (unlinked) Note() string                                           { return "" }
 
 // Close closes the engine's connector when it holds something (its database, when Open opened
 // it).

@@ -52,8 +52,9 @@ func (e *Engine) Recover(ctx context.Context, a runner.Asset, quarantineName str
 	return rolledBack, nil
 }
 
-// Connect opens a run on a connection of its own.
-func (e *Engine) Connect(ctx context.Context, a runner.Asset) (runner.Backend, error) {
+// Connect opens a run on a connection of its own, numbered among all of the engine's runs (its
+// collections' and Filter's too), whatever runner.Engine asks.
+func (e *Engine) Connect(ctx context.Context, a runner.Asset, _ int64) (runner.Backend, error) {
 	switch a.Output.(type) {
 	case nil, runner.ParquetOutput, runner.TableOutput:
 	default:

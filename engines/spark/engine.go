@@ -20,7 +20,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 
 	dialect "github.com/tablegate/tablegate/compile/spark"
 	"github.com/tablegate/tablegate/outcome"
@@ -52,8 +51,6 @@ type Engine struct {
 	s3      *S3Options
 	// lockDir holds the locks of catalog table outputs.
 	lockDir string
-	// runs numbers the runs, whose statements and temporaries are named after their number.
-	runs atomic.Int64
 }
 
 // Option configures an engine.
@@ -173,8 +170,7 @@ func (e *Engine) Prepare(ctx context.Context, a runner.Asset, opts runner.Option
 
 // Connect opens the run's session (no I/O until its first statement); cancelling ctx interrupts
 // its operations on the server.
-func (e *Engine) Connect(ctx context.Context, a runner.Asset) (runner.Backend, error) {
-	id := e.runs.Add(1)
+func (e *Engine) Connect(ctx context.Context, a runner.Asset, id int64) (runner.Backend, error) {
 	s, err := e.connect(ctx)
 	if err != nil {
 		return nil, err
