@@ -7,13 +7,13 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // FromArrow validates Arrow record batches, consumed once; name names the input in messages.
 // Available with the build tag duckdb_arrow.
 func FromArrow(reader array.RecordReader, name string) Input {
-	return duckdb.ArrowInput{Reader: reader, Name: name}
+	return runner.ArrowInput{Reader: reader, Name: name}
 }
 
 // Filtered is the result of Filter: the valid rows and the invalid rows (with one valid/invalid
@@ -25,7 +25,7 @@ type Filtered struct {
 	// Invalid reads the rows that failed one, with a column per rule that says whether the row
 	// is valid or invalid by it, as the quarantine has.
 	Invalid array.RecordReader
-	f       *duckdb.Filtered
+	f       *runner.Filtered
 }
 
 // Close releases the readers and the run's temporary state.
@@ -54,7 +54,7 @@ type FilterOptions struct {
 // are not, and the outcome is all_valid or quarantined. Available with the build tag
 // duckdb_arrow.
 func (e *Engine) Filter(ctx context.Context, p *Plan, in Input, opts FilterOptions) (*Filtered, error) {
-	f, err := e.e.Filter(ctx, p, in, duckdb.Options{MaxFailureSamples: opts.MaxFailureSamples, RowSample: opts.RowSample, Cast: opts.Cast,
+	f, err := e.e.Filter(ctx, p, in, runner.Options{MaxFailureSamples: opts.MaxFailureSamples, RowSample: opts.RowSample, Cast: opts.Cast,
 		Granularity: opts.Granularity, SchemaRulesPerRule: opts.SchemaRulesPerRule, Progress: opts.Progress})
 	if err != nil {
 		return nil, err

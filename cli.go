@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/filekind"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // Exit statuses of the tablegate commands (tablegate, and tablegate-spark for the Spark engine):
@@ -25,7 +25,7 @@ const (
 func ExitStatus(err error) int {
 	var (
 		colErr   *ColumnSchemaError
-		mismatch duckdb.MismatchError
+		mismatch runner.MismatchError
 		abortErr *ValidationAbortError
 		noValid  *NoValidRowsError
 		castErr  *CastError

@@ -7,11 +7,10 @@ import (
 
 	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/duckdb"
-	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/report/htmlreport"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // Collection declares several related tables (members) validated together: each by its schema,
@@ -83,8 +82,8 @@ func (e *Engine) ValidateCollection(ctx context.Context, cp *CollectionPlan, mem
 	if err != nil {
 		return &CollectionReport{Collection: cp.Collection.Name}, err
 	}
-	crep, err := e.e.RunCollection(ctx, ca, opts.exec())
-	var refused *duckdb.ReportFileError
+	crep, err := e.e.RunCollection(ctx, ca, opts.run())
+	var refused *runner.ReportFileError
 	if crep == nil || (opts.History == "" && opts.HTML == "") || errors.As(err, &refused) {
 		return crep, err
 	}
@@ -100,12 +99,17 @@ func (e *Engine) ValidateCollection(ctx context.Context, cp *CollectionPlan, mem
 		recorded = append(recorded, run)
 	}
 	if opts.History != "" {
-		history.RecordCollection(ctx, opts.History, crep, recorded, func(msg string) {
+		warn := func(msg string) {
 			crep.Warnings = append(crep.Warnings, msg)
 			if opts.Warnings != nil {
 				fmt.Fprintf(opts.Warnings, "warning: %s\n", msg)
 			}
-		})
+		}
+		if h, err := runner.RunHistory(); err != nil {
+			warn(fmt.Sprintf("%v; the collection's run is not recorded, its outcome and outputs are unaffected", err))
+		} else {
+			h.RecordCollection(ctx, opts.History, crep, recorded, warn)
+		}
 	}
 	if opts.HTML != "" {
 		if perr := htmlreport.WriteCollectionFile(opts.HTML, htmlreport.Collection{Report: crep, Members: runs}); perr != nil {
@@ -123,7 +127,7 @@ func (e *Engine) ExplainCollection(ctx context.Context, cp *CollectionPlan, memb
 	if err != nil {
 		return "", err
 	}
-	return e.e.ExplainCollection(ctx, ca, opts.exec())
+	return e.e.ExplainCollection(ctx, ca, opts.run())
 }
 
 // CollectionChecks lists, per member, the checks a collection's run would report, its
@@ -131,18 +135,18 @@ func (e *Engine) ExplainCollection(ctx context.Context, cp *CollectionPlan, memb
 func CollectionChecks(cp *CollectionPlan, opts Options) map[string][]CheckSpec {
 	out := map[string][]CheckSpec{}
 	for _, m := range cp.Members {
-		out[m.Name] = duckdb.CheckSpecs(m.Plan, opts.Quarantine, opts.exec())
+		out[m.Name] = runner.CheckSpecs(m.Plan, opts.Quarantine, opts.run())
 	}
 	return out
 }
 
-func (o Options) collectionAsset(cp *CollectionPlan, members map[string]MemberIO) (duckdb.CollectionAsset, error) {
+func (o Options) collectionAsset(cp *CollectionPlan, members map[string]MemberIO) (runner.CollectionAsset, error) {
 	if o.Name != "" || o.QuarantineName != "" {
-		return duckdb.CollectionAsset{}, errors.New("a collection's run names its members after the collection: leave Options.Name and QuarantineName empty")
+		return runner.CollectionAsset{}, errors.New("a collection's run names its members after the collection: leave Options.Name and QuarantineName empty")
 	}
-	ca := duckdb.CollectionAsset{Plan: cp, Members: map[string]duckdb.Asset{}}
+	ca := runner.CollectionAsset{Plan: cp, Members: map[string]runner.Asset{}}
 	for name, io := range members {
-		ca.Members[name] = duckdb.Asset{Name: name, Input: io.Input, Output: io.Output, Quarantine: o.Quarantine && io.Output != nil}
+		ca.Members[name] = runner.Asset{Name: name, Input: io.Input, Output: io.Output, Quarantine: o.Quarantine && io.Output != nil}
 	}
 	return ca, nil
 }

@@ -1,6 +1,8 @@
 // Package tablegate validates tables with DuckDB. One import covers the common path: load or
 // build a schema, compile it, open an engine, validate an input to an output, and read a typed
-// result.
+// result. The DuckDB engine is linked as a database/sql driver is, by importing it:
+//
+//	import _ "github.com/tablegate/tablegate/engines/duckdb"
 //
 //	orders, err := tablegate.LoadSchema("orders.yaml") // every declaration problem at once
 //	plan, err := tablegate.Compile(ctx, orders)          // one DuckDB query, one column per rule
@@ -37,10 +39,11 @@
 // # Running
 //
 // [Open] starts an [Engine] on a DuckDB database of its own ([Config] sets the file, memory
-// limit, temp directory and threads); [New] wraps a *sql.DB of yours. [Engine.Validate] runs a
+// limit, temp directory and threads); [New] wraps a *sql.DB of yours; [NewOn] runs on another
+// engine (the Spark engine of engines/spark). [Engine.Validate] runs a
 // plan over an input; [Options] declare a quarantine (without one, an invalid row aborts the run
-// and nothing is written), the check granularity, samples, and where to write the HTML page and
-// the run history. Engine.Filter (tag duckdb_arrow) returns the valid and invalid rows as Arrow
+// and nothing is written), where to write the HTML page and the run history, and, in their
+// [RunOptions], the check granularity, samples and timeout. Engine.Filter (tag duckdb_arrow) returns the valid and invalid rows as Arrow
 // readers instead.
 //
 // # Results and errors
@@ -55,6 +58,7 @@
 // the Result when the run decided an outcome. A failing run never changes the previous table.
 //
 // The packages underneath stay available for what this one does not cover: schema (the model and
-// builder), compile (the plan and its SQL), exec (the runs), outcome (reports and errors),
-// report and history (the HTML page and the run history).
+// builder), compile (the plan and its SQL), runner (the engine-neutral run, its inputs and
+// outputs), engines/duckdb and engines/spark (the engines), outcome (reports and errors), report
+// and history (the HTML page and the run history).
 package tablegate

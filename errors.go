@@ -1,8 +1,8 @@
 package tablegate
 
 import (
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -23,7 +23,7 @@ type (
 	// TableCheckRuntimeError means a table check's SQL failed on the data (a value that does not
 	// convert, a division by zero, an overflow): the run has no outcome and wrote nothing; the
 	// rule checks still report their counts.
-	TableCheckRuntimeError = duckdb.TableCheckRuntimeError
+	TableCheckRuntimeError = runner.TableCheckRuntimeError
 	// CastError means Options.Cast met a value that does not convert.
 	CastError = outcome.CastError
 	// InputError means the input cannot be read.
@@ -33,15 +33,15 @@ type (
 	// TimeoutError means the run took longer than Options.Timeout and was stopped.
 	TimeoutError = outcome.TimeoutError
 	// SettingError is an Options or Config value that cannot be used.
-	SettingError = duckdb.SettingError
+	SettingError = runner.SettingError
 	// ReportFileError is an Options.HTML or Options.History path the run refused before it read
 	// anything: the same file as its input, database, table or quarantine, or as the other one, or
 	// a named pipe or a device. Neither is written.
-	ReportFileError = duckdb.ReportFileError
+	ReportFileError = runner.ReportFileError
 	// ReportFile is a file the caller writes a run's report to, named as its user knows it.
-	ReportFile = duckdb.ReportFile
+	ReportFile = runner.ReportFile
 	// StorageVersionError is a database file in a storage format the embedded DuckDB cannot open.
-	StorageVersionError = duckdb.StorageVersionError
+	StorageVersionError = runner.StorageVersionError
 	// RuleCount is how many invalid rows failed one rule, in ValidationAbortError and
 	// NoValidRowsError.
 	RuleCount = outcome.RuleCount
@@ -62,7 +62,7 @@ type (
 
 // ErrNoSourceData is the cause of an input error when the input matches no data at all;
 // Options.SkipMissing turns it into the skipped outcome.
-var ErrNoSourceData = duckdb.ErrNoSourceData
+var ErrNoSourceData = runner.ErrNoSourceData
 
 // ErrorType names err as the JSON report's error.type does: ColumnSchemaError,
 // ValidationAbortError, …; "Error" for an error of no named type (a cancelled context).
@@ -72,7 +72,10 @@ func ErrorType(err error) string { return outcome.TypeName(err) }
 // run that never started (outcome null), so that every failure has one JSON report.
 func WithError(rep *Report, err error) *Report {
 	if rep == nil {
-		rep = duckdb.NewReport("", "")
+		rep = runner.NewReport("", "")
+		if d, err := runner.Registered(); err == nil {
+			rep.DuckDBVersion = d.Version()
+		}
 	}
 	if err != nil && rep.Error == nil {
 		rep.Error = &outcome.ErrorInfo{Type: outcome.TypeName(err), Message: err.Error()}

@@ -5,19 +5,18 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tablegate/tablegate/engines/duckdb"
-	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/report/htmlreport"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // publish appends the settled run to o.History and writes its page to o.HTML, unless the run
-// refused them (runErr is a *duckdb.ReportFileError: one would overwrite data). A history that
+// refused them (runErr is a *runner.ReportFileError: one would overwrite data). A history that
 // fails is a warning in rep (and on o.Warnings); the error is the page's, which the caller asked
 // for.
 func (o Options) publish(ctx context.Context, p *Plan, in Input, rep *outcome.Report, runErr error) error {
-	var refused *duckdb.ReportFileError
+	var refused *runner.ReportFileError
 	if rep == nil || (o.HTML == "" && o.History == "") || errors.As(runErr, &refused) {
 		return nil
 	}
@@ -27,8 +26,13 @@ func (o Options) publish(ctx context.Context, p *Plan, in Input, rep *outcome.Re
 	}
 	run := report.New(rep, p, facts)
 	if o.History != "" {
-		warnings := duckdb.Options{Warnings: o.Warnings}
-		history.Record(ctx, o.History, run, func(msg string) { warnings.Warn(rep, msg) })
+		warnings := runner.Options{Warnings: o.Warnings}
+		warn := func(msg string) { warnings.Warn(rep, msg) }
+		if h, err := runner.RunHistory(); err != nil {
+			warn(fmt.Sprintf("%v; the run is not recorded, its outcome and outputs are unaffected", err))
+		} else {
+			h.Record(ctx, o.History, run, warn)
+		}
 	}
 	if o.HTML != "" {
 		if err := htmlreport.WriteFile(o.HTML, run); err != nil {
@@ -94,17 +98,21 @@ func (o Options) flags() []string {
 // A collection's run id writes the collection's page: its outcome, members and filters, then a
 // section per member.
 func WriteRunPage(ctx context.Context, historyPath, runID, htmlPath string) error {
-	if err := duckdb.CheckReportFiles(duckdb.Asset{}, ReportFile{Role: "the history", Path: historyPath}, ReportFile{Role: "the page", Path: htmlPath}); err != nil {
+	if err := runner.CheckReportFiles(runner.Asset{}, ReportFile{Role: "the history", Path: historyPath}, ReportFile{Role: "the page", Path: htmlPath}); err != nil {
 		return err
 	}
-	crep, members, err := history.LoadCollection(ctx, historyPath, runID)
+	h, err := runner.RunHistory()
+	if err != nil {
+		return err
+	}
+	crep, members, err := h.LoadCollection(ctx, historyPath, runID)
 	switch {
 	case err == nil:
 		return htmlreport.WriteCollectionFile(htmlPath, htmlreport.Collection{Report: crep, Members: members})
-	case !errors.Is(err, history.ErrNoCollectionRun):
+	case !errors.Is(err, runner.ErrNoCollectionRun):
 		return err
 	}
-	run, err := history.Load(ctx, historyPath, runID)
+	run, err := h.Load(ctx, historyPath, runID)
 	if err != nil {
 		return err
 	}

@@ -59,7 +59,7 @@ func TestValidateHTMLAndHistory(t *testing.T) {
 	}
 
 	var warnings strings.Builder
-	res, _ = eng.Validate(ctx, plan, in, nil, tablegate.Options{History: bad, Warnings: &warnings})
+	res, _ = eng.Validate(ctx, plan, in, nil, tablegate.Options{History: bad, RunOptions: tablegate.RunOptions{Warnings: &warnings}})
 	if want := "warning: " + res.Warnings[0] + "\n"; warnings.String() != want {
 		t.Errorf("Options.Warnings got %q, want %q", warnings.String(), want)
 	}
@@ -121,7 +121,7 @@ func TestExplainAndChecks(t *testing.T) {
 		t.Errorf("explain wrote the output: %v", err)
 	}
 	var names []string
-	for _, c := range tablegate.Checks(plan, tablegate.Options{Granularity: tablegate.PerColumn, Quarantine: true}) {
+	for _, c := range tablegate.Checks(plan, tablegate.Options{Quarantine: true, RunOptions: tablegate.RunOptions{Granularity: tablegate.PerColumn}}) {
 		names = append(names, c.Name)
 		if c.Blocking != (c.Name == "dy_schema__columns") {
 			t.Errorf("%s blocking %v with a quarantine", c.Name, c.Blocking)

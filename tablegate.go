@@ -4,14 +4,11 @@ import (
 	"context"
 	gosql "database/sql"
 	"errors"
-	"io"
-	"time"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/duckdb"
-	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -83,18 +80,22 @@ func Compile(ctx context.Context, s *Schema) (*Plan, error) { return compile.Com
 
 // Config configures an engine's DuckDB: Path (a database file; "" is in memory), MemoryLimit,
 // TempDirectory, Threads, StorageVersion.
-type Config = duckdb.Config
+type Config = runner.Config
 
-// Engine validates assets on one DuckDB database. It is safe for concurrent runs of different
-// assets.
+// Engine validates assets on one engine: DuckDB (Open, New) or another (NewOn). It is safe for
+// concurrent runs of different assets.
 type Engine struct {
-	e *duckdb.Engine
+	e *runner.Engine
 }
 
 // Open opens an engine on its own DuckDB database: in memory, or the file cfg.Path. Close it
-// when done.
+// when done. The DuckDB engine is linked by importing it, as a database/sql driver is:
+//
+//	import _ "github.com/tablegate/tablegate/engines/duckdb"
+//
+// (the error says so when no program's package does).
 func Open(cfg Config) (*Engine, error) {
-	e, err := duckdb.Open(cfg)
+	e, err := runner.Open(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -102,42 +103,43 @@ func Open(cfg Config) (*Engine, error) {
 }
 
 // New wraps a DuckDB *sql.DB the caller owns (opened with the duckdb driver); Close leaves it
-// open.
-func New(db *gosql.DB) *Engine { return &Engine{e: duckdb.New(db)} }
+// open. Its runs fail with the error of Open when no DuckDB engine is linked.
+func New(db *gosql.DB) *Engine { return &Engine{e: runner.New(db)} }
 
 // Connector is another engine than DuckDB that runs an Engine's assets (NewOn): the Spark engine
 // of engines/spark (spark.New(remote)), a module of its own so that its client stays out of this
 // build.
-type Connector = duckdb.Connector
+type Connector = runner.Connector
 
 // NewOn returns an engine whose runs go to another engine through c instead of DuckDB: Validate
 // and Explain work as on DuckDB, with the same report, checks, samples, outcomes and publishing
 // (HTML, history); what c's engine cannot run is refused before anything is read. It opens no
 // DuckDB database: DB is nil, and Filter refuses.
-func NewOn(c Connector) *Engine { return &Engine{e: duckdb.NewOn(c)} }
+func NewOn(c Connector) *Engine { return &Engine{e: runner.NewOn(c)} }
 
 // Close closes the engine and, when Open opened it, its database and spill folder.
 func (e *Engine) Close() error { return e.e.Close() }
 
-// DB is the engine's database, for preparing inputs in it.
+// DB is the engine's database, for preparing inputs in it (nil on an engine of NewOn).
 func (e *Engine) DB() *gosql.DB { return e.e.DB() }
 
-// Exec is the engine of package exec underneath, for what this package does not cover
-// (WriteQuery, duckdb.Asset options).
-func (e *Engine) Exec() *duckdb.Engine { return e.e }
-
 // Granularity is how rule checks are reported: one per rule, per column or for the schema.
-type Granularity = duckdb.Granularity
+type Granularity = runner.Granularity
 
 // Check granularities.
 const (
-	PerRule   = duckdb.PerRule
-	PerColumn = duckdb.PerColumn
-	PerSchema = duckdb.PerSchema
+	PerRule   = runner.PerRule
+	PerColumn = runner.PerColumn
+	PerSchema = runner.PerSchema
 )
 
 // Progress reports a run's phase.
-type Progress = duckdb.Progress
+type Progress = runner.Progress
+
+// RunOptions are the options of the run itself, which Options embeds (runner.Options): failure
+// samples, row sample, casts, granularity, progress, warnings, timeout, report files, run id and
+// clock. ApplySetting sets them from text.
+type RunOptions = runner.Options
 
 // Options say what a run writes and how it reports. The zero value validates with the defaults
 // and no quarantine.
@@ -151,46 +153,22 @@ type Options struct {
 	// QuarantineName names the quarantine beside the output; "" is <name>_quarantine
 	// (orders__error_rows is dagster-dataframely's name).
 	QuarantineName string
-	// MaxFailureSamples caps the failing rows each check shows: 0 means 5, negative means none.
-	MaxFailureSamples int
-	// RowSample adds the first N valid and invalid rows to the result (0: none).
-	RowSample int
-	// Cast casts mismatched columns to their declared dtypes, strictly: a value that does not
-	// convert fails the run with *CastError.
-	Cast bool
-	// SkipMissing turns an input that matches no data into the skipped outcome.
-	SkipMissing bool
-	// Granularity of the rule checks ("" is PerRule).
-	Granularity Granularity
-	// SchemaRulesPerRule gives schema-level rules their own checks at column granularity.
-	SchemaRulesPerRule bool
-	// Progress, when set, is told which phase a run is in (in a collection's run, which member's:
-	// Progress.Member).
-	Progress func(Progress)
+	// RunOptions are how the run reports and what it tolerates: failure samples, row sample,
+	// casts, a missing input, granularity, progress, warnings, timeout, report files, run id and
+	// clock. ReportFiles nil are HTML and History, named Options.HTML and Options.History; the
+	// Baselines of anomaly bands are read from History when it is set.
+	RunOptions
 	// HTML, when set, is the file the run's report is written to as one self-contained HTML page.
 	HTML string
 	// History, when set, is the DuckDB file the run is appended to (tables tablegate_runs and
 	// tablegate_check_results); a history that cannot be written is a warning in the result.
 	History string
-	// ReportFiles, when set, are every file the caller writes the run's report to (HTML and
-	// History among them, and a JSON report of its own), each named as its user knows it
-	// ("--html"); nil is HTML and History, named Options.HTML and Options.History. A run refuses
-	// them before it reads anything (*ReportFileError, nothing written) when one is the same file
-	// as its input, a database, the table, the quarantine or another of them, or a named pipe or a
-	// device.
-	ReportFiles []ReportFile
 	// Facts say how the run was asked for, as its HTML page and the history show it (a command
 	// line's input and flags); nil shows the input's address and the options set here.
 	Facts *RunFacts
-	// Warnings, when set, is written each warning of the run as it is added to the result, one
-	// line each, starting "warning: ".
-	Warnings io.Writer
 	// AnnotateError, when set, rewrites a failing run's error (with the caller's own advice, say)
 	// before the result, the page and the history record its message.
 	AnnotateError func(error) error
-	// Timeout, when positive, bounds the whole run: past it the running statement is interrupted
-	// and Validate returns *TimeoutError.
-	Timeout time.Duration
 }
 
 // RunFacts are how a run was asked for: its input and settings as the caller names them.
@@ -199,22 +177,11 @@ type RunFacts = report.Facts
 // Setting names for Options.ApplySetting, as the TABLEGATE_* environment variables spell them
 // in lower case.
 const (
-	SettingCheckGranularity  = duckdb.SettingCheckGranularity
-	SettingSchemaRules       = duckdb.SettingSchemaRules
-	SettingMaxFailureSamples = duckdb.SettingMaxFailureSamples
-	SettingRowSample         = duckdb.SettingRowSample
+	SettingCheckGranularity  = runner.SettingCheckGranularity
+	SettingSchemaRules       = runner.SettingSchemaRules
+	SettingMaxFailureSamples = runner.SettingMaxFailureSamples
+	SettingRowSample         = runner.SettingRowSample
 )
-
-// ApplySetting sets one setting from its text (Setting*), validating it; source names where the
-// text came from in the *SettingError ("flag --samples", "environment variable …").
-func (o *Options) ApplySetting(setting, value, source string) error {
-	eo := o.exec()
-	if err := eo.ApplySetting(setting, value, source); err != nil {
-		return err
-	}
-	o.Granularity, o.SchemaRulesPerRule, o.MaxFailureSamples, o.RowSample = eo.Granularity, eo.SchemaRulesPerRule, eo.MaxFailureSamples, eo.RowSample
-	return nil
-}
 
 func (o Options) reportFiles() []ReportFile {
 	if o.ReportFiles != nil {
@@ -223,28 +190,19 @@ func (o Options) reportFiles() []ReportFile {
 	return []ReportFile{{Role: "Options.HTML", Path: o.HTML}, {Role: "Options.History", Path: o.History}}
 }
 
-func (o Options) exec() duckdb.Options {
-	var baselines func(context.Context, string, map[string]int) (map[string][]float64, error)
+// run is the run's options: RunOptions with the report files' default and, with a history,
+// the baselines read from it.
+func (o Options) run() runner.Options {
+	ro := o.RunOptions
+	ro.ReportFiles = o.reportFiles()
 	if o.History != "" {
-		baselines = history.BaselinesOf(o.History)
+		ro.Baselines = runner.BaselinesOf(o.History)
 	}
-	return duckdb.Options{
-		Baselines:          baselines,
-		MaxFailureSamples:  o.MaxFailureSamples,
-		RowSample:          o.RowSample,
-		Cast:               o.Cast,
-		SkipMissing:        o.SkipMissing,
-		Granularity:        o.Granularity,
-		SchemaRulesPerRule: o.SchemaRulesPerRule,
-		Progress:           o.Progress,
-		ReportFiles:        o.reportFiles(),
-		Warnings:           o.Warnings,
-		Timeout:            o.Timeout,
-	}
+	return ro
 }
 
-func (o Options) asset(p *Plan, in Input, out Output) duckdb.Asset {
-	return duckdb.Asset{Name: o.Name, QuarantineName: o.QuarantineName, Plan: p, Input: in, Output: out, Quarantine: o.Quarantine}
+func (o Options) asset(p *Plan, in Input, out Output) runner.Asset {
+	return runner.Asset{Name: o.Name, QuarantineName: o.QuarantineName, Plan: p, Input: in, Output: out, Quarantine: o.Quarantine}
 }
 
 // Validate validates the input against the plan and applies the failure policy: the valid rows
@@ -260,7 +218,7 @@ func (o Options) asset(p *Plan, in Input, out Output) duckdb.Asset {
 // With opts.HTML or opts.History the settled run is then published: a history that cannot be
 // written is a warning, a page that cannot be written a *PageError joined to the run's error.
 func (e *Engine) Validate(ctx context.Context, p *Plan, in Input, out Output, opts Options) (*Result, error) {
-	rep, err := e.e.Run(ctx, opts.asset(p, in, out), opts.exec())
+	rep, err := e.e.Run(ctx, opts.asset(p, in, out), opts.run())
 	report.MarkContract(rep, p)
 	err = opts.annotate(rep, err)
 	if perr := opts.publish(ctx, p, in, rep, err); perr != nil {
@@ -273,7 +231,7 @@ func (e *Engine) Validate(ctx context.Context, p *Plan, in Input, out Output, op
 // with its purpose, once the input's column types are checked; no rule is evaluated and nothing
 // is written. A nil out explains validating in place.
 func (e *Engine) Explain(ctx context.Context, p *Plan, in Input, out Output, opts Options) (string, error) {
-	return e.e.ExplainAsset(ctx, opts.asset(p, in, out), opts.exec())
+	return e.e.ExplainAsset(ctx, opts.asset(p, in, out), opts.run())
 }
 
 // CheckSpec is a check a run would report, known before any data is read: its name, whether it
@@ -284,7 +242,7 @@ type CheckSpec = outcome.CheckSpec
 // and the granularity decide them), without reading data: what an orchestrator declares up
 // front.
 func Checks(p *Plan, opts Options) []CheckSpec {
-	return duckdb.CheckSpecs(p, opts.Quarantine, opts.exec())
+	return runner.CheckSpecs(p, opts.Quarantine, opts.run())
 }
 
 // Fingerprint is a short hash of what the plan checks: its columns and dtypes, and each rule's

@@ -58,7 +58,7 @@ func TestResultChecks(t *testing.T) {
 		{"passing", tablegate.Options{Quarantine: true}, "dy_rule__id__nullability",
 			tablegate.Check{Name: "dy_rule__id__nullability", Description: "id not null", Passed: true, Severity: tablegate.CheckWarn, Declared: tablegate.CheckError,
 				ResultDescription: "No row failed.", Rule: "id|nullability"}, 0},
-		{"collapsed", tablegate.Options{Granularity: tablegate.PerColumn, MaxFailureSamples: 1}, "dy_col__amount",
+		{"collapsed", tablegate.Options{RunOptions: tablegate.RunOptions{Granularity: tablegate.PerColumn, MaxFailureSamples: 1}}, "dy_col__amount",
 			tablegate.Check{Name: "dy_col__amount", Severity: tablegate.CheckError, Declared: tablegate.CheckError, Blocking: true, Failed: 2, Share: share(0.5),
 				ResultDescription: "2 rules failed: amount|min (1 row), amount|max (1 row).",
 				Rules: []tablegate.RuleResult{
@@ -163,7 +163,7 @@ func TestValidateErrors(t *testing.T) {
 					t.Errorf("quarantine %+v table %+v: want only the quarantine written", res.Quarantine, res.Table)
 				}
 			}},
-		{"cast", tablegate.FromQuery(`SELECT 'x' AS id, 1.0::DOUBLE AS amount`), tablegate.Options{Cast: true}, "",
+		{"cast", tablegate.FromQuery(`SELECT 'x' AS id, 1.0::DOUBLE AS amount`), tablegate.Options{RunOptions: tablegate.RunOptions{Cast: true}}, "",
 			func(t *testing.T, err error, res *tablegate.Result) {
 				var ce *tablegate.CastError
 				if !errors.As(err, &ce) || ce.Column != "id" || ce.Value != "x" {
@@ -177,13 +177,13 @@ func TestValidateErrors(t *testing.T) {
 					t.Fatalf("error %v, want an InputError of no source data", err)
 				}
 			}},
-		{"skip missing", tablegate.FromParquet(filepath.Join(dir, "none-*.parquet")), tablegate.Options{SkipMissing: true}, tablegate.Skipped,
+		{"skip missing", tablegate.FromParquet(filepath.Join(dir, "none-*.parquet")), tablegate.Options{RunOptions: tablegate.RunOptions{SkipMissing: true}}, tablegate.Skipped,
 			func(t *testing.T, err error, res *tablegate.Result) {
 				if err != nil {
 					t.Fatal(err)
 				}
 			}},
-		{"bad setting", tablegate.FromQuery(`SELECT 1::BIGINT AS id, 1.0::DOUBLE AS amount`), tablegate.Options{Granularity: "rows"}, "",
+		{"bad setting", tablegate.FromQuery(`SELECT 1::BIGINT AS id, 1.0::DOUBLE AS amount`), tablegate.Options{RunOptions: tablegate.RunOptions{Granularity: "rows"}}, "",
 			func(t *testing.T, err error, res *tablegate.Result) {
 				var se *tablegate.SettingError
 				if !errors.As(err, &se) {
@@ -246,7 +246,7 @@ func TestInputsAndOutputs(t *testing.T) {
 	}
 	// What was written validates again, read back as Parquet and as a DuckDB table.
 	for _, in := range []tablegate.Input{tablegate.FromParquet(filepath.Join(dir, "a.parquet")), tablegate.FromTable(db, "items")} {
-		res, err := eng.Validate(ctx, plan, in, nil, tablegate.Options{RowSample: 5})
+		res, err := eng.Validate(ctx, plan, in, nil, tablegate.Options{RunOptions: tablegate.RunOptions{RowSample: 5}})
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}

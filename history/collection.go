@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // CollectionRun is one recorded run of a collection, as tablegate_collection_runs has it.
@@ -27,7 +28,7 @@ type CollectionRun struct {
 }
 
 // ErrNoCollectionRun is a run id that names no collection's run.
-var ErrNoCollectionRun = errors.New("no such collection run: `tablegate history --history FILE` lists them under COLLECTION RUNS")
+var ErrNoCollectionRun = runner.ErrNoCollectionRun
 
 // AppendCollection records a collection's run: its row in tablegate_collection_runs and each
 // member's run given (as Append records one; their reports name the collection's run), in one

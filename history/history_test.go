@@ -22,6 +22,7 @@ import (
 	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/report"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -60,7 +61,7 @@ func newRun(ctx context.Context, n int, start time.Time) (*report.Run, error) {
 	}
 	defer eng.Close()
 	q := fmt.Sprintf(`SELECT i::BIGINT AS id, CASE WHEN i < %d THEN -1.0 ELSE 1.0 END::DOUBLE AS amount, 'ünïcode'::VARCHAR AS "select" FROM range(%d) t(i)`, n, n+1)
-	rep, _ := eng.Run(ctx, duckdb.Asset{Name: "orders", Plan: plan, Input: duckdb.QueryInput{SQL: q}}, duckdb.Options{Now: func() time.Time { return start }})
+	rep, _ := eng.Run(ctx, runner.Asset{Name: "orders", Plan: plan, Input: runner.QueryInput{SQL: q}}, runner.Options{Now: func() time.Time { return start }})
 	return report.New(rep, plan, report.Facts{Input: "query"}), nil
 }
 

@@ -45,16 +45,9 @@ func valueColumn(ctx context.Context, db *gosql.DB) (string, error) {
 	return "c.value", nil
 }
 
-// BaselinesOf reads the baselines from the history file at path, for duckdb.Options.Baselines.
-func BaselinesOf(path string) func(ctx context.Context, asset string, checks map[string]int) (map[string][]float64, error) {
-	return func(ctx context.Context, asset string, checks map[string]int) (map[string][]float64, error) {
-		return Baselines(ctx, path, asset, checks)
-	}
-}
-
 // Baselines reads, for each check (check name → lookback), its values in the asset's newest
 // recorded runs that have one, newest first, at most lookback of them: what the anomaly bands of
-// a run are drawn from (duckdb.Options.Baselines). A history file that does not exist yet has no
+// a run are drawn from (runner.Options.Baselines). A history file that does not exist yet has no
 // values.
 func Baselines(ctx context.Context, path, asset string, checks map[string]int) (map[string][]float64, error) {
 	out := map[string][]float64{}

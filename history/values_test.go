@@ -16,6 +16,7 @@ import (
 	"github.com/tablegate/tablegate/history"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -29,8 +30,8 @@ func volumeRun(t *testing.T, eng *duckdb.Engine, path string, rows int, start ti
 	plan, err := compile.Compile(s)
 	require.NoError(t, err)
 	ctx := context.Background()
-	rep, _ := eng.Run(ctx, duckdb.Asset{Name: "volume", Plan: plan, Input: duckdb.QueryInput{SQL: fmt.Sprintf("SELECT range AS n FROM range(%d)", rows)}},
-		duckdb.Options{Now: func() time.Time { return start }, Baselines: history.BaselinesOf(path)})
+	rep, _ := eng.Run(ctx, runner.Asset{Name: "volume", Plan: plan, Input: runner.QueryInput{SQL: fmt.Sprintf("SELECT range AS n FROM range(%d)", rows)}},
+		runner.Options{Now: func() time.Time { return start }, Baselines: runner.BaselinesOf(path)})
 	require.NoError(t, history.Append(ctx, path, report.New(rep, plan, report.Facts{Input: "query"})))
 	return rep
 }

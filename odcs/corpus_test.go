@@ -16,6 +16,7 @@ import (
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/sample"
 )
 
@@ -137,7 +138,7 @@ func corpusContract(ctx context.Context, t *testing.T, eng *duckdb.Engine, file 
 			t.Errorf("%s: object %s: sample: %v", file, o.Name, err)
 			continue
 		}
-		if err := eng.WriteQuery(ctx, query, duckdb.ParquetOutput{Path: data[o.Name]}); err != nil {
+		if err := eng.WriteQuery(ctx, query, runner.ParquetOutput{Path: data[o.Name]}); err != nil {
 			t.Errorf("%s: object %s: write the sample: %v", file, o.Name, err)
 			continue
 		}
@@ -148,8 +149,8 @@ func corpusContract(ctx context.Context, t *testing.T, eng *duckdb.Engine, file 
 		line := fmt.Sprintf("object %s: imported (%d columns, %d rules, %d table checks, %d notices)",
 			r.object, len(r.plan.Columns), len(r.plan.Rules), len(r.plan.TableChecks), len(r.res.Notices))
 		// Parquet has no ENUM, ARRAY or TIMESTAMP_MS: the sample reads back cast to the schema's types.
-		rep, err := eng.Run(ctx, duckdb.Asset{Name: r.object, Plan: r.plan, Input: duckdb.ParquetInput{Path: data[r.object]}},
-			duckdb.Options{Cast: true, MaxFailureSamples: -1})
+		rep, err := eng.Run(ctx, runner.Asset{Name: r.object, Plan: r.plan, Input: runner.ParquetInput{Path: data[r.object]}},
+			runner.Options{Cast: true, MaxFailureSamples: -1})
 		switch {
 		case rep == nil || rep.Outcome == nil:
 			// A relationship to an object that was refused has no data to read.

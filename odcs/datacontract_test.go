@@ -12,6 +12,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // datacontractContract is a contract with every library metric datacontract-cli runs, on data
@@ -71,7 +72,7 @@ func TestSlowDatacontractCLI(t *testing.T) {
 	// Zürch has 5 characters in 6 bytes.
 	if err := eng.WriteQuery(ctx, `SELECT * FROM (VALUES (1::BIGINT, 'a', 'Zürch', 1.5::DOUBLE), (2, 'a', 'ab', NULL), (3, 'a', NULL, 2.0), (4, 'b', 'x', 3.0),
 		(5, 'b', 'x', NULL), (6, 'c', 'x', 1.0), (7, 'Z9', 'x', 2.0), (8, NULL, 'x', 1.0), (9, 'd', 'x', 4.0), (10, 'd', 'x', 5.0)) t(id, code, label, v)`,
-		duckdb.ParquetOutput{Path: data}); err != nil {
+		runner.ParquetOutput{Path: data}); err != nil {
 		t.Fatal(err)
 	}
 	servers := "servers:\n  - {server: local, type: local, format: parquet, path: " + data + "}\n"
@@ -141,7 +142,7 @@ func TestSlowDatacontractCLI(t *testing.T) {
 	}
 
 	// tablegate on the same data: code's duplicateValues is 3, as datacontract-cli counts.
-	rep, err := eng.Run(ctx, duckdb.Asset{Name: "data", Plan: mustCompile(t, res), Input: duckdb.ParquetInput{Path: data}}, duckdb.Options{})
+	rep, err := eng.Run(ctx, runner.Asset{Name: "data", Plan: mustCompile(t, res), Input: runner.ParquetInput{Path: data}}, runner.Options{})
 	if err != nil {
 		t.Fatalf("tablegate fails the contract datacontract-cli passes: %v", err)
 	}

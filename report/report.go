@@ -124,7 +124,7 @@ func checksOf(checks []outcome.Check, p *compile.Plan) []Check {
 	return out
 }
 
-// columnsCheck is the column-schema check's name (duckdb.ColumnsCheckName; exec is not imported
+// columnsCheck is the column-schema check's name (runner.ColumnsCheckName; runner is not imported
 // for one constant).
 const columnsCheck = "dy_schema__columns"
 

@@ -12,6 +12,7 @@ import (
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -31,17 +32,17 @@ func TestChecksRules(t *testing.T) {
 	q := `SELECT * FROM (VALUES (1::BIGINT, 'ä'::VARCHAR, 1.0::DOUBLE), (1, '1', -1.0), (3, NULL, 'NaN')) t("select", "name", "schema")`
 	for _, tc := range []struct {
 		name    string
-		opts    duckdb.Options
+		opts    runner.Options
 		checks  int
 		declare map[string]outcome.Severity
 	}{
-		{"rule", duckdb.Options{}, 10, map[string]outcome.Severity{"dy_rule__name__regex": outcome.SeverityWarn, "dy_rule__positive_sum": outcome.SeverityWarn, "dy_rule__primary_key": outcome.SeverityError}},
-		{"column", duckdb.Options{Granularity: duckdb.PerColumn}, 5, map[string]outcome.Severity{"dy_col__name": outcome.SeverityError, "dy_col__schema": outcome.SeverityError, "dy_schema__rules": outcome.SeverityError}},
-		{"column per rule", duckdb.Options{Granularity: duckdb.PerColumn, SchemaRulesPerRule: true}, 6, map[string]outcome.Severity{"dy_rule__positive_sum": outcome.SeverityWarn}},
-		{"schema", duckdb.Options{Granularity: duckdb.PerSchema}, 2, map[string]outcome.Severity{"dy_schema__rules": outcome.SeverityError, "dy_schema__columns": outcome.SeverityError}},
+		{"rule", runner.Options{}, 10, map[string]outcome.Severity{"dy_rule__name__regex": outcome.SeverityWarn, "dy_rule__positive_sum": outcome.SeverityWarn, "dy_rule__primary_key": outcome.SeverityError}},
+		{"column", runner.Options{Granularity: runner.PerColumn}, 5, map[string]outcome.Severity{"dy_col__name": outcome.SeverityError, "dy_col__schema": outcome.SeverityError, "dy_schema__rules": outcome.SeverityError}},
+		{"column per rule", runner.Options{Granularity: runner.PerColumn, SchemaRulesPerRule: true}, 6, map[string]outcome.Severity{"dy_rule__positive_sum": outcome.SeverityWarn}},
+		{"schema", runner.Options{Granularity: runner.PerSchema}, 2, map[string]outcome.Severity{"dy_schema__rules": outcome.SeverityError, "dy_schema__columns": outcome.SeverityError}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, _ := eng.Run(context.Background(), duckdb.Asset{Plan: plan, Input: duckdb.QueryInput{SQL: q}}, tc.opts)
+			rep, _ := eng.Run(context.Background(), runner.Asset{Plan: plan, Input: runner.QueryInput{SQL: q}}, tc.opts)
 			require.NotNil(t, rep.Outcome)
 			run := report.New(rep, plan, report.Facts{})
 			require.Len(t, run.Checks, tc.checks)

@@ -1,11 +1,17 @@
-// Package runner is the engine-neutral run: it takes an input's facts from a Backend, builds
-// the program (compile), executes its steps through the Backend, decides the outcome, and hands
-// the write steps to the Backend's Writer. The steps say what to do with each statement
-// (compile.Op) and when (compile.Cond); this package is their one interpreter, and that of the
-// statements that open an input (OpenSource). A Backend is an
-// engine's session: it runs statements and reads rows, like a database/sql driver, and holds no
-// SQL of the run's own. DuckDB (package exec) implements it, and so does the Spark engine
-// (engines/spark, through duckdb.Connector), whose program is rendered in Spark SQL.
+// Package runner is the engine-neutral run: everything a run does that is no engine's own. Its
+// vocabulary is the Asset (plan, input, output, quarantine), the Options, and the input and
+// output addresses (Parquet, CSV and NDJSON files, DuckDB tables and queries, Arrow, catalog
+// tables, at local, s3a:// or hdfs:// addresses). An Engine runs an asset on one engine, its
+// Connector: it checks the asset's options, names and report files, opens the input through the
+// engine's session (Backend), checks the column types, builds the program (compile) from the
+// input's facts, interprets its steps (compile.Op, compile.Cond: this package is their one
+// interpreter, and that of the statements that open an input, OpenSource), decides the outcome,
+// hands the write steps to the backend's Writer, judges the table checks, and builds the report
+// with its checks. Engines register like database/sql drivers: engines/duckdb registers the
+// local engine (Open finds it) and package history the run history; engines/spark is a
+// Connector given to NewOn. A Backend runs statements and reads rows and holds no SQL of the
+// run's own; what only some engines do are optional capabilities (Writing, Tuner, Opener,
+// TypeParser, Analyzer, FileChecker, Referencer, Blamer), asked for with a type assertion.
 package runner
 
 import (
@@ -40,9 +46,8 @@ type Backend interface {
 	// step of the program before it executes any, and fails with the first refusal, whose
 	// message says what the user can do instead (typically a *Refusal).
 	Refuse(op compile.Op) error
-	// Writer is what writes the asset's outputs (nil: the asset has none, or the backend
-	// hands its rows to the caller).
-	Writer() Writer
+	// ID is the run's number, which names its statements and temporaries.
+	ID() int64
 	// Close ends the session, also after a failed or cancelled run, and gives back what the
 	// backend holds (connection, attached files, the input's temporaries); the caller runs the
 	// program's cleanup steps (Cleanup) first. It is called once.
@@ -90,6 +95,57 @@ type Written struct {
 	// Warnings are what the write did that the run's report warns of (what a killed run left,
 	// rolled back).
 	Warnings []string
+}
+
+// The optional capabilities of a Backend: the run asks for each with a type assertion, as
+// database/sql asks a driver's connection, and goes without when the backend has none.
+
+// Writing is a Backend that writes the asset's outputs.
+type Writing interface {
+	// Target is where the program writes the output: the temporaries or the catalog the Writer
+	// puts in place. It is named once, before the program is compiled.
+	Target() compile.Output
+	// Writer is what writes the asset's outputs (nil: the asset has none, or the backend hands
+	// its rows to the caller).
+	Writer() Writer
+}
+
+// Opener is a Backend whose opening of the input compile built (compile.Source, run with
+// OpenSource): what it ran and read, which explain lists and the input's checks add to.
+type Opener interface {
+	Opening() *compile.Opening
+}
+
+// TypeParser is a Backend whose types are not DuckDB's: it reads a column type that Describe
+// returned, for the column check (without it, casting parses DuckDB's).
+type TypeParser interface {
+	ParseType(typ string) (*casting.DuckType, error)
+}
+
+// Analyzer is a Backend that checks the plan's SQL once the column types matched, before any
+// row is read (custom rules the engine's analyzer refuses).
+type Analyzer interface {
+	Analyze(ctx context.Context, rel compile.Relation) error
+}
+
+// FileChecker is a Backend that compares the files of a multi-file input with each other: the
+// declared columns a file stores otherwise than the scan reads them.
+type FileChecker interface {
+	FileMismatches() []casting.Mismatch
+}
+
+// Referencer is a Backend that opens the other data of the plan's foreign-key rules
+// (compile.Reference) and reads its columns, which the run checks before any row is read.
+type Referencer interface {
+	OpenReference(ctx context.Context, ref compile.Reference) ([]casting.ColumnType, error)
+}
+
+// Blamer is a Backend that finds which of the user's SQL raised a runtime error: BlameRule the
+// custom rule (err unchanged when none alone does), BlameTable the table check (res: the rule
+// counts it may read), as a *TableCheckRuntimeError.
+type Blamer interface {
+	BlameRule(ctx context.Context, rel compile.Relation, err error) error
+	BlameTable(ctx context.Context, rel compile.Relation, res *Result, err error) error
 }
 
 // Tuner is a Backend that tunes the engine for the run: it fills the facts that steer the

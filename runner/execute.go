@@ -133,7 +133,7 @@ func Refused(b Backend, steps []compile.Step) error {
 // outputs. Cleanup steps are not run here: the caller runs them (Cleanup) once it no longer
 // reads the run's rows. A failure before the counts is a *StepError (Result.Counted false), a
 // failed write a *WriteError.
-func Execute(ctx context.Context, b Backend, a Asset, p *Prepared) (*Result, error) {
+func Execute(ctx context.Context, b Backend, a Job, p *Prepared) (*Result, error) {
 	e, err := Start(b, a, p)
 	if err != nil {
 		return nil, err
@@ -177,13 +177,16 @@ type Execution struct {
 // backendWriter is the backend's Writer, asked for once.
 func (e *Execution) backendWriter() Writer {
 	if !e.fetched {
-		e.writer, e.fetched = e.x.b.Writer(), true
+		if w, ok := e.x.b.(Writing); ok {
+			e.writer = w.Writer()
+		}
+		e.fetched = true
 	}
 	return e.writer
 }
 
 // Start begins executing the program on b: the backend is asked for every step first.
-func Start(b Backend, a Asset, p *Prepared) (*Execution, error) {
+func Start(b Backend, a Job, p *Prepared) (*Execution, error) {
 	steps, f := p.Program.Steps(), p.Facts
 	if err := Refused(b, steps); err != nil {
 		return nil, err
@@ -323,7 +326,7 @@ func Write(ctx context.Context, b Backend, w Writer, steps []compile.Step, conds
 // interpreter is the state of one execution: the conditions that hold and what the steps read.
 type interpreter struct {
 	b     Backend
-	a     Asset
+	a     Job
 	res   *Result
 	flags compile.Cond
 	take  map[int]int      // per rule, the failing rows its checks show
@@ -777,7 +780,7 @@ type Prepared struct {
 
 // Prepare runs the input's probes and builds the program from the facts they read: the
 // statements Execute runs. A failed probe is a *StepError.
-func Prepare(ctx context.Context, b Backend, a Asset, rel compile.Relation) (*Prepared, error) {
+func Prepare(ctx context.Context, b Backend, a Job, rel compile.Relation) (*Prepared, error) {
 	rel, f, probes, err := probeWith(ctx, b, rel, a.Plan.Probes(rel))
 	if err != nil {
 		return nil, err

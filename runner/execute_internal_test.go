@@ -211,5 +211,5 @@ func (d *duckDB) Query(ctx context.Context, stmt string, args ...any) (Rows, err
 }
 
 func (d *duckDB) Refuse(compile.Op) error { return nil }
-func (d *duckDB) Writer() Writer          { return nil }
+func (d *duckDB) ID() int64               { return 0 }
 func (d *duckDB) Close() error            { return nil }

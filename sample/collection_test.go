@@ -11,6 +11,7 @@ import (
 	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -69,7 +70,7 @@ func TestSampleCollectionConsistent(t *testing.T) {
 	for _, m := range c.Members {
 		p, err := compile.Compile(m.Schema)
 		require.NoError(t, err)
-		rep, err := eng.Run(ctx, duckdb.Asset{Name: m.Name, Plan: p, Input: duckdb.QueryInput{SQL: "SELECT * FROM " + clean[m.Name]}}, duckdb.Options{Cast: true})
+		rep, err := eng.Run(ctx, runner.Asset{Name: m.Name, Plan: p, Input: runner.QueryInput{SQL: "SELECT * FROM " + clean[m.Name]}}, runner.Options{Cast: true})
 		require.NotNil(t, rep.Outcome, "%s: %v", m.Name, err)
 		require.Zero(t, rep.Rows.Invalid, "member %s at rate 0", m.Name)
 		require.Positive(t, rep.Rows.Valid, m.Name)

@@ -17,6 +17,7 @@ import (
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -127,7 +128,7 @@ func sampleFitsSchema(t *testing.T, atLeast int, patterns ...string) {
 func validate(t *testing.T, eng *duckdb.Engine, p *compile.Plan, query string) *outcome.Report {
 	t.Helper()
 	// Cast: the generator writes Enum columns as text and lets DuckDB pick timestamp units.
-	rep, err := eng.Run(context.Background(), duckdb.Asset{Plan: p, Input: duckdb.QueryInput{SQL: query}}, duckdb.Options{Cast: true})
+	rep, err := eng.Run(context.Background(), runner.Asset{Plan: p, Input: runner.QueryInput{SQL: query}}, runner.Options{Cast: true})
 	require.NotNil(t, rep.Outcome, "run error: %v", err)
 	return rep
 }

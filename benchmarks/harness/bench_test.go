@@ -21,6 +21,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -119,7 +120,7 @@ func generate(b *testing.B) *benchData {
 	}
 	defer eng.Close()
 	ctx := context.Background()
-	if err := eng.WriteQuery(ctx, q, duckdb.ParquetOutput{Path: d.parquet}); err != nil {
+	if err := eng.WriteQuery(ctx, q, runner.ParquetOutput{Path: d.parquet}); err != nil {
 		b.Fatal(err)
 	}
 	if err := loadMain([]string{d.parquet, d.dbFile}); err != nil {
@@ -138,21 +139,21 @@ func openEngine() (*duckdb.Engine, error) {
 type storage struct {
 	name   string // the harness's storage name
 	in     string // the input's address, as the harness takes it
-	input  duckdb.Input
-	output func(out target) duckdb.Output
+	input  runner.Input
+	output func(out target) runner.Output
 }
 
 func storages(d *benchData) []storage {
 	return []storage{{
 		name:   "parquet",
 		in:     d.parquet,
-		input:  duckdb.ParquetInput{Path: d.parquet},
-		output: func(out target) duckdb.Output { return duckdb.ParquetOutput{Path: out.file} },
+		input:  runner.ParquetInput{Path: d.parquet},
+		output: func(out target) runner.Output { return runner.ParquetOutput{Path: out.file} },
 	}, {
 		name:   "duckdb",
 		in:     d.dbFile + ":t",
-		input:  duckdb.TableInput{File: d.dbFile, Table: "t"},
-		output: func(out target) duckdb.Output { return duckdb.TableOutput{File: out.file, Table: out.table} },
+		input:  runner.TableInput{File: d.dbFile, Table: "t"},
+		output: func(out target) runner.Output { return runner.TableOutput{File: out.file, Table: out.table} },
 	}}
 }
 
@@ -181,7 +182,7 @@ func BenchmarkValidate(b *testing.B) {
 				floorDir, outDir := b.TempDir(), b.TempDir()
 				floor := func() error { return copyFloor(st, plan, floorDir) }
 				counts := func() (*outcome.Report, error) {
-					rep, err := eng.Run(ctx, duckdb.Asset{Plan: plan, Input: st.input}, duckdb.Options{MaxFailureSamples: -1})
+					rep, err := eng.Run(ctx, runner.Asset{Plan: plan, Input: st.input}, runner.Options{MaxFailureSamples: -1})
 					var abort *outcome.ValidationAbortError
 					if !errors.As(err, &abort) {
 						return nil, fmt.Errorf("counts-only: want the aborted outcome, got %v", err)
@@ -189,7 +190,7 @@ func BenchmarkValidate(b *testing.B) {
 					return rep, nil
 				}
 				full := func() (*outcome.Report, error) {
-					rep, err := eng.Run(ctx, duckdb.Asset{Plan: plan, Input: st.input, Output: st.output(parseTarget(outPath(outDir, st.name, "orders"))), Quarantine: true}, duckdb.Options{MaxFailureSamples: -1})
+					rep, err := eng.Run(ctx, runner.Asset{Plan: plan, Input: st.input, Output: st.output(parseTarget(outPath(outDir, st.name, "orders"))), Quarantine: true}, runner.Options{MaxFailureSamples: -1})
 					if err != nil {
 						return nil, fmt.Errorf("full: %w", err)
 					}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // BenchmarkCSVInput measures a counts-only validation of bench15 over a CSV file (the generated
@@ -45,7 +45,7 @@ func BenchmarkCSVInput(b *testing.B) {
 		return errors.Join(err, func() error { _, err := conn.ExecContext(ctx, "DROP TABLE floor"); return err }())
 	}
 	counts := func() error {
-		rep, err := eng.Run(ctx, duckdb.Asset{Plan: plan, Input: duckdb.CSVInput{Path: csv}}, duckdb.Options{MaxFailureSamples: -1})
+		rep, err := eng.Run(ctx, runner.Asset{Plan: plan, Input: runner.CSVInput{Path: csv}}, runner.Options{MaxFailureSamples: -1})
 		var abort *outcome.ValidationAbortError
 		if !errors.As(err, &abort) {
 			return fmt.Errorf("counts-only: want the aborted outcome, got %v", err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -43,7 +44,7 @@ func TestSlowDataframelyAgrees(t *testing.T) {
 			t.Fatal(err)
 		}
 		data := filepath.Join(dir, filepath.Base(schemaFile)+".parquet")
-		if err := eng.WriteQuery(ctx, q, duckdb.ParquetOutput{Path: data}); err != nil {
+		if err := eng.WriteQuery(ctx, q, runner.ParquetOutput{Path: data}); err != nil {
 			t.Fatal(err)
 		}
 		return data
@@ -59,7 +60,7 @@ func TestSlowDataframelyAgrees(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := eng.Run(ctx, duckdb.Asset{Plan: plan, Input: duckdb.ParquetInput{Path: data}}, duckdb.Options{MaxFailureSamples: -1})
+			rep, err := eng.Run(ctx, runner.Asset{Plan: plan, Input: runner.ParquetInput{Path: data}}, runner.Options{MaxFailureSamples: -1})
 			if rep == nil || rep.Outcome == nil {
 				t.Fatalf("run failed before an outcome: %v", err)
 			}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -53,7 +53,7 @@ func BenchmarkTableChecks(b *testing.B) {
 	// The reference: every customer of the data, padded with absent ones to 1M keys.
 	refFile := filepath.Join(b.TempDir(), "customers.parquet")
 	if err := eng.WriteQuery(ctx, fmt.Sprintf(`SELECT id FROM (SELECT DISTINCT customer_id AS id FROM read_parquet(%[1]s) WHERE customer_id IS NOT NULL
-		UNION ALL SELECT -1 - range FROM range(1000000)) LIMIT 1000000`, sqlString(d.parquet)), duckdb.ParquetOutput{Path: refFile}); err != nil {
+		UNION ALL SELECT -1 - range FROM range(1000000)) LIMIT 1000000`, sqlString(d.parquet)), runner.ParquetOutput{Path: refFile}); err != nil {
 		b.Fatal(err)
 	}
 	s2, err := schema.LoadFile(ruleSetFile(15))
@@ -68,8 +68,8 @@ func BenchmarkTableChecks(b *testing.B) {
 	floorDir, outDir := b.TempDir(), b.TempDir()
 	full := func(p *compile.Plan) func() error {
 		return func() error {
-			rep, err := eng.Run(ctx, duckdb.Asset{Plan: p, Input: st.input, Output: st.output(parseTarget(outPath(outDir, st.name, "orders"))), Quarantine: true},
-				duckdb.Options{MaxFailureSamples: -1})
+			rep, err := eng.Run(ctx, runner.Asset{Plan: p, Input: st.input, Output: st.output(parseTarget(outPath(outDir, st.name, "orders"))), Quarantine: true},
+				runner.Options{MaxFailureSamples: -1})
 			if err != nil {
 				return fmt.Errorf("full: %w", err)
 			}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 	"github.com/tablegate/tablegate/sql"
 )
@@ -93,7 +94,7 @@ each adds. Outputs go to a scratch folder that is removed; the JSON goes to --ou
 			}
 			defer os.RemoveAll(scratch)
 			eng, err := duckdb.Open(duckdb.Config{MemoryLimit: memoryLimit, Threads: threads, Confined: true,
-				AllowedDirectories: allowedDirs(in, duckdb.ParquetOutput{Path: filepath.Join(scratch, "x.parquet")}, nil)})
+				AllowedDirectories: allowedDirs(in, runner.ParquetOutput{Path: filepath.Join(scratch, "x.parquet")}, nil)})
 			if err != nil {
 				return engineFlagError(err, memoryLimit, "")
 			}
@@ -132,7 +133,7 @@ each adds. Outputs go to a scratch folder that is removed; the JSON goes to --ou
 
 type bench struct {
 	eng     *duckdb.Engine
-	in      duckdb.Input
+	in      runner.Input
 	scratch string
 	runs    int
 	log     io.Writer
@@ -176,7 +177,7 @@ func (b *bench) measure(ctx context.Context, s *schema.Schema, input string) (*b
 		cols[i] = sql.Ident(c.Name)
 	}
 	// One run unmeasured first: the first read of a file pays for the page cache.
-	if _, err := b.eng.Run(ctx, duckdb.Asset{Name: "bench", Plan: plan, Input: b.in}, duckdb.Options{MaxFailureSamples: -1}); err != nil && !isDataFailure(err) {
+	if _, err := b.eng.Run(ctx, runner.Asset{Name: "bench", Plan: plan, Input: b.in}, runner.Options{MaxFailureSamples: -1}); err != nil && !isDataFailure(err) {
 		return nil, err
 	}
 	if res.Floor, err = b.median(ctx, "floor (plain DuckDB copy)", func(ctx context.Context, i int) error {
@@ -189,7 +190,7 @@ func (b *bench) measure(ctx context.Context, s *schema.Schema, input string) (*b
 		return nil, fmt.Errorf("floor: %w", err)
 	}
 	counts := func(ctx context.Context, p *compile.Plan) error {
-		rep, err := b.eng.Run(ctx, duckdb.Asset{Name: "bench", Plan: p, Input: b.in}, duckdb.Options{MaxFailureSamples: -1})
+		rep, err := b.eng.Run(ctx, runner.Asset{Name: "bench", Plan: p, Input: b.in}, runner.Options{MaxFailureSamples: -1})
 		if err != nil && !isDataFailure(err) {
 			return err
 		}
@@ -197,8 +198,8 @@ func (b *bench) measure(ctx context.Context, s *schema.Schema, input string) (*b
 		return nil
 	}
 	if res.Full, err = b.median(ctx, "full validation", func(ctx context.Context, i int) error {
-		out := duckdb.ParquetOutput{Path: filepath.Join(b.scratch, fmt.Sprintf("full%d.parquet", i))}
-		_, err := b.eng.Run(ctx, duckdb.Asset{Name: fmt.Sprintf("full%d", i), Plan: plan, Input: b.in, Output: out, Quarantine: true}, duckdb.Options{MaxFailureSamples: -1})
+		out := runner.ParquetOutput{Path: filepath.Join(b.scratch, fmt.Sprintf("full%d.parquet", i))}
+		_, err := b.eng.Run(ctx, runner.Asset{Name: fmt.Sprintf("full%d", i), Plan: plan, Input: b.in, Output: out, Quarantine: true}, runner.Options{MaxFailureSamples: -1})
 		if err != nil && !isDataFailure(err) {
 			return err
 		}

@@ -29,7 +29,7 @@ func TestOptionsFromEnv(t *testing.T) {
 	opts, err = optionsFromEnv(envOf("TABLEGATE_CHECK_GRANULARITY", "column", "TABLEGATE_SCHEMA_RULES", "per_rule",
 		"TABLEGATE_MAX_FAILURE_SAMPLES", "3", "TABLEGATE_ROW_SAMPLE", "2"))
 	require.NoError(t, err)
-	assert.Equal(t, tablegate.Options{Granularity: tablegate.PerColumn, SchemaRulesPerRule: true, MaxFailureSamples: 3, RowSample: 2}, opts)
+	assert.Equal(t, tablegate.Options{RunOptions: tablegate.RunOptions{Granularity: tablegate.PerColumn, SchemaRulesPerRule: true, MaxFailureSamples: 3, RowSample: 2}}, opts)
 
 	opts, err = optionsFromEnv(envOf("TABLEGATE_MAX_FAILURE_SAMPLES", "0"))
 	require.NoError(t, err)

@@ -19,6 +19,7 @@ import (
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/infer"
 	"github.com/tablegate/tablegate/internal/filekind"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -110,8 +111,8 @@ func initCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 // defaultName is the input's base name without extension, or its table's name.
-func defaultName(in duckdb.Input) string {
-	if t, ok := in.(duckdb.TableInput); ok {
+func defaultName(in runner.Input) string {
+	if t, ok := in.(runner.TableInput); ok {
 		return t.Table
 	}
 	base := filepath.Base(in.String())
@@ -127,7 +128,7 @@ func defaultName(in duckdb.Input) string {
 // selfCheck validates the input with the inferred schema, in place, and says how it went: the
 // schema is meant to accept the data it came from. rejected is the run's abort when it did not
 // (exit 1 once the schema is written).
-func selfCheck(ctx context.Context, eng *duckdb.Engine, data []byte, file string, in duckdb.Input) (verdict string, rejected error, err error) {
+func selfCheck(ctx context.Context, eng *duckdb.Engine, data []byte, file string, in runner.Input) (verdict string, rejected error, err error) {
 	s, err := schema.ParseContext(ctx, data, file)
 	if badName := (*schema.InvalidColumnNameError)(nil); errors.As(err, &badName) {
 		return "", nil, fmt.Errorf("init cannot declare every column of the input (nothing was written): %w", err)
@@ -139,7 +140,7 @@ func selfCheck(ctx context.Context, eng *duckdb.Engine, data []byte, file string
 	if err != nil {
 		return "", nil, fmt.Errorf("the inferred schema does not compile (please report it): %w", err)
 	}
-	rep, err := eng.Run(ctx, duckdb.Asset{Name: s.Name, Plan: plan, Input: in}, duckdb.Options{MaxFailureSamples: -1})
+	rep, err := eng.Run(ctx, runner.Asset{Name: s.Name, Plan: plan, Input: in}, runner.Options{MaxFailureSamples: -1})
 	var failed *tablegate.ValidationAbortError
 	switch {
 	case errors.As(err, &failed):

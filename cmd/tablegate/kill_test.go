@@ -25,6 +25,7 @@ import (
 
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // The kill test is sized for CI (about a minute on 2 cores); a longer local run:
@@ -442,7 +443,7 @@ func killParquet(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small str
 		}
 		// The next open completes a decided swap, and removes the temporaries (a swap's kept
 		// previous files included); then the pair is one run's.
-		require.NoError(t, duckdb.RecoverOutput(context.Background(), duckdb.ParquetOutput{Path: table}))
+		require.NoError(t, duckdb.RecoverOutput(context.Background(), runner.ParquetOutput{Path: table}))
 		after, err := os.ReadDir(dir)
 		require.NoError(t, err)
 		for _, e := range after {

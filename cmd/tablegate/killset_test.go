@@ -17,6 +17,7 @@ import (
 
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // A longer local run of the collection kill test:
@@ -189,7 +190,7 @@ func TestSlowKillCollectionMidWrite(t *testing.T) {
 		}
 		// The next run touching one member, any of them, completes or rolls back the set.
 		first := shopMembers[rng.IntN(len(shopMembers))]
-		require.NoError(t, duckdb.RecoverOutput(context.Background(), duckdb.ParquetOutput{Path: out[first].table}), "kill %d", kills)
+		require.NoError(t, duckdb.RecoverOutput(context.Background(), runner.ParquetOutput{Path: out[first].table}), "kill %d", kills)
 
 		states := map[string]string{}
 		for _, m := range shopMembers {
@@ -228,7 +229,7 @@ func TestSlowKillCollectionMidWrite(t *testing.T) {
 
 		// Every member's recovery leaves only the outputs.
 		for _, m := range shopMembers {
-			require.NoError(t, duckdb.RecoverOutput(context.Background(), duckdb.ParquetOutput{Path: out[m].table}))
+			require.NoError(t, duckdb.RecoverOutput(context.Background(), runner.ParquetOutput{Path: out[m].table}))
 		}
 		for _, dir := range dirs {
 			entries, err := os.ReadDir(dir)

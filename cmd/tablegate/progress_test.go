@@ -10,8 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // TestProgressPlain: --progress=plain prints a line per phase with its duration and the rows and
@@ -107,16 +106,16 @@ func TestProgressSpinnerNamesMember(t *testing.T) {
 	t.Parallel()
 	var out lockedBuffer
 	p := newCollectionProgress(&out, progressAuto, true, nil)
-	p.update(duckdb.Progress{Phase: "evaluating rules", Member: "orders", Rows: 1234})
+	p.update(runner.Progress{Phase: "evaluating rules", Member: "orders", Rows: 1234})
 	require.NotNil(t, p.bar)
 	assert.Equal(t, "orders: evaluating rules (1,234 rows)", p.bar.State().Description)
-	p.update(duckdb.Progress{Phase: "writing outputs", Member: "items", Rows: 5})
+	p.update(runner.Progress{Phase: "writing outputs", Member: "items", Rows: 5})
 	assert.Equal(t, "items: writing outputs (5 rows)", p.bar.State().Description)
 	p.finish()
 
 	out = lockedBuffer{}
 	p = newCollectionProgress(&out, progressAuto, false, nil)
-	p.update(duckdb.Progress{Phase: "evaluating rules", Member: "orders", Rows: 1234})
+	p.update(runner.Progress{Phase: "evaluating rules", Member: "orders", Rows: 1234})
 	p.finish()
 	assert.Empty(t, out.String())
 }

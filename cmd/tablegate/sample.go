@@ -14,6 +14,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -87,10 +88,10 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 			// One statement, so one phase; on a terminal it shows once it has taken a second.
 			prog := newProgress(stderr, progressMode, con.stderrTTY, 0)
 			if progressMode == progressPlain {
-				prog.update(duckdb.Progress{Phase: "writing " + out, Rows: spec.Rows})
+				prog.update(runner.Progress{Phase: "writing " + out, Rows: spec.Rows})
 			}
 			show := time.AfterFunc(time.Second, func() {
-				prog.update(duckdb.Progress{Phase: "writing " + out, Rows: spec.Rows})
+				prog.update(runner.Progress{Phase: "writing " + out, Rows: spec.Rows})
 			})
 			err = eng.WriteQuery(cmd.Context(), query, target)
 			show.Stop()
@@ -108,14 +109,14 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 				fmt.Fprintf(stdout, "note: the generator does not control %s: they pass or fail as the generated values happen to\n", strings.Join(free, ", "))
 			}
 			cast := false
-			if p, ok := target.(duckdb.ParquetOutput); ok {
+			if p, ok := target.(runner.ParquetOutput); ok {
 				if note := readBackNote(cmd.Context(), eng, s, p.Path); note != "" {
 					fmt.Fprintln(stdout, note)
 					cast = true
 				}
 			}
 			// What was produced, not what was asked: validate the written rows, counts only.
-			rep, err := eng.Run(cmd.Context(), duckdb.Asset{Name: s.Name, Plan: plan, Input: readBack(target)}, duckdb.Options{MaxFailureSamples: -1, Cast: cast})
+			rep, err := eng.Run(cmd.Context(), runner.Asset{Name: s.Name, Plan: plan, Input: readBack(target)}, runner.Options{MaxFailureSamples: -1, Cast: cast})
 			if rep == nil || rep.Outcome == nil || *rep.Outcome == tablegate.ColumnSchemaMismatch {
 				return fmt.Errorf("validate the written sample: %w", err)
 			}
@@ -184,12 +185,12 @@ func uncontrolled(p *compile.Plan, broken []string) []string {
 }
 
 // readBack is the input that reads what sample wrote.
-func readBack(out duckdb.Output) duckdb.Input {
+func readBack(out runner.Output) runner.Input {
 	switch o := out.(type) {
-	case duckdb.ParquetOutput:
-		return duckdb.ParquetInput(o)
-	case duckdb.TableOutput:
-		return duckdb.TableInput(o)
+	case runner.ParquetOutput:
+		return runner.ParquetInput(o)
+	case runner.TableOutput:
+		return runner.TableInput(o)
 	}
 	return nil
 }
@@ -204,7 +205,7 @@ func readBackNote(ctx context.Context, eng *duckdb.Engine, s *schema.Schema, pat
 		return ""
 	}
 	var mismatch *tablegate.ColumnSchemaError
-	if _, err := eng.Explain(ctx, p, duckdb.ParquetInput{Path: path}); !errors.As(err, &mismatch) {
+	if _, err := eng.Explain(ctx, p, runner.ParquetInput{Path: path}); !errors.As(err, &mismatch) {
 		return ""
 	}
 	cols := make([]string, len(mismatch.Mismatches))

@@ -14,6 +14,7 @@ import (
 	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/sample"
 )
 
@@ -55,12 +56,12 @@ func sampleCollection(ctx context.Context, stdout, stderr io.Writer, prog *progr
 	}
 	defer eng.Close()
 	var uncontrolled []string
-	inputs := map[string]duckdb.Asset{}
+	inputs := map[string]runner.Asset{}
 	for _, q := range queries {
 		path := filepath.Join(outDir, q.Member+".parquet")
-		inputs[q.Member] = duckdb.Asset{Name: q.Member, Input: duckdb.ParquetInput{Path: path}}
-		prog.update(duckdb.Progress{Phase: "writing " + path, Member: q.Member})
-		if err := eng.WriteQuery(ctx, q.Query, duckdb.ParquetOutput{Path: path}); err != nil {
+		inputs[q.Member] = runner.Asset{Name: q.Member, Input: runner.ParquetInput{Path: path}}
+		prog.update(runner.Progress{Phase: "writing " + path, Member: q.Member})
+		if err := eng.WriteQuery(ctx, q.Query, runner.ParquetOutput{Path: path}); err != nil {
 			return fmt.Errorf("member %s: %w", q.Member, err)
 		}
 		var n int64
@@ -85,12 +86,12 @@ func sampleCollection(ctx context.Context, stdout, stderr io.Writer, prog *progr
 // validateSampleCollection validates the written members as one collection run, counts only,
 // and prints what was produced, not what was asked: each member's invalid rows and each
 // filter's, propagation's and reference's failed rows.
-func validateSampleCollection(ctx context.Context, stdout io.Writer, eng *duckdb.Engine, c *collection.Collection, inputs map[string]duckdb.Asset, spec sample.Spec, prog *progress) error {
+func validateSampleCollection(ctx context.Context, stdout io.Writer, eng *duckdb.Engine, c *collection.Collection, inputs map[string]runner.Asset, spec sample.Spec, prog *progress) error {
 	plan, err := compile.CompileCollection(ctx, c)
 	if err != nil {
 		return err
 	}
-	rep, err := eng.RunCollection(ctx, duckdb.CollectionAsset{Plan: plan, Members: inputs}, duckdb.Options{MaxFailureSamples: -1, Progress: prog.update})
+	rep, err := eng.RunCollection(ctx, runner.CollectionAsset{Plan: plan, Members: inputs}, runner.Options{MaxFailureSamples: -1, Progress: prog.update})
 	if rep == nil || rep.Outcome == nil {
 		return fmt.Errorf("validate the written sample: %w", err)
 	}

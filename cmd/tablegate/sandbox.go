@@ -8,12 +8,12 @@ import (
 	duckdbgo "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // allowedDirs are the folders a command's DuckDB may touch: those of its input, output and
 // database files, and the ones the user adds with --allow-dir (for the files a --query reads).
-func allowedDirs(in duckdb.Input, out duckdb.Output, extra []string) []string {
+func allowedDirs(in runner.Input, out runner.Output, extra []string) []string {
 	var dirs []string
 	add := func(path string) {
 		if path != "" {
@@ -21,21 +21,21 @@ func allowedDirs(in duckdb.Input, out duckdb.Output, extra []string) []string {
 		}
 	}
 	switch in := in.(type) {
-	case duckdb.ParquetInput:
+	case runner.ParquetInput:
 		add(in.Path)
-	case duckdb.CSVInput:
+	case runner.CSVInput:
 		add(in.Path)
-	case duckdb.NDJSONInput:
+	case runner.NDJSONInput:
 		add(in.Path)
-	case duckdb.TableInput:
+	case runner.TableInput:
 		add(in.File)
-	case duckdb.QueryInput:
+	case runner.QueryInput:
 		add(in.File)
 	}
 	switch out := out.(type) {
-	case duckdb.ParquetOutput:
+	case runner.ParquetOutput:
 		add(out.Path)
-	case duckdb.TableOutput:
+	case runner.TableOutput:
 		add(out.File)
 	}
 	return append(dirs, extra...)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/buildinfo"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // versionText is what `tablegate version` and `tablegate --version` print.
@@ -69,7 +70,7 @@ func storageVersionFlag(fl *pflag.FlagSet, v *string) {
 // engineFlagError turns a DuckDB setting that a flag gave and DuckDB refused into a usage error
 // naming the flag.
 func engineFlagError(err error, memoryLimit, storageVersion string) error {
-	var se *duckdb.SettingError
+	var se *runner.SettingError
 	if errors.As(err, &se) {
 		switch se.Setting {
 		case "memory_limit":

@@ -14,12 +14,13 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
 // bigRun runs a rule over 2e9 generated rows into a Parquet output, which takes far longer than
 // the tests let it: it returns the run's report, how long it took, the output path and the error.
-func bigRun(t *testing.T, ctx context.Context, opts duckdb.Options) (*outcome.Report, time.Duration, string, error) {
+func bigRun(t *testing.T, ctx context.Context, opts runner.Options) (*outcome.Report, time.Duration, string, error) {
 	t.Helper()
 	eng, err := duckdb.Open(duckdb.Config{})
 	require.NoError(t, err)
@@ -29,10 +30,10 @@ func bigRun(t *testing.T, ctx context.Context, opts duckdb.Options) (*outcome.Re
 	require.NoError(t, err)
 	out := filepath.Join(t.TempDir(), "big.parquet")
 	start := time.Now()
-	rep, err := eng.Run(ctx, duckdb.Asset{
+	rep, err := eng.Run(ctx, runner.Asset{
 		Plan:   plan,
-		Input:  duckdb.QueryInput{SQL: "SELECT range AS a FROM range(2000000000)"},
-		Output: duckdb.ParquetOutput{Path: out},
+		Input:  runner.QueryInput{SQL: "SELECT range AS a FROM range(2000000000)"},
+		Output: runner.ParquetOutput{Path: out},
 	}, opts)
 	return rep, time.Since(start), out, err
 }
@@ -41,7 +42,7 @@ func bigRun(t *testing.T, ctx context.Context, opts duckdb.Options) (*outcome.Re
 func TestCancelStopsPromptlyAndWritesNothing(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	_, took, out, err := bigRun(t, ctx, duckdb.Options{})
+	_, took, out, err := bigRun(t, ctx, runner.Options{})
 	require.Error(t, err)
 	require.Less(t, took, 5*time.Second, "the run must stop soon after the context ends")
 	_, statErr := os.Stat(out)
@@ -55,7 +56,7 @@ func TestCancelStopsPromptlyAndWritesNothing(t *testing.T) {
 // Options.Timeout bounds the run: past it the run ends with *outcome.TimeoutError, in the report
 // too, and writes nothing.
 func TestTimeoutStopsTheRun(t *testing.T) {
-	rep, took, out, err := bigRun(t, context.Background(), duckdb.Options{Timeout: 300 * time.Millisecond})
+	rep, took, out, err := bigRun(t, context.Background(), runner.Options{Timeout: 300 * time.Millisecond})
 	var timeout *outcome.TimeoutError
 	require.ErrorAs(t, err, &timeout)
 	require.Equal(t, 300*time.Millisecond, timeout.Limit)
@@ -77,7 +78,7 @@ func TestConcurrentRunsOnOneEngine(t *testing.T) {
 	const assets = 6
 	for i := range assets {
 		q := fmt.Sprintf("SELECT range AS n FROM range(%d)", 1000+i*10)
-		require.NoError(t, eng.WriteQuery(context.Background(), q, duckdb.ParquetOutput{Path: filepath.Join(dir, fmt.Sprintf("in%d.parquet", i))}))
+		require.NoError(t, eng.WriteQuery(context.Background(), q, runner.ParquetOutput{Path: filepath.Join(dir, fmt.Sprintf("in%d.parquet", i))}))
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, assets)
@@ -86,13 +87,13 @@ func TestConcurrentRunsOnOneEngine(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			reps[i], errs[i] = eng.Run(context.Background(), duckdb.Asset{
+			reps[i], errs[i] = eng.Run(context.Background(), runner.Asset{
 				Name:       fmt.Sprintf("nums%d", i),
 				Plan:       plan,
-				Input:      duckdb.ParquetInput{Path: filepath.Join(dir, fmt.Sprintf("in%d.parquet", i))},
-				Output:     duckdb.ParquetOutput{Path: filepath.Join(dir, "out", fmt.Sprintf("nums%d.parquet", i))},
+				Input:      runner.ParquetInput{Path: filepath.Join(dir, fmt.Sprintf("in%d.parquet", i))},
+				Output:     runner.ParquetOutput{Path: filepath.Join(dir, "out", fmt.Sprintf("nums%d.parquet", i))},
 				Quarantine: true,
-			}, duckdb.Options{})
+			}, runner.Options{})
 		}()
 	}
 	wg.Wait()
@@ -126,12 +127,12 @@ func TestCallerConnectionLeftAsFound(t *testing.T) {
 	p, err := compile.Compile(ordersSchema())
 	require.NoError(t, err)
 	eng := duckdb.New(e.db)
-	for _, in := range []duckdb.Input{
-		duckdb.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows))},
-		duckdb.TableInput{Table: "orders"},
+	for _, in := range []runner.Input{
+		runner.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows))},
+		runner.TableInput{Table: "orders"},
 	} {
-		out := duckdb.ParquetOutput{Path: e.path("out", in.String()+".parquet")}
-		rep, err := eng.Run(context.Background(), duckdb.Asset{Plan: p, Input: in, Output: out, Quarantine: true}, duckdb.Options{})
+		out := runner.ParquetOutput{Path: e.path("out", in.String()+".parquet")}
+		rep, err := eng.Run(context.Background(), runner.Asset{Plan: p, Input: in, Output: out, Quarantine: true}, runner.Options{})
 		require.NoError(t, err, in.String())
 		require.Greater(t, rep.Rows.Invalid, int64(0), "the bitmaps and temp tables were used")
 		require.Equal(t, before, state(), in.String())

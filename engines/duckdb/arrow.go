@@ -5,7 +5,6 @@ package duckdb
 import (
 	"context"
 	"database/sql/driver"
-	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -14,29 +13,19 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 )
 
-// ArrowInput validates Arrow record batches, e.g. a warehouse extract arriving in Go. The
-// reader is consumed once, into a temp table (rules read the rows twice). Available with the
-// build tag duckdb_arrow.
-type ArrowInput struct {
-	Reader array.RecordReader
-	// Name names the input in messages ("arrow" when empty).
-	Name string
-}
-
-func (in ArrowInput) String() string {
-	if in.Name != "" {
-		return in.Name
+// otherSource opens an Arrow input (runner.ArrowInput): it registers the records as a view,
+// which the opening copies into a temp table and drops; the registration is given back once the
+// input is open (run.afterOpen).
+func otherSource(_ context.Context, r *run, input runner.Input) (compile.Source, error) {
+	in, ok := input.(runner.ArrowInput)
+	if !ok {
+		return compile.Source{}, fmt.Errorf("the DuckDB engine cannot read %T inputs", input)
 	}
-	return "arrow"
-}
-
-// source registers the records as a view, which the opening copies into a temp table and
-// drops; the registration is given back once the input is open (run.opened).
-func (in ArrowInput) source(_ context.Context, r *run, _ map[string]bool) (compile.Source, error) {
 	if in.Reader == nil {
-		return compile.Source{}, fmt.Errorf("the Arrow reader is nil: %w", ErrNoSourceData)
+		return compile.Source{}, fmt.Errorf("the Arrow reader is nil: %w", runner.ErrNoSourceData)
 	}
 	view := fmt.Sprintf("__tg_arrow_%d", r.id)
 	err := r.arrow(func(a *duckdbgo.Arrow) (err error) {
@@ -49,81 +38,57 @@ func (in ArrowInput) source(_ context.Context, r *run, _ map[string]bool) (compi
 	return compile.Source{Kind: compile.ViewSource, View: view}, nil
 }
 
-// Filtered is the result of Filter: the valid rows and the invalid rows (with one valid/invalid
-// column per rule, named like the rule's check) as Arrow readers, and the failure counts. Close
-// it when done; the readers are valid until then.
-type Filtered struct {
-	Report  *outcome.Report
-	Valid   array.RecordReader
-	Invalid array.RecordReader
-	// Counts is, per rule, how many rows failed it (rules without failures are omitted).
-	Counts map[string]int64
-	run    *run
-}
-
-// Close releases the readers and the run's temporary state.
-func (f *Filtered) Close() {
-	if f.Valid != nil {
-		f.Valid.Release()
-	}
-	if f.Invalid != nil {
-		f.Invalid.Release()
-	}
-	if f.run != nil {
-		f.run.close()
-	}
-}
-
 // Filter validates the input without writing anything and returns the valid rows and the
-// failure info, for callers who drop invalid rows themselves. A column-schema mismatch is still
-// an error (*outcome.ColumnSchemaError), and so is a failing error table check
-// (*outcome.TableCheckError); failing rows are not. Available with the build tag
-// duckdb_arrow.
-func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in Input, opts Options) (*Filtered, error) {
+// failure info (runner.Engine.Filter). Available with the build tag duckdb_arrow.
+func (e *Engine) Filter(ctx context.Context, p *compile.Plan, in runner.Input, opts runner.Options) (*runner.Filtered, error) {
 	if in == nil {
-		return nil, fmt.Errorf("filter needs an input: %w", ErrNoSourceData)
+		return nil, fmt.Errorf("filter needs an input: %w", runner.ErrNoSourceData)
 	}
-	if err := opts.validate(); err != nil {
+	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	if e.other != nil {
-		return nil, errors.New("Filter hands the rows to the caller as Arrow, from DuckDB: it runs on an engine of Open or New, not NewOn; on another engine, validate to an output")
-	}
-	a := Asset{Plan: p, Input: in, Quarantine: true}
-	rep := NewReport(assetName(a), p.Name)
+	a := runner.Asset{Plan: p, Input: in, Quarantine: true}
+	rep := runner.NewReport(runner.AssetName(a), p.Name)
+	rep.DuckDBVersion = DuckDBVersion()
 	r, err := e.newRun(ctx)
 	if err != nil {
 		return nil, err
 	}
-	f := &Filtered{Report: rep, Counts: map[string]int64{}, run: r}
-	abort := func(err error) (*Filtered, error) {
+	f := &runner.Filtered{Report: rep, Counts: map[string]int64{}, Release: r.close}
+	abort := func(err error) (*runner.Filtered, error) {
 		f.Close()
 		return nil, err
 	}
 	b := newBackend(r, a, nil)
-	rel, err := e.load(ctx, b, rep, opts)
+	rel, err := runner.Load(ctx, b, a, rep, opts)
 	if err != nil {
 		return abort(err)
 	}
-	ev, err := e.evaluate(ctx, b, rep, rel, opts, outcome.PolicyFilter)
+	ing, err := runner.BeginEvaluation(ctx, b, a, rep, rel, opts, outcome.PolicyFilter)
 	if err != nil {
 		return abort(err)
 	}
-	total, stats, out := ev.total, ev.stats, ev.out
+	r.prog = ing.Prepared.Program // the run's close cleans up after it
+	res, err := runner.Execute(ctx, b, ing.Job, ing.Prepared)
+	ev, err := ing.Settle(ctx, res, err)
+	if err != nil {
+		return abort(err)
+	}
+	total, out := ev.Total, ev.Outcome
 	if out == outcome.TableCheckFailed {
 		// The batch as a whole is wrong: no row of it is handed on.
-		failed := tableCheckError(p, ev.tables)
+		failed := ev.TableCheckError(p)
 		failed.InPlace = true // Filter writes no table
 		return abort(failed)
 	}
-	rep.Rows = outcome.Rows{Input: total, Invalid: stats.invalid, Valid: total - stats.invalid}
+	rep.Rows = outcome.Rows{Input: total, Invalid: ev.Invalid(), Valid: total - ev.Invalid()}
 	rep.Outcome = &out
 	for i, rule := range p.Rules {
-		if stats.failed[i] > 0 {
-			f.Counts[rule.Name] = stats.failed[i]
+		if ev.Failed()[i] > 0 {
+			f.Counts[rule.Name] = ev.Failed()[i]
 		}
 	}
-	validSQL, invalidSQL := ev.res.ValidRows, ev.res.InvalidRows
+	validSQL, invalidSQL := ev.Res.ValidRows, ev.Res.InvalidRows
 	err = r.arrow(func(a *duckdbgo.Arrow) error {
 		// A new query on a connection ends the previous result's stream, so the invalid rows
 		// (the few) are read into memory first and the valid rows (the many) stream last.
@@ -185,3 +150,6 @@ func collect(r array.RecordReader) (array.RecordReader, error) {
 	}
 	return out, err
 }
+
+// The engine hands a run's rows to the caller as Arrow (runner.Engine.Filter).
+var _ runner.Filterer = (*Engine)(nil)

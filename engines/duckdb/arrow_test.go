@@ -19,6 +19,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -102,10 +103,10 @@ func TestArrowInputRun(t *testing.T) {
 	require.NoError(t, err)
 	defer eng.Close()
 	out := filepath.Join(t.TempDir(), "orders.parquet")
-	rep, err := eng.Run(context.Background(), duckdb.Asset{
-		Plan: arrowPlan(t), Input: duckdb.ArrowInput{Reader: arrowOrders(t)},
-		Output: duckdb.ParquetOutput{Path: out}, Quarantine: true,
-	}, duckdb.Options{})
+	rep, err := eng.Run(context.Background(), runner.Asset{
+		Plan: arrowPlan(t), Input: runner.ArrowInput{Reader: arrowOrders(t)},
+		Output: runner.ParquetOutput{Path: out}, Quarantine: true,
+	}, runner.Options{})
 	require.NoError(t, err)
 	require.Equal(t, outcome.Quarantined, *rep.Outcome)
 	require.Equal(t, outcome.Rows{Input: 5, Valid: 1, Invalid: 4}, rep.Rows)
@@ -125,7 +126,7 @@ func TestFilterReturnsArrow(t *testing.T) {
 	eng, err := duckdb.Open(duckdb.Config{})
 	require.NoError(t, err)
 	defer eng.Close()
-	f, err := eng.Filter(context.Background(), arrowPlan(t), duckdb.ArrowInput{Reader: arrowOrders(t)}, duckdb.Options{})
+	f, err := eng.Filter(context.Background(), arrowPlan(t), runner.ArrowInput{Reader: arrowOrders(t)}, runner.Options{})
 	require.NoError(t, err)
 	defer f.Close()
 	require.Equal(t, map[string]int64{"primary_key": 2, "amount|nullability": 1, "amount|min": 1, "price|max": 1, "tags|inner_min_length": 1}, f.Counts)
@@ -162,7 +163,7 @@ func TestFilterColumnMismatch(t *testing.T) {
 	defer eng.Close()
 	plan, err := compile.Compile(schema.New("Orders", schema.Int64("order_id")))
 	require.NoError(t, err)
-	_, err = eng.Filter(context.Background(), plan, duckdb.ArrowInput{Reader: arrowOrders(t)}, duckdb.Options{})
+	_, err = eng.Filter(context.Background(), plan, runner.ArrowInput{Reader: arrowOrders(t)}, runner.Options{})
 	var col *outcome.ColumnSchemaError
 	require.True(t, errors.As(err, &col), "got %v", err)
 	require.Equal(t, "VARCHAR", col.Mismatches[0].Actual)

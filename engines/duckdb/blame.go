@@ -7,6 +7,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/duckmsg"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -53,3 +54,32 @@ func (e *RuleRuntimeError) Unwrap() error { return e.Err }
 func (e *RuleRuntimeError) TypeName() string { return "RuleRuntimeError" }
 
 func firstLine(s string) string { return duckmsg.FirstLine(s) }
+
+// blameTableCheck finds the table check whose SQL raises the error the table checks' statement
+// raised, by evaluating each alone over the input (with the rule counts res read), and names it.
+// It runs only after the statement failed, so the cost of a scan per check is paid only then.
+func blameTableCheck(ctx context.Context, r *run, p *compile.Plan, rel compile.Relation, res *runner.Result, err error) error {
+	if ctx.Err() != nil {
+		return err
+	}
+	if len(p.TableChecks) > 1 {
+		want := firstLine(err.Error())
+		counts := append([]int64{res.Invalid}, res.Failed...)
+		for i := range p.TableChecks {
+			q, readsCounts := p.TableCheckProbe(rel, i)
+			var args []any
+			if readsCounts {
+				args = append(args, counts)
+			}
+			var v any
+			perr := r.conn.QueryRowContext(ctx, q, args...).Scan(&v)
+			if ctx.Err() != nil {
+				return err
+			}
+			if perr != nil && firstLine(perr.Error()) == want {
+				return runner.NewTableCheckRuntimeError(p, i, err)
+			}
+		}
+	}
+	return runner.NewTableCheckRuntimeError(p, -1, err)
+}

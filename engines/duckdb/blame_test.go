@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -16,7 +17,7 @@ import (
 // part.
 func TestRuleRuntimeErrorNamesTheRule(t *testing.T) {
 	long := strings.Repeat("secret-cell-text ", 20)
-	input := duckdb.QueryInput{SQL: "SELECT * FROM (VALUES ('a', '1'), ('b', '" + long + "')) AS t(k, s)"}
+	input := runner.QueryInput{SQL: "SELECT * FROM (VALUES ('a', '1'), ('b', '" + long + "')) AS t(k, s)"}
 	base := func() *schema.Schema { return schema.New("T", schema.String("k"), schema.String("s")) }
 	cases := []struct {
 		name, rule string
@@ -38,7 +39,7 @@ func TestRuleRuntimeErrorNamesTheRule(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = eng.Run(context.Background(), duckdb.Asset{Plan: plan, Input: input}, duckdb.Options{})
+			_, err = eng.Run(context.Background(), runner.Asset{Plan: plan, Input: input}, runner.Options{})
 			var rre *duckdb.RuleRuntimeError
 			if !errors.As(err, &rre) {
 				t.Fatalf("error %T %v, want a RuleRuntimeError", err, err)

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -29,9 +29,9 @@ func TestWideSchemaStatements(t *testing.T) {
 			// Column i fails on the rows where (row + i) % 7 == 0.
 			sel[i] = fmt.Sprintf("CASE WHEN (r + %d) %% 7 = 0 THEN -1 ELSE r END::BIGINT AS c%d", i, i)
 		}
-		in := duckdb.ParquetInput{Path: e.parquet(fmt.Sprintf("wide%d.parquet", n), "SELECT "+strings.Join(sel, ", ")+" FROM range(300) t(r)")}
+		in := runner.ParquetInput{Path: e.parquet(fmt.Sprintf("wide%d.parquet", n), "SELECT "+strings.Join(sel, ", ")+" FROM range(300) t(r)")}
 		start := time.Now()
-		rep, trace, err := runTraced(t, schema.New("Wide", cols...), duckdb.Asset{Input: in}, duckdb.Options{MaxFailureSamples: 3})
+		rep, trace, err := runTraced(t, schema.New("Wide", cols...), runner.Asset{Input: in}, runner.Options{MaxFailureSamples: 3})
 		var abort *outcome.ValidationAbortError
 		require.ErrorAs(t, err, &abort)
 		return strings.Count(trace, "tablegate trace:"), rep, time.Since(start)

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -52,7 +52,7 @@ func checkNamesOf(rep *outcome.Report) []string {
 // list of their members.
 func TestCheckDescriptions(t *testing.T) {
 	t.Parallel()
-	rep, err := run(t, describedSchema(), duckdb.Asset{}, duckdb.Options{})
+	rep, err := run(t, describedSchema(), runner.Asset{}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]string{
 		"dy_schema__columns":               "Columns and dtypes match Orders.",
@@ -76,7 +76,7 @@ func TestCheckDescriptions(t *testing.T) {
 		"dy_rule__tags__inner_nullability": "tags elements not null",
 	}, descriptions(rep))
 
-	rep, err = run(t, describedSchema(), duckdb.Asset{}, duckdb.Options{Granularity: duckdb.PerColumn})
+	rep, err = run(t, describedSchema(), runner.Asset{}, runner.Options{Granularity: runner.PerColumn})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"dy_schema__columns", "dy_col__order_id", "dy_col__line_no", "dy_col__amount", "dy_col__email",
 		"dy_col__status", "dy_col__placed_at", "dy_col__tags", "dy_schema__rules"}, checkNamesOf(rep), "note has no rules")
@@ -92,13 +92,13 @@ func TestCheckDescriptions(t *testing.T) {
 		"dy_schema__rules":   "Every schema-level rule of Orders: amount_is_rounded, paid_has_amount, primary_key.",
 	}, descriptions(rep))
 
-	rep, err = run(t, describedSchema(), duckdb.Asset{}, duckdb.Options{Granularity: duckdb.PerColumn, SchemaRulesPerRule: true})
+	rep, err = run(t, describedSchema(), runner.Asset{}, runner.Options{Granularity: runner.PerColumn, SchemaRulesPerRule: true})
 	require.NoError(t, err)
 	d := descriptions(rep)
 	assert.Equal(t, "Require whole cents.", d["dy_rule__amount_is_rounded"])
 	assert.Equal(t, "PK: order_id, line_no", d["dy_rule__primary_key"])
 
-	rep, err = run(t, describedSchema(), duckdb.Asset{}, duckdb.Options{Granularity: duckdb.PerSchema})
+	rep, err = run(t, describedSchema(), runner.Asset{}, runner.Options{Granularity: runner.PerSchema})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]string{
 		"dy_schema__columns": "Columns and dtypes match Orders.",
@@ -125,7 +125,7 @@ func TestNestedDescriptions(t *testing.T) {
 		schema.List("ids", schema.Int64("").PrimaryKey().Check("positive", "_ > 0")).Nullable(),
 		schema.Array("grid", schema.Int8("").Nullable().IsIn(0, 1), 2, 2).Nullable(),
 	)
-	rep, err := run(t, s, duckdb.Asset{}, duckdb.Options{})
+	rep, err := run(t, s, runner.Asset{}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]string{
 		"dy_schema__columns":                                "Columns and dtypes match Nested.",
@@ -152,7 +152,7 @@ func TestNestedDescriptions(t *testing.T) {
 		"dy_rule__grid__inner_is_in":                        "grid elements in (0, 1)",
 	}, descriptions(rep))
 
-	rep, err = run(t, s, duckdb.Asset{}, duckdb.Options{Granularity: duckdb.PerColumn})
+	rep, err = run(t, s, runner.Asset{}, runner.Options{Granularity: runner.PerColumn})
 	require.NoError(t, err)
 	d := descriptions(rep)
 	assert.Equal(t, "Every rule on tags: not null, length <= 5 elements, elements not null, elements unique within each list, elements length >= 2 bytes.", d["dy_col__tags"])
@@ -227,11 +227,11 @@ func TestCollapsedSeverityAndBlocking(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			a := duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("raw.parquet", gateSelect(tc.rows))}}
+			a := runner.Asset{Input: runner.ParquetInput{Path: e.parquet("raw.parquet", gateSelect(tc.rows))}}
 			if tc.quarantine {
-				a.Output, a.Quarantine = duckdb.ParquetOutput{Path: e.path("out", "gate.parquet")}, true
+				a.Output, a.Quarantine = runner.ParquetOutput{Path: e.path("out", "gate.parquet")}, true
 			}
-			rep, _ := run(t, gateSchema(), a, duckdb.Options{Granularity: duckdb.PerColumn})
+			rep, _ := run(t, gateSchema(), a, runner.Options{Granularity: runner.PerColumn})
 			require.Equal(t, tc.out, outcomeOf(rep))
 			assert.Equal(t, tc.want, summary(rep))
 			health := outcome.Warning
@@ -243,7 +243,7 @@ func TestCollapsedSeverityAndBlocking(t *testing.T) {
 			assert.Equal(t, health, rep.Health)
 
 			// The same at schema granularity: one check, every member.
-			rep, _ = run(t, gateSchema(), a, duckdb.Options{Granularity: duckdb.PerSchema})
+			rep, _ = run(t, gateSchema(), a, runner.Options{Granularity: runner.PerSchema})
 			sev := W
 			blocking := !tc.quarantine
 			for _, c := range tc.want[1:] {
@@ -263,7 +263,7 @@ func TestCollapsedSeverityAndBlocking(t *testing.T) {
 func TestCollapsedSamples(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", gateSelect(
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", gateSelect(
 		`(1, 1, NULL, 11, 'x'), (2, 1, NULL, -1, NULL), (3, 1, NULL, 12, NULL), (4, 1, NULL, -2, NULL), (5, 1, NULL, 5, NULL)`))}
 	raw := func(t *testing.T, rep *outcome.Report, name string) string {
 		for _, c := range rep.Checks {
@@ -276,7 +276,7 @@ func TestCollapsedSamples(t *testing.T) {
 		t.Fatalf("no check %s", name)
 		return ""
 	}
-	rep, err := run(t, gateSchema(), duckdb.Asset{Input: in}, duckdb.Options{Granularity: duckdb.PerColumn})
+	rep, err := run(t, gateSchema(), runner.Asset{Input: in}, runner.Options{Granularity: runner.PerColumn})
 	require.Error(t, err)
 	assert.Equal(t, `[{"dy_rule":"m|min","ok":2,"a":1,"w":null,"m":-1,"free":null},`+
 		`{"dy_rule":"m|min","ok":4,"a":1,"w":null,"m":-2,"free":null},`+
@@ -289,13 +289,13 @@ func TestCollapsedSamples(t *testing.T) {
 		{"rule": "m|max", "failed": 2, "expr": "\"m\" <= 10"}]`), m["dataframely/rules"])
 	assert.NotContains(t, metadata(t, rep, "dy_col__a"), "dataframely/failed_examples")
 
-	rep, err = run(t, gateSchema(), duckdb.Asset{Input: in}, duckdb.Options{Granularity: duckdb.PerSchema, MaxFailureSamples: 3})
+	rep, err = run(t, gateSchema(), runner.Asset{Input: in}, runner.Options{Granularity: runner.PerSchema, MaxFailureSamples: 3})
 	require.Error(t, err)
 	assert.Equal(t, `[{"dy_rule":"m|min","ok":2,"a":1,"w":null,"m":-1,"free":null},`+
 		`{"dy_rule":"m|min","ok":4,"a":1,"w":null,"m":-2,"free":null},`+
 		`{"dy_rule":"m|max","ok":1,"a":1,"w":null,"m":11,"free":"x"}]`, raw(t, rep, "dy_schema__rules"))
 
-	rep, err = run(t, gateSchema(), duckdb.Asset{Input: in}, duckdb.Options{Granularity: duckdb.PerSchema, MaxFailureSamples: -1})
+	rep, err = run(t, gateSchema(), runner.Asset{Input: in}, runner.Options{Granularity: runner.PerSchema, MaxFailureSamples: -1})
 	require.Error(t, err)
 	m = metadata(t, rep, "dy_schema__rules")
 	assert.NotContains(t, m, "dataframely/failed_examples")
@@ -310,7 +310,7 @@ func TestSamplesSchemaColumnsOnly(t *testing.T) {
 	db := e.path("wh.duckdb")
 	e.table(db, "raw", "SELECT 'secret' AS extra, free, m, w, a, ok FROM ("+gateSelect(
 		`(1, -1, NULL, 1, 'x'), (2, 1, NULL, 1, NULL), (3, -3, 'abc', 1, NULL), (4, -4, NULL, 1, NULL)`)+")")
-	rep, err := run(t, gateSchema(), duckdb.Asset{Input: duckdb.TableInput{File: db, Table: "raw"}}, duckdb.Options{MaxFailureSamples: 2, RowSample: 1})
+	rep, err := run(t, gateSchema(), runner.Asset{Input: runner.TableInput{File: db, Table: "raw"}}, runner.Options{MaxFailureSamples: 2, RowSample: 1})
 	require.Error(t, err)
 	i := slices.IndexFunc(rep.Checks, func(c outcome.Check) bool { return c.Name == "dy_rule__a__min" })
 	require.GreaterOrEqual(t, i, 0, "no check dy_rule__a__min")
@@ -338,13 +338,13 @@ func TestColumnNamedSchema(t *testing.T) {
 		{"fine", int64(20), "invalid", "valid", "valid"},
 	}
 	for _, tc := range []struct {
-		opts  duckdb.Options
+		opts  runner.Options
 		names []string
 	}{
-		{duckdb.Options{}, []string{"dy_schema__columns", "dy_rule__n_small", "dy_rule__schema__nullability", "dy_rule__schema__min_length"}},
-		{duckdb.Options{Granularity: duckdb.PerColumn}, []string{"dy_schema__columns", "dy_col__schema", "dy_schema__rules"}},
-		{duckdb.Options{Granularity: duckdb.PerColumn, SchemaRulesPerRule: true}, []string{"dy_schema__columns", "dy_col__schema", "dy_rule__n_small"}},
-		{duckdb.Options{Granularity: duckdb.PerSchema}, []string{"dy_schema__columns", "dy_schema__rules"}},
+		{runner.Options{}, []string{"dy_schema__columns", "dy_rule__n_small", "dy_rule__schema__nullability", "dy_rule__schema__min_length"}},
+		{runner.Options{Granularity: runner.PerColumn}, []string{"dy_schema__columns", "dy_col__schema", "dy_schema__rules"}},
+		{runner.Options{Granularity: runner.PerColumn, SchemaRulesPerRule: true}, []string{"dy_schema__columns", "dy_col__schema", "dy_rule__n_small"}},
+		{runner.Options{Granularity: runner.PerSchema}, []string{"dy_schema__columns", "dy_schema__rules"}},
 	} {
 		name := string(tc.opts.Granularity)
 		if tc.opts.SchemaRulesPerRule {
@@ -355,14 +355,14 @@ func TestColumnNamedSchema(t *testing.T) {
 			e := newEnv(t)
 			db := e.path("wh.duckdb")
 			e.table(db, "raw", sel)
-			rep, err := run(t, s, duckdb.Asset{Input: duckdb.TableInput{File: db, Table: "raw"}, Output: duckdb.TableOutput{File: db, Table: "named"}, Quarantine: true}, tc.opts)
+			rep, err := run(t, s, runner.Asset{Input: runner.TableInput{File: db, Table: "raw"}, Output: runner.TableOutput{File: db, Table: "named"}, Quarantine: true}, tc.opts)
 			require.NoError(t, err)
 			assert.Equal(t, tc.names, checkNamesOf(rep))
 			rows, cols, ok := e.tableRows(db, "named_quarantine")
 			require.True(t, ok)
 			assert.Equal(t, []string{"schema VARCHAR", "n BIGINT", "dy_rule__n_small VARCHAR", "dy_rule__schema__nullability VARCHAR", "dy_rule__schema__min_length VARCHAR"}, cols)
 			assert.Equal(t, wantQuar, rows)
-			if tc.opts.Granularity == duckdb.PerColumn {
+			if tc.opts.Granularity == runner.PerColumn {
 				assert.Equal(t, parseJSON(t, `[{"rule": "schema|nullability", "failed": 0, "expr": "\"schema\" IS NOT NULL"},
 					{"rule": "schema|min_length", "failed": 1, "expr": "strlen(\"schema\") >= 2"}]`), metadata(t, rep, "dy_col__schema")["dataframely/rules"])
 				assert.Equal(t, "Every rule on schema: not null, length >= 2 bytes.", descriptions(rep)["dy_col__schema"])
@@ -377,15 +377,15 @@ func TestSchemaGranularityColumnRulesOnly(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	s := schema.New("Cols", schema.Int64("a").Min(0), schema.String("b").Nullable(), schema.Int64("c").Max(5))
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", "SELECT 1::BIGINT AS a, NULL::VARCHAR AS b, 9::BIGINT AS c")}
-	rep, err := run(t, s, duckdb.Asset{Input: in}, duckdb.Options{Granularity: duckdb.PerSchema})
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", "SELECT 1::BIGINT AS a, NULL::VARCHAR AS b, 9::BIGINT AS c")}
+	rep, err := run(t, s, runner.Asset{Input: in}, runner.Options{Granularity: runner.PerSchema})
 	require.Error(t, err)
 	assert.Equal(t, []chk{{"dy_schema__columns", true, outcome.SeverityError, true}, {"dy_schema__rules", false, outcome.SeverityError, true}}, summary(rep))
 	m := metadata(t, rep, "dy_schema__rules")
 	assert.Len(t, m["dataframely/rules"], 4)
 	assert.Equal(t, 1.0, m["dataframely/failed_row_count"])
 
-	rep, err = run(t, s, duckdb.Asset{Input: in}, duckdb.Options{Granularity: duckdb.PerColumn})
+	rep, err = run(t, s, runner.Asset{Input: in}, runner.Options{Granularity: runner.PerColumn})
 	require.Error(t, err)
 	assert.Equal(t, []string{"dy_schema__columns", "dy_col__a", "dy_col__c"}, checkNamesOf(rep))
 }
@@ -395,17 +395,17 @@ func TestSchemaGranularityColumnRulesOnly(t *testing.T) {
 func TestSettingsAsArguments(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(allValidRows))}
-	out := duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(allValidRows))}
+	out := runner.ParquetOutput{Path: e.path("out", "orders.parquet")}
 	for _, tc := range []struct {
-		opts duckdb.Options
-		want duckdb.SettingError
+		opts runner.Options
+		want runner.SettingError
 	}{
-		{duckdb.Options{Granularity: "table"}, duckdb.SettingError{Setting: "check_granularity", Value: "table", Source: "argument Options.Granularity", Allowed: "rule, column or schema"}},
-		{duckdb.Options{RowSample: -2}, duckdb.SettingError{Setting: "row_sample", Value: "-2", Source: "argument Options.RowSample", Allowed: "a whole number from 0 up"}},
+		{runner.Options{Granularity: "table"}, runner.SettingError{Setting: "check_granularity", Value: "table", Source: "argument Options.Granularity", Allowed: "rule, column or schema"}},
+		{runner.Options{RowSample: -2}, runner.SettingError{Setting: "row_sample", Value: "-2", Source: "argument Options.RowSample", Allowed: "a whole number from 0 up"}},
 	} {
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in, Output: out}, tc.opts)
-		var se *duckdb.SettingError
+		rep, err := run(t, ordersSchema(), runner.Asset{Input: in, Output: out}, tc.opts)
+		var se *runner.SettingError
 		require.ErrorAs(t, err, &se)
 		assert.Equal(t, tc.want, *se)
 		assert.Equal(t, `setting `+tc.want.Setting+`: "`+tc.want.Value+`" (from `+tc.want.Source+`) is not allowed; use `+tc.want.Allowed, err.Error())
@@ -414,8 +414,8 @@ func TestSettingsAsArguments(t *testing.T) {
 		assert.False(t, exists(t, out.Path))
 	}
 	// The zero value and every documented value are fine.
-	for _, g := range []duckdb.Granularity{"", duckdb.PerRule, duckdb.PerColumn, duckdb.PerSchema} {
-		_, err := run(t, ordersSchema(), duckdb.Asset{Input: in}, duckdb.Options{Granularity: g, MaxFailureSamples: -1})
+	for _, g := range []runner.Granularity{"", runner.PerRule, runner.PerColumn, runner.PerSchema} {
+		_, err := run(t, ordersSchema(), runner.Asset{Input: in}, runner.Options{Granularity: g, MaxFailureSamples: -1})
 		require.NoError(t, err, g)
 	}
 }
@@ -428,22 +428,22 @@ func TestSamplesReadNoMoreThanNeeded(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	// Every row fails a|min; even rows fail m|min, odd ones m|max.
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", "SELECT i::BIGINT AS ok, -i::BIGINT AS a, NULL::VARCHAR AS w, "+
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", "SELECT i::BIGINT AS ok, -i::BIGINT AS a, NULL::VARCHAR AS w, "+
 		"CASE WHEN i % 2 = 0 THEN -1 ELSE 11 END::BIGINT AS m, NULL::VARCHAR AS free FROM range(1, 1001) t(i)")}
-	sampled := func(opts duckdb.Options) (bool, *outcome.Report) {
-		rep, trace, err := runTraced(t, gateSchema(), duckdb.Asset{Input: in}, opts)
+	sampled := func(opts runner.Options) (bool, *outcome.Report) {
+		rep, trace, err := runTraced(t, gateSchema(), runner.Asset{Input: in}, opts)
 		require.Error(t, err) // every row is invalid and there is no quarantine
 		// The statement that picks samples (the failing values' statement also unnests a list).
 		return strings.Contains(trace, "SELECT k, CAST(__tg_rid AS VARCHAR)"), rep
 	}
-	picked, rep := sampled(duckdb.Options{Granularity: duckdb.PerSchema, MaxFailureSamples: 3})
+	picked, rep := sampled(runner.Options{Granularity: runner.PerSchema, MaxFailureSamples: 3})
 	assert.True(t, picked)
 	assert.Len(t, metadata(t, rep, "dy_schema__rules")["dataframely/failed_examples"], 3)
-	_, rep = sampled(duckdb.Options{Granularity: duckdb.PerColumn, MaxFailureSamples: 3})
+	_, rep = sampled(runner.Options{Granularity: runner.PerColumn, MaxFailureSamples: 3})
 	assert.Len(t, metadata(t, rep, "dy_col__m")["dataframely/failed_examples"], 3)
-	_, rep = sampled(duckdb.Options{MaxFailureSamples: 3})
+	_, rep = sampled(runner.Options{MaxFailureSamples: 3})
 	assert.Len(t, metadata(t, rep, "dy_rule__m__max")["dataframely/failed_examples"], 3)
-	picked, rep = sampled(duckdb.Options{MaxFailureSamples: -1})
+	picked, rep = sampled(runner.Options{MaxFailureSamples: -1})
 	assert.False(t, picked)
 	assert.Equal(t, 1000.0, metadata(t, rep, "dy_rule__a__min")["dataframely/failed_row_count"])
 }
@@ -459,7 +459,7 @@ func TestFileSchemasReadOnlyForSeveralFiles(t *testing.T) {
 		path  string
 		reads bool
 	}{{e.path("parts", "a.parquet"), false}, {e.path("parts", "*.parquet"), true}} {
-		_, trace, err := runTraced(t, gateSchema(), duckdb.Asset{Input: duckdb.ParquetInput{Path: c.path}}, duckdb.Options{})
+		_, trace, err := runTraced(t, gateSchema(), runner.Asset{Input: runner.ParquetInput{Path: c.path}}, runner.Options{})
 		require.NoError(t, err)
 		assert.Equal(t, c.reads, strings.Contains(trace, "FROM parquet_schema("), c.path)
 	}

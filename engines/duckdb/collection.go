@@ -16,25 +16,17 @@ import (
 	"github.com/tablegate/tablegate/runner"
 )
 
-// CollectionAsset is what a collection's run validates and writes: the compiled collection and,
-// by member name, each member's input and output (an Asset whose Plan is set from the
-// collection's). An optional member may be left out, or given without an Input: it is absent.
-type CollectionAsset struct {
-	Plan    *compile.CollectionPlan
-	Members map[string]Asset
-}
-
 // memberRun is one member's part of a collection's run.
 type memberRun struct {
 	plan *compile.MemberPlan
-	a    Asset
+	a    runner.Asset
 	rep  *outcome.Report
 	// absent: the member has no input (an optional member left out).
 	absent bool
 	b      *backend
-	ing    *evaluating
+	ing    *runner.Evaluating
 	ex     *runner.Execution
-	ev     *evaluation
+	ev     *runner.Evaluation
 	err    error
 }
 
@@ -45,7 +37,7 @@ type memberRun struct {
 // them or none. The report is always returned; the error is a *outcome.CollectionError when a
 // member's outcome failed (errors.As finds its typed error), or a *outcome.MemberError when a
 // member's input or output failed.
-func (e *Engine) RunCollection(ctx context.Context, ca CollectionAsset, opts Options) (*outcome.CollectionReport, error) {
+func (e *Engine) RunCollection(ctx context.Context, ca runner.CollectionAsset, opts runner.Options) (*outcome.CollectionReport, error) {
 	if opts.Timeout <= 0 {
 		return e.runCollection(ctx, ca, opts)
 	}
@@ -59,20 +51,20 @@ func (e *Engine) RunCollection(ctx context.Context, ca CollectionAsset, opts Opt
 	return rep, err
 }
 
-func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Options) (*outcome.CollectionReport, error) {
+func (e *Engine) runCollection(ctx context.Context, ca runner.CollectionAsset, opts runner.Options) (*outcome.CollectionReport, error) {
 	cp := ca.Plan
-	start := opts.now()
-	crep := &outcome.CollectionReport{Collection: cp.Collection.Name, RunID: opts.runID(start), StartedAt: start.UTC().Format("2006-01-02T15:04:05.999999999Z07:00"),
+	start := opts.Clock()
+	crep := &outcome.CollectionReport{Collection: cp.Collection.Name, RunID: opts.RunIDAt(start), StartedAt: start.UTC().Format("2006-01-02T15:04:05.999999999Z07:00"),
 		CommonPrimaryKey: slices.Clone(cp.Key), Members: map[string]*outcome.Report{}, Filters: []outcome.FilterResult{}}
 	if crep.CommonPrimaryKey == nil {
 		crep.CommonPrimaryKey = []string{}
 	}
-	defer func() { crep.DurationS = opts.now().Sub(start).Seconds() }()
+	defer func() { crep.DurationS = opts.Clock().Sub(start).Seconds() }()
 	members, err := collectionMembers(ca)
 	if err != nil {
 		return crep, failCollection(crep, err)
 	}
-	if err := CheckReportFilesWith(Asset{}, []DataFile{{"the collection file", cp.Collection.File}}, opts.ReportFiles...); err != nil {
+	if err := runner.CheckReportFilesWith(runner.Asset{}, []runner.DataFile{{What: "the collection file", Path: cp.Collection.File}}, opts.ReportFiles...); err != nil {
 		return crep, failCollection(crep, err)
 	}
 	mopts := opts // every member's precheck refuses report files that are its data
@@ -84,11 +76,11 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		m.rep.Collection = &outcome.CollectionRun{Name: crep.Collection, RunID: crep.RunID, Member: m.plan.Name}
 		crep.MemberOrder = append(crep.MemberOrder, m.plan.Name)
 		crep.Members[m.plan.Name] = m.rep
-		if err := precheck(ctx, m.a, mopts, m.rep); err != nil {
+		if err := runner.Precheck(ctx, e, m.a, mopts, m.rep); err != nil {
 			return crep, failCollection(crep, &outcome.MemberError{Member: m.plan.Name, Err: err})
 		}
 		if m.absent {
-			e.skipped(m.rep, m.a, mopts)
+			runner.Skipped(m.rep, m.a, mopts)
 		}
 	}
 	// A set no one commit covers is refused before anything is read.
@@ -127,36 +119,37 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		r := e.sibling(root)
 		opened = append(opened, r)
 		m.b = newBackend(r, m.a, written)
-		lopts := mopts.forMember(m.plan.Name)
+		lopts := mopts.ForMember(m.plan.Name)
 		lopts.SkipMissing = mopts.SkipMissing || m.plan.Optional
-		lopts.progress("reading input", 0)
-		rel, err := e.load(ctx, m.b, m.rep, lopts)
-		if errors.Is(err, ErrNoSourceData) && lopts.SkipMissing {
+		lopts.Phase("reading input", 0)
+		rel, err := runner.Load(ctx, m.b, m.a, m.rep, lopts)
+		if errors.Is(err, runner.ErrNoSourceData) && lopts.SkipMissing {
 			// An optional member whose input matches no data is absent, as one not given.
-			warn(m.rep, mopts, fmt.Sprintf("member %s: %s matches no data: the member is absent", m.plan.Name, m.a.Input))
-			e.skipped(m.rep, m.a, mopts)
+			mopts.Warn(m.rep, fmt.Sprintf("member %s: %s matches no data: the member is absent", m.plan.Name, m.a.Input))
+			runner.Skipped(m.rep, m.a, mopts)
 			m.absent = true
 			continue
 		}
 		if err != nil {
 			return crep, endCollection(crep, m, err)
 		}
-		if m.ing, err = e.beginEvaluation(ctx, m.b, m.rep, rel, mopts.forMember(m.plan.Name), policyOf(m.a)); err != nil {
-			return crep, endCollection(crep, m, fail(m.rep, err))
+		if m.ing, err = runner.BeginEvaluation(ctx, m.b, m.a, m.rep, rel, mopts.ForMember(m.plan.Name), runner.PolicyOf(m.a)); err != nil {
+			return crep, endCollection(crep, m, runner.Fail(m.rep, err))
 		}
-		if m.ex, err = runner.Start(m.b, m.ing.ra, m.ing.p); err != nil {
-			return crep, endCollection(crep, m, fail(m.rep, err))
+		r.prog = m.ing.Prepared.Program // the run's close cleans up after it
+		if m.ex, err = runner.Start(m.b, m.ing.Job, m.ing.Prepared); err != nil {
+			return crep, endCollection(crep, m, runner.Fail(m.rep, err))
 		}
 		// The collection's rules are set in the failing rows before they are counted.
 		if err := m.ex.Until(ctx, func(s compile.Step) bool { return s.Op == compile.Counts }); err != nil {
 			return crep, endCollection(crep, m, m.settle(ctx, err))
 		}
-		runs[m.plan.Name] = compile.MemberRun{Plan: m.a.Plan, Rel: m.ing.p.Rel, Failed: m.ing.p.Program.Failed(), PerfectHashBits: m.ing.p.Facts.PerfectHashBits}
+		runs[m.plan.Name] = compile.MemberRun{Plan: m.a.Plan, Rel: m.ing.Prepared.Rel, Failed: m.ing.Prepared.Program.Failed(), PerfectHashBits: m.ing.Prepared.Facts.PerfectHashBits}
 	}
 
 	steps, cleanup := cp.Steps(root.id, runs)
 	if len(steps) > 0 {
-		opts.progress("applying the collection's filters", 0)
+		opts.Phase("applying the collection's filters", 0)
 	}
 	for _, s := range steps {
 		if _, err := root.conn.ExecContext(ctx, s.SQL); err != nil {
@@ -169,7 +162,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 		if m.absent {
 			continue
 		}
-		mopts.forMember(m.plan.Name).progress("counting failures", m.ex.Result().Facts.Rows)
+		mopts.ForMember(m.plan.Name).Phase("counting failures", m.ex.Result().Facts.Rows)
 		if err := m.ex.Until(ctx, nil); err != nil {
 			return crep, endCollection(crep, m, m.settle(ctx, err))
 		}
@@ -181,7 +174,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 
 	passed := true
 	for _, m := range members {
-		if m.ev != nil && !m.ev.out.Succeeded() {
+		if m.ev != nil && !m.ev.Outcome.Succeeded() {
 			passed = false
 		}
 	}
@@ -199,7 +192,7 @@ func (e *Engine) runCollection(ctx context.Context, ca CollectionAsset, opts Opt
 
 // collectionMembers pairs the collection's members with the assets given for them: every
 // required member needs an input, and every asset a member.
-func collectionMembers(ca CollectionAsset) ([]*memberRun, error) {
+func collectionMembers(ca runner.CollectionAsset) ([]*memberRun, error) {
 	cp := ca.Plan
 	var unknown []string
 	for name := range ca.Members {
@@ -243,7 +236,7 @@ func memberNames(cp *compile.CollectionPlan) string {
 
 // settle reads the member's execution into its report's checks (err: what its steps returned).
 func (m *memberRun) settle(ctx context.Context, err error) error {
-	m.ev, err = m.ing.settle(ctx, m.ex.Result(), err)
+	m.ev, err = m.ing.Settle(ctx, m.ex.Result(), err)
 	return err
 }
 
@@ -252,7 +245,7 @@ func (m *memberRun) settle(ctx context.Context, err error) error {
 // error.
 func endCollection(crep *outcome.CollectionReport, at *memberRun, err error) error {
 	if rep := at.rep; rep.Error == nil {
-		fail(rep, err)
+		runner.Fail(rep, err)
 	}
 	var col *outcome.ColumnSchemaError
 	if errors.As(err, &col) {
@@ -266,13 +259,13 @@ func endCollection(crep *outcome.CollectionReport, at *memberRun, err error) err
 // writeMembers takes every writing member's lock (lockMembers), stages every member's write in
 // the write set, then puts them all in place at once (commitMembers); a failure while staging
 // undoes every staged write.
-func writeMembers(ctx context.Context, members []*memberRun, opts Options) error {
+func writeMembers(ctx context.Context, members []*memberRun, opts runner.Options) error {
 	var writing []*memberRun
 	var outs []memberOutput
 	for _, m := range members {
 		if m.ex != nil && m.ex.Writes() {
 			writing = append(writing, m)
-			outs = append(outs, memberOutput{Output: m.a.Output, QuarantineName: quarantineName(m.a, m.rep.Asset)})
+			outs = append(outs, memberOutput{Output: m.a.Output, QuarantineName: runner.QuarantineNameOf(m.a, m.rep.Asset)})
 		}
 	}
 	// Every member's lock, before any member writes a temporary; its writers join the set.
@@ -284,7 +277,7 @@ func writeMembers(ctx context.Context, members []*memberRun, opts Options) error
 	var staged []StagedWrite
 	for _, m := range writing {
 		m.b.r.set = ws
-		opts.forMember(m.plan.Name).progress("writing outputs", m.ex.Result().Facts.Rows)
+		opts.ForMember(m.plan.Name).Phase("writing outputs", m.ex.Result().Facts.Rows)
 		if err := m.ex.Stage(ctx); err != nil {
 			for _, s := range staged {
 				s.Exec.Abort()
@@ -293,12 +286,12 @@ func writeMembers(ctx context.Context, members []*memberRun, opts Options) error
 		}
 		staged = append(staged, StagedWrite{Member: m.plan.Name, Output: m.a.Output, Exec: m.ex})
 	}
-	opts.progress("putting every member in place", 0)
+	opts.Phase("putting every member in place", 0)
 	return commitMembers(ctx, ws, staged)
 }
 
 // concludeCollection settles every member's report and the collection's.
-func concludeCollection(crep *outcome.CollectionReport, members []*memberRun, opts Options, passed bool) error {
+func concludeCollection(crep *outcome.CollectionReport, members []*memberRun, opts runner.Options, passed bool) error {
 	failed := map[string]error{}
 	var runErr error
 	written := true
@@ -314,11 +307,11 @@ func concludeCollection(crep *outcome.CollectionReport, members []*memberRun, op
 				werr = merr.Err
 			}
 		}
-		err := conclude(m.rep, m.a, opts, m.ev, werr)
+		err := runner.Conclude(m.rep, m.a, opts, m.ev, werr)
 		var nv *outcome.NoValidRowsError
 		if errors.As(err, &nv) && !passed {
 			nv.Quarantine = "" // no member was written, its quarantine neither
-			fail(m.rep, err)
+			runner.Fail(m.rep, err)
 		}
 		switch {
 		case err != nil && m.err != nil: // the write failed: no outcome
@@ -328,7 +321,7 @@ func concludeCollection(crep *outcome.CollectionReport, members []*memberRun, op
 		case err != nil:
 			failed[m.plan.Name] = err
 		}
-		if m.a.Output != nil && !m.rep.Table.Written && m.ev != nil && m.ev.out != outcome.NoValidRows {
+		if m.a.Output != nil && !m.rep.Table.Written && m.ev != nil && m.ev.Outcome != outcome.NoValidRows {
 			written = false
 		}
 	}
@@ -376,8 +369,8 @@ func filterResults(cp *compile.CollectionPlan, members []*memberRun, runs map[st
 					continue
 				}
 				fr.Check, fr.Description = r.Check, r.Description
-				if m.ev != nil && i < len(m.ev.stats.failed) {
-					fr.Failed[m.plan.Name] = m.ev.stats.failed[i]
+				if m.ev != nil && i < len(m.ev.Failed()) {
+					fr.Failed[m.plan.Name] = m.ev.Failed()[i]
 				}
 			}
 		}
@@ -409,13 +402,13 @@ func filterResults(cp *compile.CollectionPlan, members []*memberRun, runs map[st
 // order: each member's (as ExplainAsset's) up to its counts, the collection's steps, each
 // member's counts and report, every member's writes, then the cleanup. It opens every member's
 // input and counts its rows; it evaluates nothing.
-func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts Options) (string, error) {
+func (e *Engine) ExplainCollection(ctx context.Context, ca runner.CollectionAsset, opts runner.Options) (string, error) {
 	cp := ca.Plan
 	members, err := collectionMembers(ca)
 	if err != nil {
 		return "", err
 	}
-	if err := opts.validate(); err != nil {
+	if err := opts.Validate(); err != nil {
 		return "", err
 	}
 	root, err := e.newRun(ctx)
@@ -437,15 +430,11 @@ func (e *Engine) ExplainCollection(ctx context.Context, ca CollectionAsset, opts
 		r := e.sibling(root)
 		defer r.close()
 		bk := newBackend(r, m.a, written)
-		rel, err := e.load(ctx, bk, &outcome.Report{}, opts)
+		p, err := runner.ExplainOpened(ctx, bk, m.a, opts, runner.PolicyOf(m.a))
 		if err != nil {
 			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
 		}
-		p, err := prepare(ctx, bk, runAsset(r.id, m.a, opts, policyOf(m.a), checkGroups(m.a.Plan, opts), bk.target()), rel)
-		if err != nil {
-			return "", &outcome.MemberError{Member: m.plan.Name, Err: err}
-		}
-		p.Open = bk.opening.Steps
+		r.prog = p.Program // the run's close cleans up after it
 		var steps, ends []compile.Step
 		for _, s := range p.Program.Steps() {
 			if s.Op == compile.Cleanup {

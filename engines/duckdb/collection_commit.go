@@ -12,7 +12,7 @@ import (
 // write steps); Exec.Finish records it in the run's write set, Exec.Abort undoes it.
 type StagedWrite struct {
 	Member string
-	Output Output
+	Output runner.Output
 	Exec   *runner.Execution
 }
 
@@ -60,7 +60,7 @@ func memberOutputs(members []*memberRun) []memberOutput {
 	var outs []memberOutput
 	for _, m := range members {
 		if !m.absent && m.a.Output != nil {
-			outs = append(outs, memberOutput{Output: m.a.Output, QuarantineName: quarantineName(m.a, m.rep.Asset)})
+			outs = append(outs, memberOutput{Output: m.a.Output, QuarantineName: runner.QuarantineNameOf(m.a, m.rep.Asset)})
 		}
 	}
 	return outs

@@ -14,6 +14,7 @@ import (
 	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/sql"
 )
 
@@ -50,18 +51,18 @@ func TestCollectionTablesOfOneDatabase(t *testing.T) {
 	e := newEnv(t)
 	db := e.path("out", "wh.duckdb")
 	c := tablesCollection()
-	outs := map[string]duckdb.TableOutput{
+	outs := map[string]runner.TableOutput{
 		"orders":  {File: db, Table: "select"},
 		"items":   {File: db, Table: "Positionen_ä_注文"},
 		"refunds": {File: db, Schema: "money", Table: "order"},
 	}
 	run := func(orders, items, refunds string) (*outcome.CollectionReport, error) {
-		assets := map[string]duckdb.Asset{}
+		assets := map[string]runner.Asset{}
 		for m, rows := range map[string]string{"orders": orders, "items": items, "refunds": refunds} {
 			in := e.parquet("in/"+m+".parquet", fmt.Sprintf(colSelects[m], rows))
-			assets[m] = duckdb.Asset{Input: duckdb.ParquetInput{Path: in}, Output: outs[m], Quarantine: true}
+			assets[m] = runner.Asset{Input: runner.ParquetInput{Path: in}, Output: outs[m], Quarantine: true}
 		}
-		return runCollection(t, c, assets, duckdb.Options{})
+		return runCollection(t, c, assets, runner.Options{})
 	}
 	type state map[string][2]int // member -> rows of its table and its quarantine (-1: none)
 	read := func() state {
@@ -114,10 +115,10 @@ func TestCollectionTablesReadAndWriteOneDatabase(t *testing.T) {
 	e.table(db, "raw_orders", fmt.Sprintf(colSelects["orders"], "(1, 1.0), (2, -1.0)"))
 	e.table(db, "items", fmt.Sprintf(colSelects["items"], "(1, 1, 'p', 1), (2, 1, 'p', 1)"))
 	c := collection.New("c").Member("orders", colOrders()).Member("items", colItems()).OneToAtLeastOne("has_items", "orders", "items")
-	rep, err := runCollection(t, c, map[string]duckdb.Asset{
-		"orders": {Input: duckdb.TableInput{File: db, Table: "raw_orders"}, Output: duckdb.TableOutput{File: db, Table: "orders"}, Quarantine: true},
-		"items":  {Input: duckdb.TableInput{File: db, Table: "items"}, Output: duckdb.TableOutput{File: db, Table: "items"}, Quarantine: true},
-	}, duckdb.Options{})
+	rep, err := runCollection(t, c, map[string]runner.Asset{
+		"orders": {Input: runner.TableInput{File: db, Table: "raw_orders"}, Output: runner.TableOutput{File: db, Table: "orders"}, Quarantine: true},
+		"items":  {Input: runner.TableInput{File: db, Table: "items"}, Output: runner.TableOutput{File: db, Table: "items"}, Quarantine: true},
+	}, runner.Options{})
 	require.NoError(t, err)
 	require.True(t, rep.Written)
 	rows, _ := e.dbTable(db, "main", "orders")
@@ -135,25 +136,25 @@ func TestCollectionTablesExplainIsWhatRuns(t *testing.T) {
 	e := newEnv(t)
 	db := e.path("wh.duckdb")
 	e.table(db, "orders_quarantine", fmt.Sprintf(colSelects["orders"], "(9, -1.0)"))
-	in := func(m, rows string) duckdb.Input {
-		return duckdb.ParquetInput{Path: e.parquet("in/"+m+".parquet", fmt.Sprintf(colSelects[m], rows))}
+	in := func(m, rows string) runner.Input {
+		return runner.ParquetInput{Path: e.parquet("in/"+m+".parquet", fmt.Sprintf(colSelects[m], rows))}
 	}
-	ca := duckdb.CollectionAsset{Plan: compileCollection(t, tablesCollection()), Members: map[string]duckdb.Asset{
-		"orders":  {Input: in("orders", "(1, 1.0), (2, 1.0)"), Output: duckdb.TableOutput{File: db, Table: "orders"}, Quarantine: true},
-		"items":   {Input: in("items", "(1, 1, 'p', 1), (1, 2, 'p', 0)"), Output: duckdb.TableOutput{File: db, Schema: "lines", Table: "select"}, Quarantine: true},
-		"refunds": {Input: in("refunds", "(1, 1, 1.0)"), Output: duckdb.TableOutput{File: db, Table: "refunds"}, Quarantine: true},
+	ca := runner.CollectionAsset{Plan: compileCollection(t, tablesCollection()), Members: map[string]runner.Asset{
+		"orders":  {Input: in("orders", "(1, 1.0), (2, 1.0)"), Output: runner.TableOutput{File: db, Table: "orders"}, Quarantine: true},
+		"items":   {Input: in("items", "(1, 1, 'p', 1), (1, 2, 'p', 0)"), Output: runner.TableOutput{File: db, Schema: "lines", Table: "select"}, Quarantine: true},
+		"refunds": {Input: in("refunds", "(1, 1, 1.0)"), Output: runner.TableOutput{File: db, Table: "refunds"}, Quarantine: true},
 	}}
 	explainer, err := duckdb.Open(duckdb.Config{})
 	require.NoError(t, err)
 	defer explainer.Close()
-	text, err := explainer.ExplainCollection(context.Background(), ca, duckdb.Options{})
+	text, err := explainer.ExplainCollection(context.Background(), ca, runner.Options{})
 	require.NoError(t, err)
 
 	var trace bytes.Buffer
 	eng, err := duckdb.Open(duckdb.Config{Trace: &trace, TraceFull: true})
 	require.NoError(t, err)
 	defer eng.Close()
-	rep, err := eng.RunCollection(context.Background(), ca, duckdb.Options{})
+	rep, err := eng.RunCollection(context.Background(), ca, runner.Options{})
 	require.NoError(t, err)
 	require.True(t, rep.Written)
 	var lines []string
@@ -198,18 +199,18 @@ func TestCollectionTablesOfTheEnginesDatabase(t *testing.T) {
 	eng, err := duckdb.Open(duckdb.Config{})
 	require.NoError(t, err)
 	defer eng.Close()
-	in := func(m, rows string) duckdb.Input {
-		return duckdb.ParquetInput{Path: e.parquet("in/"+m+".parquet", fmt.Sprintf(colSelects[m], rows))}
+	in := func(m, rows string) runner.Input {
+		return runner.ParquetInput{Path: e.parquet("in/"+m+".parquet", fmt.Sprintf(colSelects[m], rows))}
 	}
-	ca := duckdb.CollectionAsset{Plan: compileCollection(t, c), Members: map[string]duckdb.Asset{
-		"orders": {Input: in("orders", "(1, 1.0), (2, 1.0)"), Output: duckdb.TableOutput{Table: "orders"}, Quarantine: true},
-		"items":  {Input: in("items", "(1, 1, 'p', 1)"), Output: duckdb.TableOutput{Table: "items"}, Quarantine: true},
+	ca := runner.CollectionAsset{Plan: compileCollection(t, c), Members: map[string]runner.Asset{
+		"orders": {Input: in("orders", "(1, 1.0), (2, 1.0)"), Output: runner.TableOutput{Table: "orders"}, Quarantine: true},
+		"items":  {Input: in("items", "(1, 1, 'p', 1)"), Output: runner.TableOutput{Table: "items"}, Quarantine: true},
 	}}
-	text, err := eng.ExplainCollection(context.Background(), ca, duckdb.Options{})
+	text, err := eng.ExplainCollection(context.Background(), ca, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, 1, strings.Count(text, "\nBEGIN TRANSACTION;"), text)
 	assert.Contains(t, text, "-- 1. commit every member's tables: write (commit)")
-	rep, err := eng.RunCollection(context.Background(), ca, duckdb.Options{})
+	rep, err := eng.RunCollection(context.Background(), ca, runner.Options{})
 	require.NoError(t, err)
 	require.True(t, rep.Written)
 	var orders, items, quarantined int
@@ -244,12 +245,12 @@ func TestCollectionTablesDetachedAfterTheRun(t *testing.T) {
 	run := func(n int) error {
 		e.table(other, "items", fmt.Sprintf("SELECT i AS order_id, 1::BIGINT AS line, 'p' AS product_id, 1::BIGINT AS qty FROM range(1, %d) t(i)", n+1))
 		orders := fmt.Sprintf("SELECT i AS order_id, CASE WHEN i = 2 THEN -1.0 ELSE 1.0 END::DOUBLE AS amount FROM range(1, %d) t(i)", n+1)
-		ca := duckdb.CollectionAsset{Plan: compileCollection(t, c), Members: map[string]duckdb.Asset{
-			"orders": {Input: duckdb.ParquetInput{Path: e.parquet("in/orders.parquet", orders)},
-				Output: duckdb.TableOutput{File: db, Table: "orders"}, Quarantine: true},
-			"items": {Input: duckdb.TableInput{File: other, Table: "items"}, Output: duckdb.TableOutput{File: db, Table: "items"}, Quarantine: true},
+		ca := runner.CollectionAsset{Plan: compileCollection(t, c), Members: map[string]runner.Asset{
+			"orders": {Input: runner.ParquetInput{Path: e.parquet("in/orders.parquet", orders)},
+				Output: runner.TableOutput{File: db, Table: "orders"}, Quarantine: true},
+			"items": {Input: runner.TableInput{File: other, Table: "items"}, Output: runner.TableOutput{File: db, Table: "items"}, Quarantine: true},
 		}}
-		_, err := eng.RunCollection(context.Background(), ca, duckdb.Options{})
+		_, err := eng.RunCollection(context.Background(), ca, runner.Options{})
 		return err
 	}
 

@@ -16,6 +16,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -50,12 +51,12 @@ func compileCollection(t *testing.T, c *collection.Collection) *compile.Collecti
 	return cp
 }
 
-func runCollection(t *testing.T, c *collection.Collection, assets map[string]duckdb.Asset, opts duckdb.Options) (*outcome.CollectionReport, error) {
+func runCollection(t *testing.T, c *collection.Collection, assets map[string]runner.Asset, opts runner.Options) (*outcome.CollectionReport, error) {
 	t.Helper()
 	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
-	rep, err := eng.RunCollection(context.Background(), duckdb.CollectionAsset{Plan: compileCollection(t, c), Members: assets}, opts)
+	rep, err := eng.RunCollection(context.Background(), runner.CollectionAsset{Plan: compileCollection(t, c), Members: assets}, opts)
 	require.NotNil(t, rep)
 	return rep, err
 }
@@ -169,12 +170,12 @@ func TestCollectionRelationships(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
-			assets := map[string]duckdb.Asset{}
+			assets := map[string]runner.Asset{}
 			for m, rows := range tc.data {
 				in := e.parquet("in/"+m+".parquet", fmt.Sprintf(colSelects[m], rows))
-				assets[m] = duckdb.Asset{Input: duckdb.ParquetInput{Path: in}, Output: duckdb.ParquetOutput{Path: e.path("out", m+".parquet")}, Quarantine: true}
+				assets[m] = runner.Asset{Input: runner.ParquetInput{Path: in}, Output: runner.ParquetOutput{Path: e.path("out", m+".parquet")}, Quarantine: true}
 			}
-			rep, err := runCollection(t, tc.build(), assets, duckdb.Options{})
+			rep, err := runCollection(t, tc.build(), assets, runner.Options{})
 			require.NoError(t, err)
 			require.Equal(t, outcome.CollectionPassed, *rep.Outcome)
 			require.True(t, rep.Written)
@@ -207,11 +208,11 @@ func TestCollectionAllOrNothing(t *testing.T) {
 	orders := e.parquet("in/orders.parquet", fmt.Sprintf(colSelects["orders"], "(1, 1.0), (2, 1.0)"))
 	items := e.parquet("in/items.parquet", fmt.Sprintf(colSelects["items"], "(1, 1, 'p', 1), (2, 1, 'p', 0)"))
 	c := collection.New("c").Member("orders", colOrders()).Member("items", colItems())
-	assets := map[string]duckdb.Asset{
-		"orders": {Input: duckdb.ParquetInput{Path: orders}, Output: duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}},
-		"items":  {Input: duckdb.ParquetInput{Path: items}, Output: duckdb.ParquetOutput{Path: e.path("out", "items.parquet")}},
+	assets := map[string]runner.Asset{
+		"orders": {Input: runner.ParquetInput{Path: orders}, Output: runner.ParquetOutput{Path: e.path("out", "orders.parquet")}},
+		"items":  {Input: runner.ParquetInput{Path: items}, Output: runner.ParquetOutput{Path: e.path("out", "items.parquet")}},
 	}
-	rep, err := runCollection(t, c, assets, duckdb.Options{})
+	rep, err := runCollection(t, c, assets, runner.Options{})
 	var cerr *outcome.CollectionError
 	require.ErrorAs(t, err, &cerr)
 	var abort *outcome.ValidationAbortError
@@ -228,7 +229,7 @@ func TestCollectionAllOrNothing(t *testing.T) {
 
 	// Fixed, both are written.
 	e.parquet("in/items.parquet", fmt.Sprintf(colSelects["items"], "(1, 1, 'p', 1), (2, 1, 'p', 3)"))
-	rep, err = runCollection(t, c, assets, duckdb.Options{})
+	rep, err = runCollection(t, c, assets, runner.Options{})
 	require.NoError(t, err)
 	require.True(t, rep.Written)
 	require.Len(t, e.parquetRows(e.path("out", "orders.parquet")), 2)
@@ -241,10 +242,10 @@ func TestCollectionQuarantineColumns(t *testing.T) {
 	orders := e.parquet("in/orders.parquet", fmt.Sprintf(colSelects["orders"], "(1, 1.0), (2, 1.0)"))
 	items := e.parquet("in/items.parquet", fmt.Sprintf(colSelects["items"], "(1, 1, 'p', 1)"))
 	c := collection.New("c").Member("orders", colOrders()).Member("items", colItems()).OneToAtLeastOne("has_items", "orders", "items")
-	_, err := runCollection(t, c, map[string]duckdb.Asset{
-		"orders": {Input: duckdb.ParquetInput{Path: orders}, Output: duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true},
-		"items":  {Input: duckdb.ParquetInput{Path: items}, Output: duckdb.ParquetOutput{Path: e.path("out", "items.parquet")}, Quarantine: true},
-	}, duckdb.Options{})
+	_, err := runCollection(t, c, map[string]runner.Asset{
+		"orders": {Input: runner.ParquetInput{Path: orders}, Output: runner.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true},
+		"items":  {Input: runner.ParquetInput{Path: items}, Output: runner.ParquetOutput{Path: e.path("out", "items.parquet")}, Quarantine: true},
+	}, runner.Options{})
 	require.NoError(t, err)
 	cols := e.parquetColumns(e.path("out", "orders_quarantine.parquet"))
 	require.Contains(t, cols, "dy_rule__has_items VARCHAR")
@@ -258,9 +259,9 @@ func TestCollectionMissingMember(t *testing.T) {
 	require.NoError(t, err)
 	defer eng.Close()
 	cp := compileCollection(t, c)
-	_, err = eng.RunCollection(context.Background(), duckdb.CollectionAsset{Plan: cp, Members: map[string]duckdb.Asset{"orders": {Input: duckdb.ParquetInput{Path: "x.parquet"}}}}, duckdb.Options{})
+	_, err = eng.RunCollection(context.Background(), runner.CollectionAsset{Plan: cp, Members: map[string]runner.Asset{"orders": {Input: runner.ParquetInput{Path: "x.parquet"}}}}, runner.Options{})
 	require.ErrorContains(t, err, "no input for member items, which is not optional")
-	_, err = eng.RunCollection(context.Background(), duckdb.CollectionAsset{Plan: cp, Members: map[string]duckdb.Asset{"order": {}}}, duckdb.Options{})
+	_, err = eng.RunCollection(context.Background(), runner.CollectionAsset{Plan: cp, Members: map[string]runner.Asset{"order": {}}}, runner.Options{})
 	require.ErrorContains(t, err, "collection c has no member order; its members are orders, items")
 }
 
@@ -271,10 +272,10 @@ func TestCollectionMembersInOneDatabase(t *testing.T) {
 	e.table(db, "orders", fmt.Sprintf(colSelects["orders"], "(1, 1.0), (2, 1.0)"))
 	e.table(db, "items", fmt.Sprintf(colSelects["items"], "(1, 1, 'p', 1)"))
 	c := collection.New("c").Member("orders", colOrders()).Member("items", colItems()).OneToAtLeastOne("has_items", "orders", "items")
-	rep, err := runCollection(t, c, map[string]duckdb.Asset{
-		"orders": {Input: duckdb.TableInput{File: db, Table: "orders"}, Output: duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true},
-		"items":  {Input: duckdb.TableInput{File: db, Table: "items"}, Output: duckdb.ParquetOutput{Path: e.path("out", "items.parquet")}, Quarantine: true},
-	}, duckdb.Options{})
+	rep, err := runCollection(t, c, map[string]runner.Asset{
+		"orders": {Input: runner.TableInput{File: db, Table: "orders"}, Output: runner.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true},
+		"items":  {Input: runner.TableInput{File: db, Table: "items"}, Output: runner.ParquetOutput{Path: e.path("out", "items.parquet")}, Quarantine: true},
+	}, runner.Options{})
 	require.NoError(t, err)
 	require.True(t, rep.Written)
 	require.Equal(t, [][]any{{int64(1), 1.0}}, e.parquetRows(e.path("out", "orders.parquet")))
@@ -297,23 +298,23 @@ func TestCollectionExplainIsWhatRuns(t *testing.T) {
 		OneToAtLeastOne("has_items", "orders", "items").SQLFilter("units", "items", "sum(qty) > 0").
 		Reference("known_product", "items.product_id", "products.product_id")
 	cp := compileCollection(t, c)
-	ca := duckdb.CollectionAsset{Plan: cp, Members: map[string]duckdb.Asset{
-		"orders":   {Input: duckdb.ParquetInput{Path: orders}, Output: duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true},
-		"items":    {Input: duckdb.TableInput{File: db, Table: "items"}, Output: duckdb.ParquetOutput{Path: e.path("out", "items.parquet")}, Quarantine: true},
-		"refunds":  {Input: duckdb.ParquetInput{Path: refunds}, Output: duckdb.ParquetOutput{Path: e.path("out", "refunds.parquet")}, Quarantine: true},
-		"products": {Input: duckdb.ParquetInput{Path: products}, Output: duckdb.ParquetOutput{Path: e.path("out", "products.parquet")}, Quarantine: true},
+	ca := runner.CollectionAsset{Plan: cp, Members: map[string]runner.Asset{
+		"orders":   {Input: runner.ParquetInput{Path: orders}, Output: runner.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true},
+		"items":    {Input: runner.TableInput{File: db, Table: "items"}, Output: runner.ParquetOutput{Path: e.path("out", "items.parquet")}, Quarantine: true},
+		"refunds":  {Input: runner.ParquetInput{Path: refunds}, Output: runner.ParquetOutput{Path: e.path("out", "refunds.parquet")}, Quarantine: true},
+		"products": {Input: runner.ParquetInput{Path: products}, Output: runner.ParquetOutput{Path: e.path("out", "products.parquet")}, Quarantine: true},
 	}}
 	explainer, err := duckdb.Open(duckdb.Config{})
 	require.NoError(t, err)
 	defer explainer.Close()
-	text, err := explainer.ExplainCollection(context.Background(), ca, duckdb.Options{})
+	text, err := explainer.ExplainCollection(context.Background(), ca, runner.Options{})
 	require.NoError(t, err)
 
 	var trace bytes.Buffer
 	eng, err := duckdb.Open(duckdb.Config{Trace: &trace, TraceFull: true})
 	require.NoError(t, err)
 	defer eng.Close()
-	rep, err := eng.RunCollection(context.Background(), ca, duckdb.Options{})
+	rep, err := eng.RunCollection(context.Background(), ca, runner.Options{})
 	require.NoError(t, err)
 	require.True(t, rep.Written)
 	// The sections' titles are comments of their own, which the single table's listing has not.
@@ -336,10 +337,10 @@ func TestCollectionOptionalMemberWithoutData(t *testing.T) {
 	orders := e.parquet("in/orders.parquet", fmt.Sprintf(colSelects["orders"], "(1, 1.0), (2, 1.0)"))
 	c := collection.New("c").Member("orders", colOrders()).Member("refunds", colRefunds(), collection.Optional()).
 		OneToAtLeastOne("refunded", "orders", "refunds")
-	rep, err := runCollection(t, c, map[string]duckdb.Asset{
-		"orders":  {Input: duckdb.ParquetInput{Path: orders}, Output: duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}},
-		"refunds": {Input: duckdb.ParquetInput{Path: e.path("in", "refunds-*.parquet")}, Output: duckdb.ParquetOutput{Path: e.path("out", "refunds.parquet")}},
-	}, duckdb.Options{})
+	rep, err := runCollection(t, c, map[string]runner.Asset{
+		"orders":  {Input: runner.ParquetInput{Path: orders}, Output: runner.ParquetOutput{Path: e.path("out", "orders.parquet")}},
+		"refunds": {Input: runner.ParquetInput{Path: e.path("in", "refunds-*.parquet")}, Output: runner.ParquetOutput{Path: e.path("out", "refunds.parquet")}},
+	}, runner.Options{})
 	require.NoError(t, err)
 	require.Equal(t, outcome.Skipped, *rep.Members["refunds"].Outcome)
 	require.Contains(t, rep.Members["refunds"].Warnings[0], "matches no data: the member is absent")

@@ -13,6 +13,7 @@ import (
 	"github.com/tablegate/tablegate/collection"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // TestCollectionWritesAllOrNothing: a rename that fails after another member's files were put
@@ -25,11 +26,11 @@ func TestCollectionWritesAllOrNothing(t *testing.T) {
 	write := func(orders, items string) error {
 		o := e.parquet("in/orders.parquet", fmt.Sprintf(colSelects["orders"], orders))
 		i := e.parquet("in/items.parquet", fmt.Sprintf(colSelects["items"], items))
-		assets := map[string]duckdb.Asset{
-			"orders": {Input: duckdb.ParquetInput{Path: o}, Output: duckdb.ParquetOutput{Path: e.path("sales", "orders.parquet")}, Quarantine: true},
-			"items":  {Input: duckdb.ParquetInput{Path: i}, Output: duckdb.ParquetOutput{Path: e.path("lines", "items.parquet")}, Quarantine: true},
+		assets := map[string]runner.Asset{
+			"orders": {Input: runner.ParquetInput{Path: o}, Output: runner.ParquetOutput{Path: e.path("sales", "orders.parquet")}, Quarantine: true},
+			"items":  {Input: runner.ParquetInput{Path: i}, Output: runner.ParquetOutput{Path: e.path("lines", "items.parquet")}, Quarantine: true},
 		}
-		_, err := runCollection(t, c, assets, duckdb.Options{})
+		_, err := runCollection(t, c, assets, runner.Options{})
 		return err
 	}
 	err := write("(1, 1.0), (2, 1.0)", "(1, 1, 'p', 1)")
@@ -82,22 +83,22 @@ func TestCollectionWritesAllOrNothing(t *testing.T) {
 func TestCollectionRefusesSetsNoCommitCovers(t *testing.T) {
 	e := newEnv(t)
 	c := collection.New("c").Member("orders", colOrders()).Member("items", colItems())
-	missing := duckdb.ParquetInput{Path: e.path("in", "missing.parquet")}
+	missing := runner.ParquetInput{Path: e.path("in", "missing.parquet")}
 	for name, tc := range map[string]struct {
-		outs [2]duckdb.Output
+		outs [2]runner.Output
 		want string
 	}{
-		"parquet and a table": {[2]duckdb.Output{duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}, duckdb.TableOutput{File: e.path("out", "wh.duckdb"), Table: "items"}},
+		"parquet and a table": {[2]runner.Output{runner.ParquetOutput{Path: e.path("out", "orders.parquet")}, runner.TableOutput{File: e.path("out", "wh.duckdb"), Table: "items"}},
 			"write every member to Parquet files (--out-dir DIR), or every member to tables of one DuckDB database file (--out-dir FILE.duckdb)"},
-		"two database files": {[2]duckdb.Output{duckdb.TableOutput{File: e.path("out", "a.duckdb"), Table: "orders"}, duckdb.TableOutput{File: e.path("out", "b.duckdb"), Table: "items"}},
+		"two database files": {[2]runner.Output{runner.TableOutput{File: e.path("out", "a.duckdb"), Table: "orders"}, runner.TableOutput{File: e.path("out", "b.duckdb"), Table: "items"}},
 			"write every member's table to one database file (--out-dir FILE.duckdb"},
 	} {
 		outs := tc.outs
 		t.Run(name, func(t *testing.T) {
-			_, err := runCollection(t, c, map[string]duckdb.Asset{
+			_, err := runCollection(t, c, map[string]runner.Asset{
 				"orders": {Input: missing, Output: outs[0]},
 				"items":  {Input: missing, Output: outs[1]},
-			}, duckdb.Options{})
+			}, runner.Options{})
 			var refused *duckdb.SetRefusedError
 			require.ErrorAs(t, err, &refused)
 			assert.Contains(t, err.Error(), "cannot be written all or nothing")

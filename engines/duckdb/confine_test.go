@@ -12,6 +12,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // TestConfined: a confined engine validates inputs and writes outputs inside its allowed
@@ -29,24 +30,24 @@ func TestConfined(t *testing.T) {
 	defer eng.Close()
 	ctx := context.Background()
 
-	rep, err := eng.Run(ctx, duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: inside}, Output: duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true}, duckdb.Options{})
+	rep, err := eng.Run(ctx, runner.Asset{Plan: p, Input: runner.ParquetInput{Path: inside}, Output: runner.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, outcome.Quarantined, *rep.Outcome)
 	assert.Len(t, e.parquetRows(e.path("out", "orders.parquet")), 3)
 
-	for name, in := range map[string]duckdb.Input{
-		"a Parquet file":         duckdb.ParquetInput{Path: outside},
-		"a query reading a file": duckdb.QueryInput{SQL: "SELECT * FROM read_parquet('" + outside + "')"},
-		"a query reading /etc":   duckdb.QueryInput{SQL: "SELECT * FROM read_csv('/etc/passwd')"},
-		"a database file":        duckdb.TableInput{File: e.path("secret", "wh.duckdb"), Table: "orders"},
+	for name, in := range map[string]runner.Input{
+		"a Parquet file":         runner.ParquetInput{Path: outside},
+		"a query reading a file": runner.QueryInput{SQL: "SELECT * FROM read_parquet('" + outside + "')"},
+		"a query reading /etc":   runner.QueryInput{SQL: "SELECT * FROM read_csv('/etc/passwd')"},
+		"a database file":        runner.TableInput{File: e.path("secret", "wh.duckdb"), Table: "orders"},
 	} {
-		_, err := eng.Run(ctx, duckdb.Asset{Plan: p, Input: in}, duckdb.Options{})
+		_, err := eng.Run(ctx, runner.Asset{Plan: p, Input: in}, runner.Options{})
 		var de *duckdbgo.Error
 		if assert.True(t, errors.As(err, &de), "%s: %v", name, err) {
 			assert.Equal(t, duckdbgo.ErrorTypePermission, de.Type, name)
 		}
 	}
-	_, err = eng.Run(ctx, duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: inside}, Output: duckdb.ParquetOutput{Path: e.path("secret", "orders.parquet")}, Quarantine: true}, duckdb.Options{})
+	_, err = eng.Run(ctx, runner.Asset{Plan: p, Input: runner.ParquetInput{Path: inside}, Output: runner.ParquetOutput{Path: e.path("secret", "orders.parquet")}, Quarantine: true}, runner.Options{})
 	var oe *outcome.OutputError
 	assert.True(t, errors.As(err, &oe), "an output outside: %v", err)
 	assert.NoFileExists(t, e.path("secret", "orders.parquet"))

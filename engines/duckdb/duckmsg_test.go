@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/collection"
-	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -20,12 +20,12 @@ func TestRuntimeErrorMessagesAreCut(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	long := strings.Repeat("x", 200)
-	text := duckdb.ParquetInput{Path: e.parquet("text.parquet", "SELECT 'n' || range || '"+long+"' AS id FROM range(3)")}
-	ids := duckdb.ParquetInput{Path: e.parquet("ids.parquet", "SELECT range::UBIGINT AS id FROM range(3)")}
+	text := runner.ParquetInput{Path: e.parquet("text.parquet", "SELECT 'n' || range || '"+long+"' AS id FROM range(3)")}
+	ids := runner.ParquetInput{Path: e.parquet("ids.parquet", "SELECT range::UBIGINT AS id FROM range(3)")}
 	for _, tc := range []struct {
 		name string
 		s    *schema.Schema
-		in   duckdb.Input
+		in   runner.Input
 		says string
 	}{
 		{"a value that does not convert", schema.New("M", schema.String("id")).AddTableCheck(schema.Condition("boom", "max(CAST(id AS INTEGER)) > 0")),
@@ -33,7 +33,7 @@ func TestRuntimeErrorMessagesAreCut(t *testing.T) {
 		{"an INTERNAL error", schema.New("M", schema.UInt64("id")).AddTableCheck(schema.Condition("boom", "bool_and(id + 18446744073709550000 <= 18446744073709550615)")),
 			ids, "INTERNAL Error: Information loss on integer cast"},
 	} {
-		rep, err := run(t, tc.s, duckdb.Asset{Input: tc.in}, duckdb.Options{})
+		rep, err := run(t, tc.s, runner.Asset{Input: tc.in}, runner.Options{})
 		require.Error(t, err, tc.name)
 		for _, msg := range []string{err.Error(), rep.Error.Message} {
 			assert.Contains(t, msg, tc.says, tc.name)
@@ -47,10 +47,10 @@ func TestRuntimeErrorMessagesAreCut(t *testing.T) {
 	a := schema.New("a", schema.Int64("k").PrimaryKey(), schema.String("v"))
 	b := schema.New("b", schema.Int64("k").PrimaryKey())
 	c := collection.New("c").Member("a", a).Member("b", b).SQLFilter("boom", "a", "bool_and(CAST(v AS INTEGER) > 0)")
-	crep, err := runCollection(t, c, map[string]duckdb.Asset{
-		"a": {Input: duckdb.ParquetInput{Path: e.parquet("a.parquet", "SELECT range AS k, 'v' || range || '"+long+"' AS v FROM range(3)")}},
-		"b": {Input: duckdb.ParquetInput{Path: e.parquet("b.parquet", "SELECT range AS k FROM range(3)")}},
-	}, duckdb.Options{})
+	crep, err := runCollection(t, c, map[string]runner.Asset{
+		"a": {Input: runner.ParquetInput{Path: e.parquet("a.parquet", "SELECT range AS k, 'v' || range || '"+long+"' AS v FROM range(3)")}},
+		"b": {Input: runner.ParquetInput{Path: e.parquet("b.parquet", "SELECT range AS k FROM range(3)")}},
+	}, runner.Options{})
 	require.Error(t, err)
 	for _, msg := range []string{err.Error(), crep.Error.Message} {
 		assert.Contains(t, msg, "Could not convert string 'v0xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'")

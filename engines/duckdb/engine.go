@@ -1,15 +1,18 @@
-// Package duckdb runs compiled plans on DuckDB: it opens an asset's input, runs the program compile
-// builds from the plan and the input's facts (every rule evaluated once), applies the failure
-// policy, hands the valid rows to the table and the invalid rows to the quarantine, written
-// atomically, and reports one check per rule. It holds no SQL of the evaluation: see
-// compile.Program.
+// Package duckdb is the DuckDB engine, the local one: its Engine is a runner.Connector whose
+// sessions open an asset's input (the input addresses of package runner), run the statements of
+// the engine-neutral run on a connection of their own, and write the table and the quarantine
+// atomically (Parquet files swapped in under a lock and journal, DuckDB tables in one
+// transaction). It also runs what only DuckDB does: collections (every member in one session,
+// written all or none), Filter's Arrow rows, Inspect and WriteQuery. It registers itself with
+// runner when imported, as a database/sql driver does (tablegate.Open finds it), and links the
+// run history (package history). It holds no SQL of the evaluation (compile.Program) and imports
+// no other engine.
 package duckdb
 
 import (
 	"context"
 	gosql "database/sql"
 	"fmt"
-	"io"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -38,8 +41,6 @@ type Engine struct {
 	// database the engine opened without a thread count, since the setting is global.
 	boost threadBoost
 	trace *trace.Tracer
-	// other, when set, is the engine the runs go to instead of DuckDB (NewOn).
-	other Connector
 }
 
 // threadBoost raises DuckDB's global thread count while runs aggregate keys, and gives it back
@@ -54,37 +55,8 @@ type threadBoost struct {
 	restore int64 // the count to give back
 }
 
-// Config configures an engine's DuckDB.
-type Config struct {
-	// Path is a DuckDB database file; "" is an in-memory database.
-	Path string
-	// MemoryLimit caps DuckDB's memory (DuckDB syntax: "4GB"); "" keeps DuckDB's default (80% of
-	// RAM). Past it DuckDB spills to TempDirectory.
-	MemoryLimit string
-	// TempDirectory is where DuckDB spills; "" uses DuckDB's default (<Path>.tmp next to the
-	// database, or .tmp in the working directory for in-memory databases). Each engine spills to
-	// a folder of its own inside it (tablegate-<pid>-*), removed on Close; the folder of an
-	// engine that died is removed by the next engine on the same TempDirectory.
-	TempDirectory string
-	// Threads limits DuckDB's worker threads; 0 uses every core, and on 1 or 2 cores lets the
-	// engine raise DuckDB's (global) thread count to 3 while key aggregates run.
-	Threads int
-	// Trace, when set, gets a line per statement the engine runs, with its wall time and the
-	// process's CPU time over it (the CLI's TABLEGATE_TRACE); TraceFull writes whole statements,
-	// not their first 160 characters.
-	Trace     io.Writer
-	TraceFull bool
-	// Confined limits DuckDB's file access to AllowedDirectories (and their subfolders),
-	// TempDirectory and the engine's spill folder: inputs, outputs and database files elsewhere
-	// are refused with DuckDB's permission error. Without it, access is as DuckDB has it.
-	Confined           bool
-	AllowedDirectories []string
-	// StorageVersion is the storage format of the database files the engine creates (Path when
-	// it does not exist yet, and DuckDB-table outputs in new files): "" is DefaultStorageVersion,
-	// which DuckDB 1.5 and later read; "latest" is the embedded DuckDB's own format. A file that
-	// exists keeps the format it has.
-	StorageVersion string
-}
+// Config configures an engine's DuckDB (runner.Config, which the facade's Open takes).
+type Config = runner.Config
 
 // DefaultStorageVersion is the storage format of new database files unless Config says
 // otherwise: the newest that DuckDB 1.5 still reads.
@@ -123,7 +95,7 @@ func Open(cfg Config) (*Engine, error) {
 	connector, err := duckdbgo.NewConnector(cfg.Path+"?storage_compatibility_version="+url.QueryEscape(version), nil)
 	if err != nil {
 		if cfg.StorageVersion != "" && strings.Contains(err.Error(), "storage_compatibility_version") {
-			return nil, &SettingError{Setting: "storage_compatibility_version", Value: cfg.StorageVersion, Source: "argument Config.StorageVersion",
+			return nil, &runner.SettingError{Setting: "storage_compatibility_version", Value: cfg.StorageVersion, Source: "argument Config.StorageVersion",
 				Allowed: "a DuckDB storage version such as v1.5.0 or v2.0.0, or latest", Err: err}
 		}
 		return nil, openError(cfg.Path, err)
@@ -163,7 +135,7 @@ func Open(cfg Config) (*Engine, error) {
 		if _, err := db.Exec(duckdbtune.Set(s.name, s.value)); err != nil {
 			db.Close()
 			spill.Release()
-			return nil, &SettingError{Setting: s.name, Value: s.value, Source: "argument Config." + s.field, Allowed: s.allowed, Err: err}
+			return nil, &runner.SettingError{Setting: s.name, Value: s.value, Source: "argument Config." + s.field, Allowed: s.allowed, Err: err}
 		}
 	}
 	if cfg.Confined {

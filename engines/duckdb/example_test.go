@@ -10,6 +10,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -35,14 +36,14 @@ func ExampleEngine_Run() {
 	// Some data to validate: one negative amount.
 	input := filepath.Join(dir, "raw.parquet")
 	_ = eng.WriteQuery(ctx, `SELECT * FROM (VALUES ('ORD-0001', 10.0::DOUBLE), ('ORD-0002', -1.0), ('ORD-0003', 5.5)) t(order_id, amount)`,
-		duckdb.ParquetOutput{Path: input})
+		runner.ParquetOutput{Path: input})
 
-	rep, err := eng.Run(ctx, duckdb.Asset{
+	rep, err := eng.Run(ctx, runner.Asset{
 		Plan:       plan,
-		Input:      duckdb.ParquetInput{Path: input},
-		Output:     duckdb.ParquetOutput{Path: filepath.Join(dir, "orders.parquet")},
+		Input:      runner.ParquetInput{Path: input},
+		Output:     runner.ParquetOutput{Path: filepath.Join(dir, "orders.parquet")},
 		Quarantine: true,
-	}, duckdb.Options{})
+	}, runner.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -63,10 +64,10 @@ func ExampleEngine_Run_abort() {
 	plan, _ := compile.Compile(schema.New("Orders", schema.Float64("amount").Min(0)))
 	eng, _ := duckdb.Open(duckdb.Config{})
 	defer eng.Close()
-	_, err := eng.Run(ctx, duckdb.Asset{
+	_, err := eng.Run(ctx, runner.Asset{
 		Plan:  plan,
-		Input: duckdb.QueryInput{SQL: "SELECT -1.0::DOUBLE AS amount UNION ALL SELECT 2.0"},
-	}, duckdb.Options{})
+		Input: runner.QueryInput{SQL: "SELECT -1.0::DOUBLE AS amount UNION ALL SELECT 2.0"},
+	}, runner.Options{})
 	var abort *outcome.ValidationAbortError
 	if errors.As(err, &abort) {
 		fmt.Println(abort.Invalid, abort.Counts[0].Rule)

@@ -6,6 +6,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // FailSyncFile makes every flush of a file for which fail returns an error fail with it, until
@@ -19,9 +20,6 @@ func FailSyncFile(fail func(path string) error) (restore func()) {
 func SetCrashPoint(at func(stage string)) (restore func()) { return durable.SetCrashPoint(at) }
 
 // ExplainFilter is the program Filter runs over the input with opts.
-func (e *Engine) ExplainFilter(ctx context.Context, p *compile.Plan, in Input, opts Options) (string, error) {
-	return e.explain(ctx, Asset{Plan: p, Input: in}, opts, outcome.PolicyFilter)
+func (e *Engine) ExplainFilter(ctx context.Context, p *compile.Plan, in runner.Input, opts runner.Options) (string, error) {
+	return runner.NewOn(e).ExplainPolicy(ctx, runner.Asset{Plan: p, Input: in}, opts, outcome.PolicyFilter)
 }
-
-// AnomalyBand draws an anomaly check's band, for tests of the band alone.
-var AnomalyBand = drawBand

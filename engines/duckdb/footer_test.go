@@ -10,6 +10,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -48,7 +49,7 @@ func TestCorruptParquetFooter(t *testing.T) {
 	}
 	defer eng.Close()
 	for _, in := range []string{badPath, filepath.Join(dir, "*.parquet")} {
-		_, err := eng.Run(context.Background(), duckdb.Asset{Plan: plan, Input: duckdb.ParquetInput{Path: in}}, duckdb.Options{})
+		_, err := eng.Run(context.Background(), runner.Asset{Plan: plan, Input: runner.ParquetInput{Path: in}}, runner.Options{})
 		if err == nil || !strings.Contains(err.Error(), badPath+" is not a valid Parquet file") {
 			t.Errorf("input %s: error %v, want it to name %s as not valid Parquet", in, err, badPath)
 		}

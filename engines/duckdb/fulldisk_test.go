@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // TestSlowFullDiskGivesSpaceBack: a DuckDB output on a filesystem of 8 MB (a tmpfs; skipped where it
@@ -30,19 +30,19 @@ func TestSlowFullDiskGivesSpaceBack(t *testing.T) {
 	t.Cleanup(func() { _ = osexec.Command("umount", disk).Run() })
 
 	big := e.parquet("in/big.parquet", "SELECT md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS id, 1.0::DOUBLE AS amount, NULL::VARCHAR AS note FROM range(2000000) t(i)")
-	small := func(rows string) duckdb.Input {
-		return duckdb.ParquetInput{Path: e.parquet("in/small.parquet", ordersSelect(rows))}
+	small := func(rows string) runner.Input {
+		return runner.ParquetInput{Path: e.parquet("in/small.parquet", ordersSelect(rows))}
 	}
 	wh := filepath.Join(disk, "wh.duckdb")
-	out := duckdb.TableOutput{File: wh, Table: "orders"}
-	_, err := run(t, ordersSchema(), duckdb.Asset{Input: small(mixedRows), Output: out, Quarantine: true}, duckdb.Options{})
+	out := runner.TableOutput{File: wh, Table: "orders"}
+	_, err := run(t, ordersSchema(), runner.Asset{Input: small(mixedRows), Output: out, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 	st, err := os.Stat(wh)
 	require.NoError(t, err)
 	before := st.Size()
 
 	for i := range 2 { // twice: the space given back is there again for the next failure
-		_, err = run(t, ordersSchema(), duckdb.Asset{Input: duckdb.ParquetInput{Path: big}, Output: out, Quarantine: true}, duckdb.Options{})
+		_, err = run(t, ordersSchema(), runner.Asset{Input: runner.ParquetInput{Path: big}, Output: out, Quarantine: true}, runner.Options{})
 		var outErr *outcome.OutputError
 		require.ErrorAs(t, err, &outErr, "attempt %d", i)
 		assert.ErrorContains(t, err, "No space left on device")
@@ -57,7 +57,7 @@ func TestSlowFullDiskGivesSpaceBack(t *testing.T) {
 		assert.Equal(t, mixedQuar, q, "the previous quarantine")
 	}
 
-	_, err = run(t, ordersSchema(), duckdb.Asset{Input: small(allValidRows), Output: out, Quarantine: true}, duckdb.Options{})
+	_, err = run(t, ordersSchema(), runner.Asset{Input: small(allValidRows), Output: out, Quarantine: true}, runner.Options{})
 	require.NoError(t, err, "the next run that fits succeeds")
 	rows, _, ok := e.tableRows(wh, "orders")
 	require.True(t, ok)
@@ -65,7 +65,7 @@ func TestSlowFullDiskGivesSpaceBack(t *testing.T) {
 
 	// A database file the failed run made is removed, not left full.
 	fresh := filepath.Join(disk, "new.duckdb")
-	_, err = run(t, ordersSchema(), duckdb.Asset{Input: duckdb.ParquetInput{Path: big}, Output: duckdb.TableOutput{File: fresh, Table: "orders"}}, duckdb.Options{})
+	_, err = run(t, ordersSchema(), runner.Asset{Input: runner.ParquetInput{Path: big}, Output: runner.TableOutput{File: fresh, Table: "orders"}}, runner.Options{})
 	assert.ErrorContains(t, err, "No space left on device")
 	assert.NoFileExists(t, fresh)
 	assert.NoFileExists(t, fresh+".wal")

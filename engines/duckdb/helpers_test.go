@@ -17,6 +17,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -224,20 +225,20 @@ func exists(t *testing.T, path string) bool {
 }
 
 // run compiles the schema and runs the asset on a fresh in-memory engine.
-func run(t *testing.T, s *schema.Schema, a duckdb.Asset, opts duckdb.Options) (*outcome.Report, error) {
+func run(t *testing.T, s *schema.Schema, a runner.Asset, opts runner.Options) (*outcome.Report, error) {
 	t.Helper()
 	return runWith(t, duckdb.Config{Threads: 2}, s, a, opts)
 }
 
 // runTraced is run with the engine's trace of whole statements, which it returns.
-func runTraced(t *testing.T, s *schema.Schema, a duckdb.Asset, opts duckdb.Options) (*outcome.Report, string, error) {
+func runTraced(t *testing.T, s *schema.Schema, a runner.Asset, opts runner.Options) (*outcome.Report, string, error) {
 	t.Helper()
 	var trace bytes.Buffer
 	rep, err := runWith(t, duckdb.Config{Threads: 2, Trace: &trace, TraceFull: true}, s, a, opts)
 	return rep, trace.String(), err
 }
 
-func runWith(t *testing.T, cfg duckdb.Config, s *schema.Schema, a duckdb.Asset, opts duckdb.Options) (*outcome.Report, error) {
+func runWith(t *testing.T, cfg duckdb.Config, s *schema.Schema, a runner.Asset, opts runner.Options) (*outcome.Report, error) {
 	t.Helper()
 	p, err := compile.Compile(s)
 	require.NoError(t, err)

@@ -54,7 +54,7 @@ rules:
 	}
 	sources := func(path string, rows int64, budget int64) []string {
 		t.Helper()
-		o, err := (&backend{r: r}).openInput(ctx, ParquetInput{Path: path}, false)
+		o, err := (&backend{r: r}).openInput(ctx, runner.ParquetInput{Path: path}, reading{}, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +142,7 @@ func TestRowCountSteersKeyCopy(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		in := ParquetInput{Path: filepath.Join(dir, "*.parquet")}
+		in := runner.ParquetInput{Path: filepath.Join(dir, "*.parquet")}
 		explained, err := e.Explain(ctx, p, in)
 		if err != nil {
 			t.Fatal(err)
@@ -155,12 +155,12 @@ func TestRowCountSteersKeyCopy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := newBackend(r, Asset{Plan: p, Input: in}, nil)
+		b := newBackend(r, runner.Asset{Plan: p, Input: in}, nil)
 		rel, err := b.Open(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		prep, err := prepare(ctx, b, runAsset(r.id, b.a, Options{}, outcome.PolicyAbort, checkGroups(p, Options{}), b.target()), rel)
+		prep, err := runner.PrepareJob(ctx, b, b.a, runner.JobOf(b, b.a, runner.Options{}, outcome.PolicyAbort), rel)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -102,8 +103,8 @@ func runMeasured(cfg duckdb.Config, plan *compile.Plan, in, out string) (*outcom
 		}
 	}()
 	start := time.Now()
-	rep, err := eng.Run(context.Background(), duckdb.Asset{Plan: plan, Input: duckdb.ParquetInput{Path: in},
-		Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}, duckdb.Options{})
+	rep, err := eng.Run(context.Background(), runner.Asset{Plan: plan, Input: runner.ParquetInput{Path: in},
+		Output: runner.ParquetOutput{Path: out}, Quarantine: true}, runner.Options{})
 	m.took = time.Since(start)
 	close(done)
 	wg.Wait()
@@ -294,16 +295,16 @@ func TestOpenSettings(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		cfg  duckdb.Config
-		want duckdb.SettingError
+		want runner.SettingError
 	}{
-		{"memory limit", duckdb.Config{MemoryLimit: "lots"}, duckdb.SettingError{Setting: "memory_limit", Value: "lots", Source: "argument Config.MemoryLimit", Allowed: "a size DuckDB accepts, such as 4GB"}},
-		{"memory limit unit", duckdb.Config{MemoryLimit: "4 parsecs"}, duckdb.SettingError{Setting: "memory_limit", Value: "4 parsecs", Source: "argument Config.MemoryLimit", Allowed: "a size DuckDB accepts, such as 4GB"}},
+		{"memory limit", duckdb.Config{MemoryLimit: "lots"}, runner.SettingError{Setting: "memory_limit", Value: "lots", Source: "argument Config.MemoryLimit", Allowed: "a size DuckDB accepts, such as 4GB"}},
+		{"memory limit unit", duckdb.Config{MemoryLimit: "4 parsecs"}, runner.SettingError{Setting: "memory_limit", Value: "4 parsecs", Source: "argument Config.MemoryLimit", Allowed: "a size DuckDB accepts, such as 4GB"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			eng, err := duckdb.Open(tc.cfg)
 			require.Error(t, err)
 			assert.Nil(t, eng)
-			var se *duckdb.SettingError
+			var se *runner.SettingError
 			require.ErrorAs(t, err, &se)
 			require.Error(t, se.Err, "DuckDB's refusal is kept")
 			var dberr *duckdbgo.Error

@@ -13,9 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -137,7 +137,7 @@ func nanOutsideStatistics(t *testing.T, writers map[string]func(t *testing.T, e 
 			require.Equal(t, int64(0), e.query(`SELECT count(*) FROM read_parquet(` + lit(path) + `) WHERE hi > 1000`)[0][0],
 				"statistics without the NaN: a plain scan skips its row")
 
-			rep, _ := run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: path}}, duckdb.Options{})
+			rep, _ := run(t, s, runner.Asset{Input: runner.ParquetInput{Path: path}}, runner.Options{})
 			require.Equal(t, outcome.Aborted, outcomeOf(rep))
 			got2 := failedCounts(t, rep)
 			for rule, n := range nanCounts {

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -206,10 +206,10 @@ func TestNestedSchemaFromDuckDBTable(t *testing.T) {
 	e := newEnv(t)
 	db := e.path("wh.duckdb")
 	e.table(db, "raw", shopSelect(shopRows...))
-	rep, err := run(t, shopSchema(t), duckdb.Asset{
-		Input:  duckdb.TableInput{File: db, Table: "raw"},
-		Output: duckdb.TableOutput{File: db, Table: "shop"}, Quarantine: true,
-	}, duckdb.Options{})
+	rep, err := run(t, shopSchema(t), runner.Asset{
+		Input:  runner.TableInput{File: db, Table: "raw"},
+		Output: runner.TableOutput{File: db, Table: "shop"}, Quarantine: true,
+	}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, outcome.Quarantined, outcomeOf(rep))
 	assert.Equal(t, outcome.Rows{Input: 14, Valid: 2, Invalid: 12}, rep.Rows)
@@ -248,7 +248,7 @@ func TestNestedSamplesAndRowSamples(t *testing.T) {
 	e := newEnv(t)
 	db := e.path("wh.duckdb")
 	e.table(db, "raw", shopSelect(shopRows...))
-	rep, err := run(t, shopSchema(t), duckdb.Asset{Input: duckdb.TableInput{File: db, Table: "raw"}}, duckdb.Options{MaxFailureSamples: 1, RowSample: 1})
+	rep, err := run(t, shopSchema(t), runner.Asset{Input: runner.TableInput{File: db, Table: "raw"}}, runner.Options{MaxFailureSamples: 1, RowSample: 1})
 	var abort *outcome.ValidationAbortError
 	require.ErrorAs(t, err, &abort)
 	assert.Contains(t, err.Error(), "12 rows failed Shop validation, 2 by 'primary_key', 1 by 'tags|max_length', 2 by 'tags|inner_nullability'")
@@ -295,8 +295,8 @@ func TestNestedParquetRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	sel := "SELECT id, tags, codes, address, lines FROM (" + shopSelect(shopRows...) + ")"
 	in := e.parquet("in/raw.parquet", sel)
-	out := duckdb.ParquetOutput{Path: e.path("out", "shop.parquet")}
-	rep, err := run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: in}, Output: out, Quarantine: true}, duckdb.Options{})
+	out := runner.ParquetOutput{Path: e.path("out", "shop.parquet")}
+	rep, err := run(t, s, runner.Asset{Input: runner.ParquetInput{Path: in}, Output: out, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, outcome.Rows{Input: 14, Valid: 2, Invalid: 12}, rep.Rows)
 	counts := failedCounts(t, rep)
@@ -319,8 +319,8 @@ func TestNestedParquetRoundTrip(t *testing.T) {
 		"(SELECT * FROM read_parquet("+lit(in)+") WHERE id NOT IN (1, 5))")
 	assert.Equal(t, e.jsonRows("read_parquet("+lit(out.Path)+")", "id"), e.jsonRows(valid, "id"))
 
-	again := duckdb.ParquetOutput{Path: e.path("again", "shop.parquet")}
-	rep, err = run(t, s, duckdb.Asset{Input: duckdb.ParquetInput(out), Output: again, Quarantine: true}, duckdb.Options{})
+	again := runner.ParquetOutput{Path: e.path("again", "shop.parquet")}
+	rep, err = run(t, s, runner.Asset{Input: runner.ParquetInput(out), Output: again, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, outcome.AllValid, outcomeOf(rep))
 	e.sameRows("read_parquet("+lit(again.Path)+")", "read_parquet("+lit(out.Path)+")")
@@ -333,8 +333,8 @@ func TestNestedDuckDBTableToParquet(t *testing.T) {
 	e := newEnv(t)
 	db := e.path("wh.duckdb")
 	e.table(db, "raw", shopSelect(shopRows...))
-	out := duckdb.ParquetOutput{Path: e.path("out", "shop.parquet")}
-	_, err := run(t, shopSchema(t), duckdb.Asset{Input: duckdb.TableInput{File: db, Table: "raw"}, Output: out, Quarantine: true}, duckdb.Options{})
+	out := runner.ParquetOutput{Path: e.path("out", "shop.parquet")}
+	_, err := run(t, shopSchema(t), runner.Asset{Input: runner.TableInput{File: db, Table: "raw"}, Output: out, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 	e.exec("ATTACH " + lit(db) + " AS w (READ_ONLY)")
 	defer e.exec("DETACH w")
@@ -353,7 +353,7 @@ func TestNestedKeysAcrossRows(t *testing.T) {
 		schema.Struct("key", schema.Int64("a"), schema.String("b").Nullable()).PrimaryKey(),
 		schema.List("codes", schema.Int64("").Nullable()).Nullable().Unique(),
 	)
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", `SELECT key::STRUCT(a BIGINT, b VARCHAR) AS key, codes::BIGINT[] AS codes FROM (VALUES
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", `SELECT key::STRUCT(a BIGINT, b VARCHAR) AS key, codes::BIGINT[] AS codes FROM (VALUES
 		({'a': 1, 'b': 'x'}, [1, 2]),
 		({'a': 1, 'b': 'x'}, [2, 1]),
 		({'a': 1, 'b': NULL}, [1, NULL]),
@@ -361,7 +361,7 @@ func TestNestedKeysAcrossRows(t *testing.T) {
 		({'a': 2, 'b': 'x'}, NULL),
 		({'a': 3, 'b': 'x'}, NULL),
 		({'a': 4, 'b': 'x'}, [])) AS t(key, codes)`)}
-	rep, err := run(t, s, duckdb.Asset{Input: in}, duckdb.Options{})
+	rep, err := run(t, s, runner.Asset{Input: in}, runner.Options{})
 	require.Error(t, err)
 	assert.Equal(t, map[string]int64{"primary_key": 4, "codes|unique": 4}, failedCounts(t, rep))
 	samples := func(name string) []any {
@@ -408,8 +408,8 @@ columns:
 		(['ab', NULL], {'city': NULL, 'zip': '1'}),
 		(['a'], {'city': 'x', 'zip': '2'}),
 		(['ab'], {'city': 'x', 'zip': NULL})) AS t(tags, address)`
-	out := duckdb.ParquetOutput{Path: e.path("out", "sev.parquet")}
-	rep, err := run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("raw.parquet", sel)}, Output: out, Quarantine: true}, duckdb.Options{})
+	out := runner.ParquetOutput{Path: e.path("out", "sev.parquet")}
+	rep, err := run(t, s, runner.Asset{Input: runner.ParquetInput{Path: e.parquet("raw.parquet", sel)}, Output: out, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, outcome.Rows{Input: 3, Valid: 1, Invalid: 2}, rep.Rows)
 	W, E := outcome.SeverityWarn, outcome.SeverityError
@@ -425,7 +425,7 @@ columns:
 	assert.Equal(t, []string{`{"tags":["ab",null],"address":{"city":null,"zip":"1"}}`}, e.jsonRows("read_parquet("+lit(out.Path)+")", "1"))
 
 	// Without a quarantine the warn inner rules do not abort; the error ones do, at ERROR.
-	rep, err = run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("raw.parquet", sel)}}, duckdb.Options{})
+	rep, err = run(t, s, runner.Asset{Input: runner.ParquetInput{Path: e.parquet("raw.parquet", sel)}}, runner.Options{})
 	var abort *outcome.ValidationAbortError
 	require.ErrorAs(t, err, &abort)
 	assert.Equal(t, []outcome.RuleCount{{Rule: "tags|inner_min_length", Count: 1}, {Rule: "address|inner_zip_nullability", Count: 1}}, abort.Counts)
@@ -500,7 +500,7 @@ func TestNestedColumnCheck(t *testing.T) {
 			require.NoError(t, err)
 			db := e.path("wh.duckdb")
 			e.table(db, "raw", "SELECT "+tc.input+" AS c")
-			rep, err := run(t, s, duckdb.Asset{Input: duckdb.TableInput{File: db, Table: "raw"}}, duckdb.Options{})
+			rep, err := run(t, s, runner.Asset{Input: runner.TableInput{File: db, Table: "raw"}}, runner.Options{})
 			if tc.want == nil {
 				require.NoError(t, err)
 				assert.Equal(t, outcome.AllValid, outcomeOf(rep))
@@ -544,7 +544,7 @@ func TestNestedBuilderMatchesFile(t *testing.T) {
 	e := newEnv(t)
 	db := e.path("wh.duckdb")
 	e.table(db, "raw", shopSelect(shopRows...))
-	rep, err := run(t, built, duckdb.Asset{Input: duckdb.TableInput{File: db, Table: "raw"}}, duckdb.Options{})
+	rep, err := run(t, built, runner.Asset{Input: runner.TableInput{File: db, Table: "raw"}}, runner.Options{})
 	require.Error(t, err)
 	assert.Equal(t, shopCounts, failedCounts(t, rep))
 }
@@ -560,7 +560,7 @@ func TestStructKeyBesideSameNamedColumn(t *testing.T) {
 	s := schema.New("Raw",
 		schema.Struct("raw", schema.Int64("id").Unique()),
 		schema.Int64("id"))
-	rep, err := run(t, s, duckdb.Asset{Input: duckdb.TableInput{File: db, Table: "raw"}}, duckdb.Options{})
+	rep, err := run(t, s, runner.Asset{Input: runner.TableInput{File: db, Table: "raw"}}, runner.Options{})
 	var abort *outcome.ValidationAbortError
 	require.ErrorAs(t, err, &abort, "the run evaluated the rules")
 	assert.Equal(t, int64(2), rep.Rows.Invalid, "the two rows whose raw.id repeats")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // caller reports whether the step hands its rows to the caller (Filter).
@@ -30,11 +31,11 @@ func TestExplainIsWhatFilterRuns(t *testing.T) {
 	e.parquet(filepath.Join("files", "b.parquet"), ordersSelect(`('z', 7.0, NULL), ('a', 1.0, NULL)`))
 	for _, c := range []struct {
 		name  string
-		in    duckdb.Input
+		in    runner.Input
 		valid int64
 	}{
-		{"some rows invalid", duckdb.ParquetInput{Path: glob}, 3},
-		{"every row valid", duckdb.ParquetInput{Path: e.parquet("ok.parquet", ordersSelect(allValidRows))}, 2},
+		{"some rows invalid", runner.ParquetInput{Path: glob}, 3},
+		{"every row valid", runner.ParquetInput{Path: e.parquet("ok.parquet", ordersSelect(allValidRows))}, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := compile.Compile(ordersSchema())
@@ -42,14 +43,14 @@ func TestExplainIsWhatFilterRuns(t *testing.T) {
 			explainer, err := duckdb.Open(duckdb.Config{Threads: 2})
 			require.NoError(t, err)
 			defer explainer.Close()
-			text, err := explainer.ExplainFilter(context.Background(), p, c.in, duckdb.Options{RowSample: 1})
+			text, err := explainer.ExplainFilter(context.Background(), p, c.in, runner.Options{RowSample: 1})
 			require.NoError(t, err)
 
 			var trace bytes.Buffer
-			runner, err := duckdb.Open(duckdb.Config{Threads: 2, Trace: &trace, TraceFull: true})
+			filterer, err := duckdb.Open(duckdb.Config{Threads: 2, Trace: &trace, TraceFull: true})
 			require.NoError(t, err)
-			defer runner.Close()
-			f, err := runner.Filter(context.Background(), p, c.in, duckdb.Options{RowSample: 1})
+			defer filterer.Close()
+			f, err := filterer.Filter(context.Background(), p, c.in, runner.Options{RowSample: 1})
 			require.NoError(t, err)
 			var valid int64
 			for f.Valid.Next() {

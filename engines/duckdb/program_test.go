@@ -15,6 +15,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -113,46 +114,46 @@ func explainIsWhatRuns(t *testing.T, pick func(name string) bool) {
 	integers := e.parquet("integers.parquet", "SELECT id, amount::INTEGER AS amount, note FROM ("+ordersSelect(mixedRows)+")")
 	for _, c := range []struct {
 		name string
-		a    duckdb.Asset
-		opts duckdb.Options
+		a    runner.Asset
+		opts runner.Options
 		// writes are statements of the write that must be in the trace.
 		writes []string
 	}{
-		{"parquet to parquet, quarantined", duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows))},
-			Output: duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true}, duckdb.Options{RowSample: 2},
+		{"parquet to parquet, quarantined", runner.Asset{Input: runner.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows))},
+			Output: runner.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true}, runner.Options{RowSample: 2},
 			[]string{"COPY (SELECT s.", ".tablegate-"}},
-		{"table to table, quarantined", duckdb.Asset{Input: duckdb.TableInput{File: db, Table: "raw"},
-			Output: duckdb.TableOutput{File: e.path("out.duckdb"), Schema: "clean", Table: "orders"}, Quarantine: true}, duckdb.Options{},
+		{"table to table, quarantined", runner.Asset{Input: runner.TableInput{File: db, Table: "raw"},
+			Output: runner.TableOutput{File: e.path("out.duckdb"), Schema: "clean", Table: "orders"}, Quarantine: true}, runner.Options{},
 			[]string{"ATTACH ", "BEGIN TRANSACTION", "CREATE SCHEMA IF NOT EXISTS ", `CREATE OR REPLACE TABLE "__tg_db1_1"."clean"."orders" AS SELECT`, "COMMIT"}},
-		{"a table validated into itself", duckdb.Asset{Input: duckdb.TableInput{File: own, Table: "orders"},
-			Output: duckdb.TableOutput{File: own, Table: "orders"}, Quarantine: true}, duckdb.Options{},
+		{"a table validated into itself", runner.Asset{Input: runner.TableInput{File: own, Table: "orders"},
+			Output: runner.TableOutput{File: own, Table: "orders"}, Quarantine: true}, runner.Options{},
 			[]string{"SELECT count(*) FROM duckdb_tables()", "COMMIT"}},
-		{"files in place, per column", duckdb.Asset{Input: duckdb.ParquetInput{Path: glob}}, duckdb.Options{Granularity: duckdb.PerColumn}, nil},
-		{"files to a table, quarantined", duckdb.Asset{Input: duckdb.ParquetInput{Path: glob},
-			Output: duckdb.TableOutput{File: e.path("files.duckdb"), Table: "orders"}, Quarantine: true}, duckdb.Options{RowSample: 1},
+		{"files in place, per column", runner.Asset{Input: runner.ParquetInput{Path: glob}}, runner.Options{Granularity: runner.PerColumn}, nil},
+		{"files to a table, quarantined", runner.Asset{Input: runner.ParquetInput{Path: glob},
+			Output: runner.TableOutput{File: e.path("files.duckdb"), Table: "orders"}, Quarantine: true}, runner.Options{RowSample: 1},
 			[]string{"SELECT file_index, count(*)", "parquet_schema(", "ATTACH ", "COMMIT"}},
-		{"CSV to parquet, quarantined", duckdb.Asset{Input: duckdb.CSVInput{Path: csv},
-			Output: duckdb.ParquetOutput{Path: e.path("csv", "orders.parquet")}, Quarantine: true}, duckdb.Options{},
+		{"CSV to parquet, quarantined", runner.Asset{Input: runner.CSVInput{Path: csv},
+			Output: runner.ParquetOutput{Path: e.path("csv", "orders.parquet")}, Quarantine: true}, runner.Options{},
 			[]string{"DESCRIBE SELECT * FROM read_csv(", `CREATE OR REPLACE TEMP TABLE "__tg_typed_1" AS SELECT * REPLACE (TRY_CAST(`,
 				"WHERE __tg_col IS NOT NULL", "DROP COLUMN __tg_text", "COPY (SELECT s."}},
-		{"NDJSON in place", duckdb.Asset{Input: duckdb.NDJSONInput{Path: ndjson}}, duckdb.Options{RowSample: 1}, nil},
-		{"NDJSON with keys that look renamed, quarantined", duckdb.Asset{Input: duckdb.NDJSONInput{Path: renamed},
-			Output: duckdb.ParquetOutput{Path: e.path("ndjson", "orders.parquet")}, Quarantine: true}, duckdb.Options{},
+		{"NDJSON in place", runner.Asset{Input: runner.NDJSONInput{Path: ndjson}}, runner.Options{RowSample: 1}, nil},
+		{"NDJSON with keys that look renamed, quarantined", runner.Asset{Input: runner.NDJSONInput{Path: renamed},
+			Output: runner.ParquetOutput{Path: e.path("ndjson", "orders.parquet")}, Quarantine: true}, runner.Options{},
 			[]string{"read_ndjson_objects(", "COPY (SELECT s."}},
-		{"a query of a DuckDB file", duckdb.Asset{Input: duckdb.QueryInput{SQL: "SELECT * FROM raw WHERE id <> 'x'", File: db}}, duckdb.Options{},
+		{"a query of a DuckDB file", runner.Asset{Input: runner.QueryInput{SQL: "SELECT * FROM raw WHERE id <> 'x'", File: db}}, runner.Options{},
 			[]string{"SELECT current_database()", "USE "}},
-		{"a view of a DuckDB file", duckdb.Asset{Input: duckdb.TableInput{File: db, Table: "raw_view"}}, duckdb.Options{},
+		{"a view of a DuckDB file", runner.Asset{Input: runner.TableInput{File: db, Table: "raw_view"}}, runner.Options{},
 			[]string{"SELECT table_type FROM information_schema.tables", `CREATE OR REPLACE TEMP TABLE "__tg_input_1" AS SELECT * FROM "__tg_db1_0"."main"."raw_view"`}},
-		{"files hiding the ordinal", duckdb.Asset{Input: duckdb.ParquetInput{Path: shadowed}}, duckdb.Options{},
+		{"files hiding the ordinal", runner.Asset{Input: runner.ParquetInput{Path: shadowed}}, runner.Options{},
 			[]string{"parquet_schema(", "row_number() OVER () AS __tg_ord"}},
-		{"a reference to a table, cast", duckdb.Asset{Plan: referencing(refs + ":ids"), Input: duckdb.ParquetInput{Path: integers}}, duckdb.Options{Cast: true},
+		{"a reference to a table, cast", runner.Asset{Plan: referencing(refs + ":ids"), Input: runner.ParquetInput{Path: integers}}, runner.Options{Cast: true},
 			[]string{"TRY_CAST(", "ATTACH ", `CREATE OR REPLACE TEMP VIEW`}},
-		{"a reference to a file", duckdb.Asset{Plan: referencing(idsFile), Input: duckdb.CSVInput{Path: csv}}, duckdb.Options{},
+		{"a reference to a file", runner.Asset{Plan: referencing(idsFile), Input: runner.CSVInput{Path: csv}}, runner.Options{},
 			[]string{"DESCRIBE SELECT * FROM read_parquet("}},
-		{"all valid to parquet", duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("ok.parquet", ordersSelect(allValidRows))},
-			Output: duckdb.ParquetOutput{Path: e.path("ok", "orders.parquet")}}, duckdb.Options{RowSample: 1}, []string{"COPY (SELECT s."}},
-		{"aborted", duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("bad.parquet", ordersSelect(oneInvalidRows))},
-			Output: duckdb.ParquetOutput{Path: e.path("bad", "orders.parquet")}}, duckdb.Options{}, nil},
+		{"all valid to parquet", runner.Asset{Input: runner.ParquetInput{Path: e.parquet("ok.parquet", ordersSelect(allValidRows))},
+			Output: runner.ParquetOutput{Path: e.path("ok", "orders.parquet")}}, runner.Options{RowSample: 1}, []string{"COPY (SELECT s."}},
+		{"aborted", runner.Asset{Input: runner.ParquetInput{Path: e.parquet("bad.parquet", ordersSelect(oneInvalidRows))},
+			Output: runner.ParquetOutput{Path: e.path("bad", "orders.parquet")}}, runner.Options{}, nil},
 	} {
 		if !pick(c.name) {
 			continue

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -17,9 +17,9 @@ func TestQuarantineName(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"orders__error_rows", "Ärger_select"} {
 		e := newEnv(t)
-		out := duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))},
-			Output: out, Quarantine: true, QuarantineName: name}, duckdb.Options{})
+		out := runner.ParquetOutput{Path: e.path("out", "orders.parquet")}
+		rep, err := run(t, ordersSchema(), runner.Asset{Input: runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))},
+			Output: out, Quarantine: true, QuarantineName: name}, runner.Options{})
 		require.NoError(t, err)
 		want := e.path("out", name+".parquet")
 		assert.Equal(t, want, rep.Quarantine.Address)
@@ -30,8 +30,8 @@ func TestQuarantineName(t *testing.T) {
 		}
 
 		db := e.path("w.duckdb")
-		rep, err = run(t, ordersSchema(), duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))},
-			Output: duckdb.TableOutput{File: db, Table: "orders"}, Quarantine: true, QuarantineName: name}, duckdb.Options{})
+		rep, err = run(t, ordersSchema(), runner.Asset{Input: runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))},
+			Output: runner.TableOutput{File: db, Table: "orders"}, Quarantine: true, QuarantineName: name}, runner.Options{})
 		require.NoError(t, err)
 		assert.Equal(t, db+":"+name, rep.Quarantine.Address)
 		rows, _, ok := e.tableRows(db, name)
@@ -59,9 +59,9 @@ func TestQuarantineNameRefused(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			out := duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}
-			rep, err := run(t, ordersSchema(), duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(allValidRows))},
-				Output: out, Quarantine: tt.quarantine, QuarantineName: tt.quarantineName}, duckdb.Options{})
+			out := runner.ParquetOutput{Path: e.path("out", "orders.parquet")}
+			rep, err := run(t, ordersSchema(), runner.Asset{Input: runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(allValidRows))},
+				Output: out, Quarantine: tt.quarantine, QuarantineName: tt.quarantineName}, runner.Options{})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
 			assert.Nil(t, rep.Outcome)
@@ -77,7 +77,7 @@ func TestDecimalSamplesKeepDigits(t *testing.T) {
 	e := newEnv(t)
 	s := schema.New("Prices", schema.String("id"), schema.Decimal("price", 10, 2).Nullable().Min("0"))
 	q := `SELECT * FROM (VALUES ('a', -1.00::DECIMAL(10,2)), ('b', 2.50::DECIMAL(10,2)), ('c', -0.05::DECIMAL(10,2)), ('d', NULL::DECIMAL(10,2))) t(id, price)`
-	rep, err := run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("p.parquet", q)}}, duckdb.Options{})
+	rep, err := run(t, s, runner.Asset{Input: runner.ParquetInput{Path: e.parquet("p.parquet", q)}}, runner.Options{})
 	require.Error(t, err)
 	assert.Equal(t, parseJSON(t, `[{"id": "a", "price": "-1.00"}, {"id": "c", "price": "-0.05"}]`),
 		metadata(t, rep, "dy_rule__price__min")["dataframely/failed_examples"])
@@ -92,7 +92,7 @@ func TestQuarantineAddressOfURL(t *testing.T) {
 		"s3a://bucket/orders.parquet":              "s3a://bucket/orders_quarantine.parquet",
 		"hdfs://nn:8020/data/day=1/orders.parquet": "hdfs://nn:8020/data/day=1/orders_quarantine.parquet",
 	} {
-		o := duckdb.ParquetOutput{Path: out}
-		assert.Equal(t, want, o.QuarantineAddress(duckdb.QuarantineName(o.DefaultAssetName())), out)
+		o := runner.ParquetOutput{Path: out}
+		assert.Equal(t, want, o.QuarantineAddress(runner.QuarantineName(o.DefaultAssetName())), out)
 	}
 }

@@ -9,56 +9,13 @@ import (
 	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/filekind"
-	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/runner"
-	"github.com/tablegate/tablegate/schema"
 )
 
-// checkReferences opens each foreign-key rule's other data and compares its key columns' types
-// with the keys' declared dtypes, before any row is read: a reference that cannot be read is an
-// input error naming it, one whose types differ a column-schema mismatch. Its statements are
-// steps of the input's opening (runner.OpenSource), which explain lists. A reference in a
-// database file the run writes (outputFiles) is attached for writing, as the write will need it.
-func (e *Engine) checkReferences(ctx context.Context, b *backend, rep *outcome.Report, p *compile.Plan) error {
-	var problems []outcome.ReferenceMismatch
-	for _, ref := range p.References() {
-		actual, err := b.openReference(ctx, ref)
-		if err != nil {
-			return fail(rep, &outcome.InputError{Input: fmt.Sprintf("%s (the reference data of rule %s)", ref.Input, ref.Rule), Err: err})
-		}
-		want := make([]*schema.Column, len(ref.To))
-		key := make(map[string]*schema.Column, len(ref.To))
-		for i, to := range ref.To {
-			col := p.Schema().Column(ref.Columns[i])
-			want[i] = &schema.Column{Name: to, DType: col.DType}
-			key[to] = col
-		}
-		names := make([]string, len(actual))
-		for i, c := range actual {
-			names[i] = c.Name
-		}
-		for _, m := range casting.CheckColumns(want, actual) {
-			problems = append(problems, outcome.ReferenceMismatch{Rule: ref.Rule, Input: ref.Input, Key: key[m.Column].Name,
-				DType: m.Expected, Column: m.Column, Actual: m.Actual, Columns: names})
-		}
-	}
-	if len(problems) == 0 {
-		return nil
-	}
-	// The input's columns matched: the column check fails on the references, which it names.
-	out := outcome.ColumnSchemaMismatch
-	rep.Outcome = &out
-	err := &outcome.ColumnSchemaError{Schema: p.Name, References: problems}
-	c := columnsCheck(p, nil)
-	c.Passed, c.ResultDescription = false, err.Error()
-	rep.Checks = []outcome.Check{c}
-	return fail(rep, err)
-}
-
-// openReference makes a reference readable and reads its columns: a table of a DuckDB database
+// OpenReference makes a reference readable and reads its columns: a table of a DuckDB database
 // file is attached (read-only unless the run writes the file, or found attached already, as the
 // run's input) and read through the reference's view; files are read in place.
-func (b *backend) openReference(ctx context.Context, ref compile.Reference) ([]casting.ColumnType, error) {
+func (b *backend) OpenReference(ctx context.Context, ref compile.Reference) ([]casting.ColumnType, error) {
 	r := b.r
 	src := compile.Source{Kind: compile.ReferenceSource, View: ref.Source, Check: true}
 	if ref.File != "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -35,8 +36,8 @@ func TestReferences(t *testing.T) {
 		schema.String("vendor").Nullable(),
 		schema.Int64("sku").Nullable(),
 	).AddReference("known_product", []string{"vendor", "sku"}, products, []string{"vendor", "sku"})
-	out := duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}
-	rep, err := run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: orders}, Output: out, Quarantine: true}, duckdb.Options{})
+	out := runner.ParquetOutput{Path: e.path("out", "orders.parquet")}
+	rep, err := run(t, s, runner.Asset{Input: runner.ParquetInput{Path: orders}, Output: out, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, outcome.Quarantined, *rep.Outcome)
 	// Row 2's customer c9 and row 4's (v1, 2) are unknown; NULL keys (rows 3, 5, 6, 7) pass.
@@ -52,7 +53,7 @@ func TestReferences(t *testing.T) {
 	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
-	text, err := eng.ExplainAsset(context.Background(), duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: orders}}, duckdb.Options{})
+	text, err := eng.ExplainAsset(context.Background(), runner.Asset{Plan: p, Input: runner.ParquetInput{Path: orders}}, runner.Options{})
 	require.NoError(t, err)
 	assert.Contains(t, text, `"customer_id" IN (SELECT "id" FROM read_parquet(`+lit(customers)+`) WHERE "id" IS NOT NULL)`)
 	assert.Contains(t, text, `("vendor", "sku") IN (SELECT "vendor", "sku" FROM read_parquet(`+lit(products)+`)`)
@@ -67,11 +68,11 @@ func TestReferenceProblems(t *testing.T) {
 	csv := e.path("ref", "customers.csv")
 	e.exec("COPY (SELECT * FROM (VALUES ('c1'), ('c2')) t(id)) TO " + lit(csv) + " (HEADER)")
 	orders := e.parquet("in/orders.parquet", "SELECT * FROM (VALUES ('c1'), ('c3')) t(customer_id)")
-	in := duckdb.Asset{Input: duckdb.ParquetInput{Path: orders}}
+	in := runner.Asset{Input: runner.ParquetInput{Path: orders}}
 
 	// The problem is the reference's, said as such: no hint to declare the input's column
 	// String, which it is.
-	rep, err := run(t, schema.New("Orders", schema.String("customer_id").References(ints, "id")), in, duckdb.Options{})
+	rep, err := run(t, schema.New("Orders", schema.String("customer_id").References(ints, "id")), in, runner.Options{})
 	var colErr *outcome.ColumnSchemaError
 	require.ErrorAs(t, err, &colErr)
 	assert.Contains(t, err.Error(), "rule customer_id|references compares customer_id (String) with "+ints+"'s id (BIGINT)")
@@ -84,29 +85,29 @@ func TestReferenceProblems(t *testing.T) {
 	// Every reference's problems at once, a missing column with the reference's nearest one.
 	both := schema.New("Orders", schema.String("customer_id").References(ints, "id")).
 		AddReference("known", []string{"customer_id"}, csv, []string{"ID_"})
-	_, err = run(t, both, in, duckdb.Options{})
+	_, err = run(t, both, in, runner.Options{})
 	require.ErrorAs(t, err, &colErr)
 	assert.Len(t, colErr.References, 2)
 	assert.Contains(t, err.Error(), "rule known looks customer_id up in "+csv+"'s column ID_, which it does not have (did you mean 'id'? it has id); "+
 		"rule customer_id|references compares customer_id (String) with "+ints+"'s id (BIGINT). ")
 
-	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(filepath.Join(e.dir, "ref", "absent.parquet"), "id")), in, duckdb.Options{})
+	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(filepath.Join(e.dir, "ref", "absent.parquet"), "id")), in, runner.Options{})
 	var inErr *outcome.InputError
 	require.ErrorAs(t, err, &inErr)
 	assert.Contains(t, err.Error(), "absent.parquet (the reference data of rule customer_id|references)")
 
-	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(ints, "nope")), in, duckdb.Options{})
+	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(ints, "nope")), in, runner.Options{})
 	require.ErrorAs(t, err, &colErr)
 	assert.Contains(t, err.Error(), "column nope, which it does not have (it has id)")
 
-	rep, err = run(t, schema.New("Orders", schema.String("customer_id").References(csv, "id")), in, duckdb.Options{})
+	rep, err = run(t, schema.New("Orders", schema.String("customer_id").References(csv, "id")), in, runner.Options{})
 	var abort *outcome.ValidationAbortError
 	require.ErrorAs(t, err, &abort, "a CSV reference works too")
 	assert.Equal(t, int64(1), rep.Rows.Invalid)
 
 	gz := e.path("ref", "customers.csv.gz")
 	e.exec("COPY (SELECT * FROM (VALUES ('c1'), ('c2')) t(id)) TO " + lit(gz) + " (HEADER, COMPRESSION gzip)")
-	rep, err = run(t, schema.New("Orders", schema.String("customer_id").References(gz, "id")), in, duckdb.Options{})
+	rep, err = run(t, schema.New("Orders", schema.String("customer_id").References(gz, "id")), in, runner.Options{})
 	require.ErrorAs(t, err, &abort, "a compressed CSV reference is read as CSV")
 	assert.Equal(t, int64(1), rep.Rows.Invalid)
 }
@@ -118,13 +119,13 @@ func TestReferenceFilesGuarded(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	orders := e.parquet("in/orders.parquet", "SELECT * FROM (VALUES ('c1'), ('c3')) t(customer_id)")
-	in := duckdb.Asset{Input: duckdb.ParquetInput{Path: orders}}
+	in := runner.Asset{Input: runner.ParquetInput{Path: orders}}
 	fifo := e.path("ref", "fifo.parquet")
 	require.NoError(t, os.MkdirAll(filepath.Dir(fifo), 0o755))
 	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
 	done := make(chan error, 1)
 	go func() {
-		_, err := run(t, schema.New("Orders", schema.String("customer_id").References(fifo, "id")), in, duckdb.Options{})
+		_, err := run(t, schema.New("Orders", schema.String("customer_id").References(fifo, "id")), in, runner.Options{})
 		done <- err
 	}()
 	select {
@@ -141,8 +142,8 @@ func TestReferenceFilesGuarded(t *testing.T) {
 	before, err := os.ReadFile(ref)
 	require.NoError(t, err)
 	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(ref, "id")), in,
-		duckdb.Options{ReportFiles: []duckdb.ReportFile{{Role: "--html", Path: ref}}})
-	var refused *duckdb.ReportFileError
+		runner.Options{ReportFiles: []runner.ReportFile{{Role: "--html", Path: ref}}})
+	var refused *runner.ReportFileError
 	require.ErrorAs(t, err, &refused)
 	assert.Contains(t, err.Error(), "is the same file as the reference data of rule customer_id|references")
 	after, err := os.ReadFile(ref)
@@ -172,8 +173,8 @@ func TestReferenceTables(t *testing.T) {
 		schema.String("vendor").Nullable(),
 		schema.Int64("sku").Nullable(),
 	).AddReference("known_product", []string{"vendor", "sku"}, refs+":products", []string{"vendor", "sku"})
-	out := duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}
-	rep, err := run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: orders}, Output: out, Quarantine: true}, duckdb.Options{})
+	out := runner.ParquetOutput{Path: e.path("out", "orders.parquet")}
+	rep, err := run(t, s, runner.Asset{Input: runner.ParquetInput{Path: orders}, Output: out, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, outcome.Quarantined, *rep.Outcome)
 	assert.Equal(t, int64(2), rep.Rows.Invalid)
@@ -185,7 +186,7 @@ func TestReferenceTables(t *testing.T) {
 	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
-	text, err := eng.ExplainAsset(context.Background(), duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: orders}}, duckdb.Options{})
+	text, err := eng.ExplainAsset(context.Background(), runner.Asset{Plan: p, Input: runner.ParquetInput{Path: orders}}, runner.Options{})
 	require.NoError(t, err)
 	assert.Contains(t, text, "ATTACH "+lit(refs)+" AS ")
 	assert.Contains(t, text, "(READ_ONLY)")
@@ -193,7 +194,7 @@ func TestReferenceTables(t *testing.T) {
 	assert.Contains(t, text, `."crm"."customers"`)
 	assert.Contains(t, text, `("vendor", "sku") IN (SELECT "vendor", "sku" FROM "temp"."main"."__tg_ref_0"`)
 	// Explain is what runs: every statement of a traced run, the ATTACH and the views included.
-	_, trace, err := runTraced(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: orders}}, duckdb.Options{})
+	_, trace, err := runTraced(t, s, runner.Asset{Input: runner.ParquetInput{Path: orders}}, runner.Options{})
 	var aborted *outcome.ValidationAbortError
 	require.ErrorAs(t, err, &aborted)
 	stmts := checkTraceIsProgram(t, text, trace)
@@ -202,35 +203,35 @@ func TestReferenceTables(t *testing.T) {
 	// The same database file as the input and the reference: attached once.
 	e.table(refs, "orders", "SELECT * FROM (VALUES ('c1'), ('c3'), (NULL)) t(customer_id)")
 	same := schema.New("Orders", schema.String("customer_id").Nullable().References(refs+":crm.customers", "id"))
-	rep, err = run(t, same, duckdb.Asset{Input: duckdb.TableInput{File: refs, Table: "orders"}}, duckdb.Options{})
+	rep, err = run(t, same, runner.Asset{Input: runner.TableInput{File: refs, Table: "orders"}}, runner.Options{})
 	var abort *outcome.ValidationAbortError
 	require.ErrorAs(t, err, &abort)
 	assert.Equal(t, int64(1), rep.Rows.Invalid)
 
 	// The reference's database file is the output's: attached once, for writing.
-	rep, err = run(t, same, duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("in/k.parquet", "SELECT * FROM (VALUES ('c1'), ('c2')) t(customer_id)")},
-		Output: duckdb.TableOutput{File: refs, Table: "valid_orders"}}, duckdb.Options{})
+	rep, err = run(t, same, runner.Asset{Input: runner.ParquetInput{Path: e.parquet("in/k.parquet", "SELECT * FROM (VALUES ('c1'), ('c2')) t(customer_id)")},
+		Output: runner.TableOutput{File: refs, Table: "valid_orders"}}, runner.Options{})
 	require.NoError(t, err)
 	assert.True(t, rep.Table.Written)
 	rows, _, ok := e.tableRows(refs, "valid_orders")
 	require.True(t, ok)
 	assert.Len(t, rows, 2)
 
-	in := duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("in/keys.parquet", "SELECT * FROM (VALUES ('c1'), ('c3')) t(customer_id)")}}
+	in := runner.Asset{Input: runner.ParquetInput{Path: e.parquet("in/keys.parquet", "SELECT * FROM (VALUES ('c1'), ('c3')) t(customer_id)")}}
 	ints := schema.New("Orders", schema.Int64("customer_id").References(refs+":crm.customers", "id"))
-	_, err = run(t, ints, duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("in/ints.parquet", "SELECT 1::BIGINT AS customer_id")}}, duckdb.Options{})
+	_, err = run(t, ints, runner.Asset{Input: runner.ParquetInput{Path: e.parquet("in/ints.parquet", "SELECT 1::BIGINT AS customer_id")}}, runner.Options{})
 	var colErr *outcome.ColumnSchemaError
 	require.ErrorAs(t, err, &colErr)
 	assert.Contains(t, err.Error(), "rule customer_id|references compares customer_id (Int64) with "+refs+":crm.customers's id (VARCHAR)")
 
-	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(e.path("ref", "absent.duckdb")+":customers", "id")), in, duckdb.Options{})
+	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(e.path("ref", "absent.duckdb")+":customers", "id")), in, runner.Options{})
 	var inErr *outcome.InputError
 	require.ErrorAs(t, err, &inErr)
 	assert.Contains(t, err.Error(), "absent.duckdb:customers (the reference data of rule customer_id|references)")
 	assert.Contains(t, err.Error(), "no such file")
 	assert.NoFileExists(t, e.path("ref", "absent.duckdb"), "a missing reference database is not created")
 
-	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(refs+":clients", "id")), in, duckdb.Options{})
+	_, err = run(t, schema.New("Orders", schema.String("customer_id").References(refs+":clients", "id")), in, runner.Options{})
 	require.ErrorAs(t, err, &inErr)
 	assert.Contains(t, err.Error(), "no table main.clients in "+refs)
 	assert.Contains(t, err.Error(), "crm.customers")

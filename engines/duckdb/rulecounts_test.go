@@ -8,6 +8,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -41,7 +42,7 @@ func TestRuleCountsInChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	rep, err := eng.Run(context.Background(), duckdb.Asset{Plan: plan, Input: duckdb.QueryInput{SQL: query}}, duckdb.Options{})
+	rep, err := eng.Run(context.Background(), runner.Asset{Plan: plan, Input: runner.QueryInput{SQL: query}}, runner.Options{})
 	if err == nil {
 		t.Fatal("the run passed; rows fail")
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -27,8 +28,8 @@ import (
 // table → a table of the same database file.
 type backend struct {
 	name           string
-	input          func(e *env, query string) duckdb.Input
-	output         func(e *env) duckdb.Output
+	input          func(e *env, query string) runner.Input
+	output         func(e *env) runner.Output
 	table          func(e *env) (rows [][]any, cols []string, ok bool)
 	quarantine     func(e *env) (rows [][]any, cols []string, ok bool)
 	tableAddr      func(e *env) string
@@ -47,10 +48,10 @@ func parquetFile(e *env, path string) ([][]any, []string, bool) {
 var backends = []backend{
 	{
 		name: "parquet",
-		input: func(e *env, q string) duckdb.Input {
-			return duckdb.ParquetInput{Path: e.parquet("in/raw.parquet", q)}
+		input: func(e *env, q string) runner.Input {
+			return runner.ParquetInput{Path: e.parquet("in/raw.parquet", q)}
 		},
-		output: func(e *env) duckdb.Output { return duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")} },
+		output: func(e *env) runner.Output { return runner.ParquetOutput{Path: e.path("out", "orders.parquet")} },
 		table:  func(e *env) ([][]any, []string, bool) { return parquetFile(e, e.path("out", "orders.parquet")) },
 		quarantine: func(e *env) ([][]any, []string, bool) {
 			return parquetFile(e, e.path("out", "orders_quarantine.parquet"))
@@ -76,11 +77,11 @@ var backends = []backend{
 	},
 	{
 		name: "duckdb",
-		input: func(e *env, q string) duckdb.Input {
+		input: func(e *env, q string) runner.Input {
 			e.table(e.path("wh.duckdb"), "raw", q)
-			return duckdb.TableInput{File: e.path("wh.duckdb"), Table: "raw"}
+			return runner.TableInput{File: e.path("wh.duckdb"), Table: "raw"}
 		},
-		output: func(e *env) duckdb.Output { return duckdb.TableOutput{File: e.path("wh.duckdb"), Table: "orders"} },
+		output: func(e *env) runner.Output { return runner.TableOutput{File: e.path("wh.duckdb"), Table: "orders"} },
 		table: func(e *env) ([][]any, []string, bool) {
 			return e.tableRows(e.path("wh.duckdb"), "orders")
 		},
@@ -301,11 +302,11 @@ func outcomes(t *testing.T, backends []backend) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				e := newEnv(t)
-				a := duckdb.Asset{Output: b.output(e), Quarantine: sc.quarantine}
+				a := runner.Asset{Output: b.output(e), Quarantine: sc.quarantine}
 				if !sc.nilInput {
 					a.Input = b.input(e, sc.query)
 				}
-				rep, err := run(t, ordersSchema(), a, duckdb.Options{})
+				rep, err := run(t, ordersSchema(), a, runner.Options{})
 
 				// The outcome and the error.
 				require.NotNil(t, rep.Outcome)
@@ -379,10 +380,10 @@ func outcomes(t *testing.T, backends []backend) {
 func TestReportJSONShape(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	rep, err := run(t, ordersSchema(), duckdb.Asset{
-		Input:  duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))},
-		Output: duckdb.ParquetOutput{Path: e.path("orders.parquet")}, Quarantine: true,
-	}, duckdb.Options{})
+	rep, err := run(t, ordersSchema(), runner.Asset{
+		Input:  runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))},
+		Output: runner.ParquetOutput{Path: e.path("orders.parquet")}, Quarantine: true,
+	}, runner.Options{})
 	require.NoError(t, err)
 	m := jsonValue(t, rep).(map[string]any)
 	assert.ElementsMatch(t, []string{"asset", "schema", "outcome", "error", "rows", "table", "quarantine", "checks", "invalid_by_rules", "health", "tablegate_version", "duckdb_version", "run_id", "started_at", "duration_s"}, keys(m))
@@ -448,7 +449,7 @@ func TestFailureSamplesBounded(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	// 7 rows fail amount|min.
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(
 		`('a', -1.0, NULL), ('b', -2.0, NULL), ('c', -3.0, NULL), ('d', -4.0, NULL), ('e', -5.0, NULL), ('f', -6.0, NULL), ('g', 1.0, NULL), ('h', -8.0, NULL)`))}
 	ids := func(m map[string]any) []string {
 		var out []string
@@ -467,7 +468,7 @@ func TestFailureSamplesBounded(t *testing.T) {
 		{10, []string{"a", "b", "c", "d", "e", "f", "h"}},
 		{-1, nil},
 	} {
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in}, duckdb.Options{MaxFailureSamples: tc.samples})
+		rep, err := run(t, ordersSchema(), runner.Asset{Input: in}, runner.Options{MaxFailureSamples: tc.samples})
 		var abort *outcome.ValidationAbortError
 		require.ErrorAs(t, err, &abort)
 		m := metadata(t, rep, "dy_rule__amount__min")
@@ -483,8 +484,8 @@ func TestFailureSamplesBounded(t *testing.T) {
 func TestValidateInPlace(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))}
-	rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in}, duckdb.Options{})
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))}
+	rep, err := run(t, ordersSchema(), runner.Asset{Input: in}, runner.Options{})
 	var abort *outcome.ValidationAbortError
 	require.ErrorAs(t, err, &abort)
 	// No output, so no last-known-good table to speak of.
@@ -495,19 +496,19 @@ func TestValidateInPlace(t *testing.T) {
 	assert.Equal(t, outcome.Quarantine{}, rep.Quarantine)
 	assert.Equal(t, outcome.Rows{Input: 8, Valid: 3, Invalid: 5}, rep.Rows)
 
-	rep, err = run(t, ordersSchema(), duckdb.Asset{Input: in, Name: "nightly"}, duckdb.Options{})
+	rep, err = run(t, ordersSchema(), runner.Asset{Input: in, Name: "nightly"}, runner.Options{})
 	require.Error(t, err)
 	assert.Equal(t, "nightly", rep.Asset)
 
 	// The same for a failing table check.
-	_, err = run(t, ordersSchema().AddTableCheck(schema.Condition("enough", "count(*) > 100")), duckdb.Asset{Input: in}, duckdb.Options{})
+	_, err = run(t, ordersSchema().AddTableCheck(schema.Condition("enough", "count(*) > 100")), runner.Asset{Input: in}, runner.Options{})
 	var tableErr *outcome.TableCheckError
 	require.ErrorAs(t, err, &tableErr)
 	assert.Contains(t, err.Error(), "The run validated in place (no output).")
 	assert.NotContains(t, err.Error(), "last-known-good")
 
 	// A quarantine needs an output.
-	_, err = run(t, ordersSchema(), duckdb.Asset{Input: in, Quarantine: true}, duckdb.Options{})
+	_, err = run(t, ordersSchema(), runner.Asset{Input: in, Quarantine: true}, runner.Options{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "quarantine")
 	entries, err := os.ReadDir(e.dir)
@@ -519,8 +520,8 @@ func TestValidateInPlace(t *testing.T) {
 func TestAssetNameNamesQuarantine(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))}
-	rep, err := run(t, ordersSchema(), duckdb.Asset{Name: "shop", Input: in, Output: duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true}, duckdb.Options{})
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))}
+	rep, err := run(t, ordersSchema(), runner.Asset{Name: "shop", Input: in, Output: runner.ParquetOutput{Path: e.path("out", "orders.parquet")}, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, e.path("out", "shop_quarantine.parquet"), rep.Quarantine.Address)
 	assert.Equal(t, mixedQuar, e.parquetRows(e.path("out", "shop_quarantine.parquet")))
@@ -528,8 +529,8 @@ func TestAssetNameNamesQuarantine(t *testing.T) {
 
 	db := e.path("wh.duckdb")
 	e.table(db, "raw", ordersSelect(mixedRows))
-	rep, err = run(t, ordersSchema(), duckdb.Asset{Name: "shop", Input: duckdb.TableInput{File: db, Table: "raw"},
-		Output: duckdb.TableOutput{File: db, Schema: "clean", Table: "orders"}, Quarantine: true}, duckdb.Options{})
+	rep, err = run(t, ordersSchema(), runner.Asset{Name: "shop", Input: runner.TableInput{File: db, Table: "raw"},
+		Output: runner.TableOutput{File: db, Schema: "clean", Table: "orders"}, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, db+":clean.shop_quarantine", rep.Quarantine.Address)
 	assert.Equal(t, db+":clean.orders", rep.Table.Address)
@@ -550,7 +551,7 @@ func TestExtraAndReorderedColumns(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
 			q := "SELECT note, 42 AS extra, amount, id, 'x' AS other FROM (" + ordersSelect(mixedRows) + ")"
-			rep, err := run(t, ordersSchema(), duckdb.Asset{Input: b.input(e, q), Output: b.output(e), Quarantine: true}, duckdb.Options{})
+			rep, err := run(t, ordersSchema(), runner.Asset{Input: b.input(e, q), Output: b.output(e), Quarantine: true}, runner.Options{})
 			require.NoError(t, err)
 			assert.Equal(t, outcome.Quarantined, outcomeOf(rep))
 			rows, cols, ok := b.table(e)
@@ -573,8 +574,8 @@ func TestLastKnownGood(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			runWith := func(query string, quarantine bool, opts duckdb.Options) (*outcome.Report, error) {
-				return run(t, ordersSchema(), duckdb.Asset{Input: b.input(e, query), Output: b.output(e), Quarantine: quarantine}, opts)
+			runWith := func(query string, quarantine bool, opts runner.Options) (*outcome.Report, error) {
+				return run(t, ordersSchema(), runner.Asset{Input: b.input(e, query), Output: b.output(e), Quarantine: quarantine}, opts)
 			}
 			snapshot := func() (tableRows, quarRows [][]any, tableBytes []byte) {
 				rows, _, ok := b.table(e)
@@ -600,14 +601,14 @@ func TestLastKnownGood(t *testing.T) {
 				assert.Empty(t, b.leftovers(e), step)
 			}
 
-			_, err := runWith(ordersSelect(mixedRows), true, duckdb.Options{})
+			_, err := runWith(ordersSelect(mixedRows), true, runner.Options{})
 			require.NoError(t, err)
 			goodTable, goodQuar, goodBytes := snapshot()
 			require.Equal(t, mixedValid, goodTable)
 			require.Equal(t, mixedQuar, goodQuar)
 
 			// Aborted: nothing written, the older quarantine stays.
-			_, err = runWith(ordersSelect(allInvalidRows), false, duckdb.Options{})
+			_, err = runWith(ordersSelect(allInvalidRows), false, runner.Options{})
 			var abort *outcome.ValidationAbortError
 			require.ErrorAs(t, err, &abort)
 			unchanged("aborted", goodTable, goodBytes)
@@ -615,11 +616,11 @@ func TestLastKnownGood(t *testing.T) {
 			assert.Equal(t, mixedQuar, q)
 
 			// Column mismatch and cast failure: nothing written.
-			_, err = runWith("SELECT id, note FROM ("+ordersSelect(allValidRows)+")", true, duckdb.Options{})
+			_, err = runWith("SELECT id, note FROM ("+ordersSelect(allValidRows)+")", true, runner.Options{})
 			var colErr *outcome.ColumnSchemaError
 			require.ErrorAs(t, err, &colErr)
 			unchanged("column mismatch", goodTable, goodBytes)
-			_, err = runWith("SELECT 'z' AS id, 'abc' AS amount, NULL::VARCHAR AS note", true, duckdb.Options{Cast: true})
+			_, err = runWith("SELECT 'z' AS id, 'abc' AS amount, NULL::VARCHAR AS note", true, runner.Options{Cast: true})
 			var castErr *outcome.CastError
 			require.ErrorAs(t, err, &castErr)
 			unchanged("cast error", goodTable, goodBytes)
@@ -627,7 +628,7 @@ func TestLastKnownGood(t *testing.T) {
 			assert.Equal(t, mixedQuar, q)
 
 			// No valid rows: the quarantine is replaced, the table is not.
-			_, err = runWith(ordersSelect(allInvalidRows), true, duckdb.Options{})
+			_, err = runWith(ordersSelect(allInvalidRows), true, runner.Options{})
 			var noValid *outcome.NoValidRowsError
 			require.ErrorAs(t, err, &noValid)
 			unchanged("no valid rows", goodTable, goodBytes)
@@ -638,7 +639,7 @@ func TestLastKnownGood(t *testing.T) {
 			// All valid: the table is replaced and the older quarantine removed, kept as the
 			// previous one with a warning.
 			var warned strings.Builder
-			rep, err := runWith(ordersSelect(allValidRows), true, duckdb.Options{Warnings: &warned})
+			rep, err := runWith(ordersSelect(allValidRows), true, runner.Options{Warnings: &warned})
 			require.NoError(t, err)
 			assert.False(t, rep.Quarantine.Written)
 			rows, _, ok := b.table(e)
@@ -658,9 +659,9 @@ func TestLastKnownGood(t *testing.T) {
 
 			// Also without a declared quarantine: a quarantine always belongs to the latest run
 			// that wrote anything.
-			_, err = runWith(ordersSelect(mixedRows), true, duckdb.Options{})
+			_, err = runWith(ordersSelect(mixedRows), true, runner.Options{})
 			require.NoError(t, err)
-			_, err = runWith(ordersSelect(warnOnlyRows), false, duckdb.Options{})
+			_, err = runWith(ordersSelect(warnOnlyRows), false, runner.Options{})
 			require.NoError(t, err)
 			_, _, ok = b.quarantine(e)
 			assert.False(t, ok, "older quarantine removed by a run without --quarantine")
@@ -677,10 +678,10 @@ func TestDecimalFromDuckDBTable(t *testing.T) {
 	e := newEnv(t)
 	db := e.path("wh.duckdb")
 	e.table(db, "raw", "SELECT id, amount::DECIMAL(18,3) AS amount, note FROM ("+ordersSelect(mixedRows)+")")
-	in := duckdb.TableInput{File: db, Table: "raw"}
-	out := duckdb.TableOutput{File: db, Table: "orders"}
+	in := runner.TableInput{File: db, Table: "raw"}
+	out := runner.TableOutput{File: db, Table: "orders"}
 
-	rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in, Output: out, Quarantine: true}, duckdb.Options{})
+	rep, err := run(t, ordersSchema(), runner.Asset{Input: in, Output: out, Quarantine: true}, runner.Options{})
 	var colErr *outcome.ColumnSchemaError
 	require.ErrorAs(t, err, &colErr)
 	assert.True(t, strings.HasPrefix(err.Error(), "Column 'amount' (expected Float64, got DECIMAL(18,3)) does not match Orders."+strings.Replace(schemaTail, "query", "table", 1)+
@@ -699,7 +700,7 @@ func TestDecimalFromDuckDBTable(t *testing.T) {
 	_, _, ok = e.tableRows(db, "orders_quarantine")
 	assert.False(t, ok)
 
-	rep, err = run(t, ordersSchema(), duckdb.Asset{Input: in, Output: out, Quarantine: true}, duckdb.Options{Cast: true})
+	rep, err = run(t, ordersSchema(), runner.Asset{Input: in, Output: out, Quarantine: true}, runner.Options{Cast: true})
 	require.NoError(t, err)
 	assert.Equal(t, outcome.Quarantined, outcomeOf(rep))
 	assert.Equal(t, outcome.Rows{Input: 8, Valid: 3, Invalid: 5}, rep.Rows)
@@ -718,9 +719,9 @@ func TestDecimalFromDuckDBTable(t *testing.T) {
 func TestCastErrors(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", "SELECT * FROM (VALUES ('a', '1.5', NULL::VARCHAR), ('b', 'abc', NULL)) AS t(id, amount, note)")}
-	out := duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}
-	rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in, Output: out, Quarantine: true}, duckdb.Options{Cast: true})
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", "SELECT * FROM (VALUES ('a', '1.5', NULL::VARCHAR), ('b', 'abc', NULL)) AS t(id, amount, note)")}
+	out := runner.ParquetOutput{Path: e.path("out", "orders.parquet")}
+	rep, err := run(t, ordersSchema(), runner.Asset{Input: in, Output: out, Quarantine: true}, runner.Options{Cast: true})
 	var castErr *outcome.CastError
 	require.ErrorAs(t, err, &castErr)
 	assert.Equal(t, outcome.CastError{Column: "amount", Value: "abc", Target: "Float64"}, *castErr)
@@ -731,21 +732,21 @@ func TestCastErrors(t *testing.T) {
 	assert.False(t, exists(t, e.path("out")) && exists(t, out.Path))
 
 	// Without Cast the same input is a column mismatch.
-	_, err = run(t, ordersSchema(), duckdb.Asset{Input: in, Output: out}, duckdb.Options{})
+	_, err = run(t, ordersSchema(), runner.Asset{Input: in, Output: out}, runner.Options{})
 	var colErr *outcome.ColumnSchemaError
 	require.ErrorAs(t, err, &colErr)
 	assert.True(t, strings.HasPrefix(err.Error(), "Column 'amount' (expected Float64, got VARCHAR) does not match Orders."), err.Error())
 
 	// Castable strings pass with Cast.
-	good := duckdb.ParquetInput{Path: e.parquet("good.parquet", "SELECT * FROM (VALUES ('a', '1.5', NULL::VARCHAR), ('b', '2', 'ok')) AS t(id, amount, note)")}
-	_, err = run(t, ordersSchema(), duckdb.Asset{Input: good, Output: out}, duckdb.Options{Cast: true})
+	good := runner.ParquetInput{Path: e.parquet("good.parquet", "SELECT * FROM (VALUES ('a', '1.5', NULL::VARCHAR), ('b', '2', 'ok')) AS t(id, amount, note)")}
+	_, err = run(t, ordersSchema(), runner.Asset{Input: good, Output: out}, runner.Options{Cast: true})
 	require.NoError(t, err)
 	assert.Equal(t, [][]any{{"a", 1.5, nil}, {"b", 2.0, "ok"}}, e.parquetRows(out.Path))
 
 	// Missing columns: every problem at once, and Cast cannot mend them.
-	missing := duckdb.ParquetInput{Path: e.parquet("missing.parquet", "SELECT 'a' AS id")}
+	missing := runner.ParquetInput{Path: e.parquet("missing.parquet", "SELECT 'a' AS id")}
 	for _, c := range []bool{false, true} {
-		rep, err = run(t, ordersSchema(), duckdb.Asset{Input: missing, Output: out}, duckdb.Options{Cast: c})
+		rep, err = run(t, ordersSchema(), runner.Asset{Input: missing, Output: out}, runner.Options{Cast: c})
 		require.ErrorAs(t, err, &colErr)
 		assert.Equal(t, "Columns 'amount' (expected Float64, got <missing>), 'note' (expected String, got <missing>) do not match Orders."+
 			strings.Replace(schemaTail, "query", "file", 1)+" The input has the columns id.", err.Error())
@@ -775,16 +776,16 @@ func TestInputs(t *testing.T) {
 		"CREATE SCHEMA d.staging",
 		"CREATE TABLE d.staging.raw AS "+ordersSelect(mixedRows),
 	)
-	inputs := map[string]duckdb.Input{
-		"csv":    duckdb.CSVInput{Path: csv},
-		"ndjson": duckdb.NDJSONInput{Path: ndjson},
-		"query":  duckdb.QueryInput{SQL: "SELECT * FROM raw WHERE id <> 'z'", File: db},
-		"view":   duckdb.TableInput{File: db, Table: "raw_view"},
-		"schema": duckdb.TableInput{File: db, Schema: "staging", Table: "raw"},
+	inputs := map[string]runner.Input{
+		"csv":    runner.CSVInput{Path: csv},
+		"ndjson": runner.NDJSONInput{Path: ndjson},
+		"query":  runner.QueryInput{SQL: "SELECT * FROM raw WHERE id <> 'z'", File: db},
+		"view":   runner.TableInput{File: db, Table: "raw_view"},
+		"schema": runner.TableInput{File: db, Schema: "staging", Table: "raw"},
 	}
 	for name, in := range inputs {
-		out := duckdb.ParquetOutput{Path: e.path(name, "orders.parquet")}
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in, Output: out, Quarantine: true}, duckdb.Options{})
+		out := runner.ParquetOutput{Path: e.path(name, "orders.parquet")}
+		rep, err := run(t, ordersSchema(), runner.Asset{Input: in, Output: out, Quarantine: true}, runner.Options{})
 		require.NoError(t, err, name)
 		assert.Equal(t, outcome.Quarantined, outcomeOf(rep), name)
 		assert.Equal(t, outcome.Rows{Input: 8, Valid: 3, Invalid: 5}, rep.Rows, name)
@@ -798,23 +799,23 @@ func TestInputs(t *testing.T) {
 func TestMissingInput(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	inputs := []duckdb.Input{
-		duckdb.ParquetInput{Path: e.path("nothing", "*.parquet")},
-		duckdb.ParquetInput{Path: e.path("absent.parquet")},
-		duckdb.CSVInput{Path: e.path("absent.csv")},
-		duckdb.NDJSONInput{Path: e.path("absent.ndjson")},
-		duckdb.TableInput{File: e.path("absent.duckdb"), Table: "raw"},
+	inputs := []runner.Input{
+		runner.ParquetInput{Path: e.path("nothing", "*.parquet")},
+		runner.ParquetInput{Path: e.path("absent.parquet")},
+		runner.CSVInput{Path: e.path("absent.csv")},
+		runner.NDJSONInput{Path: e.path("absent.ndjson")},
+		runner.TableInput{File: e.path("absent.duckdb"), Table: "raw"},
 	}
 	for _, in := range inputs {
-		out := duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in, Output: out, Quarantine: true}, duckdb.Options{})
+		out := runner.ParquetOutput{Path: e.path("out", "orders.parquet")}
+		rep, err := run(t, ordersSchema(), runner.Asset{Input: in, Output: out, Quarantine: true}, runner.Options{})
 		var inErr *outcome.InputError
 		require.ErrorAs(t, err, &inErr, in.String())
-		assert.ErrorIs(t, err, duckdb.ErrNoSourceData, in.String())
+		assert.ErrorIs(t, err, runner.ErrNoSourceData, in.String())
 		assert.Nil(t, rep.Outcome)
 		assert.Equal(t, "InputError", rep.Error.Type)
 
-		rep, err = run(t, ordersSchema(), duckdb.Asset{Input: in, Output: out, Quarantine: true}, duckdb.Options{SkipMissing: true})
+		rep, err = run(t, ordersSchema(), runner.Asset{Input: in, Output: out, Quarantine: true}, runner.Options{SkipMissing: true})
 		require.NoError(t, err, in.String())
 		assert.Equal(t, outcome.Skipped, outcomeOf(rep))
 		assert.Equal(t, expectChecks(true), summary(rep))
@@ -827,7 +828,7 @@ func TestMissingInput(t *testing.T) {
 	// A table that is not there is an input error even with SkipMissing: the source exists.
 	db := e.path("wh.duckdb")
 	e.table(db, "raw", ordersSelect(allValidRows))
-	_, err := run(t, ordersSchema(), duckdb.Asset{Input: duckdb.TableInput{File: db, Table: "nope"}}, duckdb.Options{SkipMissing: true})
+	_, err := run(t, ordersSchema(), runner.Asset{Input: runner.TableInput{File: db, Table: "nope"}}, runner.Options{SkipMissing: true})
 	var inErr *outcome.InputError
 	require.ErrorAs(t, err, &inErr)
 	assert.Contains(t, err.Error(), "main.raw")
@@ -837,8 +838,8 @@ func TestMissingInput(t *testing.T) {
 func TestGranularity(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))}
-	out := duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))}
+	out := runner.ParquetOutput{Path: e.path("out", "orders.parquet")}
 	E, W := outcome.SeverityError, outcome.SeverityWarn
 	dyRules := func(t *testing.T, rep *outcome.Report, name string) any {
 		return metadata(t, rep, name)["dataframely/rules"]
@@ -855,7 +856,7 @@ func TestGranularity(t *testing.T) {
 	)
 
 	t.Run("column/aborted", func(t *testing.T) {
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in}, duckdb.Options{Granularity: duckdb.PerColumn})
+		rep, err := run(t, ordersSchema(), runner.Asset{Input: in}, runner.Options{Granularity: runner.PerColumn})
 		var abort *outcome.ValidationAbortError
 		require.ErrorAs(t, err, &abort)
 		assert.Equal(t, []chk{
@@ -890,7 +891,7 @@ func TestGranularity(t *testing.T) {
 	})
 
 	t.Run("column/quarantined", func(t *testing.T) {
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in, Output: out, Quarantine: true}, duckdb.Options{Granularity: duckdb.PerColumn})
+		rep, err := run(t, ordersSchema(), runner.Asset{Input: in, Output: out, Quarantine: true}, runner.Options{Granularity: runner.PerColumn})
 		require.NoError(t, err)
 		assert.Equal(t, []chk{
 			{"dy_schema__columns", true, E, true},
@@ -905,7 +906,7 @@ func TestGranularity(t *testing.T) {
 	})
 
 	t.Run("column/per_rule", func(t *testing.T) {
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in}, duckdb.Options{Granularity: duckdb.PerColumn, SchemaRulesPerRule: true})
+		rep, err := run(t, ordersSchema(), runner.Asset{Input: in}, runner.Options{Granularity: runner.PerColumn, SchemaRulesPerRule: true})
 		require.Error(t, err)
 		assert.Equal(t, []chk{
 			{"dy_schema__columns", true, E, true},
@@ -922,7 +923,7 @@ func TestGranularity(t *testing.T) {
 	})
 
 	t.Run("schema/aborted", func(t *testing.T) {
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in}, duckdb.Options{Granularity: duckdb.PerSchema, MaxFailureSamples: 2})
+		rep, err := run(t, ordersSchema(), runner.Asset{Input: in}, runner.Options{Granularity: runner.PerSchema, MaxFailureSamples: 2})
 		require.Error(t, err)
 		assert.Equal(t, []chk{{"dy_schema__columns", true, E, true}, {"dy_schema__rules", false, E, true}}, summary(rep))
 		m := metadata(t, rep, "dy_schema__rules")
@@ -940,7 +941,7 @@ func TestGranularity(t *testing.T) {
 	})
 
 	t.Run("schema/quarantined", func(t *testing.T) {
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in, Output: out, Quarantine: true}, duckdb.Options{Granularity: duckdb.PerSchema})
+		rep, err := run(t, ordersSchema(), runner.Asset{Input: in, Output: out, Quarantine: true}, runner.Options{Granularity: runner.PerSchema})
 		require.NoError(t, err)
 		assert.Equal(t, []chk{{"dy_schema__columns", true, E, true}, {"dy_schema__rules", false, E, false}}, summary(rep))
 		assert.Equal(t, outcome.Degraded, rep.Health)
@@ -948,8 +949,8 @@ func TestGranularity(t *testing.T) {
 
 	t.Run("schema/warn_only_aborted", func(t *testing.T) {
 		// The only failing member is a warn rule: the collapsed check fails at WARN.
-		warnIn := duckdb.ParquetInput{Path: e.parquet("warn.parquet", ordersSelect(warnOnlyRows))}
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Input: warnIn}, duckdb.Options{Granularity: duckdb.PerSchema})
+		warnIn := runner.ParquetInput{Path: e.parquet("warn.parquet", ordersSelect(warnOnlyRows))}
+		rep, err := run(t, ordersSchema(), runner.Asset{Input: warnIn}, runner.Options{Granularity: runner.PerSchema})
 		require.NoError(t, err)
 		assert.Equal(t, outcome.AllValid, outcomeOf(rep))
 		assert.Equal(t, []chk{{"dy_schema__columns", true, E, true}, {"dy_schema__rules", false, W, true}}, summary(rep))
@@ -957,7 +958,7 @@ func TestGranularity(t *testing.T) {
 	})
 
 	t.Run("schema/skipped", func(t *testing.T) {
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Output: out}, duckdb.Options{Granularity: duckdb.PerSchema})
+		rep, err := run(t, ordersSchema(), runner.Asset{Output: out}, runner.Options{Granularity: runner.PerSchema})
 		require.NoError(t, err)
 		assert.Equal(t, []chk{{"dy_schema__columns", true, E, true}, {"dy_schema__rules", true, W, true}}, summary(rep))
 		m := metadata(t, rep, "dy_schema__rules")
@@ -973,13 +974,13 @@ func TestGranularity(t *testing.T) {
 func TestSettings(t *testing.T) {
 	t.Parallel()
 	// A later source overrides an earlier one; a rejected value changes nothing.
-	opts := duckdb.Options{Granularity: duckdb.PerColumn}
-	require.NoError(t, opts.ApplySetting(duckdb.SettingCheckGranularity, "schema", "flag --granularity"))
-	assert.Equal(t, duckdb.PerSchema, opts.Granularity)
-	err := opts.ApplySetting(duckdb.SettingCheckGranularity, "rows", "flag --granularity")
+	opts := runner.Options{Granularity: runner.PerColumn}
+	require.NoError(t, opts.ApplySetting(runner.SettingCheckGranularity, "schema", "flag --granularity"))
+	assert.Equal(t, runner.PerSchema, opts.Granularity)
+	err := opts.ApplySetting(runner.SettingCheckGranularity, "rows", "flag --granularity")
 	assert.EqualError(t, err, `setting check_granularity: "rows" (from flag --granularity) is not allowed; use rule, column or schema`)
-	assert.Equal(t, duckdb.PerSchema, opts.Granularity, "a rejected value changes nothing")
-	require.NoError(t, opts.ApplySetting(duckdb.SettingMaxFailureSamples, "0", "flag --samples"))
+	assert.Equal(t, runner.PerSchema, opts.Granularity, "a rejected value changes nothing")
+	require.NoError(t, opts.ApplySetting(runner.SettingMaxFailureSamples, "0", "flag --samples"))
 	assert.Equal(t, -1, opts.MaxFailureSamples, "0 samples means none")
 }
 
@@ -992,8 +993,8 @@ func TestParquetGlobInput(t *testing.T) {
 	// A file with no rows takes no ordinals: the files after it keep theirs dense.
 	e.parquet("in/part-3.parquet", emptySelect())
 	e.parquet("in/part-4.parquet", ordersSelect(`('e', -2.0, NULL), ('f', 4.0, NULL)`))
-	out := duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}
-	rep, err := run(t, ordersSchema(), duckdb.Asset{Input: duckdb.ParquetInput{Path: e.path("in", "*.parquet")}, Output: out, Quarantine: true}, duckdb.Options{})
+	out := runner.ParquetOutput{Path: e.path("out", "orders.parquet")}
+	rep, err := run(t, ordersSchema(), runner.Asset{Input: runner.ParquetInput{Path: e.path("in", "*.parquet")}, Output: out, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, outcome.Rows{Input: 6, Valid: 4, Invalid: 2}, rep.Rows)
 	assert.Equal(t, [][]any{{"a", 1.0, nil}, {"c", 2.0, nil}, {"d", 3.0, nil}, {"f", 4.0, nil}}, e.parquetRows(out.Path))
@@ -1018,14 +1019,14 @@ func TestParquetGlobFileTypes(t *testing.T) {
 	e.parquet("glob/b.parquet", row("3750.6::DOUBLE", "{'a': 1.5::DOUBLE}"))
 	e.parquet("glob/c.parquet", "SELECT 2::BIGINT AS mass, {'a': 2::INTEGER} AS geo")
 
-	rep, err := run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: e.path("agree", "*.parquet")}}, duckdb.Options{})
+	rep, err := run(t, s, runner.Asset{Input: runner.ParquetInput{Path: e.path("agree", "*.parquet")}}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), rep.Rows.Valid)
 
 	for _, cast := range []bool{false, true} {
-		out := duckdb.ParquetOutput{Path: e.path("out", fmt.Sprint(cast), "m.parquet")}
-		rep, err = run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: e.path("glob", "*.parquet")}, Output: out, Quarantine: true},
-			duckdb.Options{Cast: cast})
+		out := runner.ParquetOutput{Path: e.path("out", fmt.Sprint(cast), "m.parquet")}
+		rep, err = run(t, s, runner.Asset{Input: runner.ParquetInput{Path: e.path("glob", "*.parquet")}, Output: out, Quarantine: true},
+			runner.Options{Cast: cast})
 		var colErr *outcome.ColumnSchemaError
 		require.ErrorAs(t, err, &colErr, "cast %v", cast)
 		a, b, c := e.path("glob", "a.parquet"), e.path("glob", "b.parquet"), e.path("glob", "c.parquet")
@@ -1061,8 +1062,8 @@ func TestOrdinalColumnNames(t *testing.T) {
 		{"one", e.path("one", "a.parquet"), [][]any{{"a", 1.0, nil}, {"c", 2.0, nil}}},
 		{"many", e.path("many", "*.parquet"), [][]any{{"a", 1.0, nil}, {"c", 2.0, nil}, {"d", 3.0, nil}}},
 	} {
-		out := duckdb.ParquetOutput{Path: e.path("out", c.dir, "orders.parquet")}
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Input: duckdb.ParquetInput{Path: c.input}, Output: out, Quarantine: true}, duckdb.Options{})
+		out := runner.ParquetOutput{Path: e.path("out", c.dir, "orders.parquet")}
+		rep, err := run(t, ordersSchema(), runner.Asset{Input: runner.ParquetInput{Path: c.input}, Output: out, Quarantine: true}, runner.Options{})
 		require.NoError(t, err, c.input)
 		assert.Equal(t, int64(1), rep.Rows.Invalid, c.input)
 		assert.Equal(t, c.valid, e.parquetRows(out.Path), c.input)
@@ -1073,8 +1074,8 @@ func TestOrdinalColumnNames(t *testing.T) {
 func TestTypedErrorsThroughWrapping(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(oneInvalidRows))}
-	_, err := run(t, ordersSchema(), duckdb.Asset{Input: in}, duckdb.Options{})
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(oneInvalidRows))}
+	_, err := run(t, ordersSchema(), runner.Asset{Input: in}, runner.Options{})
 	wrapped := errors.Join(errors.New("nightly load"), err)
 	var abort *outcome.ValidationAbortError
 	require.ErrorAs(t, wrapped, &abort)
@@ -1087,9 +1088,9 @@ func TestSameTableInAndOut(t *testing.T) {
 	e := newEnv(t)
 	db := e.path("wh.duckdb")
 	e.table(db, "orders", ordersSelect(mixedRows))
-	a := duckdb.Asset{Input: duckdb.TableInput{File: db, Table: "orders"}, Output: duckdb.TableOutput{File: db, Table: "orders"}}
+	a := runner.Asset{Input: runner.TableInput{File: db, Table: "orders"}, Output: runner.TableOutput{File: db, Table: "orders"}}
 
-	_, err := run(t, ordersSchema(), a, duckdb.Options{})
+	_, err := run(t, ordersSchema(), a, runner.Options{})
 	var abort *outcome.ValidationAbortError
 	require.ErrorAs(t, err, &abort)
 	rows, _, ok := e.tableRows(db, "orders")
@@ -1097,7 +1098,7 @@ func TestSameTableInAndOut(t *testing.T) {
 	assert.Len(t, rows, 8, "an aborted run leaves the table as it was")
 
 	a.Quarantine = true
-	rep, err := run(t, ordersSchema(), a, duckdb.Options{})
+	rep, err := run(t, ordersSchema(), a, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, outcome.Quarantined, outcomeOf(rep))
 	rows, _, ok = e.tableRows(db, "orders")
@@ -1110,7 +1111,7 @@ func TestSameTableInAndOut(t *testing.T) {
 	// Again over rows with invalid ones: the quarantine those rows replace exists nowhere else,
 	// so it is kept, with a warning.
 	e.table(db, "orders", ordersSelect(oneInvalidRows))
-	rep, err = run(t, ordersSchema(), a, duckdb.Options{})
+	rep, err = run(t, ordersSchema(), a, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"the previous quarantine " + db + ":orders_quarantine is kept as " + db +
 		":orders_quarantine_prev: this run's input is its own table, so those rows exist nowhere else"}, rep.Warnings)
@@ -1124,8 +1125,8 @@ func TestSameTableInAndOut(t *testing.T) {
 func TestConcurrentRuns(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	mixed := duckdb.ParquetInput{Path: e.parquet("mixed.parquet", ordersSelect(mixedRows))}
-	valid := duckdb.ParquetInput{Path: e.parquet("valid.parquet", ordersSelect(allValidRows))}
+	mixed := runner.ParquetInput{Path: e.parquet("mixed.parquet", ordersSelect(mixedRows))}
+	valid := runner.ParquetInput{Path: e.parquet("valid.parquet", ordersSelect(allValidRows))}
 	p, err := compile.Compile(ordersSchema())
 	require.NoError(t, err)
 	eng, err := duckdb.Open(duckdb.Config{})
@@ -1138,13 +1139,13 @@ func TestConcurrentRuns(t *testing.T) {
 	results := make([]chan result, 8)
 	for i := range results {
 		results[i] = make(chan result, 1)
-		in := duckdb.Input(mixed)
+		in := runner.Input(mixed)
 		if i%2 == 1 {
 			in = valid
 		}
-		out := duckdb.ParquetOutput{Path: e.path(fmt.Sprintf("out%d", i), "orders.parquet")}
+		out := runner.ParquetOutput{Path: e.path(fmt.Sprintf("out%d", i), "orders.parquet")}
 		go func(ch chan result) {
-			rep, err := eng.Run(context.Background(), duckdb.Asset{Plan: p, Input: in, Output: out, Quarantine: true}, duckdb.Options{})
+			rep, err := eng.Run(context.Background(), runner.Asset{Plan: p, Input: in, Output: out, Quarantine: true}, runner.Options{})
 			ch <- result{rep, err}
 		}(results[i])
 	}
@@ -1167,10 +1168,10 @@ func TestSchemaWithoutRules(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	s := schema.New("Loose", schema.String("id").Nullable(), schema.Any("amount").Nullable())
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))}
-	for _, g := range []duckdb.Granularity{duckdb.PerRule, duckdb.PerColumn, duckdb.PerSchema} {
-		out := duckdb.ParquetOutput{Path: e.path(string(g), "loose.parquet")}
-		rep, err := run(t, s, duckdb.Asset{Input: in, Output: out, Quarantine: true}, duckdb.Options{Granularity: g})
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))}
+	for _, g := range []runner.Granularity{runner.PerRule, runner.PerColumn, runner.PerSchema} {
+		out := runner.ParquetOutput{Path: e.path(string(g), "loose.parquet")}
+		rep, err := run(t, s, runner.Asset{Input: in, Output: out, Quarantine: true}, runner.Options{Granularity: g})
 		require.NoError(t, err)
 		assert.Equal(t, outcome.AllValid, outcomeOf(rep))
 		assert.Equal(t, []chk{{"dy_schema__columns", true, outcome.SeverityError, true}}, summary(rep), string(g))
@@ -1185,20 +1186,20 @@ func TestSchemaWithoutRules(t *testing.T) {
 func TestRowSample(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))}
-	rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in}, duckdb.Options{RowSample: 2})
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(mixedRows))}
+	rep, err := run(t, ordersSchema(), runner.Asset{Input: in}, runner.Options{RowSample: 2})
 	require.Error(t, err)
 	assert.Equal(t, parseJSON(t, `[{"id": "a", "amount": 1, "note": null}, {"id": "c", "amount": 2, "note": "toolong"}]`), jsonValue(t, rep.ValidSample))
 	assert.Equal(t, parseJSON(t, `[{"id": "b", "amount": -1, "note": "hi"}, {"id": "g", "amount": -2, "note": "x"}]`), jsonValue(t, rep.InvalidSample))
 
-	rep, err = run(t, ordersSchema(), duckdb.Asset{Input: in}, duckdb.Options{})
+	rep, err = run(t, ordersSchema(), runner.Asset{Input: in}, runner.Options{})
 	require.Error(t, err)
 	assert.Nil(t, rep.ValidSample)
 	assert.Nil(t, rep.InvalidSample)
 	assert.NotContains(t, jsonValue(t, rep).(map[string]any), "valid_sample")
 
-	valid := duckdb.ParquetInput{Path: e.parquet("valid.parquet", ordersSelect(allValidRows))}
-	rep, err = run(t, ordersSchema(), duckdb.Asset{Input: valid}, duckdb.Options{RowSample: 5})
+	valid := runner.ParquetInput{Path: e.parquet("valid.parquet", ordersSelect(allValidRows))}
+	rep, err = run(t, ordersSchema(), runner.Asset{Input: valid}, runner.Options{RowSample: 5})
 	require.NoError(t, err)
 	assert.Equal(t, parseJSON(t, `[{"id": "a", "amount": 1, "note": null}, {"id": "b", "amount": 2.5, "note": "ok"}]`), jsonValue(t, rep.ValidSample))
 	assert.Nil(t, rep.InvalidSample)
@@ -1208,8 +1209,8 @@ func TestRowSample(t *testing.T) {
 func TestNonFiniteValuesInReport(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	in := duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(`('n', 'nan'::DOUBLE, NULL), ('i', '-inf'::DOUBLE, 'x'), ('a', 1.0, NULL)`))}
-	rep, err := run(t, ordersSchema(), duckdb.Asset{Input: in}, duckdb.Options{})
+	in := runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(`('n', 'nan'::DOUBLE, NULL), ('i', '-inf'::DOUBLE, 'x'), ('a', 1.0, NULL)`))}
+	rep, err := run(t, ordersSchema(), runner.Asset{Input: in}, runner.Options{})
 	require.Error(t, err)
 	data, err := json.Marshal(rep)
 	require.NoError(t, err)
@@ -1235,12 +1236,12 @@ func TestFailedFlushKeepsLastKnownGood(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t)
-			asset := func(rows string) duckdb.Asset {
-				return duckdb.Asset{Input: b.input(e, ordersSelect(rows)), Output: b.output(e), Quarantine: true}
+			asset := func(rows string) runner.Asset {
+				return runner.Asset{Input: b.input(e, ordersSelect(rows)), Output: b.output(e), Quarantine: true}
 			}
-			_, err := run(t, ordersSchema(), asset(warnOnlyRows), duckdb.Options{})
+			_, err := run(t, ordersSchema(), asset(warnOnlyRows), runner.Options{})
 			require.NoError(t, err)
-			_, err = run(t, ordersSchema(), asset(mixedRows), duckdb.Options{})
+			_, err = run(t, ordersSchema(), asset(mixedRows), runner.Options{})
 			require.NoError(t, err)
 			read := func(path string) []byte {
 				data, err := os.ReadFile(path)
@@ -1257,7 +1258,7 @@ func TestFailedFlushKeepsLastKnownGood(t *testing.T) {
 				}
 				return nil
 			})
-			rep, err := run(t, ordersSchema(), asset(c.rows), duckdb.Options{})
+			rep, err := run(t, ordersSchema(), asset(c.rows), runner.Options{})
 			restore()
 			require.Len(t, failed, 1, "the injected flush ran once")
 			var outErr *outcome.OutputError
@@ -1300,8 +1301,8 @@ rules:
 		e.parquet(fmt.Sprintf("many/part-%d.parquet", f), rows(1+f*1000, 1001+f*1000))
 	}
 	outcomeOf := func(in string) (map[string]any, [][]any) {
-		out := duckdb.ParquetOutput{Path: e.path("out", filepath.Base(filepath.Dir(in)), "k.parquet")}
-		rep, err := run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: in}, Output: out, Quarantine: true}, duckdb.Options{})
+		out := runner.ParquetOutput{Path: e.path("out", filepath.Base(filepath.Dir(in)), "k.parquet")}
+		rep, err := run(t, s, runner.Asset{Input: runner.ParquetInput{Path: in}, Output: out, Quarantine: true}, runner.Options{})
 		require.NoError(t, err)
 		counts := map[string]any{"rows": rep.Rows, "by_rules": rep.InvalidByRules}
 		for _, c := range rep.Checks {
@@ -1324,11 +1325,11 @@ rules:
 	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
-	many, err := eng.Explain(context.Background(), p, duckdb.ParquetInput{Path: e.path("many", "*.parquet")})
+	many, err := eng.Explain(context.Background(), p, runner.ParquetInput{Path: e.path("many", "*.parquet")})
 	require.NoError(t, err)
 	assert.Contains(t, many, `CREATE OR REPLACE TEMP TABLE temp.main."__tg_keysource_1" AS SELECT "cust", "amt", "id" FROM read_parquet(`)
 	assert.Equal(t, 2, strings.Count(many, `FROM temp.main."__tg_keysource_1"`), "the id and cust groups read the copy, the code group the files")
-	single, err := eng.Explain(context.Background(), p, duckdb.ParquetInput{Path: one})
+	single, err := eng.Explain(context.Background(), p, runner.ParquetInput{Path: one})
 	require.NoError(t, err)
 	assert.NotContains(t, single, "__tg_keysource")
 }

@@ -9,8 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // TestRunClockAndID: started_at and duration_s come from the injected clock, and the run id is
@@ -28,14 +27,14 @@ func TestRunClockAndID(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name  string
-		input duckdb.Input
+		input runner.Input
 	}{
-		{"all_valid", duckdb.QueryInput{SQL: ordersSelect(allValidRows)}},
-		{"aborted", duckdb.QueryInput{SQL: ordersSelect(mixedRows)}},
+		{"all_valid", runner.QueryInput{SQL: ordersSelect(allValidRows)}},
+		{"aborted", runner.QueryInput{SQL: ordersSelect(mixedRows)}},
 		{"skipped", nil},
 	} {
 		calls = 0
-		rep, _ := run(t, ordersSchema(), duckdb.Asset{Input: tc.input}, duckdb.Options{Now: clock, RunID: "run-1"})
+		rep, _ := run(t, ordersSchema(), runner.Asset{Input: tc.input}, runner.Options{Now: clock, RunID: "run-1"})
 		data, err := json.Marshal(rep)
 		require.NoError(t, err)
 		var m map[string]any
@@ -47,7 +46,7 @@ func TestRunClockAndID(t *testing.T) {
 
 	ids := map[string]bool{}
 	for range 3 {
-		rep, err := run(t, ordersSchema(), duckdb.Asset{Input: duckdb.QueryInput{SQL: ordersSelect(allValidRows)}}, duckdb.Options{})
+		rep, err := run(t, ordersSchema(), runner.Asset{Input: runner.QueryInput{SQL: ordersSelect(allValidRows)}}, runner.Options{})
 		require.NoError(t, err)
 		assert.Regexp(t, regexp.MustCompile(`^\d{8}T\d{6}Z-[0-9a-f]{16}$`), rep.RunID)
 		_, err = time.Parse(time.RFC3339Nano, rep.StartedAt)

@@ -9,12 +9,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
 // TestSampleValuesCapped: a failing row's long values show in the report cut to
-// duckdb.MaxSampleValue and marked with their size (a 10 MB string, a long list, a long binary
+// runner.MaxSampleValue and marked with their size (a 10 MB string, a long list, a long binary
 // value), in the per-rule samples and in the row samples; short values are whole.
 func TestSampleValuesCapped(t *testing.T) {
 	t.Parallel()
@@ -26,11 +26,11 @@ func TestSampleValuesCapped(t *testing.T) {
 		schema.List("tags", schema.Int64("")).Nullable(),
 		schema.Binary("raw").Nullable(),
 	)
-	in := duckdb.ParquetInput{Path: e.parquet("in/big.parquet", fmt.Sprintf(`SELECT * FROM (VALUES
+	in := runner.ParquetInput{Path: e.parquet("in/big.parquet", fmt.Sprintf(`SELECT * FROM (VALUES
 		('a', repeat('é', %d), range(100000)::BIGINT[], repeat('\xAA', 5000)::BLOB),
 		('b', 'short', [1, 2], 'ab'::BLOB)) AS t(id, note, tags, raw)`, big))}
-	rep, err := run(t, s, duckdb.Asset{Input: in, Output: duckdb.ParquetOutput{Path: e.path("out", "big.parquet")}, Quarantine: true},
-		duckdb.Options{RowSample: 5})
+	rep, err := run(t, s, runner.Asset{Input: in, Output: runner.ParquetOutput{Path: e.path("out", "big.parquet")}, Quarantine: true},
+		runner.Options{RowSample: 5})
 	require.NoError(t, err)
 	data, err := json.Marshal(rep)
 	require.NoError(t, err)
@@ -39,12 +39,12 @@ func TestSampleValuesCapped(t *testing.T) {
 	sample := metadata(t, rep, "dy_rule__note__max_length")["dataframely/failed_examples"].([]any)
 	require.Len(t, sample, 1)
 	row := jsonValue(t, sample[0]).(map[string]any)
-	want := strings.Repeat("é", duckdb.MaxSampleValue) + fmt.Sprintf("… (cut, %d bytes)", 2*big)
+	want := strings.Repeat("é", runner.MaxSampleValue) + fmt.Sprintf("… (cut, %d bytes)", 2*big)
 	assert.Equal(t, want, row["note"])
 	tags := row["tags"].(string)
 	assert.True(t, strings.HasPrefix(tags, "[0,1,2,3,"), tags)
 	assert.True(t, strings.HasSuffix(tags, "… (cut, 588891 bytes)"), tags)
-	assert.Len(t, strings.TrimSuffix(tags, "… (cut, 588891 bytes)"), duckdb.MaxSampleValue)
+	assert.Len(t, strings.TrimSuffix(tags, "… (cut, 588891 bytes)"), runner.MaxSampleValue)
 	assert.Contains(t, row["raw"], "… (cut, ")
 
 	invalid := jsonValue(t, rep.InvalidSample).([]any)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/durable"
@@ -17,87 +16,68 @@ import (
 	"github.com/tablegate/tablegate/runner"
 )
 
-// Output is where an asset's table goes; its quarantine goes beside it.
-type Output interface {
-	// String is the table's address.
-	String() string
-	// QuarantineAddress is the address of the quarantine named name (orders_quarantine) beside
-	// the table.
-	QuarantineAddress(name string) string
-	// DefaultAssetName is the asset name when none is given: the table's base name.
-	DefaultAssetName() string
-	// sink and target are what the program that writes the output takes: its kind, and the
-	// temporary files or the catalog the run writes to; writer is what runs the write steps of
-	// the program compiled for t, the output's target.
-	sink() compile.Sink
-	target(r *run, quarantineName string, keepPrevious bool) compile.Output
-	writer(r *run, t compile.Output, quarantineName string, keepPrevious bool) runner.Writer
-	// check refuses, before the run reads anything, an output it could not put in place: a
-	// target that is not a regular file (a folder, a named pipe), a name too long.
-	check(quarantineName string) error
-}
-
-// ParquetOutput writes the table to a Parquet file; the quarantine is <quarantine name>.parquet
-// in the same folder.
-type ParquetOutput struct{ Path string }
-
-// TableOutput writes the table to a DuckDB database file ("" File: the engine's own database);
-// the quarantine is the table named after it in the same schema.
-type TableOutput struct {
-	File   string
-	Schema string // "" is main
-	Table  string
-}
-
-func (o ParquetOutput) String() string { return o.Path }
-
-// QuarantineAddress is <dir>/<name>.parquet; beside a URL's last element for a URL
-// (s3a://bucket/out/t.parquet -> s3a://bucket/out/<name>.parquet).
-func (o ParquetOutput) QuarantineAddress(name string) string {
-	if i := strings.Index(o.Path, "://"); i > 1 {
-		if j := strings.LastIndex(o.Path, "/"); j > i+2 {
-			return o.Path[:j+1] + name + ".parquet"
-		}
+// checkOutput refuses, before the run reads anything, an output the engine could not put in
+// place: a target that is not a regular file (a folder, a named pipe), a name too long, an
+// output of a format the engine does not write.
+func checkOutput(out runner.Output, quarantineName string) error {
+	switch o := out.(type) {
+	case runner.ParquetOutput:
+		return checkParquet(o, quarantineName)
+	case runner.TableOutput:
+		return checkTable(o)
 	}
-	return filepath.Join(filepath.Dir(o.Path), name+".parquet")
+	return runner.RefuseOutput("DuckDB", out)
 }
 
-// DefaultAssetName is the file's base name without extension.
-func (o ParquetOutput) DefaultAssetName() string {
-	return strings.TrimSuffix(filepath.Base(o.Path), filepath.Ext(o.Path))
-}
-
-func (o TableOutput) schemaName() string {
-	if o.Schema == "" {
-		return "main"
+// sinkOf is the kind of output the program writes.
+func sinkOf(out runner.Output) compile.Sink {
+	if _, ok := out.(runner.ParquetOutput); ok {
+		return compile.ToParquet
 	}
-	return o.Schema
+	return compile.ToOutput
 }
 
-func (o TableOutput) String() string { return o.address(o.Table) }
+// targetOf is where the program that writes the output writes: the temporary files or the
+// catalog of the run.
+func targetOf(r *run, out runner.Output, quarantineName string, keepPrevious bool) compile.Output {
+	switch o := out.(type) {
+	case runner.ParquetOutput:
+		return parquetTarget(r, o, keepPrevious)
+	case runner.TableOutput:
+		return tableTarget(r, o, quarantineName, keepPrevious)
+	}
+	return compile.Output{}
+}
 
-func (ParquetOutput) sink() compile.Sink { return compile.ToParquet }
+// writerOf is what runs the write steps of the program compiled for t, the output's target.
+func writerOf(r *run, out runner.Output, t compile.Output, quarantineName string, keepPrevious bool) runner.Writer {
+	switch o := out.(type) {
+	case runner.ParquetOutput:
+		return parquetWriterOf(r, o, t, quarantineName, keepPrevious)
+	case runner.TableOutput:
+		return tableWriterOf(r, o, t, quarantineName)
+	}
+	return nil
+}
 
 // check refuses a folder that is not one, a table, quarantine or kept previous quarantine that
 // is not a regular file, and a name of the swap longer than the folder's file system allows
 // (the store's Check).
-func (o ParquetOutput) check(quarantineName string) error {
-	return o.store(quarantineName).Check(context.Background())
+func checkParquet(o runner.ParquetOutput, quarantineName string) error {
+	return parquetStore(o, quarantineName).Check(context.Background())
 }
 
-// store is the output's local store, its quarantine named quarantineName: the one the Spark
-// engine's local outputs use too.
-func (o ParquetOutput) store(quarantineName string) *durable.Local {
+// parquetStore is the output's local store, its quarantine named quarantineName: the one the
+// Spark engine's local outputs use too.
+func parquetStore(o runner.ParquetOutput, quarantineName string) *durable.Local {
 	return &durable.Local{Table: o.Path, Quarantine: o.QuarantineAddress(quarantineName)}
 }
 
-func (TableOutput) sink() compile.Sink { return compile.ToOutput }
-
 // check refuses a database file that is not a regular file.
-func (o TableOutput) check(string) error { return filekind.Regular(o.File) }
+func checkTable(o runner.TableOutput) error { return filekind.Regular(o.File) }
 
-func (o ParquetOutput) target(r *run, quarantineName string, keepPrevious bool) compile.Output {
-	st := o.store(quarantineName)
+func parquetTarget(r *run, o runner.ParquetOutput, keepPrevious bool) compile.Output {
+	st := parquetStore(o, "")
 	return compile.Output{TableFile: st.Temp(r.id, "table"), QuarantineFile: st.Temp(r.id, "quarantine"), KeepPrevious: keepPrevious}
 }
 
@@ -105,7 +85,7 @@ func (o ParquetOutput) target(r *run, quarantineName string, keepPrevious bool) 
 // member of a collection (r.setTables not nil) writes in the transaction the members writing
 // tables of that database file share: the first member's write attaches the file and begins it,
 // the others' join it, under the same name.
-func (o TableOutput) target(r *run, quarantineName string, keepPrevious bool) compile.Output {
+func tableTarget(r *run, o runner.TableOutput, quarantineName string, keepPrevious bool) compile.Output {
 	t := compile.Output{Schema: o.Schema, Table: o.Table, Quarantine: quarantineName, KeepPrevious: keepPrevious}
 	abs := ""
 	if o.File != "" {
@@ -130,23 +110,6 @@ func (o TableOutput) target(r *run, quarantineName string, keepPrevious bool) co
 	return t
 }
 
-func (o TableOutput) address(table string) string {
-	name := table
-	if o.Schema != "" {
-		name = o.Schema + "." + table
-	}
-	if o.File == "" {
-		return name
-	}
-	return o.File + ":" + name
-}
-
-// QuarantineAddress is the table name beside the output table.
-func (o TableOutput) QuarantineAddress(name string) string { return o.address(name) }
-
-// DefaultAssetName is the table's name.
-func (o TableOutput) DefaultAssetName() string { return o.Table }
-
 // parquetWriter writes both files under temporary names in the target folder, flushes them,
 // and renames them into place, through the output's store (durable.Local): a crash leaves the
 // previous table byte-for-byte intact and never a half-written file under the table's name.
@@ -155,7 +118,7 @@ func (o TableOutput) DefaultAssetName() string { return o.Table }
 // and a run killed between the renames leaves the journal for the next run, which completes the
 // swap before anything else.
 type parquetWriter struct {
-	o            ParquetOutput
+	o            runner.ParquetOutput
 	r            *run
 	t            compile.Output
 	st           *durable.Local
@@ -169,8 +132,8 @@ type parquetWriter struct {
 	tableTmp, quarTmp string
 }
 
-func (o ParquetOutput) writer(r *run, t compile.Output, quarantineName string, keepPrevious bool) runner.Writer {
-	return &parquetWriter{o: o, r: r, t: t, st: o.store(quarantineName), keepPrevious: keepPrevious}
+func parquetWriterOf(r *run, o runner.ParquetOutput, t compile.Output, quarantineName string, keepPrevious bool) runner.Writer {
+	return &parquetWriter{o: o, r: r, t: t, st: parquetStore(o, quarantineName), keepPrevious: keepPrevious}
 }
 
 // Begin makes the folder and takes the table's lock; a member of a write set (run.set) takes
@@ -296,21 +259,21 @@ func (w *parquetWriter) removeTemps() { w.st.Discard(context.Background(), w.tem
 // cannot complete is rolled back to the previous pair), and the table's temporaries. A run does
 // it before reading anything; a reader of the files may call it too. A DuckDB table needs
 // nothing: DuckDB replays or discards its log when it opens the file.
-func RecoverOutput(ctx context.Context, out Output) error {
+func RecoverOutput(ctx context.Context, out runner.Output) error {
 	_, err := recoverOutput(ctx, out)
 	return err
 }
 
 // recoverOutput is RecoverOutput, which also returns what it rolled back (nil for nothing).
-func recoverOutput(ctx context.Context, out Output) (rolledBack, err error) {
-	o, ok := out.(ParquetOutput)
+func recoverOutput(ctx context.Context, out runner.Output) (rolledBack, err error) {
+	o, ok := out.(runner.ParquetOutput)
 	if !ok {
 		return nil, nil
 	}
 	if _, err := os.Stat(filepath.Dir(o.Path)); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	return store.Recover(ctx, o.store(""))
+	return store.Recover(ctx, parquetStore(o, ""))
 }
 
 // tableWriter replaces the table and the quarantine in one transaction: a failed or killed run
@@ -318,7 +281,7 @@ func recoverOutput(ctx context.Context, out Output) (rolledBack, err error) {
 // space it grew the database file by (a full disk would otherwise fail every later run on the
 // WAL).
 type tableWriter struct {
-	o              TableOutput
+	o              runner.TableOutput
 	r              *run
 	quarantineName string
 	// catalog is the alias of the output's file ("" the engine's database) as the program names
@@ -334,7 +297,7 @@ type tableWriter struct {
 	began bool
 }
 
-func (o TableOutput) writer(r *run, t compile.Output, quarantineName string, _ bool) runner.Writer {
+func tableWriterOf(r *run, o runner.TableOutput, t compile.Output, quarantineName string) runner.Writer {
 	return &tableWriter{o: o, r: r, catalog: t.Catalog, quarantineName: quarantineName, size: -1}
 }
 
@@ -426,7 +389,7 @@ func (w *tableWriter) Abort(rollback string) {
 func (w *tableWriter) Finish(_ context.Context, conds compile.Cond) (runner.Written, error) {
 	written := runner.Written{Table: w.table, Quarantine: w.quarantine}
 	if conds&compile.QuarantFound != 0 {
-		written.Was, written.Kept = w.o.QuarantineAddress(w.quarantineName), w.o.address(w.quarantineName+"_prev")
+		written.Was, written.Kept = w.o.QuarantineAddress(w.quarantineName), w.o.QuarantineAddress(w.quarantineName+"_prev")
 	}
 	return written, nil
 }
@@ -461,23 +424,20 @@ func (r *run) shrink(file string, size int64, made bool) {
 
 // WriteQuery writes a query's rows to an output atomically, as a run writes a table (used by
 // `tablegate sample`).
-func (e *Engine) WriteQuery(ctx context.Context, query string, out Output) error {
+func (e *Engine) WriteQuery(ctx context.Context, query string, out runner.Output) error {
 	r, err := e.newRun(ctx)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	name := QuarantineName(out.DefaultAssetName())
-	if err := out.check(name); err != nil {
-		return &OutputError{Output: out.String(), Err: err}
+	name := runner.QuarantineName(out.DefaultAssetName())
+	if err := checkOutput(out, name); err != nil {
+		return &outcome.OutputError{Output: out.String(), Err: err}
 	}
-	t := out.target(r, name, false)
-	prog := compile.WriteProgram(query, out.sink(), t)
-	if _, err := runner.Write(ctx, &backend{r: r}, out.writer(r, t, name, false), prog.Steps(), 0); err != nil {
-		return &OutputError{Output: out.String(), Err: err}
+	t := targetOf(r, out, name, false)
+	prog := compile.WriteProgram(query, sinkOf(out), t)
+	if _, err := runner.Write(ctx, &backend{r: r}, writerOf(r, out, t, name, false), prog.Steps(), 0); err != nil {
+		return &outcome.OutputError{Output: out.String(), Err: err}
 	}
 	return nil
 }
-
-// OutputError is an output that could not be written; the previous table is unchanged.
-type OutputError = outcome.OutputError

@@ -20,49 +20,6 @@ import (
 	"github.com/tablegate/tablegate/schema"
 )
 
-// ErrNoSourceData is the cause of an input error when the input matches no data at all (a
-// missing file, a glob that matches nothing). Options.SkipMissing turns it into the skipped
-// outcome.
-var ErrNoSourceData = runner.ErrNoSourceData
-
-// Input is where an asset's rows come from.
-type Input interface {
-	// String names the input in messages.
-	String() string
-	// source is what the engine knows of the input without a statement, from which compile
-	// builds the statements that open it (compile.Source); writes are the database files the
-	// run writes, which the input attaches for writing too.
-	source(ctx context.Context, r *run, writes map[string]bool) (compile.Source, error)
-}
-
-// ParquetInput reads a Parquet file or glob in place.
-type ParquetInput struct{ Path string }
-
-// CSVInput reads a CSV file, gzip- or zstd-compressed when its name ends in .gz or .zst. A run
-// reads each column the schema declares as its dtype (see UnreadableValueError); other
-// columns' types are detected. The zero options read a header row, fields separated by commas
-// (tabs for .tsv) and DuckDB's NULL spelling, the empty field.
-type CSVInput struct {
-	Path string
-	// Delimiter separates fields; 0 is by extension.
-	Delimiter rune
-	// NoHeader reads the first line as data; DuckDB then names the columns column0, column1, …
-	NoHeader bool
-	// Null, when set, are the texts that read as NULL instead of the empty field, which still
-	// reads as NULL in a declared column of another dtype than String.
-	Null []string
-
-	reading
-}
-
-// NDJSONInput reads a newline-delimited JSON file, gzip- or zstd-compressed when its name ends
-// in .gz or .zst. A run reads each key the schema declares as a column of its dtype.
-type NDJSONInput struct {
-	Path string
-
-	reading
-}
-
 // reading is how a run reads a text file: declared are the schema's columns (nil: none, every
 // type detected); sampleAll detects types from every row rather than a sample.
 type reading struct {
@@ -70,63 +27,30 @@ type reading struct {
 	sampleAll bool
 }
 
-// readAs sets how a text input (CSV, NDJSON) is read; other inputs are returned as they are.
-func readAs(in Input, how reading) Input {
-	switch v := in.(type) {
-	case CSVInput:
-		v.reading = how
-		return v
-	case NDJSONInput:
-		v.reading = how
-		return v
+// sourceOf is what the engine knows of the input without a statement, from which compile builds
+// the statements that open it (compile.Source); a text file is read as how says, and writes are
+// the database files the run writes, which the input attaches for writing too.
+func sourceOf(ctx context.Context, r *run, in runner.Input, how reading, writes map[string]bool) (compile.Source, error) {
+	switch in := in.(type) {
+	case runner.ParquetInput:
+		return parquetSource(ctx, r, in)
+	case runner.CSVInput:
+		return csvSource(in, how)
+	case runner.NDJSONInput:
+		return ndjsonSource(in, how)
+	case runner.TableInput:
+		return tableSource(r, in, writes)
+	case runner.QueryInput:
+		return querySource(r, in, writes)
 	}
-	return in
-}
-
-// TableInput reads a table of a DuckDB database file ("" File: the engine's own database).
-type TableInput struct {
-	File   string
-	Schema string // "" is main
-	Table  string
-}
-
-// QueryInput runs SQL as the input, in a DuckDB database file when File is set.
-type QueryInput struct {
-	SQL  string
-	File string
-}
-
-// producerOf says what made an input, for a column-mismatch message's advice.
-func producerOf(in Input) string {
-	switch in.(type) {
-	case ParquetInput, CSVInput, NDJSONInput:
-		return "file"
-	case TableInput:
-		return "table"
-	}
-	return "query"
-}
-
-func (in ParquetInput) String() string { return in.Path }
-func (in CSVInput) String() string     { return in.Path }
-func (in NDJSONInput) String() string  { return in.Path }
-func (in QueryInput) String() string   { return "query" }
-func (in TableInput) String() string {
-	name := in.Table
-	if in.Schema != "" {
-		name = in.Schema + "." + in.Table
-	}
-	if in.File == "" {
-		return name
-	}
-	return in.File + ":" + name
+	return otherSource(ctx, r, in)
 }
 
 func noData(path string) error {
-	return fmt.Errorf("%s: %w (no file matches)", path, ErrNoSourceData)
+	return fmt.Errorf("%s: %w (no file matches)", path, runner.ErrNoSourceData)
 }
 
-func (in ParquetInput) source(ctx context.Context, r *run, _ map[string]bool) (compile.Source, error) {
+func parquetSource(ctx context.Context, r *run, in runner.ParquetInput) (compile.Source, error) {
 	matches, err := filepath.Glob(in.Path)
 	if err != nil {
 		return compile.Source{}, fmt.Errorf("bad glob %q: %w", in.Path, err)
@@ -140,7 +64,7 @@ func (in ParquetInput) source(ctx context.Context, r *run, _ map[string]bool) (c
 		}
 	}
 	return compile.Source{Kind: compile.ParquetSource, Path: in.Path, Files: len(matches),
-		Diagnose: func(err error) error { return in.unreadableFooter(ctx, r, err) }}, nil
+		Diagnose: func(err error) error { return unreadableFooter(ctx, r, in, err) }}, nil
 }
 
 // checkParquetMagic checks that a file starts and ends with Parquet's magic bytes, for a message
@@ -180,7 +104,7 @@ func checkParquetMagic(path string) error {
 // the input's columns failed with err: DuckDB's own message is its Thrift decoder's ("don't know
 // what type:", "Variable-length int over 10 bytes") and names no file. It returns err when every
 // footer reads.
-func (in ParquetInput) unreadableFooter(ctx context.Context, r *run, err error) error {
+func unreadableFooter(ctx context.Context, r *run, in runner.ParquetInput, err error) error {
 	matches, gerr := filepath.Glob(in.Path)
 	if gerr != nil || ctx.Err() != nil {
 		return err
@@ -214,24 +138,24 @@ func statFile(path string) error {
 
 // source reads the file with a fixed delimiter (tab for .tsv, else comma), the header on the
 // first line, double quotes and strict mode (compile.ReadCSV).
-func (in CSVInput) source(context.Context, *run, map[string]bool) (compile.Source, error) {
+func csvSource(in runner.CSVInput, how reading) (compile.Source, error) {
 	if err := statFile(in.Path); err != nil {
 		return compile.Source{}, err
 	}
-	delim := in.delim()
+	delim := csvDelim(in)
 	if !in.NoHeader {
 		if err := duplicateHeader(in.Path, delim); err != nil {
 			return compile.Source{}, err
 		}
 	}
-	return compile.Source{Kind: compile.CSVSource, Path: in.Path, Declared: in.declared,
-		CSV:            compile.CSVRead{Header: !in.NoHeader, Delim: string(delim), Null: in.Null, SampleAll: in.sampleAll},
+	return compile.Source{Kind: compile.CSVSource, Path: in.Path, Declared: how.declared,
+		CSV:            compile.CSVRead{Header: !in.NoHeader, Delim: string(delim), Null: in.Null, SampleAll: how.sampleAll},
 		GuessDelimiter: in.Delimiter == 0 && !in.NoHeader,
-		Diagnose:       func(err error) error { return in.diagnose(delim, err) }}, nil
+		Diagnose:       func(err error) error { return diagnoseCSV(in, delim, err) }}, nil
 }
 
-// delim is the file's delimiter: the one given, else a tab for .tsv and a comma for others.
-func (in CSVInput) delim() rune {
+// csvDelim is the file's delimiter: the one given, else a tab for .tsv and a comma for others.
+func csvDelim(in runner.CSVInput) rune {
 	switch {
 	case in.Delimiter != 0:
 		return in.Delimiter
@@ -241,9 +165,9 @@ func (in CSVInput) delim() rune {
 	return ','
 }
 
-// diagnose names the line of an unterminated quote or a ragged row that made DuckDB's reading
+// diagnoseCSV names the line of an unterminated quote or a ragged row that made DuckDB's reading
 // fail, or returns its error.
-func (in CSVInput) diagnose(delim rune, err error) error {
+func diagnoseCSV(in runner.CSVInput, delim rune, err error) error {
 	if bad := unterminatedQuote(in.Path, byte(delim)); bad != nil {
 		return bad
 	}
@@ -364,14 +288,14 @@ func raggedRow(path string, delim rune) error {
 	}
 }
 
-func (in NDJSONInput) source(context.Context, *run, map[string]bool) (compile.Source, error) {
+func ndjsonSource(in runner.NDJSONInput, how reading) (compile.Source, error) {
 	if err := statFile(in.Path); err != nil {
 		return compile.Source{}, err
 	}
-	return compile.Source{Kind: compile.NDJSONSource, Path: in.Path, Declared: in.declared, SampleAll: in.sampleAll}, nil
+	return compile.Source{Kind: compile.NDJSONSource, Path: in.Path, Declared: how.declared, SampleAll: how.sampleAll}, nil
 }
 
-func (in TableInput) source(_ context.Context, r *run, writes map[string]bool) (compile.Source, error) {
+func tableSource(r *run, in runner.TableInput, writes map[string]bool) (compile.Source, error) {
 	src := compile.Source{Kind: compile.TableSource, Schema: in.Schema, Table: in.Table, File: in.File}
 	if in.File == "" {
 		return src, nil
@@ -382,7 +306,7 @@ func (in TableInput) source(_ context.Context, r *run, writes map[string]bool) (
 	return src, r.attachInput(&src, in.File, writes)
 }
 
-func (in QueryInput) source(_ context.Context, r *run, writes map[string]bool) (compile.Source, error) {
+func querySource(r *run, in runner.QueryInput, writes map[string]bool) (compile.Source, error) {
 	src := compile.Source{Kind: compile.QuerySource, Query: in.SQL}
 	if in.File == "" {
 		return src, nil

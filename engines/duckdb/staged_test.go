@@ -17,6 +17,7 @@ import (
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -126,10 +127,10 @@ func compareStagedAndSingle(t *testing.T, s *schema.Schema, query string, cast b
 	db := e.path("in.duckdb")
 	e.table(db, "t", query)
 
-	opts := duckdb.Options{Cast: cast, MaxFailureSamples: -1}
-	staged, err := run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: pq}, Output: duckdb.ParquetOutput{Path: e.path("a", "t.parquet")}, Quarantine: true}, opts)
+	opts := runner.Options{Cast: cast, MaxFailureSamples: -1}
+	staged, err := run(t, s, runner.Asset{Input: runner.ParquetInput{Path: pq}, Output: runner.ParquetOutput{Path: e.path("a", "t.parquet")}, Quarantine: true}, opts)
 	requireRan(t, staged, err)
-	single, err := run(t, s, duckdb.Asset{Input: duckdb.TableInput{File: db, Table: "t"}, Output: duckdb.ParquetOutput{Path: e.path("b", "t.parquet")}, Quarantine: true}, opts)
+	single, err := run(t, s, runner.Asset{Input: runner.TableInput{File: db, Table: "t"}, Output: runner.ParquetOutput{Path: e.path("b", "t.parquet")}, Quarantine: true}, opts)
 	requireRan(t, single, err)
 
 	require.Equal(t, single.Rows, staged.Rows)
@@ -190,7 +191,7 @@ func TestPlainStringColumnsFilterInTheFetch(t *testing.T) {
 	defer eng.Close()
 	// The program's statement that stores the suspects ("" when there is none), and the fetch.
 	stages := func(path string) (suspects, fetch string) {
-		sqlText, err := eng.Explain(context.Background(), p, duckdb.ParquetInput{Path: path})
+		sqlText, err := eng.Explain(context.Background(), p, runner.ParquetInput{Path: path})
 		require.NoError(t, err)
 		for _, step := range strings.Split(sqlText, ";\n\n-- ") {
 			_, stmt, _ := strings.Cut(step, "\n")
@@ -249,7 +250,7 @@ func TestValidRowsKeepInputRowGroups(t *testing.T) {
 			require.NoError(t, os.MkdirAll(filepath.Dir(in), 0o755))
 			e.exec(fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet, ROW_GROUP_SIZE %d)", query, lit(in), c.inGroups))
 			out := e.path(c.name, "out", "valid.parquet")
-			rep, err := run(t, s, duckdb.Asset{Name: "valid", Input: duckdb.ParquetInput{Path: in}, Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}, duckdb.Options{})
+			rep, err := run(t, s, runner.Asset{Name: "valid", Input: runner.ParquetInput{Path: in}, Output: runner.ParquetOutput{Path: out}, Quarantine: true}, runner.Options{})
 			require.NoError(t, err)
 			validIDs := ints(fmt.Sprintf("SELECT id FROM read_parquet(%s) WHERE amount >= 0 ORDER BY id", lit(in)))
 			require.Equal(t, int64(len(validIDs)), rep.Rows.Valid)

@@ -17,6 +17,7 @@ import (
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // swapCase is a run that replaces a previous table and quarantine, and what the pair is once it
@@ -36,20 +37,20 @@ var swapCases = []swapCase{
 }
 
 // previousPair writes the previous table (rows) and quarantine (oneInvalidRows' b) to dir.
-func previousPair(t *testing.T, e *env, b backend, c swapCase) duckdb.Asset {
+func previousPair(t *testing.T, e *env, b backend, c swapCase) runner.Asset {
 	t.Helper()
-	prev := duckdb.Asset{Input: b.input(e, ordersSelect(oneInvalidRows)), Output: b.output(e), Quarantine: true}
-	_, err := run(t, ordersSchema(), prev, duckdb.Options{})
+	prev := runner.Asset{Input: b.input(e, ordersSelect(oneInvalidRows)), Output: b.output(e), Quarantine: true}
+	_, err := run(t, ordersSchema(), prev, runner.Options{})
 	require.NoError(t, err)
-	a := duckdb.Asset{Input: b.input(e, ordersSelect(c.rows)), Output: b.output(e), Quarantine: true}
+	a := runner.Asset{Input: b.input(e, ordersSelect(c.rows)), Output: b.output(e), Quarantine: true}
 	if c.ownings {
 		// The table holds c.rows: validating it in place moves its invalid rows out.
 		if b.name == "parquet" {
 			require.NoError(t, os.Rename(e.parquet("in/own.parquet", ordersSelect(c.rows)), b.tableAddr(e)))
-			a.Input = duckdb.ParquetInput{Path: b.tableAddr(e)}
+			a.Input = runner.ParquetInput{Path: b.tableAddr(e)}
 		} else {
 			e.table(e.path("wh.duckdb"), "orders", ordersSelect(c.rows))
-			a.Input = duckdb.TableInput{File: e.path("wh.duckdb"), Table: "orders"}
+			a.Input = runner.TableInput{File: e.path("wh.duckdb"), Table: "orders"}
 		}
 	}
 	return a
@@ -125,7 +126,7 @@ func TestSlowSwapKilledAtEachStep(t *testing.T) {
 						return // the table is now the valid rows: a next run has nothing to move
 					}
 					// The next run completes and leaves the same folder.
-					_, err = run(t, ordersSchema(), a, duckdb.Options{})
+					_, err = run(t, ordersSchema(), a, runner.Options{})
 					require.NoError(t, err)
 					assert.Equal(t, c.table, ids(b.table(e)))
 					assert.Equal(t, c.quar, ids(b.quarantine(e)))
@@ -147,7 +148,7 @@ func swapChild(t *testing.T, stage string) {
 	i := slices.IndexFunc(backends, func(b backend) bool { return b.name == name })
 	b, c := backends[i], swapCases[ci]
 	e := &env{t: t, dir: os.Getenv("TABLEGATE_TEST_CRASH_DIR")}
-	a := duckdb.Asset{Input: childInput(e, b, c), Output: b.output(e), Quarantine: true}
+	a := runner.Asset{Input: childInput(e, b, c), Output: b.output(e), Quarantine: true}
 	restore := duckdb.SetCrashPoint(func(s string) {
 		if s == stage {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
@@ -160,22 +161,22 @@ func swapChild(t *testing.T, stage string) {
 	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
-	_, err = eng.Run(context.Background(), a, duckdb.Options{})
+	_, err = eng.Run(context.Background(), a, runner.Options{})
 	require.NoError(t, err)
 	fmt.Println("no such stage")
 	os.Exit(3)
 }
 
-func childInput(e *env, b backend, c swapCase) duckdb.Input {
+func childInput(e *env, b backend, c swapCase) runner.Input {
 	switch {
 	case c.ownings && b.name == "parquet":
-		return duckdb.ParquetInput{Path: b.tableAddr(e)}
+		return runner.ParquetInput{Path: b.tableAddr(e)}
 	case c.ownings:
-		return duckdb.TableInput{File: e.path("wh.duckdb"), Table: "orders"}
+		return runner.TableInput{File: e.path("wh.duckdb"), Table: "orders"}
 	case b.name == "parquet":
-		return duckdb.ParquetInput{Path: e.path("in/raw.parquet")}
+		return runner.ParquetInput{Path: e.path("in/raw.parquet")}
 	}
-	return duckdb.TableInput{File: e.path("wh.duckdb"), Table: "raw"}
+	return runner.TableInput{File: e.path("wh.duckdb"), Table: "raw"}
 }
 
 // prevIDs is the ids of the kept previous quarantine, nil when there is none.
@@ -220,11 +221,11 @@ func TestOutputFolderAfterEveryOutcome(t *testing.T) {
 		{outcome.NoValidRows, ordersSelect(allInvalidRows), true, pair},
 		{outcome.AllValid, ordersSelect(allValidRows), true, []string{"orders.parquet", "orders_quarantine.prev.parquet"}},
 	} {
-		var in duckdb.Input
+		var in runner.Input
 		if c.rows != "" {
 			in = b.input(e, c.rows)
 		}
-		rep, _ := run(t, ordersSchema(), duckdb.Asset{Input: in, Output: b.output(e), Quarantine: c.quarantine}, duckdb.Options{})
+		rep, _ := run(t, ordersSchema(), runner.Asset{Input: in, Output: b.output(e), Quarantine: c.quarantine}, runner.Options{})
 		require.Equal(t, c.want, outcomeOf(rep), "%+v", rep.Error)
 		entries, err := os.ReadDir(e.path("out"))
 		require.NoError(t, err)
@@ -256,14 +257,14 @@ func TestSwapThatFailsIsRolledBack(t *testing.T) {
 					require.NoError(t, os.Remove(tmps[0]))
 				}
 			})
-			_, err := run(t, ordersSchema(), a, duckdb.Options{})
+			_, err := run(t, ordersSchema(), a, runner.Options{})
 			restore()
 			var oe *outcome.OutputError
 			require.ErrorAs(t, err, &oe)
 			assert.Contains(t, err.Error(), "the swap was rolled back, the previous files are in place")
 			assert.Equal(t, before, folderBytes(t, e.path("out")), "the previous files, nothing else")
 
-			_, err = run(t, ordersSchema(), a, duckdb.Options{})
+			_, err = run(t, ordersSchema(), a, runner.Options{})
 			require.NoError(t, err)
 			assert.Equal(t, c.table, ids(b.table(e)))
 			assert.Equal(t, c.quar, ids(b.quarantine(e)))

@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -18,24 +18,24 @@ import (
 func TestNullMetricAgainstABand(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	in := duckdb.ParquetInput{Path: e.parquet("in.parquet", "SELECT NULL::DOUBLE AS x FROM range(3)")}
+	in := runner.ParquetInput{Path: e.parquet("in.parquet", "SELECT NULL::DOUBLE AS x FROM range(3)")}
 	s := schema.New("M", schema.Float64("x").Nullable()).AddTableCheck(schema.Metric("mean", "avg(x)").Anomaly(schema.Anomaly{}))
-	history := func(vals ...float64) duckdb.Options {
-		return duckdb.Options{Baselines: func(context.Context, string, map[string]int) (map[string][]float64, error) {
+	history := func(vals ...float64) runner.Options {
+		return runner.Options{Baselines: func(context.Context, string, map[string]int) (map[string][]float64, error) {
 			return map[string][]float64{"dy_table__mean": vals}, nil
 		}}
 	}
 	for _, tc := range []struct {
 		name   string
-		opts   duckdb.Options
+		opts   runner.Options
 		passed bool
 		why    string
 	}{
-		{"no history", duckdb.Options{}, true, "is NULL"},
+		{"no history", runner.Options{}, true, "is NULL"},
 		{"too little history", history(1, 2), true, "is NULL"},
 		{"a band", history(10, 11, 12, 13, 14), false, "avg(x) is NULL (no rows, or only NULLs), which is within no band (median 12 of 5 earlier runs)"},
 	} {
-		rep, err := run(t, s, duckdb.Asset{Input: in}, tc.opts)
+		rep, err := run(t, s, runner.Asset{Input: in}, tc.opts)
 		check := rep.Checks[len(rep.Checks)-1]
 		assert.Equal(t, tc.passed, check.Passed, tc.name)
 		assert.Contains(t, check.ResultDescription, tc.why, tc.name)
@@ -55,13 +55,13 @@ func TestNullMetricAgainstABand(t *testing.T) {
 func TestNonFiniteMetricSpelling(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	in := duckdb.ParquetInput{Path: e.parquet("in.parquet", "SELECT * FROM (VALUES ('infinity'::DOUBLE), ('-infinity'::DOUBLE), ('nan'::DOUBLE)) t(x)")}
+	in := runner.ParquetInput{Path: e.parquet("in.parquet", "SELECT * FROM (VALUES ('infinity'::DOUBLE), ('-infinity'::DOUBLE), ('nan'::DOUBLE)) t(x)")}
 	s := schema.New("M", schema.Float64("x").Nullable().AllowInf().AllowNaN()).AddTableCheck(
 		schema.Metric("high", "max(x) FILTER (WHERE NOT isnan(x))"),
 		schema.Metric("low", "min(x)"),
 		schema.Metric("nan", "max(x)"),
 	)
-	rep, err := run(t, s, duckdb.Asset{Input: in}, duckdb.Options{})
+	rep, err := run(t, s, runner.Asset{Input: in}, runner.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "Infinity", metadata(t, rep, "dy_table__high")["tablegate/value"])
 	assert.Equal(t, "-Infinity", metadata(t, rep, "dy_table__low")["tablegate/value"])

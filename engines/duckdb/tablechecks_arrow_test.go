@@ -11,6 +11,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -23,7 +24,7 @@ func TestFilterRefusesFailingTableCheck(t *testing.T) {
 	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
-	_, err = eng.Filter(context.Background(), p, duckdb.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(allValidRows))}, duckdb.Options{})
+	_, err = eng.Filter(context.Background(), p, runner.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(allValidRows))}, runner.Options{})
 	var tce *outcome.TableCheckError
 	require.ErrorAs(t, err, &tce)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -66,11 +67,11 @@ func tableCheckOutcomes(t *testing.T, backends []backend) {
 			t.Run(b.name+"/"+tc.name, func(t *testing.T) {
 				t.Parallel()
 				e := newEnv(t)
-				a := duckdb.Asset{Output: b.output(e), Quarantine: tc.quarantine}
+				a := runner.Asset{Output: b.output(e), Quarantine: tc.quarantine}
 				if tc.query != "" {
 					a.Input = b.input(e, ordersSelect(tc.query))
 				}
-				rep, err := run(t, ordersWithTableChecks(tc.checks...), a, duckdb.Options{})
+				rep, err := run(t, ordersWithTableChecks(tc.checks...), a, runner.Options{})
 				require.NotNil(t, rep.Outcome, "err: %v", err)
 				assert.Equal(t, tc.want, *rep.Outcome)
 				// The table check reports after every rule check.
@@ -128,9 +129,9 @@ func tableCheckOutcomes(t *testing.T, backends []backend) {
 func TestTableCheckColumnMismatchFirst(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	in := duckdb.ParquetInput{Path: e.parquet("in.parquet", "SELECT id, note FROM ("+ordersSelect(allValidRows)+")")}
+	in := runner.ParquetInput{Path: e.parquet("in.parquet", "SELECT id, note FROM ("+ordersSelect(allValidRows)+")")}
 	rep, err := run(t, ordersWithTableChecks(schema.Condition("enough_rows", "count(*) >= 1000")),
-		duckdb.Asset{Input: in, Output: duckdb.ParquetOutput{Path: e.path("out.parquet")}, Quarantine: true}, duckdb.Options{})
+		runner.Asset{Input: in, Output: runner.ParquetOutput{Path: e.path("out.parquet")}, Quarantine: true}, runner.Options{})
 	var colErr *outcome.ColumnSchemaError
 	require.ErrorAs(t, err, &colErr)
 	assert.Equal(t, outcome.ColumnSchemaMismatch, *rep.Outcome)
@@ -141,17 +142,17 @@ func TestTableCheckColumnMismatchFirst(t *testing.T) {
 func TestTableCheckKeepsLastKnownGood(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	out := duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}
-	in := duckdb.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows))}
-	_, err := run(t, ordersSchema(), duckdb.Asset{Input: in, Output: out, Quarantine: true}, duckdb.Options{})
+	out := runner.ParquetOutput{Path: e.path("out", "orders.parquet")}
+	in := runner.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows))}
+	_, err := run(t, ordersSchema(), runner.Asset{Input: in, Output: out, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 	table, err := os.ReadFile(out.Path)
 	require.NoError(t, err)
 	quar, err := os.ReadFile(e.path("out", "orders_quarantine.parquet"))
 	require.NoError(t, err)
 
-	in2 := duckdb.ParquetInput{Path: e.parquet("in2.parquet", ordersSelect(oneInvalidRows))}
-	_, err = run(t, ordersWithTableChecks(schema.Condition("enough_rows", "count(*) >= 1000")), duckdb.Asset{Input: in2, Output: out, Quarantine: true}, duckdb.Options{})
+	in2 := runner.ParquetInput{Path: e.parquet("in2.parquet", ordersSelect(oneInvalidRows))}
+	_, err = run(t, ordersWithTableChecks(schema.Condition("enough_rows", "count(*) >= 1000")), runner.Asset{Input: in2, Output: out, Quarantine: true}, runner.Options{})
 	var tce *outcome.TableCheckError
 	require.ErrorAs(t, err, &tce)
 	after, err := os.ReadFile(out.Path)
@@ -172,8 +173,8 @@ func TestTableCheckRuleResults(t *testing.T) {
 		schema.Metric("warn_failures", "failed_rows('note|max_length') + 0.5").Max(1),
 		schema.Metric("invalid_share", "invalid_rows() / count(*)"),
 	)
-	rep, err := run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows))},
-		Output: duckdb.ParquetOutput{Path: e.path("out.parquet")}, Quarantine: true}, duckdb.Options{})
+	rep, err := run(t, s, runner.Asset{Input: runner.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows))},
+		Output: runner.ParquetOutput{Path: e.path("out.parquet")}, Quarantine: true}, runner.Options{})
 	var tce *outcome.TableCheckError
 	require.ErrorAs(t, err, &tce)
 	require.Len(t, tce.Failures, 2, "%v", err)
@@ -195,7 +196,7 @@ func TestTableCheckNullAndEmpty(t *testing.T) {
 		schema.Metric("mean", "avg(amount)"),
 		schema.Metric("volume", "count(*)").Min(0),
 	)
-	rep, err := run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("in.parquet", emptySelect())}}, duckdb.Options{})
+	rep, err := run(t, s, runner.Asset{Input: runner.ParquetInput{Path: e.parquet("in.parquet", emptySelect())}}, runner.Options{})
 	var tce *outcome.TableCheckError
 	require.ErrorAs(t, err, &tce)
 	require.Len(t, tce.Failures, 1)
@@ -234,8 +235,8 @@ func TestAnomalyBand(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
 			s := schema.New("Volume", schema.Int64("n")).AddTableCheck(schema.Metric("volume", "count(*)").Anomaly(schema.Anomaly{}))
-			in := duckdb.ParquetInput{Path: e.parquet("in.parquet", "SELECT range AS n FROM range("+strconv.Itoa(int(tc.value))+")")}
-			var opts duckdb.Options
+			in := runner.ParquetInput{Path: e.parquet("in.parquet", "SELECT range AS n FROM range("+strconv.Itoa(int(tc.value))+")")}
+			var opts runner.Options
 			if tc.history != nil {
 				opts.Baselines = func(_ context.Context, asset string, checks map[string]int) (map[string][]float64, error) {
 					assert.Equal(t, "Volume", asset)
@@ -243,7 +244,7 @@ func TestAnomalyBand(t *testing.T) {
 					return map[string][]float64{"dy_table__volume": tc.history}, nil
 				}
 			}
-			rep, err := run(t, s, duckdb.Asset{Input: in}, opts)
+			rep, err := run(t, s, runner.Asset{Input: in}, opts)
 			check := rep.Checks[len(rep.Checks)-1]
 			assert.Equal(t, tc.passed, check.Passed)
 			assert.Equal(t, tc.passed, err == nil, "err: %v", err)
@@ -264,13 +265,6 @@ func TestAnomalyBand(t *testing.T) {
 		})
 	}
 
-	up := duckdb.AnomalyBand(schema.Anomaly{Direction: schema.DirectionUp}.WithDefaults(), earlier(30))
-	assert.Nil(t, up.Low)
-	require.NotNil(t, up.High)
-	down := duckdb.AnomalyBand(schema.Anomaly{Direction: schema.DirectionDown, Lookback: 3, MinHistory: 2}.WithDefaults(), []float64{math.NaN(), 5, 7, 9, 1000})
-	assert.Equal(t, 3, down.Runs, "NaN is skipped, lookback counts numbers")
-	assert.Equal(t, 7.0, down.Median)
-	assert.Nil(t, down.High)
 }
 
 // TestTableChecksExplained: explain shows the table checks' statement, and it is what runs.
@@ -283,12 +277,12 @@ func TestTableChecksExplained(t *testing.T) {
 	eng, err := duckdb.Open(duckdb.Config{Threads: 2})
 	require.NoError(t, err)
 	defer eng.Close()
-	in := duckdb.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows))}
-	text, err := eng.ExplainAsset(context.Background(), duckdb.Asset{Plan: p, Input: in}, duckdb.Options{})
+	in := runner.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows))}
+	text, err := eng.ExplainAsset(context.Background(), runner.Asset{Plan: p, Input: in}, runner.Options{})
 	require.NoError(t, err)
 	assert.Contains(t, text, "evaluate the table checks: read the table checks' values")
 	assert.Contains(t, text, "CAST($1 AS BIGINT[])[1]")
-	_, trace, err := runTraced(t, s, duckdb.Asset{Input: in}, duckdb.Options{})
+	_, trace, err := runTraced(t, s, runner.Asset{Input: in}, runner.Options{})
 	var tce *outcome.TableCheckError
 	require.ErrorAs(t, err, &tce)
 	assert.Contains(t, trace, "CAST($1 AS BIGINT[])[1]")
@@ -299,7 +293,7 @@ func TestTableCheckSpecs(t *testing.T) {
 	t.Parallel()
 	p, err := compile.Compile(ordersWithTableChecks(schema.Metric("volume", "count(*)").Min(1).Warn()))
 	require.NoError(t, err)
-	specs := duckdb.CheckSpecs(p, true, duckdb.Options{})
+	specs := runner.CheckSpecs(p, true, runner.Options{})
 	last := specs[len(specs)-1]
 	assert.Equal(t, "dy_table__volume", last.Name)
 	assert.False(t, last.Blocking)
@@ -325,9 +319,9 @@ func TestTableCheckRuntimeError(t *testing.T) {
 			e := newEnv(t)
 			s := ordersWithTableChecks(schema.Condition("fine", "count(*) > 0"), schema.Condition("boom", tc.sql),
 				schema.Metric("rows", "count(*) + failed_rows('amount|min')"))
-			a := duckdb.Asset{Input: duckdb.QueryInput{SQL: ordersSelect(mixedRows)}, Output: duckdb.ParquetOutput{Path: e.path("out.parquet")}, Quarantine: true}
-			rep, err := run(t, s, a, duckdb.Options{})
-			var tre *duckdb.TableCheckRuntimeError
+			a := runner.Asset{Input: runner.QueryInput{SQL: ordersSelect(mixedRows)}, Output: runner.ParquetOutput{Path: e.path("out.parquet")}, Quarantine: true}
+			rep, err := run(t, s, a, runner.Options{})
+			var tre *runner.TableCheckRuntimeError
 			require.ErrorAs(t, err, &tre)
 			assert.Equal(t, "dy_table__boom", tre.Check)
 			assert.Contains(t, err.Error(), "table check 'dy_table__boom' ("+tc.sql+") failed on the data")
@@ -373,7 +367,7 @@ func TestMetricExact(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := schema.New("Metric", schema.Int64("n")).AddTableCheck(tc.check)
-			rep, err := run(t, s, duckdb.Asset{Input: duckdb.QueryInput{SQL: "SELECT range AS n FROM range(1000)"}}, duckdb.Options{})
+			rep, err := run(t, s, runner.Asset{Input: runner.QueryInput{SQL: "SELECT range AS n FROM range(1000)"}}, runner.Options{})
 			check := rep.Checks[len(rep.Checks)-1]
 			assert.Equal(t, tc.passed, check.Passed, check.ResultDescription)
 			assert.Equal(t, tc.passed, err == nil, "err: %v", err)
@@ -389,14 +383,6 @@ func TestMetricExact(t *testing.T) {
 // they fit; a band that does not fails its check, saying why; the report always serializes.
 func TestAnomalyHugeValues(t *testing.T) {
 	t.Parallel()
-	a := schema.Anomaly{}.WithDefaults()
-	same := duckdb.AnomalyBand(a, []float64{1.7e308, 1.7e308, 1.7e308, 1.7e308, 1.7e308, 1.7e308})
-	assert.Equal(t, 1.7e308, same.Median, "the median of two equal huge values")
-	assert.Equal(t, 0.0, same.MAD)
-	assert.True(t, same.Finite())
-	wide := duckdb.AnomalyBand(a, []float64{1.7e308, -1.7e308, 1.7e308, -1.7e308, 1.7e308, -1.7e308})
-	assert.False(t, wide.Finite())
-
 	cases := []struct {
 		name    string
 		history []float64
@@ -411,10 +397,10 @@ func TestAnomalyHugeValues(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := schema.New("Volume", schema.Int64("n")).AddTableCheck(schema.Metric("volume", "count(*)").Anomaly(schema.Anomaly{}))
-			opts := duckdb.Options{Baselines: func(context.Context, string, map[string]int) (map[string][]float64, error) {
+			opts := runner.Options{Baselines: func(context.Context, string, map[string]int) (map[string][]float64, error) {
 				return map[string][]float64{"dy_table__volume": tc.history}, nil
 			}}
-			rep, err := run(t, s, duckdb.Asset{Input: duckdb.QueryInput{SQL: "SELECT range AS n FROM range(3)"}}, opts)
+			rep, err := run(t, s, runner.Asset{Input: runner.QueryInput{SQL: "SELECT range AS n FROM range(3)"}}, opts)
 			check := rep.Checks[len(rep.Checks)-1]
 			assert.Equal(t, tc.passed, check.Passed)
 			assert.Equal(t, tc.passed, err == nil, "err: %v", err)

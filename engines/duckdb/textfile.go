@@ -14,6 +14,7 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/datafile"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // A text file (CSV, NDJSON) has no column types of its own, or only JSON's: a run reads each
@@ -89,12 +90,12 @@ func (e *UnreadableValueError) Error() string {
 
 // unreadableValue is the UnreadableValueError of a value of the text file in that does not read
 // as its column's dtype, with the line it is on.
-func unreadableValue(in Input, u *compile.UnreadableText) error {
+func unreadableValue(in runner.Input, u *compile.UnreadableText) error {
 	e := &UnreadableValueError{Row: u.Row, Column: u.Column.Name, Value: u.Value, DType: u.Column.DType.String()}
 	switch in := in.(type) {
-	case CSVInput:
-		e.File, e.Line, e.csv = in.Path, csvLine(in.Path, in.delim(), !in.NoHeader, u.Row), true
-	case NDJSONInput:
+	case runner.CSVInput:
+		e.File, e.Line, e.csv = in.Path, csvLine(in.Path, csvDelim(in), !in.NoHeader, u.Row), true
+	case runner.NDJSONInput:
 		e.File, e.Line = in.Path, ndjsonLine(in.Path, u.Row)
 	}
 	return e

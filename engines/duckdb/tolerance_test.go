@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -52,10 +52,10 @@ func TestTolerance(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t)
 			out := e.path("orders.parquet")
-			rep, err := run(t, tolerantSchema(c.tol), duckdb.Asset{
-				Input:  duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(tolerantRows))},
-				Output: duckdb.ParquetOutput{Path: out}, Quarantine: c.quarantine,
-			}, duckdb.Options{})
+			rep, err := run(t, tolerantSchema(c.tol), runner.Asset{
+				Input:  runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(tolerantRows))},
+				Output: runner.ParquetOutput{Path: out}, Quarantine: c.quarantine,
+			}, runner.Options{})
 			if c.errType == "" {
 				require.NoError(t, err)
 			} else {
@@ -152,7 +152,7 @@ func TestFailingValues(t *testing.T) {
 	rows := `('a', -1.0, 'x'), ('b', -1.0, 'x'), ('c', -2.0, 'y'), ('d', -3.0, 'é"'), ('e', -4.0, 'x'), ('f', -5.0, NULL), ` +
 		`('g', -6.0, 'ok'), ('h', -7.0, 'z'), ('a', 1.0, 'w')`
 	e := newEnv(t)
-	rep, err := run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(rows))}}, duckdb.Options{})
+	rep, err := run(t, s, runner.Asset{Input: runner.ParquetInput{Path: e.parquet("raw.parquet", ordersSelect(rows))}}, runner.Options{})
 	require.Error(t, err)
 	values := map[string]any{}
 	for _, c := range rep.Checks {
@@ -181,7 +181,7 @@ func TestConditionShowsItsSides(t *testing.T) {
 	e := newEnv(t)
 	in := e.parquet("raw.parquet", "SELECT 1::BIGINT AS id, CAST(now() - INTERVAL 50 HOUR AS TIMESTAMP) AS seen_at UNION ALL "+
 		"SELECT 2, CAST(now() - INTERVAL 51 HOUR AS TIMESTAMP)")
-	rep, err := run(t, s, duckdb.Asset{Input: duckdb.ParquetInput{Path: in}}, duckdb.Options{})
+	rep, err := run(t, s, runner.Asset{Input: runner.ParquetInput{Path: in}}, runner.Options{})
 	var tce *outcome.TableCheckError
 	require.ErrorAs(t, err, &tce)
 	fresh, enough := checkNamed(rep, "dy_table__fresh"), checkNamed(rep, "dy_table__enough")

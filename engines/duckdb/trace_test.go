@@ -8,8 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/tablegate/tablegate/engines/duckdb"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // TestTraceLines: with Config.Trace set, every statement of a run prints its wall time and
@@ -20,10 +19,10 @@ import (
 func TestTraceLines(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	in := duckdb.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows)+
+	in := runner.ParquetInput{Path: e.parquet("in.parquet", ordersSelect(mixedRows)+
 		" UNION ALL SELECT 'k' || i, (i % 900)::DOUBLE, NULL FROM range(2000000) t(i)")}
-	out := duckdb.ParquetOutput{Path: e.path("out", "orders.parquet")}
-	_, trace, err := runTraced(t, ordersSchema(), duckdb.Asset{Input: in, Output: out, Quarantine: true}, duckdb.Options{})
+	out := runner.ParquetOutput{Path: e.path("out", "orders.parquet")}
+	_, trace, err := runTraced(t, ordersSchema(), runner.Asset{Input: in, Output: out, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 
 	withCPU := regexp.MustCompile(`^tablegate trace: +([0-9]+\.[0-9]{3})s +([0-9]+\.[0-9]{3})s cpu  (.+)$`)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/durable"
+	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // A writeSet writes several assets' outputs (a collection's members) all or nothing: after a
@@ -34,7 +36,7 @@ type writeSet struct {
 
 // memberOutput is a member's output and its quarantine's name.
 type memberOutput struct {
-	Output         Output
+	Output         runner.Output
 	QuarantineName string
 }
 
@@ -70,13 +72,13 @@ func lockMembers(ctx context.Context, members []memberOutput) (*writeSet, error)
 	}
 	var tables []string
 	for _, m := range ws.members {
-		if o, ok := m.Output.(ParquetOutput); ok {
+		if o, ok := m.Output.(runner.ParquetOutput); ok {
 			if err := os.MkdirAll(filepath.Dir(o.Path), 0o755); err != nil {
-				return nil, &OutputError{Output: o.Path, Err: err}
+				return nil, &outcome.OutputError{Output: o.Path, Err: err}
 			}
 			abs, err := filepath.Abs(o.Path)
 			if err != nil {
-				return nil, &OutputError{Output: o.Path, Err: err}
+				return nil, &outcome.OutputError{Output: o.Path, Err: err}
 			}
 			tables = append(tables, abs)
 		}
@@ -116,31 +118,31 @@ func checkSet(members []memberOutput) error {
 	for _, m := range writing(members) {
 		out := m.Output
 		outs = append(outs, out.String())
-		if err := out.check(m.QuarantineName); err != nil {
-			return &OutputError{Output: out.String(), Err: err}
+		if err := checkOutput(out, m.QuarantineName); err != nil {
+			return &outcome.OutputError{Output: out.String(), Err: err}
 		}
 		var written []string
 		switch o := out.(type) {
-		case ParquetOutput:
+		case runner.ParquetOutput:
 			parquet = append(parquet, o.Path)
 			q := o.QuarantineAddress(m.QuarantineName)
 			written = []string{o.Path, q, durable.PrevPath(q)}
 			for i, p := range written {
 				// Links resolved: two paths through a linked folder are one file (and one lock).
-				if real := resolve(p, 0); real != "" {
+				if real := runner.ResolvePath(p, 0); real != "" {
 					written[i] = real
 				}
 			}
-		case TableOutput:
+		case runner.TableOutput:
 			file := o.File
 			if file != "" {
 				if abs, err := filepath.Abs(file); err == nil {
 					file = abs
 				}
 				// One database file named by two paths (a linked folder) would be attached twice.
-				if real := resolve(file, 0); real != "" {
+				if real := runner.ResolvePath(file, 0); real != "" {
 					if other, ok := named[real]; ok && other != file {
-						return &OutputError{Output: out.String(), Err: fmt.Errorf("%s and %s are one database file: name it the same way for every member", other, file)}
+						return &outcome.OutputError{Output: out.String(), Err: fmt.Errorf("%s and %s are one database file: name it the same way for every member", other, file)}
 					}
 					named[real] = file
 				}
@@ -149,14 +151,14 @@ func checkSet(members []memberOutput) error {
 				files = append(files, file)
 			}
 			for _, t := range []string{o.Table, m.QuarantineName, m.QuarantineName + "_prev"} {
-				written = append(written, strings.ToLower(file+":"+o.schemaName()+"."+t))
+				written = append(written, strings.ToLower(file+":"+o.SchemaName()+"."+t))
 			}
 		default:
 			return &SetRefusedError{Outputs: []string{out.String()}, Reason: "tablegate writes only Parquet files and DuckDB tables all or nothing"}
 		}
 		for _, t := range written {
 			if other, ok := targets[t]; ok {
-				return &OutputError{Output: out.String(), Err: fmt.Errorf("the outputs %s and %s both write %s: give each member its own table and quarantine", other, out.String(), t)}
+				return &outcome.OutputError{Output: out.String(), Err: fmt.Errorf("the outputs %s and %s both write %s: give each member its own table and quarantine", other, out.String(), t)}
 			}
 		}
 		for _, t := range written {
@@ -175,9 +177,9 @@ func checkSet(members []memberOutput) error {
 }
 
 // holds checks that the set holds the Parquet output's lock.
-func (ws *writeSet) holds(o ParquetOutput) error {
+func (ws *writeSet) holds(o runner.ParquetOutput) error {
 	for _, m := range ws.members {
-		if p, ok := m.Output.(ParquetOutput); ok && p.Path == o.Path {
+		if p, ok := m.Output.(runner.ParquetOutput); ok && p.Path == o.Path {
 			return nil
 		}
 	}

@@ -22,7 +22,7 @@ import (
 // setMember is a member's output and the rows a run writes to it: valid ones, and invalid ones
 // ("" none: the run removes an older quarantine, keeping it as .prev).
 type setMember struct {
-	out            ParquetOutput
+	out            runner.ParquetOutput
 	valid, invalid string
 }
 
@@ -38,7 +38,7 @@ func writeSetOf(t *testing.T, e *Engine, members []setMember, stage string) (kil
 	ctx := context.Background()
 	var outs []memberOutput
 	for _, m := range members {
-		outs = append(outs, memberOutput{Output: m.out, QuarantineName: QuarantineName(m.out.DefaultAssetName())})
+		outs = append(outs, memberOutput{Output: m.out, QuarantineName: runner.QuarantineName(m.out.DefaultAssetName())})
 	}
 	ws, err := lockMembers(ctx, outs)
 	if err != nil {
@@ -67,7 +67,7 @@ func writeSetOf(t *testing.T, e *Engine, members []setMember, stage string) (kil
 		defer r.close()
 		r.set = ws
 		name := outs[i].QuarantineName
-		target := m.out.target(r, name, false)
+		target := targetOf(r, m.out, name, false)
 		steps := []compile.Step{{Op: compile.WriteValid, What: "write the valid rows",
 			SQL: fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet)", m.valid, sql.String(target.TableFile))}}
 		conds := compile.DropQuarant
@@ -76,7 +76,7 @@ func writeSetOf(t *testing.T, e *Engine, members []setMember, stage string) (kil
 				SQL: fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet)", m.invalid, sql.String(target.QuarantineFile))})
 			conds = compile.WriteQuarant
 		}
-		if _, err := runner.Write(ctx, &backend{r: r}, m.out.writer(r, target, name, false), steps, conds); err != nil {
+		if _, err := runner.Write(ctx, &backend{r: r}, writerOf(r, m.out, target, name, false), steps, conds); err != nil {
 			ws.release()
 			return false, err
 		}
@@ -96,15 +96,15 @@ func newSetEngine(t *testing.T) *Engine {
 
 // setOutputs is three members in two folders: orders and items beside each other, refunds in
 // another folder.
-func setOutputs(t *testing.T) []ParquetOutput {
+func setOutputs(t *testing.T) []runner.ParquetOutput {
 	a, b := t.TempDir(), t.TempDir()
-	return []ParquetOutput{{filepath.Join(a, "orders.parquet")}, {filepath.Join(a, "items.parquet")}, {filepath.Join(b, "refunds.parquet")}}
+	return []runner.ParquetOutput{{Path: filepath.Join(a, "orders.parquet")}, {Path: filepath.Join(a, "items.parquet")}, {Path: filepath.Join(b, "refunds.parquet")}}
 }
 
 // previousRun and nextRun are the members' rows written by two runs: the previous one
 // quarantines rows of every member; the next one has no invalid orders (their older quarantine
 // is kept as .prev), new invalid items, and refunds all valid.
-func previousRun(outs []ParquetOutput) []setMember {
+func previousRun(outs []runner.ParquetOutput) []setMember {
 	return []setMember{
 		{outs[0], "SELECT 'old' AS run, range AS id FROM range(10)", "SELECT 'old' AS run, -1 AS id"},
 		{outs[1], "SELECT 'old' AS run, range AS id FROM range(20)", "SELECT 'old' AS run, -2 AS id"},
@@ -112,7 +112,7 @@ func previousRun(outs []ParquetOutput) []setMember {
 	}
 }
 
-func nextRun(outs []ParquetOutput) []setMember {
+func nextRun(outs []runner.ParquetOutput) []setMember {
 	return []setMember{
 		{outs[0], "SELECT 'new' AS run, range AS id FROM range(11)", ""},
 		{outs[1], "SELECT 'new' AS run, range AS id FROM range(21)", "SELECT 'new' AS run, -20 AS id"},
@@ -122,7 +122,7 @@ func nextRun(outs []ParquetOutput) []setMember {
 
 // setState reads every member's table and quarantine (and kept .prev) as "run:rows", and
 // lists what else is in their folders.
-func setState(t *testing.T, e *Engine, outs []ParquetOutput) (state []string, others []string) {
+func setState(t *testing.T, e *Engine, outs []runner.ParquetOutput) (state []string, others []string) {
 	t.Helper()
 	read := func(path string) string {
 		if _, err := os.Stat(path); err != nil {
@@ -135,7 +135,7 @@ func setState(t *testing.T, e *Engine, outs []ParquetOutput) (state []string, ot
 	}
 	dirs := map[string]bool{}
 	for _, o := range outs {
-		q := o.QuarantineAddress(QuarantineName(o.DefaultAssetName()))
+		q := o.QuarantineAddress(runner.QuarantineName(o.DefaultAssetName()))
 		state = append(state, read(o.Path), read(q), read(durable.PrevPath(q)))
 		dirs[filepath.Dir(o.Path)] = true
 	}
@@ -251,21 +251,21 @@ func killSetAt(t *testing.T, pick func(stage string, first int) bool) {
 // written, with what to do.
 func TestWriteSetRefused(t *testing.T) {
 	dir := t.TempDir()
-	pq := ParquetOutput{filepath.Join(dir, "orders.parquet")}
+	pq := runner.ParquetOutput{Path: filepath.Join(dir, "orders.parquet")}
 	for _, tc := range []struct {
 		name string
 		outs []memberOutput
 		want string
 	}{
-		{"parquet and a table", []memberOutput{{pq, "orders_quarantine"}, {TableOutput{File: filepath.Join(dir, "wh.duckdb"), Table: "items"}, "items_quarantine"}},
+		{"parquet and a table", []memberOutput{{pq, "orders_quarantine"}, {runner.TableOutput{File: filepath.Join(dir, "wh.duckdb"), Table: "items"}, "items_quarantine"}},
 			"cannot be written all or nothing: Parquet files are put in place by renames and DuckDB tables by a transaction"},
-		{"two database files", []memberOutput{{TableOutput{File: filepath.Join(dir, "a.duckdb"), Table: "orders"}, "orders_quarantine"},
-			{TableOutput{File: filepath.Join(dir, "b.duckdb"), Table: "items"}, "items_quarantine"}},
+		{"two database files", []memberOutput{{runner.TableOutput{File: filepath.Join(dir, "a.duckdb"), Table: "orders"}, "orders_quarantine"},
+			{runner.TableOutput{File: filepath.Join(dir, "b.duckdb"), Table: "items"}, "items_quarantine"}},
 			"write every member's table to one database file"},
 		{"one table twice", []memberOutput{{pq, "orders_quarantine"}, {pq, "items_quarantine"}}, "both write " + pq.Path},
-		{"a table as another's quarantine", []memberOutput{{pq, "orders_quarantine"}, {ParquetOutput{filepath.Join(dir, "items.parquet")}, "orders"}},
+		{"a table as another's quarantine", []memberOutput{{pq, "orders_quarantine"}, {runner.ParquetOutput{Path: filepath.Join(dir, "items.parquet")}, "orders"}},
 			"both write " + pq.Path},
-		{"one DuckDB table twice, in another case", []memberOutput{{TableOutput{Table: "Orders"}, "a_quarantine"}, {TableOutput{Table: "orders"}, "b_quarantine"}},
+		{"one DuckDB table twice, in another case", []memberOutput{{runner.TableOutput{Table: "Orders"}, "a_quarantine"}, {runner.TableOutput{Table: "orders"}, "b_quarantine"}},
 			"both write"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -279,7 +279,7 @@ func TestWriteSetRefused(t *testing.T) {
 		})
 	}
 	var refused *SetRefusedError
-	_, err := lockMembers(context.Background(), []memberOutput{{pq, "q"}, {TableOutput{Table: "t"}, "tq"}})
+	_, err := lockMembers(context.Background(), []memberOutput{{pq, "q"}, {runner.TableOutput{Table: "t"}, "tq"}})
 	assert.ErrorAs(t, err, &refused)
 }
 
@@ -321,7 +321,7 @@ func writeTablesSet(t *testing.T, e *Engine, file string, queries map[string]str
 	ctx := context.Background()
 	var outs []memberOutput
 	for _, name := range order {
-		outs = append(outs, memberOutput{Output: TableOutput{File: file, Table: name}, QuarantineName: name + "_quarantine"})
+		outs = append(outs, memberOutput{Output: runner.TableOutput{File: file, Table: name}, QuarantineName: name + "_quarantine"})
 	}
 	ws, err := lockMembers(ctx, outs)
 	if err != nil {
@@ -337,9 +337,9 @@ func writeTablesSet(t *testing.T, e *Engine, file string, queries map[string]str
 		defer r.close()
 		r.set = ws
 		out := outs[i].Output
-		target := out.target(r, outs[i].QuarantineName, false)
-		prog := compile.WriteProgram(queries[name], out.sink(), target)
-		if _, err := runner.Write(ctx, &backend{r: r}, out.writer(r, target, outs[i].QuarantineName, false), prog.Steps(), 0); err != nil {
+		target := targetOf(r, out, outs[i].QuarantineName, false)
+		prog := compile.WriteProgram(queries[name], sinkOf(out), target)
+		if _, err := runner.Write(ctx, &backend{r: r}, writerOf(r, out, target, outs[i].QuarantineName, false), prog.Steps(), 0); err != nil {
 			return err
 		}
 	}

@@ -12,18 +12,17 @@ import (
 	"github.com/tablegate/tablegate/casting"
 	"github.com/tablegate/tablegate/compile"
 	dialect "github.com/tablegate/tablegate/compile/spark"
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/store"
 	"github.com/tablegate/tablegate/runner"
 )
 
-// backend is one run's Spark session as the engine-neutral run drives it (duckdb.Backend): it
+// backend is one run's Spark session as the engine-neutral run drives it (runner.Backend): it
 // opens the input as temporary views with the row ordinal, runs the program's Spark SQL with its
 // parameters rendered as typed literals (the Spark Connect client binds none), and writes the
 // output's directories (Writer, through the output's Store).
 type backend struct {
 	s     Session
-	a     duckdb.Asset
+	a     runner.Asset
 	id    int64
 	rules []dialect.Rule
 	stop  func() bool
@@ -45,7 +44,7 @@ type backend struct {
 // through Spark, the views with the row ordinal, the columns. Explain lists what they ran.
 func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
 	b.opening = &compile.Opening{}
-	in, ok := b.a.Input.(duckdb.ParquetInput)
+	in, ok := b.a.Input.(runner.ParquetInput)
 	if !ok {
 		return compile.Relation{}, fmt.Errorf("the Spark engine reads Parquet inputs only")
 	}
@@ -58,7 +57,7 @@ func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
 	if local != "" {
 		files, err := parquetFiles(local)
 		if errors.Is(err, os.ErrNotExist) {
-			return compile.Relation{}, fmt.Errorf("%w: %w", duckdb.ErrNoSourceData, err)
+			return compile.Relation{}, fmt.Errorf("%w: %w", runner.ErrNoSourceData, err)
 		}
 		if err != nil {
 			return compile.Relation{}, err
@@ -146,8 +145,12 @@ func (b *backend) Analyze(ctx context.Context, rel compile.Relation) error {
 	return nil
 }
 
-// Opened are the statements that opened the input and typed its custom rules, as steps.
-func (b *backend) Opened() []compile.Step { return b.opening.Steps }
+// Opening is the statements that opened the input and typed its custom rules, as steps
+// (explain lists them).
+func (b *backend) Opening() *compile.Opening { return b.opening }
+
+// ID is the run's number.
+func (b *backend) ID() int64 { return b.id }
 
 // Exec runs a statement of the run with its parameters bound as literals (dialect.Bind).
 func (b *backend) Exec(ctx context.Context, stmt string, args ...any) error {
@@ -204,7 +207,7 @@ func (b *backend) Refuse(op compile.Op) error {
 // tableOutput is a catalog table output of a run: the table, its quarantine's name ("" no
 // quarantine), where its lock is.
 type tableOutput struct {
-	out        duckdb.CatalogOutput
+	out        runner.CatalogOutput
 	quarantine string
 	lockDir    string
 }
@@ -226,7 +229,7 @@ func (b *backend) Target() compile.Output {
 	if t := b.table; t != nil {
 		q := t.quarantine
 		if q == "" {
-			q = duckdb.QuarantineName(t.out.Table)
+			q = runner.QuarantineName(t.out.Table)
 		}
 		return compile.Output{Format: t.out.Format, Catalog: t.out.Catalog, Schema: t.out.Namespace, Table: t.out.Table, Quarantine: q}
 	}

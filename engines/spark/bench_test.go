@@ -10,6 +10,7 @@ import (
 
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
+	"github.com/tablegate/tablegate/runner"
 )
 
 var benchRows = flag.Int("spark.rows", 200000, "rows of the Spark-against-DuckDB benchmark input")
@@ -37,7 +38,7 @@ func BenchmarkEngines(b *testing.B) {
 		defer eng.Close()
 		for i := 0; i < b.N; i++ {
 			out := filepath.Join(dir, fmt.Sprintf("duck%d", i), "out.parquet")
-			rep, _ := eng.Run(context.Background(), duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in}, Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}, duckdb.Options{})
+			rep, _ := eng.Run(context.Background(), runner.Asset{Name: "out", Plan: p, Input: runner.ParquetInput{Path: in}, Output: runner.ParquetOutput{Path: out}, Quarantine: true}, runner.Options{})
 			if rep.Outcome == nil || rep.Rows.Input < int64(*benchRows) {
 				b.Fatalf("DuckDB run: %+v", rep)
 			}
@@ -47,7 +48,7 @@ func BenchmarkEngines(b *testing.B) {
 		eng := spark.New(server.Remote)
 		for i := 0; i < b.N; i++ {
 			out := filepath.Join(dir, fmt.Sprintf("spark%d", i), "out.parquet")
-			rep, _ := eng.Run(context.Background(), duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in}, Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}, duckdb.Options{})
+			rep, _ := eng.Run(context.Background(), runner.Asset{Name: "out", Plan: p, Input: runner.ParquetInput{Path: in}, Output: runner.ParquetOutput{Path: out}, Quarantine: true}, runner.Options{})
 			if rep.Outcome == nil || rep.Rows.Input < int64(*benchRows) {
 				b.Fatalf("Spark run: %+v", rep)
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/tablegate/tablegate/engines/spark"
 	"github.com/tablegate/tablegate/engines/spark/internal/sparktest"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // needCluster skips unless the shared Spark is a standalone cluster (TABLEGATE_SPARK_WORKERS).
@@ -129,8 +130,8 @@ func TestClusterConnectKilledMidWrite(t *testing.T) {
 	outDir := filepath.Join(dir, "out")
 	out := filepath.Join(outDir, "t.parquet")
 	quar := filepath.Join(outDir, "t_quarantine.parquet")
-	a := duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: first}, Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}
-	if _, err := spark.New(server.Remote).Run(context.Background(), a, duckdb.Options{}); err != nil {
+	a := runner.Asset{Name: "t", Plan: p, Input: runner.ParquetInput{Path: first}, Output: runner.ParquetOutput{Path: out}, Quarantine: true}
+	if _, err := spark.New(server.Remote).Run(context.Background(), a, runner.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	table, quarantine := rowsOf(t, db, out), rowsOf(t, db, quar)
@@ -138,10 +139,10 @@ func TestClusterConnectKilledMidWrite(t *testing.T) {
 
 	// The kill: as soon as a write job has put a temporary beside the outputs (the run's lock
 	// file comes earlier, when its writes begin).
-	a.Input = duckdb.ParquetInput{Path: second}
+	a.Input = runner.ParquetInput{Path: second}
 	done := make(chan error, 1)
 	go func() {
-		_, err := spark.New(server.Remote).Run(context.Background(), a, duckdb.Options{})
+		_, err := spark.New(server.Remote).Run(context.Background(), a, runner.Options{})
 		done <- err
 	}()
 	killed := false
@@ -178,7 +179,7 @@ func TestClusterConnectKilledMidWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("server back after %.1fs", time.Since(start).Seconds())
-	rep, err := spark.New(server.Remote).Run(context.Background(), a, duckdb.Options{})
+	rep, err := spark.New(server.Remote).Run(context.Background(), a, runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func TestClusterConnectKilledMidWrite(t *testing.T) {
 	}
 	defer eng.Close()
 	duckOut := filepath.Join(dir, "duck", "t.parquet")
-	drep, err := eng.Run(context.Background(), duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: second}, Output: duckdb.ParquetOutput{Path: duckOut}, Quarantine: true}, duckdb.Options{})
+	drep, err := eng.Run(context.Background(), runner.Asset{Name: "t", Plan: p, Input: runner.ParquetInput{Path: second}, Output: runner.ParquetOutput{Path: duckOut}, Quarantine: true}, runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/tablegate/tablegate/engines/spark/internal/sparktest"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -529,7 +530,7 @@ func compareOn(t *testing.T, db *gosql.DB, p *compile.Plan, dir string, minFaili
 	}
 	defer eng.Close()
 	duckOut := filepath.Join(dir, "duck", "out.parquet")
-	drep, derr := eng.Run(context.Background(), duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in}, Output: duckdb.ParquetOutput{Path: duckOut}, Quarantine: true}, duckdb.Options{})
+	drep, derr := eng.Run(context.Background(), runner.Asset{Name: "out", Plan: p, Input: runner.ParquetInput{Path: in}, Output: runner.ParquetOutput{Path: duckOut}, Quarantine: true}, runner.Options{})
 
 	sparkOut, sparkQuar := filepath.Join(dir, "spark", "out.parquet"), filepath.Join(dir, "spark", "out_quarantine.parquet")
 	if c.sparkOut != "" {
@@ -547,7 +548,7 @@ func compareOn(t *testing.T, db *gosql.DB, p *compile.Plan, dir string, minFaili
 	if c.sparkPlan != nil {
 		sp = c.sparkPlan
 	}
-	srep, serr := spark.New(server.Remote, c.opts...).Run(context.Background(), duckdb.Asset{Name: "out", Plan: sp, Input: duckdb.ParquetInput{Path: sparkIn}, Output: duckdb.ParquetOutput{Path: sparkOut}, Quarantine: true}, duckdb.Options{})
+	srep, serr := spark.New(server.Remote, c.opts...).Run(context.Background(), runner.Asset{Name: "out", Plan: sp, Input: runner.ParquetInput{Path: sparkIn}, Output: runner.ParquetOutput{Path: sparkOut}, Quarantine: true}, runner.Options{})
 	cancel()
 	<-beside
 	if (derr == nil) != (serr == nil) {
@@ -650,11 +651,11 @@ func TestOutcomes(t *testing.T) {
 		{"unsigned refused", unsigned, true, outcome.ColumnSchemaMismatch, &spark.UnsupportedColumnError{}, 7, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := duckdb.Asset{Name: "t", Plan: p, Output: duckdb.ParquetOutput{Path: out}, Quarantine: tc.quarantine}
+			a := runner.Asset{Name: "t", Plan: p, Output: runner.ParquetOutput{Path: out}, Quarantine: tc.quarantine}
 			if tc.input != "" {
-				a.Input = duckdb.ParquetInput{Path: tc.input}
+				a.Input = runner.ParquetInput{Path: tc.input}
 			}
-			rep, err := eng.Run(context.Background(), a, duckdb.Options{})
+			rep, err := eng.Run(context.Background(), a, runner.Options{})
 			if rep.Outcome == nil || *rep.Outcome != tc.want {
 				t.Fatalf("outcome %v (err %v), want %s", rep.Outcome, err, tc.want)
 			}
@@ -721,7 +722,7 @@ func TestDirectoryInput(t *testing.T) {
 	writeParquet(t, db, "SELECT (20 - i)::BIGINT AS id, (i - 1)::DOUBLE AS amount FROM range(6) t(i)", filepath.Join(dir, "b.parquet"))
 	writeParquet(t, db, "SELECT (100 + i)::BIGINT AS id, (1 - i)::DOUBLE AS amount FROM range(4) t(i)", filepath.Join(dir, "a.parquet"))
 	out := filepath.Join(filepath.Dir(dir), "out", "t.parquet")
-	rep, err := spark.New(server.Remote).Run(context.Background(), duckdb.Asset{Plan: plan(t, outcomeSchema), Input: duckdb.ParquetInput{Path: dir}, Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}, duckdb.Options{})
+	rep, err := spark.New(server.Remote).Run(context.Background(), runner.Asset{Plan: plan(t, outcomeSchema), Input: runner.ParquetInput{Path: dir}, Output: runner.ParquetOutput{Path: out}, Quarantine: true}, runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -743,7 +744,7 @@ func TestDirectoryInput(t *testing.T) {
 // is read, naming the rule, and that Spark's analyzer refuses a Spark form that is not boolean.
 func TestRefusesIncompatibleSchema(t *testing.T) {
 	p := plan(t, outcomeSchema+"rules:\n  - name: duck_only\n    sql: amount >= 0\n")
-	rep, err := spark.New("sc://127.0.0.1:1").Run(context.Background(), duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: "nowhere.parquet"}}, duckdb.Options{})
+	rep, err := spark.New("sc://127.0.0.1:1").Run(context.Background(), runner.Asset{Plan: p, Input: runner.ParquetInput{Path: "nowhere.parquet"}}, runner.Options{})
 	var errs *schema.Errors
 	if !errors.As(err, &errs) || !strings.Contains(err.Error(), "rule 'duck_only': it has no Spark SQL") || rep.Error == nil {
 		t.Fatalf("error %v, want a refusal naming duck_only", err)
@@ -754,7 +755,7 @@ func TestRefusesIncompatibleSchema(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in.parquet")
 	writeParquet(t, db, "SELECT 1::BIGINT AS id, 1::DOUBLE AS amount", in)
 	p = plan(t, outcomeSchema+"rules:\n  - name: not_bool\n    sql: amount >= 0\n    spark: amount + 1\n  - name: no_such\n    sql: amount >= 0\n    spark: no_such_function(amount)\n")
-	_, err = spark.New(server.Remote).Run(context.Background(), duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: in}}, duckdb.Options{})
+	_, err = spark.New(server.Remote).Run(context.Background(), runner.Asset{Plan: p, Input: runner.ParquetInput{Path: in}}, runner.Options{})
 	var ce *spark.CustomSQLError
 	if !errors.As(err, &ce) || len(ce.Problems) != 2 || !strings.Contains(err.Error(), "'not_bool'") || !strings.Contains(err.Error(), "double, not a boolean") || !strings.Contains(err.Error(), "'no_such'") {
 		t.Fatalf("error %v, want both rules refused by Spark's analyzer", err)
@@ -789,8 +790,8 @@ func TestFailedWriteKeepsLastKnownGood(t *testing.T) {
 	writeParquet(t, db, "SELECT i::BIGINT AS id, (i - 30)::DOUBLE AS amount FROM range(60) t(i)", second)
 	out := filepath.Join(dir, "out", "t.parquet")
 	quar := filepath.Join(dir, "out", "t_quarantine.parquet")
-	a := duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: first}, Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}
-	if _, err := spark.New(server.Remote).Run(context.Background(), a, duckdb.Options{}); err != nil {
+	a := runner.Asset{Name: "t", Plan: p, Input: runner.ParquetInput{Path: first}, Output: runner.ParquetOutput{Path: out}, Quarantine: true}
+	if _, err := spark.New(server.Remote).Run(context.Background(), a, runner.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	table, quarantine := rowsOf(t, db, out), rowsOf(t, db, quar)
@@ -802,8 +803,8 @@ func TestFailedWriteKeepsLastKnownGood(t *testing.T) {
 			s, err := spark.Connect(ctx, server.Remote)
 			return failingWrites{s, match}, err
 		})
-		a.Input = duckdb.ParquetInput{Path: second}
-		rep, err := eng.Run(context.Background(), a, duckdb.Options{})
+		a.Input = runner.ParquetInput{Path: second}
+		rep, err := eng.Run(context.Background(), a, runner.Options{})
 		var oe *outcome.OutputError
 		if !errors.As(err, &oe) || !strings.Contains(err.Error(), "a job failing mid-write") || rep.Outcome != nil {
 			t.Fatalf("error %v (outcome %v), want the injected write failure", err, rep.Outcome)
@@ -869,7 +870,7 @@ func TestInterrupt(t *testing.T) {
 	cctx, cancel := context.WithTimeout(ctx, 8*time.Second)
 	defer cancel()
 	start = time.Now()
-	rep, err := spark.New(server.Remote).Run(cctx, duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: in}}, duckdb.Options{})
+	rep, err := spark.New(server.Remote).Run(cctx, runner.Asset{Plan: p, Input: runner.ParquetInput{Path: in}}, runner.Options{})
 	if !errors.Is(err, context.DeadlineExceeded) || rep.Outcome != nil {
 		t.Fatalf("error %v, outcome %v; want the deadline and no outcome", err, rep.Outcome)
 	}

@@ -1,6 +1,7 @@
-// Package spark runs tablegate schemas on Apache Spark through Spark Connect, as a backend of the
-// engine-neutral run (package runner, driven by package exec): the same report, checks at every
-// granularity, samples, outcomes and publishing as on DuckDB. The plan is rendered in Spark SQL
+// Package spark runs tablegate schemas on Apache Spark through Spark Connect: its Engine is a
+// runner.Connector, one engine of the engine-neutral run (package runner), with the same
+// report, checks at every granularity, samples, outcomes and publishing as on DuckDB. It imports
+// runner, compile and casting, and no other engine. The plan is rendered in Spark SQL
 // (package compile/spark), the program's statements too (compile.ProgramDialect); the column
 // types are checked before any row is read; the valid rows and the quarantine are Parquet
 // directories that Spark writes into temporaries of the output's Store (a local folder, S3), put
@@ -21,9 +22,9 @@ import (
 	"path/filepath"
 
 	dialect "github.com/tablegate/tablegate/compile/spark"
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/store"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // sessionConf pins what the dialect's results and a run's passes depend on, whatever the
@@ -43,8 +44,8 @@ var sessionConf = [][2]string{
 	{"spark.sql.legacy.storeAnalyzedPlanForView", "true"},
 }
 
-// Engine runs assets on one Spark Connect server: it is an duckdb.Connector, and Run is
-// duckdb.NewOn(e).Run.
+// Engine runs assets on one Spark Connect server: it is an runner.Connector, and Run is
+// runner.NewOn(e).Run.
 type Engine struct {
 	connect func(ctx context.Context) (Session, error)
 	hdfs    *HDFSOptions
@@ -83,7 +84,7 @@ func NewWith(connect func(ctx context.Context) (Session, error), opts ...Option)
 	return e
 }
 
-// WithLockDir keeps the locks of catalog table outputs (duckdb.CatalogOutput) in dir: runs that
+// WithLockDir keeps the locks of catalog table outputs (runner.CatalogOutput) in dir: runs that
 // share dir wait for each other before they write the same table. An engine without one
 // refuses catalog outputs (tablegate-spark uses tablegate/spark-locks in the user's cache
 // folder).
@@ -92,41 +93,41 @@ func WithLockDir(dir string) Option {
 }
 
 // Run validates the asset and applies the failure policy, as the DuckDB engine does, with the
-// same report (its duckdb_version empty). The asset's input is an duckdb.ParquetInput (a Parquet
-// file or a directory of Parquet files) and its output an duckdb.ParquetOutput (a directory of part
-// files) or an duckdb.CatalogOutput (a Delta or Iceberg table); what Spark cannot run, of the asset
+// same report (its duckdb_version empty). The asset's input is an runner.ParquetInput (a Parquet
+// file or a directory of Parquet files) and its output an runner.ParquetOutput (a directory of part
+// files) or an runner.CatalogOutput (a Delta or Iceberg table); what Spark cannot run, of the asset
 // and of opts, is refused before anything connects (*RefusedError), and ops of the program it
 // cannot run before any runs (*runner.Refusal).
 //
 // Cancelling ctx interrupts the session's operations on the server (Spark Connect's Interrupt)
 // and stops the run; nothing is swapped into place after a cancellation.
-func (e *Engine) Run(ctx context.Context, a duckdb.Asset, opts duckdb.Options) (*outcome.Report, error) {
-	return duckdb.NewOn(e).Run(ctx, a, opts)
+func (e *Engine) Run(ctx context.Context, a runner.Asset, opts runner.Options) (*outcome.Report, error) {
+	return runner.NewOn(e).Run(ctx, a, opts)
 }
 
 // Prepare renders the plan in Spark SQL, makes the output absolute (checked writable, its
 // folder made) and completes what a killed run left at it, and refuses what Spark cannot run.
 // A local input that is missing with opts.SkipMissing is no input (the skipped outcome).
-func (e *Engine) Prepare(ctx context.Context, a duckdb.Asset, opts duckdb.Options) (duckdb.Asset, []string, error) {
+func (e *Engine) Prepare(ctx context.Context, a runner.Asset, opts runner.Options) (runner.Asset, []string, error) {
 	if err := refuse(a, opts); err != nil {
 		return a, nil, err
 	}
 	for _, name := range []string{a.Name, a.QuarantineName} {
 		// A name makes the quarantine's path: no separators, no "..".
 		if name != "" {
-			if err := duckdb.CheckAssetName(name); err != nil {
+			if err := runner.CheckAssetName(name); err != nil {
 				return a, nil, err
 			}
 		}
 	}
 	var st store.Store
-	if out, ok := a.Output.(duckdb.ParquetOutput); ok {
+	if out, ok := a.Output.(runner.ParquetOutput); ok {
 		// Checked writable before any work.
 		table, err := normalizeOutput(out.Path)
 		if err != nil {
 			return a, nil, &outcome.OutputError{Output: out.Path, Err: err}
 		}
-		a.Output = duckdb.ParquetOutput{Path: table}
+		a.Output = runner.ParquetOutput{Path: table}
 		if st, err = e.store(a); err == nil {
 			err = st.Check(ctx)
 		}
@@ -139,7 +140,7 @@ func (e *Engine) Prepare(ctx context.Context, a duckdb.Asset, opts duckdb.Option
 		return a, nil, err
 	}
 	a.Plan = prog.Spark()
-	if in, ok := a.Input.(duckdb.ParquetInput); ok && opts.SkipMissing {
+	if in, ok := a.Input.(runner.ParquetInput); ok && opts.SkipMissing {
 		if _, local, err := fileURL(in.Path); err == nil && local != "" {
 			if _, err := os.Stat(local); errors.Is(err, os.ErrNotExist) {
 				a.Input = nil // no source data: skipped
@@ -147,7 +148,7 @@ func (e *Engine) Prepare(ctx context.Context, a duckdb.Asset, opts duckdb.Option
 		}
 	}
 	switch out := a.Output.(type) {
-	case duckdb.ParquetOutput:
+	case runner.ParquetOutput:
 		rolledBack, err := store.Recover(ctx, st)
 		if err != nil {
 			return a, nil, &outcome.OutputError{Output: a.Output.String(), Err: err}
@@ -155,7 +156,7 @@ func (e *Engine) Prepare(ctx context.Context, a duckdb.Asset, opts duckdb.Option
 		if rolledBack != nil {
 			return a, []string{rolledBack.Error()}, nil
 		}
-	case duckdb.CatalogOutput:
+	case runner.CatalogOutput:
 		// The catalog and format are checked before any work, and a killed run's lone
 		// quarantine rolled back.
 		if e.lockDir == "" {
@@ -174,23 +175,23 @@ func (e *Engine) Prepare(ctx context.Context, a duckdb.Asset, opts duckdb.Option
 
 // Connect opens the run's session (no I/O until its first statement); cancelling ctx interrupts
 // its operations on the server.
-func (e *Engine) Connect(ctx context.Context, a duckdb.Asset, id int64) (duckdb.Backend, error) {
+func (e *Engine) Connect(ctx context.Context, a runner.Asset, id int64) (runner.Backend, error) {
 	s, err := e.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
 	b := &backend{s: s, a: a, id: id, rules: dialect.RulesOf(a.Plan)}
 	switch out := a.Output.(type) {
-	case duckdb.ParquetOutput:
+	case runner.ParquetOutput:
 		if b.store, err = e.store(a); err != nil {
 			_ = s.Close()
 			return nil, err
 		}
 		b.out = a.Output.String()
 		if a.Quarantine {
-			b.quarantine = a.QuarantineAddress(duckdb.AssetName(a))
+			b.quarantine = a.QuarantineAddress(runner.AssetName(a))
 		}
-	case duckdb.CatalogOutput:
+	case runner.CatalogOutput:
 		b.table = &tableOutput{out: out, lockDir: e.lockDir}
 		if a.Quarantine {
 			b.table.quarantine = quarantineTable(a)
@@ -220,14 +221,14 @@ func (e *RefusedError) Error() string {
 
 // refuse returns the first of the asset's inputs, outputs and the options a Spark run cannot
 // honour.
-func refuse(a duckdb.Asset, opts duckdb.Options) error {
+func refuse(a runner.Asset, opts runner.Options) error {
 	switch a.Input.(type) {
-	case nil, duckdb.ParquetInput:
+	case nil, runner.ParquetInput:
 	default:
 		return &RefusedError{What: fmt.Sprintf("read %T inputs", a.Input), Instead: "give it Parquet (a file or a directory of files), or validate with the DuckDB engine"}
 	}
 	switch a.Output.(type) {
-	case nil, duckdb.ParquetOutput, duckdb.CatalogOutput:
+	case nil, runner.ParquetOutput, runner.CatalogOutput:
 	default:
 		return &RefusedError{What: "write DuckDB tables", Instead: "write a Parquet directory (--out DIR) or a Delta or Iceberg table (--out delta:… or iceberg:…), or validate with the DuckDB engine"}
 	}
@@ -238,11 +239,11 @@ func refuse(a duckdb.Asset, opts duckdb.Options) error {
 }
 
 // quarantineTable is the name of the quarantine table beside a catalog output's table.
-func quarantineTable(a duckdb.Asset) string {
+func quarantineTable(a runner.Asset) string {
 	if a.QuarantineName != "" {
 		return a.QuarantineName
 	}
-	return duckdb.QuarantineName(duckdb.AssetName(a))
+	return runner.QuarantineName(runner.AssetName(a))
 }
 
 // fileURL turns the input into the URL Spark reads and, for a local path, the path this process
@@ -262,12 +263,20 @@ func fileURL(in string) (string, string, error) {
 }
 
 // store is the store of the asset's output (a Parquet directory, its address normalized).
-func (e *Engine) store(a duckdb.Asset) (store.Store, error) {
+func (e *Engine) store(a runner.Asset) (store.Store, error) {
 	quarantine := ""
 	if a.Quarantine {
-		quarantine = a.QuarantineAddress(duckdb.AssetName(a))
+		quarantine = a.QuarantineAddress(runner.AssetName(a))
 	}
 	return e.newStore(a.Output.String(), quarantine)
 }
 
-var _ duckdb.Connector = (*Engine)(nil)
+// The Engine is the engine-neutral run's Connector to Spark; its backend a runner.Backend with
+// the capabilities a Spark run has.
+var (
+	_ runner.Connector  = (*Engine)(nil)
+	_ runner.Writing    = (*backend)(nil)
+	_ runner.TypeParser = (*backend)(nil)
+	_ runner.Analyzer   = (*backend)(nil)
+	_ runner.Opener     = (*backend)(nil)
+)

@@ -22,6 +22,7 @@ import (
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // needHDFS skips unless the shared Spark has a MiniDFSCluster beside it, and returns a WebHDFS
@@ -120,7 +121,7 @@ func TestHDFSInputUnsupportedType(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in.parquet")
 	writeParquet(t, duck(t), "SELECT 1::UBIGINT AS id, 1::DOUBLE AS amount", in)
 	url := putHDFS(t, c, in, "/unsigned/in.parquet")
-	rep, err := spark.New(server.Remote).Run(context.Background(), duckdb.Asset{Plan: plan(t, outcomeSchema), Input: duckdb.ParquetInput{Path: url}}, duckdb.Options{})
+	rep, err := spark.New(server.Remote).Run(context.Background(), runner.Asset{Plan: plan(t, outcomeSchema), Input: runner.ParquetInput{Path: url}}, runner.Options{})
 	var uc *spark.UnsupportedColumnError
 	if !errors.As(err, &uc) || rep.Outcome == nil || *rep.Outcome != outcome.ColumnSchemaMismatch || !strings.Contains(err.Error(), "'id' (unsigned 64-bit integers)") {
 		t.Fatalf("outcome %v, error %v; want column_schema_mismatch naming 'id'", rep.Outcome, err)
@@ -194,8 +195,8 @@ func TestHDFSOutputNeedsWebHDFS(t *testing.T) {
 	needHDFS(t)
 	in := filepath.Join(t.TempDir(), "in.parquet")
 	writeParquet(t, duck(t), "SELECT 1::BIGINT AS id, 1::DOUBLE AS amount", in)
-	_, err := spark.New(server.Remote).Run(context.Background(), duckdb.Asset{Plan: plan(t, outcomeSchema), Input: duckdb.ParquetInput{Path: in},
-		Output: duckdb.ParquetOutput{Path: server.HDFS.URL + "/out/none/t.parquet"}}, duckdb.Options{})
+	_, err := spark.New(server.Remote).Run(context.Background(), runner.Asset{Plan: plan(t, outcomeSchema), Input: runner.ParquetInput{Path: in},
+		Output: runner.ParquetOutput{Path: server.HDFS.URL + "/out/none/t.parquet"}}, runner.Options{})
 	var oe *outcome.OutputError
 	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "WebHDFS address") {
 		t.Fatalf("error %v, want an output error asking for the WebHDFS address", err)
@@ -230,8 +231,8 @@ func TestHDFSOutput(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := spark.New(server.Remote, opts...).Run(ctx, duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: big},
-			Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}, duckdb.Options{})
+		_, err := spark.New(server.Remote, opts...).Run(ctx, runner.Asset{Name: "out", Plan: p, Input: runner.ParquetInput{Path: big},
+			Output: runner.ParquetOutput{Path: out}, Quarantine: true}, runner.Options{})
 		done <- err
 	}()
 	// The cancellation: as soon as a write job has put a temporary beside the outputs.
@@ -280,8 +281,8 @@ func TestHDFSKillHelper(t *testing.T) {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}
 	})()
-	_, err := spark.New(os.Getenv("TG_HDFS_KILL_REMOTE"), spark.WithHDFS(opts)).Run(context.Background(), duckdb.Asset{Name: "out", Plan: plan(t, yaml),
-		Input: duckdb.ParquetInput{Path: os.Getenv("TG_HDFS_KILL_IN")}, Output: duckdb.ParquetOutput{Path: os.Getenv("TG_HDFS_KILL_OUT")}, Quarantine: true}, duckdb.Options{})
+	_, err := spark.New(os.Getenv("TG_HDFS_KILL_REMOTE"), spark.WithHDFS(opts)).Run(context.Background(), runner.Asset{Name: "out", Plan: plan(t, yaml),
+		Input: runner.ParquetInput{Path: os.Getenv("TG_HDFS_KILL_IN")}, Output: runner.ParquetOutput{Path: os.Getenv("TG_HDFS_KILL_OUT")}, Quarantine: true}, runner.Options{})
 	t.Fatalf("the run ended (%v) without reaching %q", err, stage)
 }
 
@@ -313,7 +314,7 @@ func TestHDFSKilledMidCommit(t *testing.T) {
 	}
 	defer eng.Close()
 	duckOut := filepath.Join(killed, "duck", "out.parquet")
-	rep, err := eng.Run(context.Background(), duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in2}, Output: duckdb.ParquetOutput{Path: duckOut}, Quarantine: true}, duckdb.Options{})
+	rep, err := eng.Run(context.Background(), runner.Asset{Name: "out", Plan: p, Input: runner.ParquetInput{Path: in2}, Output: runner.ParquetOutput{Path: duckOut}, Quarantine: true}, runner.Options{})
 	if err != nil && !strings.Contains(err.Error(), "rows") {
 		t.Fatal(err)
 	}
@@ -337,8 +338,8 @@ func TestHDFSKilledMidCommit(t *testing.T) {
 	}
 
 	// The next run's Prepare completes the commit, once the killed run's lease ended.
-	a := duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in2}, Output: duckdb.ParquetOutput{Path: out}, Quarantine: true}
-	if _, _, err := spark.New(server.Remote, opts...).Prepare(context.Background(), a, duckdb.Options{}); err != nil {
+	a := runner.Asset{Name: "out", Plan: p, Input: runner.ParquetInput{Path: in2}, Output: runner.ParquetOutput{Path: out}, Quarantine: true}
+	if _, _, err := spark.New(server.Remote, opts...).Prepare(context.Background(), a, runner.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	onlyOutputs(t, c, "/out/killed")

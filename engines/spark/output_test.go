@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -34,8 +34,8 @@ func TestAssetNameRefused(t *testing.T) {
 	p, eng, connected := offline(t)
 	dir := t.TempDir()
 	for _, name := range []string{"../x", "a/b", `a\b`} {
-		_, err := eng.Run(context.Background(), duckdb.Asset{Name: name, Plan: p, Input: duckdb.ParquetInput{Path: filepath.Join(dir, "in.parquet")},
-			Output: duckdb.ParquetOutput{Path: filepath.Join(dir, "out.parquet")}, Quarantine: true}, duckdb.Options{})
+		_, err := eng.Run(context.Background(), runner.Asset{Name: name, Plan: p, Input: runner.ParquetInput{Path: filepath.Join(dir, "in.parquet")},
+			Output: runner.ParquetOutput{Path: filepath.Join(dir, "out.parquet")}, Quarantine: true}, runner.Options{})
 		if err == nil || !strings.Contains(err.Error(), "name") {
 			t.Errorf("name %q: %v", name, err)
 		}
@@ -64,8 +64,8 @@ func TestOutputCheckedFirst(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := eng.Run(context.Background(), duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: filepath.Join(dir, "in.parquet")},
-		Output: duckdb.ParquetOutput{Path: filepath.Join("file", "t.parquet")}}, duckdb.Options{})
+	rep, err := eng.Run(context.Background(), runner.Asset{Plan: p, Input: runner.ParquetInput{Path: filepath.Join(dir, "in.parquet")},
+		Output: runner.ParquetOutput{Path: filepath.Join("file", "t.parquet")}}, runner.Options{})
 	var oe *outcome.OutputError
 	if !errors.As(err, &oe) || rep.Error == nil {
 		t.Errorf("an output under a file: %v", err)
@@ -79,15 +79,15 @@ func TestOutputCheckedFirst(t *testing.T) {
 // anything connects; a run that needs no server (skipped) reports its id, start and versions.
 func TestRefusals(t *testing.T) {
 	p, eng, connected := offline(t)
-	in := duckdb.ParquetInput{Path: "in.parquet"}
+	in := runner.ParquetInput{Path: "in.parquet"}
 	for _, tc := range []struct {
-		a    duckdb.Asset
-		opts duckdb.Options
+		a    runner.Asset
+		opts runner.Options
 		want string
 	}{
-		{duckdb.Asset{Plan: p, Input: duckdb.CSVInput{Path: "in.csv"}}, duckdb.Options{}, "duckdb.CSVInput"},
-		{duckdb.Asset{Plan: p, Input: in, Output: duckdb.TableOutput{Table: "t"}}, duckdb.Options{}, "DuckDB tables"},
-		{duckdb.Asset{Plan: p, Input: in}, duckdb.Options{Cast: true}, "--cast"},
+		{runner.Asset{Plan: p, Input: runner.CSVInput{Path: "in.csv"}}, runner.Options{}, "runner.CSVInput"},
+		{runner.Asset{Plan: p, Input: in, Output: runner.TableOutput{Table: "t"}}, runner.Options{}, "DuckDB tables"},
+		{runner.Asset{Plan: p, Input: in}, runner.Options{Cast: true}, "--cast"},
 	} {
 		rep, err := eng.Run(context.Background(), tc.a, tc.opts)
 		var re *RefusedError
@@ -98,15 +98,15 @@ func TestRefusals(t *testing.T) {
 	if *connected {
 		t.Error("a refused run connected to Spark")
 	}
-	rep, err := eng.Run(context.Background(), duckdb.Asset{Plan: p}, duckdb.Options{RunID: "r1"})
+	rep, err := eng.Run(context.Background(), runner.Asset{Plan: p}, runner.Options{RunID: "r1"})
 	if err != nil || rep.Outcome == nil || *rep.Outcome != outcome.Skipped {
 		t.Fatalf("no input: %v, %v", rep.Outcome, err)
 	}
 	if rep.RunID != "r1" || rep.StartedAt == "" || rep.TablegateVersion == "" || rep.DuckDBVersion != "" {
 		t.Errorf("report stamps: run %q, started %q, tablegate %q, duckdb %q", rep.RunID, rep.StartedAt, rep.TablegateVersion, rep.DuckDBVersion)
 	}
-	missing := duckdb.ParquetInput{Path: filepath.Join(t.TempDir(), "missing.parquet")}
-	if rep, err := eng.Run(context.Background(), duckdb.Asset{Plan: p, Input: missing}, duckdb.Options{SkipMissing: true}); err != nil || *rep.Outcome != outcome.Skipped {
+	missing := runner.ParquetInput{Path: filepath.Join(t.TempDir(), "missing.parquet")}
+	if rep, err := eng.Run(context.Background(), runner.Asset{Plan: p, Input: missing}, runner.Options{SkipMissing: true}); err != nil || *rep.Outcome != outcome.Skipped {
 		t.Errorf("a missing input with SkipMissing: %v, %v", rep.Outcome, err)
 	}
 }

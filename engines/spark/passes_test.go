@@ -14,6 +14,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
 )
@@ -81,7 +82,7 @@ type passes struct {
 
 // measuredRun runs the asset on the shared cluster and reads from the Spark UI's REST API the
 // jobs it ran and the rows its stages read from the input files.
-func measuredRun(tb testing.TB, a duckdb.Asset) passes {
+func measuredRun(tb testing.TB, a runner.Asset) passes {
 	tb.Helper()
 	ctx := context.Background()
 	before, err := server.Jobs(ctx)
@@ -97,7 +98,7 @@ func measuredRun(tb testing.TB, a duckdb.Asset) passes {
 		s, err := spark.Connect(ctx, server.Remote)
 		return counting{s, &trips}, err
 	})
-	rep, err := eng.Run(ctx, a, duckdb.Options{})
+	rep, err := eng.Run(ctx, a, runner.Options{})
 	if rep.Outcome == nil {
 		tb.Fatalf("Spark run: %v", err)
 	}
@@ -147,8 +148,8 @@ func TestPasses(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.parquet")
 	p := bench40Input(t, rows, in)
-	got := measuredRun(t, duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: in},
-		Output: duckdb.ParquetOutput{Path: filepath.Join(dir, "out", "t.parquet")}, Quarantine: true})
+	got := measuredRun(t, runner.Asset{Name: "t", Plan: p, Input: runner.ParquetInput{Path: in},
+		Output: runner.ParquetOutput{Path: filepath.Join(dir, "out", "t.parquet")}, Quarantine: true})
 	t.Logf("bench40, %d rows: %d jobs, %d stages, %d round trips, %d input rows read (%.2f scans of the input)",
 		rows, got.jobs, got.stages, got.roundTrips, got.inputRows, float64(got.inputRows)/rows)
 	if got.inputRows < rows {
@@ -189,9 +190,9 @@ func bench40(b *testing.B, rows int64) {
 	dir := b.TempDir()
 	in := filepath.Join(dir, "in.parquet")
 	p := bench40Input(b, rows, in)
-	asset := func(engine string, i int) duckdb.Asset {
-		return duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: in}, Quarantine: true,
-			Output: duckdb.ParquetOutput{Path: filepath.Join(dir, fmt.Sprintf("%s%d", engine, i), "t.parquet")}}
+	asset := func(engine string, i int) runner.Asset {
+		return runner.Asset{Name: "t", Plan: p, Input: runner.ParquetInput{Path: in}, Quarantine: true,
+			Output: runner.ParquetOutput{Path: filepath.Join(dir, fmt.Sprintf("%s%d", engine, i), "t.parquet")}}
 	}
 	b.Run("duckdb", func(b *testing.B) {
 		eng, err := duckdb.Open(duckdb.Config{})
@@ -200,7 +201,7 @@ func bench40(b *testing.B, rows int64) {
 		}
 		defer eng.Close()
 		for i := 0; i < b.N; i++ {
-			if rep, err := eng.Run(context.Background(), asset("duck", i), duckdb.Options{}); rep.Outcome == nil {
+			if rep, err := eng.Run(context.Background(), asset("duck", i), runner.Options{}); rep.Outcome == nil {
 				b.Fatal(err)
 			}
 		}
@@ -209,7 +210,7 @@ func bench40(b *testing.B, rows int64) {
 		var total passes
 		for i := 0; i < b.N; i++ {
 			if server.UI == "" {
-				if rep, err := spark.New(server.Remote).Run(context.Background(), asset("spark", i), duckdb.Options{}); rep.Outcome == nil {
+				if rep, err := spark.New(server.Remote).Run(context.Background(), asset("spark", i), runner.Options{}); rep.Outcome == nil {
 					b.Fatal(err)
 				}
 				continue

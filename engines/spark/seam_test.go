@@ -15,6 +15,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // TestGranularityAndSamples: what the engine-neutral run gives every backend, Spark has as
@@ -34,13 +35,13 @@ func TestGranularityAndSamples(t *testing.T) {
 		p := plan(t, tc.schema)
 		in := filepath.Join(dir, tc.name+".parquet")
 		writeParquet(t, db, tc.data, in)
-		for _, g := range []duckdb.Granularity{duckdb.PerColumn, duckdb.PerSchema} {
+		for _, g := range []runner.Granularity{runner.PerColumn, runner.PerSchema} {
 			t.Run(tc.name+"/"+string(g), func(t *testing.T) {
-				opts := duckdb.Options{Granularity: g, RowSample: 3, MaxFailureSamples: 4}
-				a := duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: in}, Quarantine: true}
-				a.Output = duckdb.ParquetOutput{Path: filepath.Join(dir, "duck", tc.name, string(g), "t.parquet")}
+				opts := runner.Options{Granularity: g, RowSample: 3, MaxFailureSamples: 4}
+				a := runner.Asset{Name: "t", Plan: p, Input: runner.ParquetInput{Path: in}, Quarantine: true}
+				a.Output = runner.ParquetOutput{Path: filepath.Join(dir, "duck", tc.name, string(g), "t.parquet")}
 				drep, _ := duckEng.Run(context.Background(), a, opts)
-				a.Output = duckdb.ParquetOutput{Path: filepath.Join(dir, "spark", tc.name, string(g), "t.parquet")}
+				a.Output = runner.ParquetOutput{Path: filepath.Join(dir, "spark", tc.name, string(g), "t.parquet")}
 				srep, serr := spark.New(server.Remote).Run(context.Background(), a, opts)
 				if srep.Outcome == nil || *srep.Outcome != *drep.Outcome {
 					t.Fatalf("Spark outcome %v (%v), DuckDB %s", srep.Outcome, serr, *drep.Outcome)
@@ -140,21 +141,21 @@ func TestExplainIsWhatRuns(t *testing.T) {
 	p := plan(t, differentials[1].schema)
 	type testCase struct {
 		name string
-		a    duckdb.Asset
-		opts duckdb.Options
+		a    runner.Asset
+		opts runner.Options
 	}
 	cases := []testCase{
-		{"parquet to a directory, quarantined", duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: in},
-			Output: duckdb.ParquetOutput{Path: filepath.Join(dir, "out", "t.parquet")}, Quarantine: true}, duckdb.Options{RowSample: 2}},
-		{"in place, per column", duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: in}}, duckdb.Options{Granularity: duckdb.PerColumn}},
-		{"a directory of two files", duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: parts}}, duckdb.Options{}},
+		{"parquet to a directory, quarantined", runner.Asset{Name: "t", Plan: p, Input: runner.ParquetInput{Path: in},
+			Output: runner.ParquetOutput{Path: filepath.Join(dir, "out", "t.parquet")}, Quarantine: true}, runner.Options{RowSample: 2}},
+		{"in place, per column", runner.Asset{Plan: p, Input: runner.ParquetInput{Path: in}}, runner.Options{Granularity: runner.PerColumn}},
+		{"a directory of two files", runner.Asset{Plan: p, Input: runner.ParquetInput{Path: parts}}, runner.Options{}},
 	}
 	if server.S3 != nil {
 		if err := server.S3.CreateBucket(context.Background(), "tablegate-test"); err != nil && !strings.Contains(err.Error(), "BucketAlready") {
 			t.Fatal(err)
 		}
 		remote := putFile(t, "tablegate-test", "explain/in.parquet", in)
-		cases = append(cases, testCase{"on S3", duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: remote}}, duckdb.Options{}})
+		cases = append(cases, testCase{"on S3", runner.Asset{Plan: p, Input: runner.ParquetInput{Path: remote}}, runner.Options{}})
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -164,7 +165,7 @@ func TestExplainIsWhatRuns(t *testing.T) {
 				s, err := spark.Connect(ctx, server.Remote)
 				return recorder{Session: s, mu: &mu, stmts: &ran}, err
 			})
-			text, err := duckdb.NewOn(eng).ExplainAsset(context.Background(), tc.a, tc.opts)
+			text, err := runner.NewOn(eng).ExplainAsset(context.Background(), tc.a, tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,7 +173,7 @@ func TestExplainIsWhatRuns(t *testing.T) {
 				t.Errorf("explain's first line: %.200s", text)
 			}
 			ran = nil
-			rep, _ := duckdb.NewOn(eng).Run(context.Background(), tc.a, tc.opts)
+			rep, _ := runner.NewOn(eng).Run(context.Background(), tc.a, tc.opts)
 			if rep.Outcome == nil {
 				t.Fatalf("the run reached no outcome: %+v", rep.Error)
 			}

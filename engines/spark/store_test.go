@@ -18,9 +18,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // needS3 skips unless the shared Spark has the s3a connector and an S3 emulator.
@@ -224,8 +224,8 @@ func TestS3Output(t *testing.T) {
 	writeParquet(t, db, "SELECT i::BIGINT AS id, (i - 2)::DOUBLE AS amount FROM range(50) t(i)", first)
 	second := filepath.Join(dir, "second.parquet")
 	writeParquet(t, db, "SELECT i::BIGINT AS id, (i - 30)::DOUBLE AS amount FROM range(60) t(i)", second)
-	a := duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: first}, Output: duckdb.ParquetOutput{Path: "s3a://tablegate-test/output/failing/t.parquet"}, Quarantine: true}
-	rep, err := spark.New(server.Remote, spark.WithS3(o)).Run(ctx, a, duckdb.Options{})
+	a := runner.Asset{Name: "t", Plan: p, Input: runner.ParquetInput{Path: first}, Output: runner.ParquetOutput{Path: "s3a://tablegate-test/output/failing/t.parquet"}, Quarantine: true}
+	rep, err := spark.New(server.Remote, spark.WithS3(o)).Run(ctx, a, runner.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,8 +238,8 @@ func TestS3Output(t *testing.T) {
 			s, err := spark.Connect(ctx, server.Remote)
 			return failingWrites{s, match}, err
 		}, spark.WithS3(o))
-		a.Input = duckdb.ParquetInput{Path: second}
-		rep, err := eng.Run(ctx, a, duckdb.Options{})
+		a.Input = runner.ParquetInput{Path: second}
+		rep, err := eng.Run(ctx, a, runner.Options{})
 		var oe *outcome.OutputError
 		if !errors.As(err, &oe) || !strings.Contains(err.Error(), "a job failing mid-write") || rep.Outcome != nil {
 			t.Fatalf("error %v (outcome %v), want the injected write failure", err, rep.Outcome)
@@ -262,7 +262,7 @@ func TestS3InputUnsupportedType(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in.parquet")
 	writeParquet(t, duck(t), "SELECT 1::UBIGINT AS id, 1::DOUBLE AS amount", in)
 	url := putFile(t, "tablegate-test", "unsigned/in.parquet", in)
-	rep, err := spark.New(server.Remote).Run(ctx, duckdb.Asset{Plan: plan(t, outcomeSchema), Input: duckdb.ParquetInput{Path: url}}, duckdb.Options{})
+	rep, err := spark.New(server.Remote).Run(ctx, runner.Asset{Plan: plan(t, outcomeSchema), Input: runner.ParquetInput{Path: url}}, runner.Options{})
 	var uc *spark.UnsupportedColumnError
 	if !errors.As(err, &uc) || rep.Outcome == nil || *rep.Outcome != outcome.ColumnSchemaMismatch || !strings.Contains(err.Error(), "'id' (unsigned 64-bit integers)") {
 		t.Fatalf("outcome %v, error %v; want column_schema_mismatch naming 'id'", rep.Outcome, err)

@@ -15,12 +15,11 @@ import (
 
 	"github.com/tablegate/tablegate/compile"
 	dialect "github.com/tablegate/tablegate/compile/spark"
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/runner"
 )
 
-// Catalog tables (duckdb.CatalogOutput): the table and the quarantine are Delta or Iceberg tables
+// Catalog tables (runner.CatalogOutput): the table and the quarantine are Delta or Iceberg tables
 // that one CREATE OR REPLACE TABLE … AS each replaces in one commit. Two commits are not one
 // transaction, so the pair is kept one run's by what each table's properties record:
 //
@@ -62,9 +61,9 @@ func (t tableName) String() string {
 
 func formatOf(name string) (format, error) {
 	switch name {
-	case duckdb.FormatDelta:
+	case runner.FormatDelta:
 		return delta{}, nil
-	case duckdb.FormatIceberg:
+	case runner.FormatIceberg:
 		return iceberg{}, nil
 	}
 	return nil, fmt.Errorf("no table format %q: use delta or iceberg", name)
@@ -166,7 +165,7 @@ type pairTables struct {
 }
 
 // catalogOf is the output's catalog: the one it names, else the session's current one.
-func catalogOf(ctx context.Context, s Session, out duckdb.CatalogOutput) (string, error) {
+func catalogOf(ctx context.Context, s Session, out runner.CatalogOutput) (string, error) {
 	if out.Catalog != "" {
 		return out.Catalog, nil
 	}
@@ -182,7 +181,7 @@ func catalogOf(ctx context.Context, s Session, out duckdb.CatalogOutput) (string
 
 // newPair is the output's pair in catalog (catalogOf); it checks that the server holds the
 // format there, and that existing tables are of the format.
-func newPair(ctx context.Context, s Session, out duckdb.CatalogOutput, catalog, quarantine string) (*pairTables, error) {
+func newPair(ctx context.Context, s Session, out runner.CatalogOutput, catalog, quarantine string) (*pairTables, error) {
 	f, err := formatOf(out.Format)
 	if err != nil {
 		return nil, err
@@ -328,7 +327,7 @@ func lockName(t tableName) string {
 
 // recoverTables completes, under the output's lock, what a run killed between its commits left:
 // it opens a session of its own, checks the catalog and rolls a lone quarantine back.
-func (e *Engine) recoverTables(ctx context.Context, out duckdb.CatalogOutput, quarantine string) (*RolledBackError, error) {
+func (e *Engine) recoverTables(ctx context.Context, out runner.CatalogOutput, quarantine string) (*RolledBackError, error) {
 	s, err := e.connect(ctx)
 	if err != nil {
 		return nil, err
@@ -347,7 +346,7 @@ func (e *Engine) recoverTables(ctx context.Context, out duckdb.CatalogOutput, qu
 }
 
 // lockTable resolves the output's catalog on s and takes its table's lock.
-func lockTable(ctx context.Context, s Session, dir string, out duckdb.CatalogOutput) (unlock func(), catalog string, err error) {
+func lockTable(ctx context.Context, s Session, dir string, out runner.CatalogOutput) (unlock func(), catalog string, err error) {
 	if catalog, err = catalogOf(ctx, s, out); err != nil {
 		return nil, "", err
 	}
@@ -365,7 +364,7 @@ func lockTable(ctx context.Context, s Session, dir string, out duckdb.CatalogOut
 // the quarantine's first, under the output's lock.
 type tableWriter struct {
 	b          *backend
-	out        duckdb.CatalogOutput
+	out        runner.CatalogOutput
 	quarantine string // its name, "" no quarantine
 	lockDir    string
 	pair       *pairTables
@@ -391,7 +390,7 @@ func (w *tableWriter) Begin(ctx context.Context) error {
 	w.unlock = unlock
 	name := w.quarantine
 	if name == "" {
-		name = duckdb.QuarantineName(w.out.Table)
+		name = runner.QuarantineName(w.out.Table)
 	}
 	if w.pair, err = newPair(ctx, w.b.s, w.out, catalog, name); err != nil {
 		return err

@@ -23,6 +23,7 @@ import (
 	"github.com/tablegate/tablegate/internal/durable"
 	"github.com/tablegate/tablegate/internal/testenv"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // The catalog table tests start a Spark Connect server of their own for each format, from pip's
@@ -46,7 +47,7 @@ type tableServer struct {
 func startTableServer(t *testing.T, format, dir string) *tableServer {
 	t.Helper()
 	homeVar, jarsVar, jars := deltaHomeVar, deltaJarsVar, []string{"io.delta_delta-spark_2.13-*.jar", "io.delta_delta-storage-*.jar"}
-	if format == duckdb.FormatIceberg {
+	if format == runner.FormatIceberg {
 		homeVar, jarsVar, jars = icebergHomeVar, icebergJarsVar, []string{"org.apache.iceberg_iceberg-spark-runtime-*.jar"}
 	}
 	testenv.Slow(t)
@@ -63,7 +64,7 @@ func startTableServer(t *testing.T, format, dir string) *tableServer {
 		cfg.ClassPath = append(cfg.ClassPath, m[0])
 	}
 	s := &tableServer{format: format}
-	if format == duckdb.FormatDelta {
+	if format == runner.FormatDelta {
 		s.catalog = "spark_catalog"
 		cfg.Conf["spark.sql.extensions"] = "io.delta.sql.DeltaSparkSessionExtension"
 		cfg.Conf["spark.sql.catalog.spark_catalog"] = "org.apache.spark.sql.delta.catalog.DeltaCatalog"
@@ -94,8 +95,8 @@ func startTableServer(t *testing.T, format, dir string) *tableServer {
 }
 
 // out is the catalog output of table in namespace db.
-func (s *tableServer) out(table string) duckdb.CatalogOutput {
-	return duckdb.CatalogOutput{Format: s.format, Catalog: s.catalog, Namespace: "db", Table: table}
+func (s *tableServer) out(table string) runner.CatalogOutput {
+	return runner.CatalogOutput{Format: s.format, Catalog: s.catalog, Namespace: "db", Table: table}
 }
 
 func (s *tableServer) engine(lockDir string) *spark.Engine {
@@ -108,7 +109,7 @@ func (s *tableServer) engine(lockDir string) *spark.Engine {
 func tableRows(t *testing.T, db *gosql.DB, sess spark.Session, format, name string) []string {
 	t.Helper()
 	q := "SELECT DISTINCT _metadata.file_path FROM " + name
-	if format == duckdb.FormatIceberg {
+	if format == runner.FormatIceberg {
 		q = "SELECT DISTINCT _file FROM " + name
 	}
 	// The session's Iceberg catalog caches tables for 30 s after each use: other sessions' commits
@@ -180,7 +181,7 @@ func tableData(n, shift int) string {
 // spark --out FORMAT:…` through the CLI; and clear refusals of a catalog the server lacks and of
 // a table of another format.
 func TestSlowCatalogTables(t *testing.T) {
-	for _, format := range []string{duckdb.FormatDelta, duckdb.FormatIceberg} {
+	for _, format := range []string{runner.FormatDelta, runner.FormatIceberg} {
 		t.Run(format, func(t *testing.T) {
 			dir := t.TempDir()
 			s := startTableServer(t, format, dir)
@@ -208,7 +209,7 @@ func TestSlowCatalogTables(t *testing.T) {
 					t.Fatal(err)
 				}
 				o := filepath.Join(dir, "duck", filepath.Base(in), "orders.parquet")
-				rep, err := eng.Run(ctx, duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: in}, Output: duckdb.ParquetOutput{Path: o}, Quarantine: true}, duckdb.Options{})
+				rep, err := eng.Run(ctx, runner.Asset{Plan: p, Input: runner.ParquetInput{Path: in}, Output: runner.ParquetOutput{Path: o}, Quarantine: true}, runner.Options{})
 				eng.Close()
 				if err != nil {
 					t.Fatal(err)
@@ -228,7 +229,7 @@ func TestSlowCatalogTables(t *testing.T) {
 				}
 			}
 			run := func(eng *spark.Engine, in string) (*outcome.Report, error) {
-				return eng.Run(ctx, duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: in}, Output: out, Quarantine: true}, duckdb.Options{})
+				return eng.Run(ctx, runner.Asset{Plan: p, Input: runner.ParquetInput{Path: in}, Output: out, Quarantine: true}, runner.Options{})
 			}
 
 			t.Run("equal to DuckDB", func(t *testing.T) {
@@ -295,7 +296,7 @@ func TestSlowCatalogTables(t *testing.T) {
 				kill(t)
 				// The next run rolls the quarantine back before it reads anything; explain is such a run.
 				var warnings strings.Builder
-				text, err := duckdb.NewOn(s.engine(locks)).ExplainAsset(ctx, duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: first}, Output: out, Quarantine: true}, duckdb.Options{Warnings: &warnings})
+				text, err := runner.NewOn(s.engine(locks)).ExplainAsset(ctx, runner.Asset{Plan: p, Input: runner.ParquetInput{Path: first}, Output: out, Quarantine: true}, runner.Options{Warnings: &warnings})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -318,7 +319,7 @@ func TestSlowCatalogTables(t *testing.T) {
 				clean := filepath.Join(dir, "clean.parquet")
 				writeParquet(t, db, "SELECT i::BIGINT AS id, i::DOUBLE AS amount, 'ORD-1' AS code, DATE '2021-01-01' AS day FROM range(20) t(i)", clean)
 				var warnings strings.Builder
-				rep, err := s.engine(locks).Run(ctx, duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: clean}, Output: out, Quarantine: true}, duckdb.Options{Warnings: &warnings})
+				rep, err := s.engine(locks).Run(ctx, runner.Asset{Plan: p, Input: runner.ParquetInput{Path: clean}, Output: out, Quarantine: true}, runner.Options{Warnings: &warnings})
 				if err != nil || *rep.Outcome != outcome.AllValid {
 					t.Fatalf("outcome %v, error %v", rep.Outcome, err)
 				}
@@ -387,10 +388,10 @@ func TestSlowCatalogTables(t *testing.T) {
 			})
 
 			t.Run("refusals", func(t *testing.T) {
-				other := duckdb.CatalogOutput{Format: duckdb.FormatIceberg, Catalog: "lake", Namespace: "db", Table: "t"}
+				other := runner.CatalogOutput{Format: runner.FormatIceberg, Catalog: "lake", Namespace: "db", Table: "t"}
 				want := "no Iceberg catalog lake"
-				if format == duckdb.FormatIceberg {
-					other = duckdb.CatalogOutput{Format: duckdb.FormatDelta, Catalog: "spark_catalog", Namespace: "db", Table: "t"}
+				if format == runner.FormatIceberg {
+					other = runner.CatalogOutput{Format: runner.FormatDelta, Catalog: "spark_catalog", Namespace: "db", Table: "t"}
 					want = "no Delta catalog"
 				}
 				_, err := run2(s.engine(locks), p, first, other)
@@ -401,7 +402,7 @@ func TestSlowCatalogTables(t *testing.T) {
 				if _, err := run2(s.engine(""), p, first, out); err == nil || !strings.Contains(err.Error(), "spark.WithLockDir") {
 					t.Errorf("an engine without a lock folder: %v", err)
 				}
-				if format == duckdb.FormatIceberg {
+				if format == runner.FormatIceberg {
 					return // an Iceberg catalog makes only Iceberg tables (USING parquet is their file format)
 				}
 				if err := sess.Exec(ctx, "CREATE TABLE spark_catalog.db.plain (id BIGINT) USING parquet"); err != nil {
@@ -416,8 +417,8 @@ func TestSlowCatalogTables(t *testing.T) {
 	}
 }
 
-func run2(eng *spark.Engine, p *compile.Plan, in string, out duckdb.Output) (*outcome.Report, error) {
-	return eng.Run(context.Background(), duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: in}, Output: out, Quarantine: true}, duckdb.Options{})
+func run2(eng *spark.Engine, p *compile.Plan, in string, out runner.Output) (*outcome.Report, error) {
+	return eng.Run(context.Background(), runner.Asset{Plan: p, Input: runner.ParquetInput{Path: in}, Output: out, Quarantine: true}, runner.Options{})
 }
 
 func firstDiff(got, want []string) string {
@@ -441,8 +442,8 @@ func TestTableKillHelper(t *testing.T) {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}
 	})()
-	out := duckdb.CatalogOutput{Format: os.Getenv("TG_TABLE_FORMAT"), Catalog: os.Getenv("TG_TABLE_CATALOG"), Namespace: "db", Table: "orders"}
+	out := runner.CatalogOutput{Format: os.Getenv("TG_TABLE_FORMAT"), Catalog: os.Getenv("TG_TABLE_CATALOG"), Namespace: "db", Table: "orders"}
 	_, err := spark.New(remote, spark.WithLockDir(os.Getenv("TG_TABLE_LOCKS"))).Run(context.Background(),
-		duckdb.Asset{Plan: plan(t, tableSchema), Input: duckdb.ParquetInput{Path: os.Getenv("TG_TABLE_INPUT")}, Output: out, Quarantine: true}, duckdb.Options{})
+		runner.Asset{Plan: plan(t, tableSchema), Input: runner.ParquetInput{Path: os.Getenv("TG_TABLE_INPUT")}, Output: out, Quarantine: true}, runner.Options{})
 	t.Fatalf("the run was not killed (error %v)", err)
 }

@@ -126,6 +126,6 @@ func unsupportedStored(c *pqschema.Column) string {
 	return ""
 }
 
-// ColumnMismatches are the columns for the report's columns check (duckdb.MismatchError): the run
+// ColumnMismatches are the columns for the report's columns check (runner.MismatchError): the run
 // ends with the column_schema_mismatch outcome.
 func (e *UnsupportedColumnError) ColumnMismatches() []casting.Mismatch { return e.Mismatches }

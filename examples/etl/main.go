@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/tablegate/tablegate"
+	_ "github.com/tablegate/tablegate/engines/duckdb" // the DuckDB engine, which tablegate.Open opens
 )
 
 func main() {

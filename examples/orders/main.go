@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 
 	"github.com/tablegate/tablegate"
+	_ "github.com/tablegate/tablegate/engines/duckdb" // the DuckDB engine, which tablegate.Open opens
 )
 
 //go:embed orders.yaml

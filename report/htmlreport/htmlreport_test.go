@@ -20,6 +20,7 @@ import (
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/report/htmlreport"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -33,7 +34,7 @@ var pinned = time.Date(2026, 3, 14, 9, 26, 53, 0, time.UTC)
 
 // fixture runs a real validation of rows with a hostile string, with the clock, run id and
 // versions pinned, and describes it for the page.
-func fixture(t *testing.T, quarantine bool, g duckdb.Granularity) *report.Run {
+func fixture(t *testing.T, quarantine bool, g runner.Granularity) *report.Run {
 	t.Helper()
 	ctx := context.Background()
 	s := schema.New("Orders",
@@ -48,15 +49,15 @@ func fixture(t *testing.T, quarantine bool, g duckdb.Granularity) *report.Run {
 	require.NoError(t, err)
 	defer eng.Close()
 	dir := t.TempDir()
-	var out duckdb.Output
+	var out runner.Output
 	if quarantine {
-		out = duckdb.ParquetOutput{Path: filepath.Join(dir, "orders.parquet")}
+		out = runner.ParquetOutput{Path: filepath.Join(dir, "orders.parquet")}
 	}
 	q := `SELECT * FROM (VALUES (1::BIGINT, 'ana', 10.5::DOUBLE, NULL::VARCHAR), (2, 'bo', -1.0, 'refund'),
 		(2, '` + hostile + `', 2000.0, '` + hostile + `'), (4, 'dée', 'NaN'::DOUBLE, '日本語')) t(order_id, customer, amount, note)`
 	clock := func() time.Time { return pinned }
-	rep, _ := eng.Run(ctx, duckdb.Asset{Name: "orders", Plan: plan, Input: duckdb.QueryInput{SQL: q}, Output: out, Quarantine: quarantine},
-		duckdb.Options{Now: clock, RunID: "20260314T092653Z-0123456789abcdef", Granularity: g})
+	rep, _ := eng.Run(ctx, runner.Asset{Name: "orders", Plan: plan, Input: runner.QueryInput{SQL: q}, Output: out, Quarantine: quarantine},
+		runner.Options{Now: clock, RunID: "20260314T092653Z-0123456789abcdef", Granularity: g})
 	require.NotNil(t, rep.Outcome)
 	rep.TablegateVersion, rep.DuckDBVersion = "v0.0.0-test", "v2.0.0-test"
 	if rep.Table.Address != "" {
@@ -70,11 +71,11 @@ func TestGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		quarantine bool
-		g          duckdb.Granularity
+		g          runner.Granularity
 		trends     map[string]report.Trend
 	}{
 		{name: "quarantined", quarantine: true},
-		{name: "aborted_per_column", g: duckdb.PerColumn},
+		{name: "aborted_per_column", g: runner.PerColumn},
 		{name: "with_history", quarantine: true, trends: map[string]report.Trend{
 			"dy_rule__primary_key":     {Failed: []int64{0, 0, 3, 2}, Passed: []bool{true, true, false, false}, LastPassed: "2026-03-12T09:00:00Z"},
 			"dy_rule__amount__min":     {Failed: []int64{1, 1}, Passed: []bool{false, false}},
@@ -101,7 +102,7 @@ func TestGolden(t *testing.T) {
 // schema is markup, and nothing refers outside the file.
 func TestEscapesAndSelfContained(t *testing.T) {
 	for _, quarantine := range []bool{true, false} {
-		run := fixture(t, quarantine, duckdb.PerRule)
+		run := fixture(t, quarantine, runner.PerRule)
 		var buf bytes.Buffer
 		require.NoError(t, htmlreport.Write(&buf, run))
 		page := buf.String()
@@ -120,7 +121,7 @@ func TestEscapesAndSelfContained(t *testing.T) {
 }
 
 func TestDeclaredSeverity(t *testing.T) {
-	run := fixture(t, true, duckdb.PerRule)
+	run := fixture(t, true, runner.PerRule)
 	for name, want := range map[string]outcome.Severity{
 		"dy_schema__columns":   outcome.SeverityError,
 		"dy_rule__primary_key": outcome.SeverityError,
@@ -131,7 +132,7 @@ func TestDeclaredSeverity(t *testing.T) {
 		require.True(t, ok, name)
 		assert.Equal(t, want, c.Declared, name)
 	}
-	col := fixture(t, false, duckdb.PerColumn)
+	col := fixture(t, false, runner.PerColumn)
 	c, ok := col.Check("dy_col__amount")
 	require.True(t, ok)
 	assert.Equal(t, outcome.SeverityError, c.Declared, "one of its rules is error")
@@ -139,7 +140,7 @@ func TestDeclaredSeverity(t *testing.T) {
 }
 
 func TestInvalidByRulesCapped(t *testing.T) {
-	run := fixture(t, true, duckdb.PerRule)
+	run := fixture(t, true, runner.PerRule)
 	for i := range 25 {
 		run.Report.InvalidByRules = append(run.Report.InvalidByRules, outcome.RuleSet{Rules: "r" + strings.Repeat("x", i), Count: 1})
 	}
@@ -150,7 +151,7 @@ func TestInvalidByRulesCapped(t *testing.T) {
 }
 
 func TestWriteFileReplacesWhole(t *testing.T) {
-	run := fixture(t, true, duckdb.PerRule)
+	run := fixture(t, true, runner.PerRule)
 	path := filepath.Join(t.TempDir(), "report.html")
 	require.NoError(t, os.WriteFile(path, []byte("old"), 0o644))
 	require.NoError(t, htmlreport.WriteFile(path, run))
@@ -172,7 +173,7 @@ func render(t *testing.T, run *report.Run) string {
 // TestPageLeadsWithFailures: the failing checks come first (ERROR before WARN), a passing check's
 // declared chip is neutral, the filter counts the checks, and counts have thousands separators.
 func TestPageLeadsWithFailures(t *testing.T) {
-	run := fixture(t, true, duckdb.PerRule)
+	run := fixture(t, true, runner.PerRule)
 	page := render(t, run)
 	order := regexp.MustCompile(`data-check="([^"]+)" data-passed="(true|false)"`).FindAllStringSubmatch(page, -1)
 	require.NotEmpty(t, order)
@@ -210,7 +211,7 @@ func TestPageLeadsWithFailures(t *testing.T) {
 // failed is WARN on both), one run of history is "last 1 run", a page of a run that read no
 // rows says so rather than "0 rows in", and the input's columns not written are listed.
 func TestPageVerdict(t *testing.T) {
-	run := fixture(t, true, duckdb.PerRule)
+	run := fixture(t, true, runner.PerRule)
 	allValid, mismatch := outcome.AllValid, outcome.ColumnSchemaMismatch
 	run.Report.Outcome, run.Report.Health = &allValid, outcome.Warning
 	page := render(t, run)

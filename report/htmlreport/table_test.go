@@ -13,6 +13,7 @@ import (
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/report"
 	"github.com/tablegate/tablegate/report/htmlreport"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -33,8 +34,8 @@ func TestTableSection(t *testing.T) {
 	baselines := func(context.Context, string, map[string]int) (map[string][]float64, error) {
 		return map[string][]float64{"dy_table__volume": {100, 110, 90, 105}}, nil
 	}
-	rep, err := eng.Run(ctx, duckdb.Asset{Name: "orders", Plan: plan, Input: duckdb.QueryInput{SQL: "SELECT range::DOUBLE AS amount FROM range(1000)"}},
-		duckdb.Options{Baselines: baselines})
+	rep, err := eng.Run(ctx, runner.Asset{Name: "orders", Plan: plan, Input: runner.QueryInput{SQL: "SELECT range::DOUBLE AS amount FROM range(1000)"}},
+		runner.Options{Baselines: baselines})
 	require.Error(t, err)
 	var b bytes.Buffer
 	require.NoError(t, htmlreport.Write(&b, report.New(rep, plan, report.Facts{Input: "query"})))

@@ -22,9 +22,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
 	"github.com/tablegate/tablegate/outcome"
+	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -329,19 +329,19 @@ func (f *flags) asset() (tablegate.Input, tablegate.Output, error) {
 	}
 	var out tablegate.Output
 	if f.out != "" {
-		cat, ok, err := duckdb.ParseCatalogOutput(f.out)
+		cat, ok, err := runner.ParseCatalogOutput(f.out)
 		switch {
 		case err != nil:
 			return nil, nil, &usageError{"--out " + err.Error()}
 		case ok:
 			out = cat
 		default:
-			out = duckdb.ParquetOutput{Path: f.out}
+			out = runner.ParquetOutput{Path: f.out}
 		}
 	} else if f.quarantine {
 		return nil, nil, &usageError{"--quarantine needs --out: the quarantine goes beside the table"}
 	}
-	return duckdb.ParquetInput{Path: f.input}, out, nil
+	return runner.ParquetInput{Path: f.input}, out, nil
 }
 
 func (f *flags) validate(cmd *cobra.Command, getenv func(string) string, stderr io.Writer) (*tablegate.Report, error) {
@@ -366,6 +366,11 @@ func (f *flags) validate(cmd *cobra.Command, getenv func(string) string, stderr 
 		return nil, err
 	}
 	opts.Name, opts.QuarantineName, opts.SkipMissing, opts.Warnings = f.name, f.quarantineName, f.skipMissing, stderr
+	if f.history != "" {
+		if _, err := runner.RunHistory(); err != nil {
+			return nil, fmt.Errorf("--history: %w", err)
+		}
+	}
 	opts.HTML, opts.History = f.html, f.history
 	opts.ReportFiles = []tablegate.ReportFile{{Role: "--html", Path: f.html}, {Role: "--report", Path: f.report}, {Role: "--history", Path: f.history}}
 	res, err := eng.Validate(ctx, p, in, out, opts)

@@ -1,4 +1,4 @@
-package duckdb
+package runner
 
 import (
 	"crypto/rand"
@@ -6,16 +6,17 @@ import (
 	"time"
 )
 
-func (o Options) now() time.Time {
+// Clock is the time now, on o.Now.
+func (o Options) Clock() time.Time {
 	if o.Now != nil {
 		return o.Now()
 	}
 	return time.Now()
 }
 
-// runID is o.RunID, or a new id that sorts by start time and is unique across concurrent runs:
+// RunIDAt is o.RunID, or a new id that sorts by start time and is unique across concurrent runs:
 // 20261201T232903Z-9f1c2b7a0d3e4f51.
-func (o Options) runID(start time.Time) string {
+func (o Options) RunIDAt(start time.Time) string {
 	if o.RunID != "" {
 		return o.RunID
 	}

@@ -1,4 +1,4 @@
-package duckdb
+package runner
 
 import (
 	"fmt"
@@ -75,9 +75,9 @@ func (o *Options) ApplySetting(setting, value, source string) error {
 	return nil
 }
 
-// validate checks the settings given as Go arguments (the Options fields), as ApplySetting checks
+// Validate checks the settings given as Go arguments (the Options fields), as ApplySetting checks
 // them as text: a run with a setting it cannot use fails before reading anything.
-func (o Options) validate() error {
+func (o Options) Validate() error {
 	var scratch Options
 	if o.Granularity != "" {
 		if err := scratch.ApplySetting(SettingCheckGranularity, string(o.Granularity), "argument Options.Granularity"); err != nil {

@@ -1,17 +1,14 @@
-package duckdb
+package runner
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/runner"
 )
 
 // CatalogOutput writes the table to a table of a Spark catalog in an open table format (Delta
 // Lake, Apache Iceberg), whose commits replace each table in one transaction; the quarantine is
-// the table named after it in the same namespace. Only the Spark engine writes it: the engine
-// keeps the table and its quarantine one run's pair (engines/spark).
+// the table named after it in the same namespace. Only the Spark engine writes it (engines/spark): it
+// keeps the table and its quarantine one run's pair.
 type CatalogOutput struct {
 	Format    string // FormatDelta or FormatIceberg
 	Catalog   string // the Spark catalog, "" the session's current one
@@ -64,18 +61,13 @@ func (o CatalogOutput) QuarantineAddress(name string) string { return o.address(
 // DefaultAssetName is the table's name.
 func (o CatalogOutput) DefaultAssetName() string { return o.Table }
 
-func (CatalogOutput) sink() compile.Sink { return compile.ToOutput }
+func (CatalogOutput) isOutput() {}
 
-// target names the tables; the engine that writes them renders their statements.
-func (o CatalogOutput) target(_ *run, quarantineName string, _ bool) compile.Output {
-	return compile.Output{Format: o.Format, Catalog: o.Catalog, Schema: o.Namespace, Table: o.Table, Quarantine: quarantineName}
-}
-
-// writer is nil: the DuckDB engine refuses the output before it writes (check).
-func (CatalogOutput) writer(*run, compile.Output, string, bool) runner.Writer { return nil }
-
-// check refuses the output on the DuckDB engine, the only one that checks it: only Spark writes
-// catalog tables.
-func (o CatalogOutput) check(string) error {
-	return fmt.Errorf("the DuckDB engine cannot write %s tables: validate with --engine spark on a Spark Connect server whose catalog holds them (docs/spark.md), or write PATH.parquet or DBFILE.duckdb:[schema.]table", o.Format)
+// RefuseOutput is the error of an output the engine named does not write; a catalog table's
+// says where it is written.
+func RefuseOutput(engine string, out Output) error {
+	if o, ok := out.(CatalogOutput); ok {
+		return fmt.Errorf("the %s engine cannot write %s tables: validate with --engine spark on a Spark Connect server whose catalog holds them (docs/spark.md), or write PATH.parquet or DBFILE.duckdb:[schema.]table", engine, o.Format)
+	}
+	return fmt.Errorf("the %s engine cannot write %s", engine, out)
 }

@@ -1,4 +1,4 @@
-package duckdb
+package runner
 
 import (
 	"time"
@@ -11,9 +11,9 @@ import (
 // engine's run (Spark) starts its report with it.
 func (o Options) Begin(a Asset) (rep *outcome.Report, done func()) {
 	rep = NewReport(assetName(a), a.Plan.Name)
-	start := o.now()
-	rep.RunID, rep.StartedAt = o.runID(start), start.UTC().Format(time.RFC3339Nano)
-	return rep, func() { rep.DurationS = o.now().Sub(start).Seconds() }
+	start := o.Clock()
+	rep.RunID, rep.StartedAt = o.RunIDAt(start), start.UTC().Format(time.RFC3339Nano)
+	return rep, func() { rep.DurationS = o.Clock().Sub(start).Seconds() }
 }
 
 // Samples is how many failing rows each check shows: MaxFailureSamples, 0 meaning 5.
@@ -24,7 +24,7 @@ func (o Options) Warn(rep *outcome.Report, msg string) { warn(rep, o, msg) }
 
 // QuarantineAddress is where the quarantine of a, named asset, goes beside its output.
 func (a Asset) QuarantineAddress(asset string) string {
-	return a.Output.QuarantineAddress(quarantineName(a, asset))
+	return a.Output.QuarantineAddress(QuarantineNameOf(a, asset))
 }
 
 // AssetName is the asset's name as its report gives it: Name, or the output's base name, or the

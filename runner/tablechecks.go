@@ -1,4 +1,4 @@
-package duckdb
+package runner
 
 import (
 	"cmp"
@@ -104,7 +104,7 @@ func median(vals []float64) float64 {
 }
 
 // judgeTableChecks judges the table checks' values, which the program's TableChecks step read
-// (runner.Asset.JudgeTables); baselines are the earlier values of each check.
+// (Asset.JudgeTables); baselines are the earlier values of each check.
 func judgeTableChecks(p *compile.Plan, vals []any, baselines map[string][]float64) []tableResult {
 	results := make([]tableResult, len(p.TableChecks))
 	k := 0

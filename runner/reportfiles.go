@@ -1,4 +1,4 @@
-package duckdb
+package runner
 
 import (
 	"fmt"
@@ -101,7 +101,7 @@ func CheckReportFilesWith(a Asset, also []DataFile, files ...ReportFile) error {
 	}
 	switch out := a.Output.(type) {
 	case ParquetOutput:
-		q := out.QuarantineAddress(quarantineName(a, assetName(a)))
+		q := out.QuarantineAddress(QuarantineNameOf(a, assetName(a)))
 		add("the table", out.Path)
 		add("the quarantine", q)
 		add("the kept previous quarantine", durable.PrevPath(q))
@@ -140,14 +140,14 @@ func samePath(a, b string) bool {
 	if aerr == nil && berr == nil {
 		return os.SameFile(sa, sb)
 	}
-	ra, rb := resolve(a, 0), resolve(b, 0)
+	ra, rb := ResolvePath(a, 0), ResolvePath(b, 0)
 	return ra != "" && ra == rb
 }
 
-// resolve is the absolute path with the symbolic links of its longest existing prefix resolved
+// ResolvePath is the absolute path with the symbolic links of its longest existing prefix resolved
 // (a dangling link is followed to its target, as writing through it would; at most 40 of them,
 // as Linux allows); "" when it cannot be made absolute.
-func resolve(path string, hops int) string {
+func ResolvePath(path string, hops int) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return ""
@@ -161,7 +161,7 @@ func resolve(path string, hops int) string {
 			if !filepath.IsAbs(target) {
 				target = filepath.Join(filepath.Dir(dir), target)
 			}
-			return resolve(filepath.Join(target, rest), hops+1)
+			return ResolvePath(filepath.Join(target, rest), hops+1)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {

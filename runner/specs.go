@@ -1,4 +1,4 @@
-package duckdb
+package runner
 
 import (
 	"github.com/tablegate/tablegate/compile"

@@ -1,4 +1,4 @@
-package duckdb
+package runner
 
 import (
 	"encoding/json"
