@@ -122,10 +122,6 @@ func (e *Engine) Close() error { return e.e.Close() }
 // DB is the engine's database, for preparing inputs in it.
 func (e *Engine) DB() *gosql.DB { return e.e.DB() }
 
-// Exec is the engine of package exec underneath, for what this package does not cover
-// (WriteQuery, duckdb.Asset options).
-func (e *Engine) Exec() *duckdb.Engine { return e.e }
-
 // Granularity is how rule checks are reported: one per rule, per column or for the schema.
 type Granularity = duckdb.Granularity
 

@@ -1,0 +1,49 @@
+package tablegate
+
+import (
+	"context"
+
+	"github.com/tablegate/tablegate/history"
+)
+
+// HistoryFilter narrows what the history readers return: one asset, one check, each asset's
+// newest Last runs (0: the trends' default); zero fields do not narrow.
+type HistoryFilter = history.Filter
+
+// HistoryRun is one run as the run history recorded it (Options.History).
+type HistoryRun = history.Run
+
+// CheckTrend is one check of one asset over its recent runs.
+type CheckTrend = history.CheckTrend
+
+// CollectionRun is one collection's run as the run history recorded it.
+type CollectionRun = history.CollectionRun
+
+// ErrNoCollectionRun is LoadCollectionRun's error for a run id that names no collection's run.
+var ErrNoCollectionRun = history.ErrNoCollectionRun
+
+// HistoryRuns lists the newest runs of each asset (f.Last each) recorded in the run history file
+// path, newest first.
+func HistoryRuns(ctx context.Context, path string, f HistoryFilter) ([]HistoryRun, error) {
+	return history.Runs(ctx, path, f)
+}
+
+// HistoryChecks gives each check's trend over the newest f.Last runs of its asset, from the run
+// history file path.
+func HistoryChecks(ctx context.Context, path string, f HistoryFilter) ([]CheckTrend, error) {
+	return history.Checks(ctx, path, f)
+}
+
+// HistoryCollectionRuns lists the newest f.Last collection runs of the run history file path,
+// newest first; with f.Asset, only those of collections with a member of that name.
+func HistoryCollectionRuns(ctx context.Context, path string, f HistoryFilter) ([]CollectionRun, error) {
+	return history.CollectionRuns(ctx, path, f)
+}
+
+// LoadCollectionRun reads a recorded collection's run back from the run history file path: its
+// report, every member's included, as the run reported it. A run id that names no collection's
+// run is ErrNoCollectionRun.
+func LoadCollectionRun(ctx context.Context, path, runID string) (*CollectionReport, error) {
+	crep, _, err := history.LoadCollection(ctx, path, runID)
+	return crep, err
+}
