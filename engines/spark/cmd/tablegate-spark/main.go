@@ -22,10 +22,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/engines/spark"
-	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -299,7 +296,7 @@ func (f *flags) plan(ctx context.Context) (*tablegate.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return compile.CompileContext(ctx, s)
+	return tablegate.Compile(ctx, s)
 }
 
 // options are the run's options: the report settings from the flags, else the TABLEGATE_*
@@ -330,19 +327,19 @@ func (f *flags) asset() (tablegate.Input, tablegate.Output, error) {
 	}
 	var out tablegate.Output
 	if f.out != "" {
-		cat, ok, err := duckdb.ParseCatalogOutput(f.out)
+		cat, ok, err := tablegate.ParseCatalogOutput(f.out)
 		switch {
 		case err != nil:
 			return nil, nil, &usageError{"--out " + err.Error()}
 		case ok:
 			out = cat
 		default:
-			out = duckdb.ParquetOutput{Path: f.out}
+			out = tablegate.ParquetOutput{Path: f.out}
 		}
 	} else if f.quarantine {
 		return nil, nil, &usageError{"--quarantine needs --out: the quarantine goes beside the table"}
 	}
-	return duckdb.ParquetInput{Path: f.input}, out, nil
+	return tablegate.ParquetInput{Path: f.input}, out, nil
 }
 
 func (f *flags) validate(cmd *cobra.Command, getenv func(string) string, stderr io.Writer) (*tablegate.Report, error) {
@@ -397,7 +394,7 @@ func (f *flags) explain(cmd *cobra.Command, getenv func(string) string) (string,
 }
 
 // printText prints the outcome, the row counts and the failing checks.
-func printText(w io.Writer, rep *outcome.Report) {
+func printText(w io.Writer, rep *tablegate.Report) {
 	fmt.Fprintf(w, "%s on Spark: %s (%d rows, %d valid, %d invalid)\n", rep.Asset, *rep.Outcome, rep.Rows.Input, rep.Rows.Valid, rep.Rows.Invalid)
 	for _, c := range rep.Checks {
 		if c.Passed {
