@@ -12,9 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tablegate/tablegate/schema"
-
 	"github.com/tablegate/tablegate"
+	"github.com/tablegate/tablegate/schema"
 )
 
 // benchResult is what `tablegate bench` measures, as its JSON file has it. Times are medians
