@@ -34,7 +34,9 @@
 // Inputs: [FromParquet] (a file or glob, read in place), [FromCSV] and [FromNDJSON] (each
 // declared column read as its dtype; gzip or zstd compressed too), [FromTable] (a DuckDB
 // table), [FromQuery] (a SELECT), and FromArrow (build tag duckdb_arrow). Outputs: [ToParquet],
-// [ToTable], or nil to validate in place without writing.
+// [ToTable], or nil to validate in place without writing. The address types ([CSVInput],
+// [TableInput], [QueryInput], [TableOutput], …) say the rest: a CSV's header, delimiter and NULL
+// spellings, a table outside the main schema, a query in a database file.
 //
 // # Running
 //
@@ -56,6 +58,14 @@
 // are not the schema's), *[CastError], *[TimeoutError] (Options.Timeout ran out), *[InputError],
 // *[OutputError], *[SettingError], *[StorageVersionError]; with it,
 // the Result when the run decided an outcome. A failing run never changes the previous table.
+//
+// # Tools around runs
+//
+// [Engine.InferSchema] writes a starting schema from data; [SampleQuery] and
+// [CollectionSampleQueries] generate synthetic data that fits a schema or a collection, which
+// [Engine.WriteQuery] writes; [Engine.CopyColumns] is the plain copy validation's cost is
+// measured against. [HistoryRuns], [HistoryChecks], [HistoryCollectionRuns] and
+// [LoadCollectionRun] read the run history back, and [WriteRunPage] a run's page from it.
 //
 // The packages underneath stay available for what this one does not cover: schema (the model and
 // builder), compile (the plan and its SQL), runner (the engine-neutral run, its inputs and

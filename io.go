@@ -21,7 +21,7 @@ func FromCSV(path string) Input { return runner.CSVInput{Path: path} }
 func FromNDJSON(path string) Input { return runner.NDJSONInput{Path: path} }
 
 // FromTable reads a table of the DuckDB database file (file "" is the engine's own database).
-// For a table outside the main schema use runner.TableInput, which is an Input too.
+// For a table outside the main schema use TableInput, which is an Input too.
 func FromTable(file, table string) Input { return runner.TableInput{File: file, Table: table} }
 
 // FromQuery validates the result of a SQL query, run in the engine's database.
@@ -33,5 +33,5 @@ func ToParquet(path string) Output { return runner.ParquetOutput{Path: path} }
 
 // ToTable writes the valid rows to a table of the DuckDB database file (file "" is the engine's
 // own database), in one transaction with the quarantine, the table <asset>_quarantine. For a
-// table outside the main schema use runner.TableOutput, which is an Output too.
+// table outside the main schema use TableOutput, which is an Output too.
 func ToTable(file, table string) Output { return runner.TableOutput{File: file, Table: table} }

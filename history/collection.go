@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
@@ -15,17 +14,7 @@ import (
 )
 
 // CollectionRun is one recorded run of a collection, as tablegate_collection_runs has it.
-type CollectionRun struct {
-	RunID      string    `json:"run_id"`
-	Collection string    `json:"collection"`
-	StartedAt  time.Time `json:"started_at"`
-	DurationS  float64   `json:"duration_s"`
-	Outcome    string    `json:"outcome"` // "" when the run failed before the members' outcomes
-	Written    bool      `json:"written"`
-	// Members are the collection's members in declaration order.
-	Members   []string `json:"members"`
-	ErrorType string   `json:"error_type,omitempty"`
-}
+type CollectionRun = runner.CollectionRun
 
 // ErrNoCollectionRun is a run id that names no collection's run.
 var ErrNoCollectionRun = runner.ErrNoCollectionRun
@@ -125,7 +114,7 @@ func CollectionRuns(ctx context.Context, path string, f Filter) ([]CollectionRun
 		rows, err := db.QueryContext(ctx, `SELECT run_id, collection, started_at, duration_s, coalesce(outcome, ''), coalesce(written, false),
 			members, coalesce(error_type, '')
 			FROM tablegate_collection_runs WHERE ($1 = '' OR list_contains(members, $1))
-			ORDER BY started_at DESC, run_id DESC LIMIT $2`, f.Asset, f.last())
+			ORDER BY started_at DESC, run_id DESC LIMIT $2`, f.Asset, lastOf(f))
 		if err != nil {
 			return err
 		}

@@ -14,16 +14,14 @@ import (
 
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
+	"github.com/tablegate/tablegate/runner"
 )
 
 // Filter narrows what the readers return; zero fields do not narrow.
-type Filter struct {
-	Asset, Check string
-	// Last is how many of each asset's newest runs to read (0: TrendRuns).
-	Last int
-}
+type Filter = runner.HistoryFilter
 
-func (f Filter) last() int {
+// lastOf is how many of each asset's newest runs f reads.
+func lastOf(f Filter) int {
 	if f.Last <= 0 {
 		return TrendRuns
 	}
@@ -31,24 +29,10 @@ func (f Filter) last() int {
 }
 
 // Run is one recorded run, as tablegate_runs has it.
-type Run struct {
-	RunID     string       `json:"run_id"`
-	Asset     string       `json:"asset"`
-	Schema    string       `json:"schema"`
-	StartedAt time.Time    `json:"started_at"`
-	DurationS float64      `json:"duration_s"`
-	Outcome   string       `json:"outcome"` // "" when the run failed before deciding one
-	Health    string       `json:"health"`
-	Rows      outcome.Rows `json:"rows"`
-	ErrorType string       `json:"error_type,omitempty"`
-}
+type Run = runner.HistoryRun
 
 // CheckTrend is one check of one asset over its recent runs.
-type CheckTrend struct {
-	Asset string `json:"asset"`
-	Check string `json:"check"`
-	report.Trend
-}
+type CheckTrend = runner.CheckTrend
 
 // ErrNoHistory is a history file that does not exist yet.
 var ErrNoHistory = errors.New("no run history: it is created by the first `validate --history FILE`")
@@ -82,7 +66,7 @@ func Runs(ctx context.Context, path string, f Filter) ([]Run, error) {
 			rows_input, rows_valid, rows_invalid, coalesce(error_type, '')
 			FROM tablegate_runs WHERE ($1 = '' OR asset = $1)
 			QUALIFY row_number() OVER (PARTITION BY asset ORDER BY started_at DESC, run_id DESC) <= $2
-			ORDER BY started_at DESC, run_id DESC`, f.Asset, f.last())
+			ORDER BY started_at DESC, run_id DESC`, f.Asset, lastOf(f))
 		if err != nil {
 			return err
 		}
@@ -132,7 +116,7 @@ func trends(ctx context.Context, db *gosql.DB, f Filter, until time.Time) ([]Che
 		LEFT JOIN passed p ON p.asset = r.asset AND p.check_name = c.check_name
 		WHERE r.k <= $2 AND ($4 = '' OR c.check_name = $4)
 		ORDER BY r.asset, min(c.position) OVER (PARTITION BY r.asset, c.check_name), c.check_name, r.started_at, r.run_id`,
-		f.Asset, f.last(), until, f.Check)
+		f.Asset, lastOf(f), until, f.Check)
 	if err != nil {
 		return nil, err
 	}

@@ -33,3 +33,15 @@ func (file) LoadCollection(ctx context.Context, path, runID string) (*outcome.Co
 func (file) Baselines(ctx context.Context, path, asset string, checks map[string]int) (map[string][]float64, error) {
 	return Baselines(ctx, path, asset, checks)
 }
+
+func (file) Runs(ctx context.Context, path string, f Filter) ([]Run, error) {
+	return Runs(ctx, path, f)
+}
+
+func (file) Checks(ctx context.Context, path string, f Filter) ([]CheckTrend, error) {
+	return Checks(ctx, path, f)
+}
+
+func (file) CollectionRuns(ctx context.Context, path string, f Filter) ([]CollectionRun, error) {
+	return CollectionRuns(ctx, path, f)
+}

@@ -157,4 +157,3 @@ func (o TableOutput) QuarantineAddress(name string) string { return o.address(na
 
 // DefaultAssetName is the table's name.
 func (o TableOutput) DefaultAssetName() string { return o.Table }
-

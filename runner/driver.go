@@ -40,6 +40,10 @@ type Config struct {
 	StorageVersion string
 }
 
+// DefaultStorageVersion is the storage format of the database files the local engine creates
+// unless Config.StorageVersion says otherwise: one DuckDB 1.5 and later read.
+const DefaultStorageVersion = "v1.5.0"
+
 // Driver opens the local engine: DuckDB's (engines/duckdb), which registers itself when a
 // program imports it, as a database/sql driver does.
 type Driver interface {

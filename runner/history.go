@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/report"
@@ -24,6 +25,51 @@ type History interface {
 	// Baselines reads, per check (check name → lookback), its values in the asset's newest runs
 	// that have one, newest first (Options.Baselines).
 	Baselines(ctx context.Context, path, asset string, checks map[string]int) (map[string][]float64, error)
+	// Runs lists the newest runs of each asset, newest first; Checks each check's trend over its
+	// asset's newest runs; CollectionRuns the newest collection runs.
+	Runs(ctx context.Context, path string, f HistoryFilter) ([]HistoryRun, error)
+	Checks(ctx context.Context, path string, f HistoryFilter) ([]CheckTrend, error)
+	CollectionRuns(ctx context.Context, path string, f HistoryFilter) ([]CollectionRun, error)
+}
+
+// HistoryFilter narrows what the history readers return: one asset, one check, each asset's
+// newest Last runs (0: the trends' default); zero fields do not narrow.
+type HistoryFilter struct {
+	Asset, Check string
+	Last         int
+}
+
+// HistoryRun is one recorded run.
+type HistoryRun struct {
+	RunID     string       `json:"run_id"`
+	Asset     string       `json:"asset"`
+	Schema    string       `json:"schema"`
+	StartedAt time.Time    `json:"started_at"`
+	DurationS float64      `json:"duration_s"`
+	Outcome   string       `json:"outcome"` // "" when the run failed before deciding one
+	Health    string       `json:"health"`
+	Rows      outcome.Rows `json:"rows"`
+	ErrorType string       `json:"error_type,omitempty"`
+}
+
+// CheckTrend is one check of one asset over its recent runs.
+type CheckTrend struct {
+	Asset string `json:"asset"`
+	Check string `json:"check"`
+	report.Trend
+}
+
+// CollectionRun is one recorded run of a collection.
+type CollectionRun struct {
+	RunID      string    `json:"run_id"`
+	Collection string    `json:"collection"`
+	StartedAt  time.Time `json:"started_at"`
+	DurationS  float64   `json:"duration_s"`
+	Outcome    string    `json:"outcome"` // "" when the run failed before the members' outcomes
+	Written    bool      `json:"written"`
+	// Members are the collection's members in declaration order.
+	Members   []string `json:"members"`
+	ErrorType string   `json:"error_type,omitempty"`
 }
 
 // ErrNoCollectionRun is History.LoadCollection's error for a run id that names no collection's

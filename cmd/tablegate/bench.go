@@ -2,23 +2,18 @@ package main
 
 import (
 	"context"
-	gosql "database/sql"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/duckdb"
-	"github.com/tablegate/tablegate/runner"
+	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/schema"
-	"github.com/tablegate/tablegate/sql"
 )
 
 // benchResult is what `tablegate bench` measures, as its JSON file has it. Times are medians
@@ -93,8 +88,8 @@ each adds. Outputs go to a scratch folder that is removed; the JSON goes to --ou
 				return fmt.Errorf("scratch folder: %w", err)
 			}
 			defer os.RemoveAll(scratch)
-			eng, err := duckdb.Open(duckdb.Config{MemoryLimit: memoryLimit, Threads: threads, Confined: true,
-				AllowedDirectories: allowedDirs(in, runner.ParquetOutput{Path: filepath.Join(scratch, "x.parquet")}, nil)})
+			eng, err := tablegate.Open(tablegate.Config{MemoryLimit: memoryLimit, Threads: threads, Confined: true,
+				AllowedDirectories: allowedDirs(in, tablegate.ParquetOutput{Path: filepath.Join(scratch, "x.parquet")}, nil)})
 			if err != nil {
 				return engineFlagError(err, memoryLimit, "")
 			}
@@ -132,8 +127,8 @@ each adds. Outputs go to a scratch folder that is removed; the JSON goes to --ou
 }
 
 type bench struct {
-	eng     *duckdb.Engine
-	in      runner.Input
+	eng     *tablegate.Engine
+	in      tablegate.Input
 	scratch string
 	runs    int
 	log     io.Writer
@@ -167,39 +162,31 @@ func median(times []float64) float64 {
 }
 
 func (b *bench) measure(ctx context.Context, s *schema.Schema, input string) (*benchResult, error) {
-	plan, err := compile.CompileContext(ctx, s)
+	plan, err := tablegate.Compile(ctx, s)
 	if err != nil {
 		return nil, err
 	}
 	res := &benchResult{Schema: s.Name, Input: input, Runs: b.runs}
-	cols := make([]string, len(plan.Columns))
-	for i, c := range plan.Columns {
-		cols[i] = sql.Ident(c.Name)
-	}
 	// One run unmeasured first: the first read of a file pays for the page cache.
-	if _, err := b.eng.Run(ctx, runner.Asset{Name: "bench", Plan: plan, Input: b.in}, runner.Options{MaxFailureSamples: -1}); err != nil && !isDataFailure(err) {
+	if _, err := b.eng.Validate(ctx, plan, b.in, nil, countsOnly); err != nil && !isDataFailure(err) {
 		return nil, err
 	}
 	if res.Floor, err = b.median(ctx, "floor (plain DuckDB copy)", func(ctx context.Context, i int) error {
-		return b.eng.Inspect(ctx, b.in, func(ctx context.Context, c *gosql.Conn, from string) error {
-			target := filepath.Join(b.scratch, fmt.Sprintf("floor%d.parquet", i))
-			_, err := c.ExecContext(ctx, fmt.Sprintf("COPY (SELECT %s FROM %s) TO %s (FORMAT parquet)", strings.Join(cols, ", "), from, sql.String(target)))
-			return err
-		})
+		return b.eng.CopyColumns(ctx, plan, b.in, filepath.Join(b.scratch, fmt.Sprintf("floor%d.parquet", i)))
 	}); err != nil {
 		return nil, fmt.Errorf("floor: %w", err)
 	}
-	counts := func(ctx context.Context, p *compile.Plan) error {
-		rep, err := b.eng.Run(ctx, runner.Asset{Name: "bench", Plan: p, Input: b.in}, runner.Options{MaxFailureSamples: -1})
+	counts := func(ctx context.Context, p *tablegate.Plan) error {
+		r, err := b.eng.Validate(ctx, p, b.in, nil, countsOnly)
 		if err != nil && !isDataFailure(err) {
 			return err
 		}
-		res.Rows = rep.Rows.Input
+		res.Rows = r.Rows.Input
 		return nil
 	}
 	if res.Full, err = b.median(ctx, "full validation", func(ctx context.Context, i int) error {
-		out := runner.ParquetOutput{Path: filepath.Join(b.scratch, fmt.Sprintf("full%d.parquet", i))}
-		_, err := b.eng.Run(ctx, runner.Asset{Name: fmt.Sprintf("full%d", i), Plan: plan, Input: b.in, Output: out, Quarantine: true}, runner.Options{MaxFailureSamples: -1})
+		out := tablegate.ParquetOutput{Path: filepath.Join(b.scratch, fmt.Sprintf("full%d.parquet", i))}
+		_, err := b.eng.Validate(ctx, plan, b.in, out, tablegate.Options{Name: fmt.Sprintf("full%d", i), Quarantine: true, RunOptions: tablegate.RunOptions{MaxFailureSamples: -1}})
 		if err != nil && !isDataFailure(err) {
 			return err
 		}
@@ -209,11 +196,11 @@ func (b *bench) measure(ctx context.Context, s *schema.Schema, input string) (*b
 	}
 	// The counts-only run and the runs without each family go in rounds, every other round in
 	// reverse order, so that the machine's drift reaches them alike.
-	variants := []*compile.Plan{plan}
+	variants := []*tablegate.Plan{plan}
 	names := []string{"counts-only validation"}
 	for _, fam := range families(plan) {
 		fc := familyCost{Family: fam.name, Rules: fam.rules}
-		variant, err := compile.CompileContext(ctx, without(s, fam.name))
+		variant, err := tablegate.Compile(ctx, without(s, fam.name))
 		if err != nil {
 			fc.Error = err.Error()
 		} else {
@@ -264,6 +251,9 @@ func (b *bench) measure(ctx context.Context, s *schema.Schema, input string) (*b
 	return res, nil
 }
 
+// countsOnly are the options of bench's counts-only runs: in place, no failing rows.
+var countsOnly = tablegate.Options{Name: "bench", RunOptions: tablegate.RunOptions{MaxFailureSamples: -1}}
+
 // isDataFailure reports whether err is a run that read everything and found failing rows.
 func isDataFailure(err error) bool { return exitCode(err) == exitDataFailed }
 
@@ -274,7 +264,7 @@ type family struct {
 
 // families groups the plan's rules: column rules by kind, each schema-level rule alone, the
 // primary key alone.
-func families(p *compile.Plan) []family {
+func families(p *tablegate.Plan) []family {
 	var out []family
 	index := map[string]int{}
 	for _, r := range p.Rules {

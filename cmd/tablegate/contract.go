@@ -115,7 +115,7 @@ func importCmd(stdout, stderr io.Writer) *cobra.Command {
 				_, err = stdout.Write(res.YAML)
 				return err
 			}
-			if err := writeNew(out, res.YAML, force); err != nil {
+			if err := tablegate.WriteFile(out, res.YAML, force); err != nil {
 				return err
 			}
 			fmt.Fprintf(stderr, "wrote %s: %d columns, %d rules, %d table checks from object %s\n",

@@ -4,7 +4,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
-	"github.com/tablegate/tablegate/runner"
+
+	"github.com/tablegate/tablegate"
 )
 
 // csvFlags steer how a CSV input is read.
@@ -29,13 +30,13 @@ func (f *csvFlags) given(cmd *cobra.Command) bool {
 }
 
 // input parses --input and applies the CSV flags, refusing them for an input that is not a CSV.
-func (f *csvFlags) input(cmd *cobra.Command, addr string) (runner.Input, error) {
+func (f *csvFlags) input(cmd *cobra.Command, addr string) (tablegate.Input, error) {
 	in, err := parseInput(addr)
 	if err != nil {
 		return nil, err
 	}
 	fl := cmd.Flags()
-	c, isCSV := in.(runner.CSVInput)
+	c, isCSV := in.(tablegate.CSVInput)
 	if !isCSV {
 		if f.given(cmd) {
 			return nil, usagef("--csv-null, --csv-delimiter and --csv-header apply to a CSV input (.csv, .tsv); %s is not one", addr)

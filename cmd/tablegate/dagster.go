@@ -13,7 +13,6 @@ import (
 
 	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/internal/pipes"
-	"github.com/tablegate/tablegate/outcome"
 )
 
 // runSparkUnderDagster runs `validate --engine spark` launched by Dagster: the Spark binary
@@ -72,7 +71,7 @@ func sparkReport(ctx context.Context, args []string, stdout, stderr io.Writer) (
 }
 
 // reportedError is the error a report names, for the Pipes closed message's exception.
-type reportedError struct{ info outcome.ErrorInfo }
+type reportedError struct{ info tablegate.ErrorInfo }
 
 func (e reportedError) Error() string    { return e.info.Message }
 func (e reportedError) TypeName() string { return e.info.Type }

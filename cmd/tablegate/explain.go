@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/tablegate/tablegate/compile"
-
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
@@ -105,7 +103,7 @@ func explainCollection(cmd *cobra.Command, cf *collectionFlags, inputs, outs []s
 		}
 		for _, m := range cp.Members {
 			for _, r := range m.Plan.Rules {
-				if r.Kind == compile.KindFilter || r.Kind == compile.KindPropagation || r.Kind == compile.KindReference {
+				if r.Kind == tablegate.KindFilter || r.Kind == tablegate.KindPropagation || r.Kind == tablegate.KindReference {
 					fmt.Fprintf(stdout, "-- %s, rule %s of member %s: %s (set by the collection's steps; give the inputs to see them)\n", r.Kind, r.Name, m.Name, r.Description)
 				}
 			}

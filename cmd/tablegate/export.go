@@ -49,7 +49,7 @@ func exportCmd(stdout, stderr io.Writer) *cobra.Command {
 				_, err = stdout.Write(data)
 				return err
 			}
-			if err := writeNew(out, data, force); err != nil {
+			if err := tablegate.WriteFile(out, data, force); err != nil {
 				return err
 			}
 			fmt.Fprintf(stderr, "wrote %s\n", out)

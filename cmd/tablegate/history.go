@@ -13,9 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/history"
-	"github.com/tablegate/tablegate/outcome"
-	"github.com/tablegate/tablegate/report"
 )
 
 // historyEnv names the run history file when --history is not given.
@@ -44,7 +41,7 @@ func historyPath(cmd *cobra.Command, flag string) (string, error) {
 func historyCmd(stdout io.Writer) *cobra.Command {
 	var (
 		path, format  string
-		f             history.Filter
+		f             tablegate.HistoryFilter
 		failing       bool
 		collectionRun string
 	)
@@ -74,31 +71,31 @@ func historyCmd(stdout io.Writer) *cobra.Command {
 				}
 				return showCollectionRun(cmd, p, collectionRun, format, stdout)
 			}
-			runs, err := history.Runs(cmd.Context(), p, f)
+			runs, err := tablegate.HistoryRuns(cmd.Context(), p, f)
 			if err != nil {
 				return err
 			}
-			checks, err := history.Checks(cmd.Context(), p, f)
+			checks, err := tablegate.HistoryChecks(cmd.Context(), p, f)
 			if err != nil {
 				return err
 			}
-			colls, err := history.CollectionRuns(cmd.Context(), p, f)
+			colls, err := tablegate.HistoryCollectionRuns(cmd.Context(), p, f)
 			if err != nil {
 				return err
 			}
 			if failing {
 				runs, checks = onlyFailing(runs, checks)
-				colls = slices.DeleteFunc(colls, func(c history.CollectionRun) bool { return c.Outcome == string(outcome.CollectionPassed) })
+				colls = slices.DeleteFunc(colls, func(c tablegate.CollectionRun) bool { return c.Outcome == string(tablegate.CollectionPassed) })
 			}
 			if format == "json" {
 				if runs == nil {
-					runs = []history.Run{}
+					runs = []tablegate.HistoryRun{}
 				}
 				if checks == nil {
-					checks = []history.CheckTrend{}
+					checks = []tablegate.CheckTrend{}
 				}
 				if colls == nil {
-					colls = []history.CollectionRun{}
+					colls = []tablegate.CollectionRun{}
 				}
 				data, err := indentJSON(map[string]any{"runs": runs, "checks": checks, "collection_runs": colls})
 				if err != nil {
@@ -129,15 +126,15 @@ func historyCmd(stdout io.Writer) *cobra.Command {
 
 // onlyFailing keeps the runs that failed a check (health not Healthy) or ended in an error, and
 // the checks that failed in at least one run.
-func onlyFailing(runs []history.Run, checks []history.CheckTrend) ([]history.Run, []history.CheckTrend) {
-	runs = slices.DeleteFunc(runs, func(r history.Run) bool {
+func onlyFailing(runs []tablegate.HistoryRun, checks []tablegate.CheckTrend) ([]tablegate.HistoryRun, []tablegate.CheckTrend) {
+	runs = slices.DeleteFunc(runs, func(r tablegate.HistoryRun) bool {
 		return r.Outcome != "" && r.Health == string(tablegate.Healthy)
 	})
-	checks = slices.DeleteFunc(checks, func(c history.CheckTrend) bool { return !slices.Contains(c.Passed, false) })
+	checks = slices.DeleteFunc(checks, func(c tablegate.CheckTrend) bool { return !slices.Contains(c.Passed, false) })
 	return runs, checks
 }
 
-func printHistory(w io.Writer, runs []history.Run, checks []history.CheckTrend, none string) {
+func printHistory(w io.Writer, runs []tablegate.HistoryRun, checks []tablegate.CheckTrend, none string) {
 	if len(runs) == 0 {
 		fmt.Fprintln(w, none)
 		return
@@ -156,7 +153,7 @@ func printHistory(w io.Writer, runs []history.Run, checks []history.CheckTrend, 
 	if len(checks) == 0 {
 		return
 	}
-	var rules, tables []history.CheckTrend
+	var rules, tables []tablegate.CheckTrend
 	for _, c := range checks {
 		if c.Values != nil {
 			tables = append(tables, c)
@@ -164,18 +161,18 @@ func printHistory(w io.Writer, runs []history.Run, checks []history.CheckTrend, 
 			rules = append(rules, c)
 		}
 	}
-	printTrends(w, "FAILED ROWS, OLDEST FIRST", rules, func(c history.CheckTrend, i int) string { return count(c.Failed[i]) })
-	printTrends(w, "VALUES, OLDEST FIRST", tables, func(c history.CheckTrend, i int) string {
+	printTrends(w, "FAILED ROWS, OLDEST FIRST", rules, func(c tablegate.CheckTrend, i int) string { return count(c.Failed[i]) })
+	printTrends(w, "VALUES, OLDEST FIRST", tables, func(c tablegate.CheckTrend, i int) string {
 		if c.Values[i] == nil {
 			return "-"
 		}
-		return report.Number(*c.Values[i])
+		return tablegate.FormatNumber(*c.Values[i])
 	})
 }
 
 // printTrends prints the checks' series, one line each: its points, oldest first, as point
 // prints them, and how often it passed.
-func printTrends(w io.Writer, series string, checks []history.CheckTrend, point func(c history.CheckTrend, i int) string) {
+func printTrends(w io.Writer, series string, checks []tablegate.CheckTrend, point func(c tablegate.CheckTrend, i int) string) {
 	if len(checks) == 0 {
 		return
 	}
@@ -205,7 +202,7 @@ func printTrends(w io.Writer, series string, checks []history.CheckTrend, point 
 
 // printCollectionRuns lists the collections' runs: outcome, members and the run id that
 // --collection-run shows.
-func printCollectionRuns(w io.Writer, colls []history.CollectionRun) {
+func printCollectionRuns(w io.Writer, colls []tablegate.CollectionRun) {
 	if len(colls) == 0 {
 		return
 	}
@@ -234,9 +231,9 @@ func yesNo(b bool) string {
 // it (every member's included); as text, its outcome, a line per member and each filter's failed
 // rows per member.
 func showCollectionRun(cmd *cobra.Command, path, runID, format string, stdout io.Writer) error {
-	crep, _, err := history.LoadCollection(cmd.Context(), path, runID)
+	crep, err := tablegate.LoadCollectionRun(cmd.Context(), path, runID)
 	if err != nil {
-		if errors.Is(err, history.ErrNoCollectionRun) {
+		if errors.Is(err, tablegate.ErrNoCollectionRun) {
 			return usagef("%s has no collection run %q: `tablegate history --history %s` lists them under COLLECTION RUNS", path, runID, path)
 		}
 		return err

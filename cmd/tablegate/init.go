@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	gosql "database/sql"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,11 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/duckdb"
-	"github.com/tablegate/tablegate/infer"
-	"github.com/tablegate/tablegate/internal/filekind"
-	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -28,7 +20,7 @@ func initCmd(stdout, stderr io.Writer) *cobra.Command {
 		input, out, name, memoryLimit string
 		force                         bool
 		csv                           csvFlags
-		opts                          = infer.Options{SmallTable: 1000}
+		opts                          = tablegate.InferOptions{SmallTable: 1000}
 	)
 	cmd := &cobra.Command{
 		Use:   "init --input IN [--out schema.yaml] [--bounds] [--max-categories N]",
@@ -58,16 +50,12 @@ func initCmd(stdout, stderr io.Writer) *cobra.Command {
 				opts.Name = defaultName(in)
 			}
 			opts.Source = input
-			eng, err := duckdb.Open(duckdb.Config{MemoryLimit: memoryLimit, Confined: true, AllowedDirectories: allowedDirs(in, nil, nil)})
+			eng, err := tablegate.Open(tablegate.Config{MemoryLimit: memoryLimit, Confined: true, AllowedDirectories: allowedDirs(in, nil, nil)})
 			if err != nil {
 				return engineFlagError(err, memoryLimit, "")
 			}
 			defer eng.Close()
-			var res *infer.Result
-			err = eng.Inspect(cmd.Context(), in, func(ctx context.Context, c *gosql.Conn, from string) error {
-				res, err = infer.Infer(ctx, c, from, opts)
-				return err
-			})
+			res, err := eng.InferSchema(cmd.Context(), in, opts)
 			if err != nil {
 				return err
 			}
@@ -82,7 +70,7 @@ func initCmd(stdout, stderr io.Writer) *cobra.Command {
 			if out == "" {
 				_, err = stdout.Write(res.YAML)
 			} else {
-				err = writeNew(out, res.YAML, force)
+				err = tablegate.WriteFile(out, res.YAML, force)
 				if err == nil {
 					fmt.Fprintf(stderr, "wrote %s\n", out)
 				}
@@ -111,12 +99,12 @@ func initCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 // defaultName is the input's base name without extension, or its table's name.
-func defaultName(in runner.Input) string {
-	if t, ok := in.(runner.TableInput); ok {
+func defaultName(in tablegate.Input) string {
+	if t, ok := in.(tablegate.TableInput); ok {
 		return t.Table
 	}
 	base := filepath.Base(in.String())
-	if ext := duckdb.DataExt(base); ext != "" {
+	if ext := tablegate.DataExt(base); ext != "" {
 		base = base[:strings.LastIndex(strings.ToLower(base), ext)]
 	}
 	if base == "" || strings.ContainsAny(base, "*?[") {
@@ -128,7 +116,7 @@ func defaultName(in runner.Input) string {
 // selfCheck validates the input with the inferred schema, in place, and says how it went: the
 // schema is meant to accept the data it came from. rejected is the run's abort when it did not
 // (exit 1 once the schema is written).
-func selfCheck(ctx context.Context, eng *duckdb.Engine, data []byte, file string, in runner.Input) (verdict string, rejected error, err error) {
+func selfCheck(ctx context.Context, eng *tablegate.Engine, data []byte, file string, in tablegate.Input) (verdict string, rejected error, err error) {
 	s, err := schema.ParseContext(ctx, data, file)
 	if badName := (*schema.InvalidColumnNameError)(nil); errors.As(err, &badName) {
 		return "", nil, fmt.Errorf("init cannot declare every column of the input (nothing was written): %w", err)
@@ -136,11 +124,11 @@ func selfCheck(ctx context.Context, eng *duckdb.Engine, data []byte, file string
 	if err != nil {
 		return "", nil, fmt.Errorf("the inferred schema does not load (please report it): %w", err)
 	}
-	plan, err := compile.CompileContext(ctx, s)
+	plan, err := tablegate.Compile(ctx, s)
 	if err != nil {
 		return "", nil, fmt.Errorf("the inferred schema does not compile (please report it): %w", err)
 	}
-	rep, err := eng.Run(ctx, runner.Asset{Name: s.Name, Plan: plan, Input: in}, runner.Options{MaxFailureSamples: -1})
+	res, err := eng.Validate(ctx, plan, in, nil, tablegate.Options{Name: s.Name, RunOptions: tablegate.RunOptions{MaxFailureSamples: -1}})
 	var failed *tablegate.ValidationAbortError
 	switch {
 	case errors.As(err, &failed):
@@ -148,49 +136,5 @@ func selfCheck(ctx context.Context, eng *duckdb.Engine, data []byte, file string
 	case err != nil:
 		return "", nil, fmt.Errorf("validate the input with the inferred schema: %w", err)
 	}
-	return fmt.Sprintf("checked: the schema validates its own %d rows as %s", rep.Rows.Input, *rep.Outcome), nil, nil
-}
-
-// createTemp creates a new file beside path with the mode a plain create gives (0666 less the
-// umask), as the file it becomes should have: os.CreateTemp's 0600 would hide a schema or a
-// contract from the rest of a team.
-func createTemp(path string) (*os.File, error) {
-	for range 100 {
-		name := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.%d", filepath.Base(path), rand.Uint32()))
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if !errors.Is(err, fs.ErrExist) {
-			return f, err
-		}
-	}
-	return nil, fmt.Errorf("no free temporary name beside %s", path)
-}
-
-// writeNew writes a file, refusing to replace one unless force; the file is complete or absent.
-func writeNew(path string, data []byte, force bool) error {
-	if err := filekind.Regular(path); err != nil {
-		return err
-	}
-	tmp, err := createTemp(path)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if !force {
-		// Link fails when path exists, so a file created meanwhile is not replaced.
-		if err := os.Link(tmp.Name(), path); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-		return nil
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return fmt.Sprintf("checked: the schema validates its own %d rows as %s", res.Rows.Input, res.Outcome), nil, nil
 }

@@ -18,9 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/internal/pipes"
-	"github.com/tablegate/tablegate/schema"
 )
 
 // Exit statuses (the README's table).
@@ -171,7 +169,7 @@ func (f *schemaFlags) add(cmd *cobra.Command) {
 func (f *schemaFlags) given() bool { return f.path != "" || f.contract.path != "" }
 
 // load loads the schema file, or imports the contract, stopped by ctx (a signal).
-func (f *schemaFlags) load(ctx context.Context) (*schema.Schema, error) {
+func (f *schemaFlags) load(ctx context.Context) (*tablegate.Schema, error) {
 	switch {
 	case f.path != "" && f.contract.path != "":
 		return nil, usagef("give --schema or --contract, not both")
@@ -193,16 +191,12 @@ func (f *schemaFlags) load(ctx context.Context) (*schema.Schema, error) {
 	if f.contract.changed(f.cmd) {
 		return nil, usagef("--object, --lengths, --allow-lossy and --reference apply to --contract")
 	}
-	var opts []schema.LoadOption
+	var opts []tablegate.LoadOption
 	if f.root != "" {
-		opts = append(opts, schema.WithRoot(f.root))
+		opts = append(opts, tablegate.WithSchemaRoot(f.root))
 	}
-	s, err := schema.LoadFileContext(ctx, f.path, opts...)
 	// Custom SQL is checked with the other declaration errors, not after they are fixed.
-	if errs := (*schema.Errors)(nil); errors.As(err, &errs) && s != nil {
-		errs.Problems = append(errs.Problems, compile.CheckCustomSQL(ctx, s)...)
-	}
-	return s, err
+	return tablegate.LoadSchemaContext(ctx, f.path, opts...)
 }
 
 // loadPlan loads and compiles the schema file.
@@ -211,7 +205,7 @@ func loadPlan(ctx context.Context, f schemaFlags) (*tablegate.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return compile.CompileContext(ctx, s)
+	return tablegate.Compile(ctx, s)
 }
 
 func checkCmd(stdout io.Writer) *cobra.Command {

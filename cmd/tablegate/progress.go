@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/runner"
 )
 
 // Progress modes (--progress).
@@ -88,7 +87,7 @@ func newCollectionProgress(w io.Writer, mode string, tty bool, members map[strin
 	return p
 }
 
-func (p *progress) update(pr runner.Progress) {
+func (p *progress) update(pr tablegate.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done {
@@ -169,14 +168,14 @@ func (p *progress) finish() {
 }
 
 // inputBytes is the size of a file input (every file of a glob), 0 when it is not files.
-func inputBytes(in runner.Input) int64 {
+func inputBytes(in tablegate.Input) int64 {
 	var pattern string
 	switch in := in.(type) {
-	case runner.ParquetInput:
+	case tablegate.ParquetInput:
 		pattern = in.Path
-	case runner.CSVInput:
+	case tablegate.CSVInput:
 		pattern = in.Path
-	case runner.NDJSONInput:
+	case tablegate.NDJSONInput:
 		pattern = in.Path
 	default:
 		return 0

@@ -11,11 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/duckdb"
-	"github.com/tablegate/tablegate/outcome"
-	"github.com/tablegate/tablegate/runner"
-	"github.com/tablegate/tablegate/sample"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -26,7 +21,7 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 		memoryLimit    string
 		storageVersion string
 		progressMode   string
-		spec           sample.Spec
+		spec           tablegate.SampleSpec
 		collectionFile string
 		outDir         string
 		memberRows     []string
@@ -59,8 +54,8 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 				}
 				prog := newCollectionProgress(stderr, progressMode, con.stderrTTY, nil)
 				defer prog.finish()
-				return sampleCollection(cmd.Context(), stdout, stderr, prog, collectionFile, outDir, sample.CollectionSpec{Spec: spec, MemberRows: rows},
-					duckdb.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion, Confined: true})
+				return sampleCollection(cmd.Context(), stdout, stderr, prog, collectionFile, outDir, tablegate.CollectionSampleSpec{Spec: spec, MemberRows: rows},
+					tablegate.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion, Confined: true})
 			}
 			if !sf.given() || out == "" {
 				return usagef("sample needs --schema (or --contract) and --out, or --collection and --out-dir")
@@ -72,7 +67,7 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			query, rules, err := sample.Query(s, spec)
+			query, rules, err := tablegate.SampleQuery(s, spec)
 			if err != nil {
 				return err
 			}
@@ -80,7 +75,7 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			eng, err := duckdb.Open(duckdb.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion, Confined: true, AllowedDirectories: allowedDirs(nil, target, nil)})
+			eng, err := tablegate.Open(tablegate.Config{MemoryLimit: memoryLimit, StorageVersion: storageVersion, Confined: true, AllowedDirectories: allowedDirs(nil, target, nil)})
 			if err != nil {
 				return engineFlagError(err, memoryLimit, storageVersion)
 			}
@@ -88,10 +83,10 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 			// One statement, so one phase; on a terminal it shows once it has taken a second.
 			prog := newProgress(stderr, progressMode, con.stderrTTY, 0)
 			if progressMode == progressPlain {
-				prog.update(runner.Progress{Phase: "writing " + out, Rows: spec.Rows})
+				prog.update(tablegate.Progress{Phase: "writing " + out, Rows: spec.Rows})
 			}
 			show := time.AfterFunc(time.Second, func() {
-				prog.update(runner.Progress{Phase: "writing " + out, Rows: spec.Rows})
+				prog.update(tablegate.Progress{Phase: "writing " + out, Rows: spec.Rows})
 			})
 			err = eng.WriteQuery(cmd.Context(), query, target)
 			show.Stop()
@@ -101,7 +96,7 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 			}
 			fmt.Fprintf(stdout, "wrote %d rows of %s to %s, asking for %.2f%% that break one of %d rules\n",
 				spec.Rows, s.Name, out, spec.InvalidRate*100, len(rules))
-			plan, err := compile.CompileContext(cmd.Context(), s)
+			plan, err := tablegate.Compile(cmd.Context(), s)
 			if err != nil {
 				return err
 			}
@@ -109,14 +104,18 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 				fmt.Fprintf(stdout, "note: the generator does not control %s: they pass or fail as the generated values happen to\n", strings.Join(free, ", "))
 			}
 			cast := false
-			if p, ok := target.(runner.ParquetOutput); ok {
+			if p, ok := target.(tablegate.ParquetOutput); ok {
 				if note := readBackNote(cmd.Context(), eng, s, p.Path); note != "" {
 					fmt.Fprintln(stdout, note)
 					cast = true
 				}
 			}
 			// What was produced, not what was asked: validate the written rows, counts only.
-			rep, err := eng.Run(cmd.Context(), runner.Asset{Name: s.Name, Plan: plan, Input: readBack(target)}, runner.Options{MaxFailureSamples: -1, Cast: cast})
+			res, err := eng.Validate(cmd.Context(), plan, readBack(target), nil, tablegate.Options{Name: s.Name, RunOptions: tablegate.RunOptions{MaxFailureSamples: -1, Cast: cast}})
+			var rep *tablegate.Report
+			if res != nil {
+				rep = res.Report
+			}
 			if rep == nil || rep.Outcome == nil || *rep.Outcome == tablegate.ColumnSchemaMismatch {
 				return fmt.Errorf("validate the written sample: %w", err)
 			}
@@ -145,13 +144,13 @@ func sampleCmd(con console, stdout, stderr io.Writer) *cobra.Command {
 
 // allInvalid fails a sample whose every row is invalid though the rate asked for valid ones: the
 // generator could not fit a rule, and data no row of which passes is no sample of the schema.
-func allInvalid(name, out string, spec sample.Spec, rep *outcome.Report) error {
+func allInvalid(name, out string, spec tablegate.SampleSpec, rep *tablegate.Report) error {
 	if rep.Rows.Input == 0 || rep.Rows.Invalid < rep.Rows.Input || spec.InvalidRate >= 1 {
 		return nil
 	}
 	var failing []string
 	for _, c := range rep.Checks {
-		if !c.Passed && c.Severity == outcome.SeverityError {
+		if !c.Passed && c.Severity == tablegate.CheckError {
 			failing = append(failing, c.Name)
 		}
 	}
@@ -160,7 +159,7 @@ func allInvalid(name, out string, spec sample.Spec, rep *outcome.Report) error {
 }
 
 // uncontrolled lists the plan's rules the generator does not break on purpose, with their kind.
-func uncontrolled(p *compile.Plan, broken []string) []string {
+func uncontrolled(p *tablegate.Plan, broken []string) []string {
 	known := map[string]bool{}
 	for _, r := range broken {
 		known[r] = true
@@ -185,12 +184,12 @@ func uncontrolled(p *compile.Plan, broken []string) []string {
 }
 
 // readBack is the input that reads what sample wrote.
-func readBack(out runner.Output) runner.Input {
+func readBack(out tablegate.Output) tablegate.Input {
 	switch o := out.(type) {
-	case runner.ParquetOutput:
-		return runner.ParquetInput(o)
-	case runner.TableOutput:
-		return runner.TableInput(o)
+	case tablegate.ParquetOutput:
+		return tablegate.ParquetInput(o)
+	case tablegate.TableOutput:
+		return tablegate.TableInput(o)
 	}
 	return nil
 }
@@ -199,13 +198,13 @@ func readBack(out runner.Output) runner.Input {
 // will: Parquet stores Enum columns as strings, Arrays as lists and millisecond timestamps as
 // microseconds, so such a schema does not match its own sample. It returns what to do then, or
 // "" when the file matches (or cannot be checked: the write itself succeeded).
-func readBackNote(ctx context.Context, eng *duckdb.Engine, s *schema.Schema, path string) string {
-	p, err := compile.Compile(s)
+func readBackNote(ctx context.Context, eng *tablegate.Engine, s *schema.Schema, path string) string {
+	p, err := tablegate.Compile(ctx, s)
 	if err != nil {
 		return ""
 	}
 	var mismatch *tablegate.ColumnSchemaError
-	if _, err := eng.Explain(ctx, p, runner.ParquetInput{Path: path}); !errors.As(err, &mismatch) {
+	if _, err := eng.Explain(ctx, p, tablegate.ParquetInput{Path: path}, nil, tablegate.Options{}); !errors.As(err, &mismatch) {
 		return ""
 	}
 	cols := make([]string, len(mismatch.Mismatches))

@@ -11,11 +11,6 @@ import (
 	"strings"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/collection"
-	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/engines/duckdb"
-	"github.com/tablegate/tablegate/runner"
-	"github.com/tablegate/tablegate/sample"
 )
 
 // parseMemberRows reads --member-rows MEMBER=N flags.
@@ -36,13 +31,13 @@ func parseMemberRows(flags []string) (map[string]int64, error) {
 }
 
 // sampleCollection writes every member of the collection file's sample to outDir/<member>.parquet.
-func sampleCollection(ctx context.Context, stdout, stderr io.Writer, prog *progress, file, outDir string, spec sample.CollectionSpec, cfg duckdb.Config) error {
+func sampleCollection(ctx context.Context, stdout, stderr io.Writer, prog *progress, file, outDir string, spec tablegate.CollectionSampleSpec, cfg tablegate.Config) error {
 	c, err := tablegate.LoadCollection(ctx, file)
 	if err != nil {
 		return err
 	}
 	printMemberNotices(stderr, c)
-	queries, err := sample.CollectionQueries(c, spec)
+	queries, err := tablegate.CollectionSampleQueries(c, spec)
 	if err != nil {
 		return err
 	}
@@ -50,18 +45,18 @@ func sampleCollection(ctx context.Context, stdout, stderr io.Writer, prog *progr
 		return err
 	}
 	cfg.AllowedDirectories = []string{outDir}
-	eng, err := duckdb.Open(cfg)
+	eng, err := tablegate.Open(cfg)
 	if err != nil {
 		return engineFlagError(err, cfg.MemoryLimit, cfg.StorageVersion)
 	}
 	defer eng.Close()
 	var uncontrolled []string
-	inputs := map[string]runner.Asset{}
+	inputs := map[string]tablegate.MemberIO{}
 	for _, q := range queries {
 		path := filepath.Join(outDir, q.Member+".parquet")
-		inputs[q.Member] = runner.Asset{Name: q.Member, Input: runner.ParquetInput{Path: path}}
-		prog.update(runner.Progress{Phase: "writing " + path, Member: q.Member})
-		if err := eng.WriteQuery(ctx, q.Query, runner.ParquetOutput{Path: path}); err != nil {
+		inputs[q.Member] = tablegate.MemberIO{Input: tablegate.ParquetInput{Path: path}}
+		prog.update(tablegate.Progress{Phase: "writing " + path, Member: q.Member})
+		if err := eng.WriteQuery(ctx, q.Query, tablegate.ParquetOutput{Path: path}); err != nil {
 			return fmt.Errorf("member %s: %w", q.Member, err)
 		}
 		var n int64
@@ -86,12 +81,12 @@ func sampleCollection(ctx context.Context, stdout, stderr io.Writer, prog *progr
 // validateSampleCollection validates the written members as one collection run, counts only,
 // and prints what was produced, not what was asked: each member's invalid rows and each
 // filter's, propagation's and reference's failed rows.
-func validateSampleCollection(ctx context.Context, stdout io.Writer, eng *duckdb.Engine, c *collection.Collection, inputs map[string]runner.Asset, spec sample.Spec, prog *progress) error {
-	plan, err := compile.CompileCollection(ctx, c)
+func validateSampleCollection(ctx context.Context, stdout io.Writer, eng *tablegate.Engine, c *tablegate.Collection, inputs map[string]tablegate.MemberIO, spec tablegate.SampleSpec, prog *progress) error {
+	plan, err := tablegate.CompileCollection(ctx, c)
 	if err != nil {
 		return err
 	}
-	rep, err := eng.RunCollection(ctx, runner.CollectionAsset{Plan: plan, Members: inputs}, runner.Options{MaxFailureSamples: -1, Progress: prog.update})
+	rep, err := eng.ValidateCollection(ctx, plan, inputs, tablegate.Options{RunOptions: tablegate.RunOptions{MaxFailureSamples: -1, Progress: prog.update}})
 	if rep == nil || rep.Outcome == nil {
 		return fmt.Errorf("validate the written sample: %w", err)
 	}

@@ -7,13 +7,12 @@ import (
 
 	duckdbgo "github.com/duckdb/duckdb-go/v2"
 
-	"github.com/tablegate/tablegate/compile"
-	"github.com/tablegate/tablegate/runner"
+	"github.com/tablegate/tablegate"
 )
 
 // allowedDirs are the folders a command's DuckDB may touch: those of its input, output and
 // database files, and the ones the user adds with --allow-dir (for the files a --query reads).
-func allowedDirs(in runner.Input, out runner.Output, extra []string) []string {
+func allowedDirs(in tablegate.Input, out tablegate.Output, extra []string) []string {
 	var dirs []string
 	add := func(path string) {
 		if path != "" {
@@ -21,21 +20,21 @@ func allowedDirs(in runner.Input, out runner.Output, extra []string) []string {
 		}
 	}
 	switch in := in.(type) {
-	case runner.ParquetInput:
+	case tablegate.ParquetInput:
 		add(in.Path)
-	case runner.CSVInput:
+	case tablegate.CSVInput:
 		add(in.Path)
-	case runner.NDJSONInput:
+	case tablegate.NDJSONInput:
 		add(in.Path)
-	case runner.TableInput:
+	case tablegate.TableInput:
 		add(in.File)
-	case runner.QueryInput:
+	case tablegate.QueryInput:
 		add(in.File)
 	}
 	switch out := out.(type) {
-	case runner.ParquetOutput:
+	case tablegate.ParquetOutput:
 		add(out.Path)
-	case runner.TableOutput:
+	case tablegate.TableOutput:
 		add(out.File)
 	}
 	return append(dirs, extra...)
@@ -43,7 +42,7 @@ func allowedDirs(in runner.Input, out runner.Output, extra []string) []string {
 
 // referenceDirs are the folders of the reference data the plan's foreign keys read: named by
 // the schema, like --input by the command line.
-func referenceDirs(p *compile.Plan) []string {
+func referenceDirs(p *tablegate.Plan) []string {
 	var dirs []string
 	for _, r := range p.References() {
 		if r.File != "" {

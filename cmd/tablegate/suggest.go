@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/tablegate/tablegate/internal/suggest"
+	"github.com/tablegate/tablegate"
 )
 
 // flagError turns a flag parsing error into a usage error (exit 2) and, for an unknown flag,
@@ -27,7 +27,7 @@ func flagError(cmd *cobra.Command, err error) error {
 // longest flag that the word begins with or that begins with the word, as other tools spell
 // tablegate's flags longer or shorter (--output for --out).
 func nearestFlag(word string, names []string) string {
-	if n := suggest.Nearest(word, names); n != "" {
+	if n := tablegate.Nearest(word, names); n != "" {
 		return n
 	}
 	best := ""

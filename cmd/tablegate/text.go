@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/report"
 )
 
 // Text output limits: the text is for a person at a terminal; --format json has everything.
@@ -114,7 +113,7 @@ func printChecks(w io.Writer, checks []tablegate.Check, st textStyle) {
 			counts[i] = count(c.Failed)
 		}
 		if c.Share != nil {
-			shares[i] = "(" + report.Percent(*c.Share) + ")"
+			shares[i] = "(" + tablegate.FormatPercent(*c.Share) + ")"
 		}
 		countW, shareW = max(countW, len(counts[i])), max(shareW, len(shares[i]))
 	}
@@ -143,7 +142,7 @@ func printChecks(w io.Writer, checks []tablegate.Check, st textStyle) {
 			fmt.Fprintf(w, "          %s\n", c.ResultDescription)
 		}
 		if len(c.FailingValues) > 0 {
-			fmt.Fprintf(w, "          most frequent failing values: %s\n", report.Values(c.FailingValues))
+			fmt.Fprintf(w, "          most frequent failing values: %s\n", tablegate.FormatValues(c.FailingValues))
 		}
 		if len(c.Mismatches) > 0 {
 			fmt.Fprintf(w, "          %s\n", jsonText(c.Mismatches))
@@ -221,7 +220,7 @@ func indentJSON(v any) ([]byte, error) { return tablegate.IndentJSON(v) }
 
 // count spells a count with thousands separators, so long counts stay readable when aligned, as
 // the page and tablegate history spell them.
-var count = report.Count
+var count = tablegate.FormatCount
 
 // plural is n and a noun, with an s unless n is 1.
 func plural(n int, noun string) string {

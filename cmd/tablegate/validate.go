@@ -15,9 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tablegate/tablegate"
-	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/internal/pipes"
-	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -26,30 +24,30 @@ func splitTable(addr string) (file, schemaName, table string, ok bool) {
 	return schema.SplitTableAddress(addr)
 }
 
-func parseInput(in string) (runner.Input, error) {
+func parseInput(in string) (tablegate.Input, error) {
 	if file, s, t, ok := splitTable(in); ok {
-		return runner.TableInput{File: file, Schema: s, Table: t}, nil
+		return tablegate.TableInput{File: file, Schema: s, Table: t}, nil
 	}
-	switch duckdb.DataExt(in) {
+	switch tablegate.DataExt(in) {
 	case ".parquet":
 		if !strings.EqualFold(filepath.Ext(in), ".parquet") {
 			break // a compressed Parquet file: its pages are compressed already
 		}
-		return runner.ParquetInput{Path: in}, nil
+		return tablegate.ParquetInput{Path: in}, nil
 	case ".csv", ".tsv":
-		return runner.CSVInput{Path: in}, nil
+		return tablegate.CSVInput{Path: in}, nil
 	case ".ndjson", ".jsonl", ".json":
-		return runner.NDJSONInput{Path: in}, nil
+		return tablegate.NDJSONInput{Path: in}, nil
 	}
 	return nil, usagef("--input %q: use a Parquet file or glob (.parquet), a CSV (.csv, .tsv), NDJSON (.ndjson, .jsonl), either compressed (.gz, .zst), or DBFILE.duckdb:[schema.]table", in)
 }
 
-func parseOutput(out string) (runner.Output, error) {
+func parseOutput(out string) (tablegate.Output, error) {
 	if file, s, t, ok := splitTable(out); ok {
-		return runner.TableOutput{File: file, Schema: s, Table: t}, nil
+		return tablegate.TableOutput{File: file, Schema: s, Table: t}, nil
 	}
 	if strings.EqualFold(filepath.Ext(out), ".parquet") && !strings.ContainsAny(out, "*?[") {
-		return runner.ParquetOutput{Path: out}, nil
+		return tablegate.ParquetOutput{Path: out}, nil
 	}
 	return nil, usagef("--out %q: use PATH.parquet or DBFILE.duckdb:[schema.]table", out)
 }
@@ -286,47 +284,46 @@ func (p cliPaths) reportFiles() []tablegate.ReportFile {
 // declarations, as a run does; for a command line that fails before its run, or before its
 // flags are parsed. Addresses that do not parse name no data.
 func checkReportFiles(p cliPaths) error {
-	declared := []runner.DataFile{{What: "the schema file", Path: p.schema}, {What: "the data contract", Path: p.contract},
+	declared := []tablegate.DataFile{{What: "the schema file", Path: p.schema}, {What: "the data contract", Path: p.contract},
 		{What: "the collection file", Path: p.collection}}
 	if p.collection != "" {
 		// The members' schema files and contracts, as far as the collection file reads.
 		if c, _ := tablegate.LoadCollection(context.Background(), p.collection); c != nil {
 			for _, m := range c.Members {
 				if m.Contract != nil {
-					declared = append(declared, runner.DataFile{What: "the data contract of member " + m.Name, Path: m.Contract.Path})
+					declared = append(declared, tablegate.DataFile{What: "the data contract of member " + m.Name, Path: m.Contract.Path})
 				} else if m.Schema != nil {
-					declared = append(declared, runner.DataFile{What: "the schema file of member " + m.Name, Path: m.Schema.File})
+					declared = append(declared, tablegate.DataFile{What: "the schema file of member " + m.Name, Path: m.Schema.File})
 				}
 			}
 		}
 	}
-	a := runner.Asset{Name: p.name, QuarantineName: p.quarantineName}
+	opts := tablegate.Options{Name: p.name, QuarantineName: p.quarantineName, RunOptions: tablegate.RunOptions{ReportFiles: p.reportFiles()}}
+	var in tablegate.Input
+	var out tablegate.Output
 	if p.input != "" {
-		a.Input, _ = parseInput(p.input)
+		in, _ = parseInput(p.input)
 	} else if p.db != "" {
-		a.Input = runner.QueryInput{File: p.db}
+		in = tablegate.QueryInput{File: p.db}
 	}
 	if p.out != "" {
-		a.Output, _ = parseOutput(p.out)
+		out, _ = parseOutput(p.out)
 	}
-	if err := runner.CheckReportFilesWith(a, declared, p.reportFiles()...); err != nil {
+	if err := tablegate.CheckReportFiles(in, out, opts, declared...); err != nil {
 		return err
 	}
-	var members []runner.Asset
+	opts = tablegate.Options{RunOptions: tablegate.RunOptions{ReportFiles: p.reportFiles()}}
 	for _, m := range p.memberInputs {
-		var a runner.Asset
 		_, addr, _ := strings.Cut(m, "=")
-		a.Input, _ = parseInput(addr)
-		members = append(members, a)
+		in, _ := parseInput(addr)
+		if err := tablegate.CheckReportFiles(in, nil, opts); err != nil {
+			return err
+		}
 	}
 	for _, m := range p.memberOuts {
-		var a runner.Asset
 		_, addr, _ := strings.Cut(m, "=")
-		a.Output, _ = parseOutput(addr)
-		members = append(members, a)
-	}
-	for _, a := range members {
-		if err := runner.CheckReportFiles(a, p.reportFiles()...); err != nil {
+		out, _ := parseOutput(addr)
+		if err := tablegate.CheckReportFiles(nil, out, opts); err != nil {
 			return err
 		}
 	}
@@ -360,7 +357,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 	if err := checkProgress(f.progress); err != nil {
 		return nil, err
 	}
-	var in runner.Input
+	var in tablegate.Input
 	switch {
 	case f.input != "" && f.query != "":
 		return nil, usagef("give --input or --query, not both")
@@ -375,11 +372,11 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 		if f.csv.given(cmd) {
 			return nil, usagef("--csv-null, --csv-delimiter and --csv-header apply to a CSV --input, not to --query (give read_csv's options in the query)")
 		}
-		in = runner.QueryInput{SQL: f.query, File: f.db}
+		in = tablegate.QueryInput{SQL: f.query, File: f.db}
 	default:
 		return nil, usagef("validate needs --input or --query")
 	}
-	var out runner.Output
+	var out tablegate.Output
 	if f.out != "" {
 		var err error
 		if out, err = parseOutput(f.out); err != nil {
@@ -389,7 +386,7 @@ func validate(cmd *cobra.Command, f *validateFlags, stderr io.Writer) (*tablegat
 		return nil, usagef("--quarantine needs --out: the quarantine goes beside the table")
 	}
 	if f.name != "" {
-		if err := runner.CheckAssetName(f.name); err != nil {
+		if err := tablegate.CheckAssetName(f.name); err != nil {
 			return nil, usagef("--name: %v", err)
 		}
 	}

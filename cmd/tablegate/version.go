@@ -8,15 +8,13 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/tablegate/tablegate/engines/duckdb"
-	"github.com/tablegate/tablegate/internal/buildinfo"
-	"github.com/tablegate/tablegate/runner"
+	"github.com/tablegate/tablegate"
 )
 
 // versionText is what `tablegate version` and `tablegate --version` print.
 func versionText() string {
 	return fmt.Sprintf("tablegate %s\nDuckDB %s (new database files are written in storage version %s unless --storage-version says otherwise)\n",
-		buildinfo.Tablegate(), duckdb.DuckDBVersion(), duckdb.DefaultStorageVersion)
+		tablegate.Version(), tablegate.DuckDBVersion(), tablegate.DefaultStorageVersion)
 }
 
 // dagsterIntegration numbers what the Dagster integration (integrations/dagster) reads from this
@@ -48,8 +46,8 @@ func versionCmd(stdout io.Writer) *cobra.Command {
 				return err
 			case "json":
 				data, err := indentJSON(versionInfo{
-					Tablegate: buildinfo.Tablegate(), DuckDB: duckdb.DuckDBVersion(),
-					StorageVersion: duckdb.DefaultStorageVersion, DagsterIntegration: dagsterIntegration,
+					Tablegate: tablegate.Version(), DuckDB: tablegate.DuckDBVersion(),
+					StorageVersion: tablegate.DefaultStorageVersion, DagsterIntegration: dagsterIntegration,
 				})
 				if err == nil {
 					_, err = stdout.Write(append(data, '\n'))
@@ -64,13 +62,13 @@ func versionCmd(stdout io.Writer) *cobra.Command {
 }
 
 func storageVersionFlag(fl *pflag.FlagSet, v *string) {
-	fl.StringVar(v, "storage-version", "", "storage format of database files tablegate creates: v1.5.0 (default: DuckDB 1.5 and later read it) or latest (DuckDB "+duckdb.DuckDBVersion()+"'s own); existing files keep theirs")
+	fl.StringVar(v, "storage-version", "", "storage format of database files tablegate creates: v1.5.0 (default: DuckDB 1.5 and later read it) or latest (DuckDB "+tablegate.DuckDBVersion()+"'s own); existing files keep theirs")
 }
 
 // engineFlagError turns a DuckDB setting that a flag gave and DuckDB refused into a usage error
 // naming the flag.
 func engineFlagError(err error, memoryLimit, storageVersion string) error {
-	var se *runner.SettingError
+	var se *tablegate.SettingError
 	if errors.As(err, &se) {
 		switch se.Setting {
 		case "memory_limit":

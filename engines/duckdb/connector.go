@@ -31,6 +31,8 @@ var (
 	_ runner.Recoverer   = (*Engine)(nil)
 	_ runner.Versioned   = (*Engine)(nil)
 	_ runner.Collections = (*Engine)(nil)
+	_ runner.Inspector   = (*Engine)(nil)
+	_ runner.QueryWriter = (*Engine)(nil)
 )
 
 // Prepare leaves the asset as it is: DuckDB runs it as given, and refuses an output it does not

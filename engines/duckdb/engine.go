@@ -59,8 +59,8 @@ type threadBoost struct {
 type Config = runner.Config
 
 // DefaultStorageVersion is the storage format of new database files unless Config says
-// otherwise: the newest that DuckDB 1.5 still reads.
-const DefaultStorageVersion = "v1.5.0"
+// otherwise (runner.DefaultStorageVersion).
+const DefaultStorageVersion = runner.DefaultStorageVersion
 
 // sandbox are the settings Open gives every engine's DuckDB before anything runs on it: no
 // extension is installed or loaded on demand (a function of an extension that is not built in

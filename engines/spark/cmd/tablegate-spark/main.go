@@ -23,8 +23,6 @@ import (
 
 	"github.com/tablegate/tablegate"
 	"github.com/tablegate/tablegate/engines/spark"
-	"github.com/tablegate/tablegate/outcome"
-	"github.com/tablegate/tablegate/runner"
 	"github.com/tablegate/tablegate/schema"
 )
 
@@ -329,19 +327,19 @@ func (f *flags) asset() (tablegate.Input, tablegate.Output, error) {
 	}
 	var out tablegate.Output
 	if f.out != "" {
-		cat, ok, err := runner.ParseCatalogOutput(f.out)
+		cat, ok, err := tablegate.ParseCatalogOutput(f.out)
 		switch {
 		case err != nil:
 			return nil, nil, &usageError{"--out " + err.Error()}
 		case ok:
 			out = cat
 		default:
-			out = runner.ParquetOutput{Path: f.out}
+			out = tablegate.ParquetOutput{Path: f.out}
 		}
 	} else if f.quarantine {
 		return nil, nil, &usageError{"--quarantine needs --out: the quarantine goes beside the table"}
 	}
-	return runner.ParquetInput{Path: f.input}, out, nil
+	return tablegate.ParquetInput{Path: f.input}, out, nil
 }
 
 func (f *flags) validate(cmd *cobra.Command, getenv func(string) string, stderr io.Writer) (*tablegate.Report, error) {
@@ -367,7 +365,7 @@ func (f *flags) validate(cmd *cobra.Command, getenv func(string) string, stderr 
 	}
 	opts.Name, opts.QuarantineName, opts.SkipMissing, opts.Warnings = f.name, f.quarantineName, f.skipMissing, stderr
 	if f.history != "" {
-		if _, err := runner.RunHistory(); err != nil {
+		if err := tablegate.HistoryAvailable(); err != nil {
 			return nil, fmt.Errorf("--history: %w", err)
 		}
 	}
@@ -401,7 +399,7 @@ func (f *flags) explain(cmd *cobra.Command, getenv func(string) string) (string,
 }
 
 // printText prints the outcome, the row counts and the failing checks.
-func printText(w io.Writer, rep *outcome.Report) {
+func printText(w io.Writer, rep *tablegate.Report) {
 	fmt.Fprintf(w, "%s on Spark: %s (%d rows, %d valid, %d invalid)\n", rep.Asset, *rep.Outcome, rep.Rows.Input, rep.Rows.Valid, rep.Rows.Invalid)
 	for _, c := range rep.Checks {
 		if c.Passed {
