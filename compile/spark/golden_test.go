@@ -53,6 +53,9 @@ func TestGolden(t *testing.T) {
 				for i, r := range prog.Rules {
 					b.WriteString(prog.Plan.Rules[i].Name + "\t" + r.Expr + "\n")
 				}
+				if q := prog.Spark().TableChecksIn(spark.Dialect, "__tg_flagged"); q != "" {
+					b.WriteString("\n-- table checks\n" + q + ";\n")
+				}
 				got, golden = b.String(), base+".spark.sql"
 			}
 			if *update {

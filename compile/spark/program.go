@@ -155,4 +155,7 @@ func quotedEnd(stmt string, start int) int {
 	return len(stmt)
 }
 
-var _ compile.ProgramDialect = dialect{}
+var (
+	_ compile.ProgramDialect    = dialect{}
+	_ compile.TableCheckDialect = dialect{}
+)
