@@ -52,12 +52,6 @@ func CompileContext(ctx context.Context, p *compile.Plan) (*Program, error) {
 				Msg: fmt.Sprintf("column '%s' cannot be validated on Spark: %s", col.Name, why)})
 		}
 	}
-	for _, r := range p.Rules {
-		if r.Kind == schema.RuleReferences {
-			problems = append(problems, &schema.DeclarationError{Schema: s.Name, Pos: schema.Pos{File: s.File}, Column: r.Column, Key: "references",
-				Msg: fmt.Sprintf("rule '%s' reads other data (a foreign key), which runs on the DuckDB engine only; validate without --engine spark", r.Name)})
-		}
-	}
 	if len(problems) > 0 {
 		return nil, &schema.Errors{Schema: s.Name, Problems: problems}
 	}

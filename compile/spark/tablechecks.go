@@ -58,9 +58,14 @@ func sqlKey(t compile.TableCheck) string {
 }
 
 // TableCheckProbe is the query Spark's analyzer types a table check's Spark SQL with before any
-// row is read, over __tg_src (the input's view), its counts parameter ($1) bound by the run.
-func TableCheckProbe(t compile.TableCheck) string {
-	return fmt.Sprintf("SELECT %s AS __tg_v FROM __tg_src", t.Expr)
+// row is read, over __tg_src (the input's view), the rule results it reads bound to zeros (rules:
+// how many the plan has).
+func TableCheckProbe(t compile.TableCheck, rules int) string {
+	q := fmt.Sprintf("SELECT %s AS __tg_v FROM __tg_src", t.Expr)
+	if bound, err := Bind(q, make([]int64, rules+1)); err == nil {
+		return bound
+	}
+	return q // it reads no rule results
 }
 
 // token is one lexical token of a table check's SQL.

@@ -50,20 +50,6 @@ func TestTableChecksNeedSparkForm(t *testing.T) {
 	}
 }
 
-// TestReferencesRefused: a foreign key is refused for Spark, naming the rule.
-func TestReferencesRefused(t *testing.T) {
-	s := schema.New("Orders", schema.String("customer_id").References("/data/customers.parquet", "id"), schema.String("vendor")).
-		AddReference("known_vendor", []string{"vendor"}, "/data/vendors.parquet", []string{"id"})
-	p, err := compile.Compile(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = spark.Compile(p)
-	if err == nil || !strings.Contains(err.Error(), "customer_id") || !strings.Contains(err.Error(), "known_vendor") {
-		t.Fatalf("want both references refused, got %v", err)
-	}
-}
-
 // TestCompileContextCancelled: a cancelled context stops the Spark rendering with its cause.
 func TestCompileContextCancelled(t *testing.T) {
 	p, err := compile.Compile(schema.New("Orders", schema.Int64("id").Min(0)))

@@ -38,7 +38,8 @@ type Backend interface {
 	// ParseType reads a column type that Describe returned, for the column check.
 	ParseType(typ string) (*casting.DuckType, error)
 	// Analyze checks the plan's SQL with the engine once the column types matched, before any
-	// row is read (custom rules the engine's analyzer refuses).
+	// row is read (custom rules the engine's analyzer refuses), and the references' key types (a
+	// *outcome.ColumnSchemaError with References for those that differ).
 	Analyze(ctx context.Context, rel compile.Relation) error
 	// Target is where the program writes the output: the temporaries its Writer puts in place.
 	Target() compile.Output
@@ -124,6 +125,9 @@ func loadOn(ctx context.Context, b *foreign, rep *outcome.Report, opts Options) 
 		return rel, columnMismatch(rep, p, mm, p.Name, producerOf(a.Input), actual)
 	}
 	if err := b.Analyze(ctx, rel); err != nil {
+		if refs := (*outcome.ColumnSchemaError)(nil); errors.As(err, &refs) && len(refs.References) > 0 {
+			return rel, referenceMismatch(rep, p, refs)
+		}
 		return rel, fail(rep, err)
 	}
 	return rel, nil

@@ -45,10 +45,14 @@ func (e *Engine) checkReferences(ctx context.Context, b *backend, rep *outcome.R
 	if len(problems) == 0 {
 		return nil
 	}
-	// The input's columns matched: the column check fails on the references, which it names.
+	return referenceMismatch(rep, p, &outcome.ColumnSchemaError{Schema: p.Name, References: problems})
+}
+
+// referenceMismatch reports references whose key types differ from the keys' dtypes, found once
+// the input's columns matched: the column check fails on the references, which it names.
+func referenceMismatch(rep *outcome.Report, p *compile.Plan, err *outcome.ColumnSchemaError) error {
 	out := outcome.ColumnSchemaMismatch
 	rep.Outcome = &out
-	err := &outcome.ColumnSchemaError{Schema: p.Name, References: problems}
 	c := columnsCheck(p, nil)
 	c.Passed, c.ResultDescription = false, err.Error()
 	rep.Checks = []outcome.Check{c}
