@@ -121,7 +121,8 @@ func (r recorder) Rows(ctx context.Context, q string) ([][]any, error) {
 // the statements that opened the input, the count, the program with its samples, writes and
 // cleanup; but for the session's settings and the views dropped at the end, which explain's first
 // line summarises. A step whose condition did not hold did not run; every unconditional step ran;
-// a step's parameters ($1) ran bound to literals.
+// a step's parameters ($1) ran bound to literals. So too for table checks (their statement, and
+// the analyzer's typing of their Spark SQL) and references (the reference's types, the semi-join).
 func TestExplainIsWhatRuns(t *testing.T) {
 	needSpark(t)
 	dir := t.TempDir()
@@ -129,6 +130,17 @@ func TestExplainIsWhatRuns(t *testing.T) {
 	in := filepath.Join(dir, "in.parquet")
 	writeParquet(t, db, differentials[1].data, in)
 	p := plan(t, differentials[1].schema)
+	// Table checks (reading the rule counts, and a Spark form) and a reference.
+	orders, customers := filepath.Join(dir, "orders.parquet"), filepath.Join(dir, "customers.parquet")
+	writeParquet(t, db, checksData, orders)
+	writeParquet(t, db, "SELECT i::BIGINT - 1 AS id FROM range(30) t(i)", customers)
+	checked := plan(t, strings.Replace(checksSchema, "    min: 0\n", "    min: 0\n    references: {input: "+customers+", column: id}\n", 1)+`table_checks:
+  - name: few_invalid
+    sql: invalid_rows() <= 0.5 * count(*)
+  - name: id_total
+    metric: sum(id)
+    spark: sum(CAST(id AS DECIMAL(38, 0)))
+`)
 	for _, tc := range []struct {
 		name string
 		a    duckdb.Asset
@@ -137,6 +149,8 @@ func TestExplainIsWhatRuns(t *testing.T) {
 		{"parquet to a directory, quarantined", duckdb.Asset{Name: "t", Plan: p, Input: duckdb.ParquetInput{Path: in},
 			Output: duckdb.ParquetOutput{Path: filepath.Join(dir, "out", "t.parquet")}, Quarantine: true}, duckdb.Options{RowSample: 2}},
 		{"in place, per column", duckdb.Asset{Plan: p, Input: duckdb.ParquetInput{Path: in}}, duckdb.Options{Granularity: duckdb.PerColumn}},
+		{"table checks and a reference", duckdb.Asset{Name: "orders", Plan: checked, Input: duckdb.ParquetInput{Path: orders},
+			Output: duckdb.ParquetOutput{Path: filepath.Join(dir, "out", "orders.parquet")}, Quarantine: true}, duckdb.Options{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
@@ -182,7 +196,15 @@ func TestExplainIsWhatRuns(t *testing.T) {
 					t.Errorf("unconditional step %d did not run: %s", j+1, steps[j].header)
 				}
 			}
-			for _, op := range []compile.Op{compile.SamplePicks, compile.Cleanup} {
+			ops := []compile.Op{compile.SamplePicks, compile.Cleanup}
+			if len(tc.a.Plan.TableChecks) > 0 {
+				ops = append(ops, compile.TableChecks)
+				if !strings.Contains(text, "DESCRIBE QUERY SELECT * FROM parquet.`file://"+customers+"`") ||
+					!strings.Contains(text, "IN (SELECT `id` FROM parquet.`file://"+customers+"` WHERE `id` IS NOT NULL)") {
+					t.Errorf("explain does not show the reference's type check and semi-join:\n%s", text)
+				}
+			}
+			for _, op := range ops {
 				found := false
 				for i, s := range steps {
 					found = found || done[i] && strings.Contains(s.header, op.String())
