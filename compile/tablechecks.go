@@ -585,7 +585,7 @@ func (c *compiler) tableChecksIn() {
 		}
 		r, err := d.TableCheck(t, decl, columns, names)
 		if err != nil {
-			c.fail(decl.Pos(), "", "table_checks", "table check '%s' cannot run on Spark: %v", t.Name, err)
+			c.fail(decl.Pos(), "", "table_checks", "table check '%s' %v", t.Name, err)
 			continue
 		}
 		t.Expr, t.value, t.counts = r.Expr, r.Value, r.Counts

@@ -21,19 +21,19 @@ func (dialect) TableCheck(t compile.TableCheck, decl *schema.TableCheck, columns
 			err = checkSpark(toks)
 		}
 		if err != nil {
-			return compile.TableCheckSQL{}, fmt.Errorf("spark: %w", err)
+			return compile.TableCheckSQL{}, fmt.Errorf("cannot run on Spark: spark: %w", err)
 		}
 	} else {
 		if toks, err = lex(t.Text, duckQuotes); err == nil {
 			toks, err = portable(toks, columns)
 		}
 		if err != nil {
-			return compile.TableCheckSQL{}, fmt.Errorf("%w; give its Spark SQL form (`spark:` beside `%s:`)", err, sqlKey(t))
+			return compile.TableCheckSQL{}, fmt.Errorf("cannot run on Spark: %w; give its Spark SQL form (`spark:` beside `%s:`)", err, sqlKey(t))
 		}
 	}
 	toks, counts, err := ruleResults(toks, rules)
 	if err != nil {
-		return compile.TableCheckSQL{}, err
+		return compile.TableCheckSQL{}, fmt.Errorf("cannot run on Spark: spark: %w", err)
 	}
 	expr := render(toks)
 	out := compile.TableCheckSQL{Expr: expr, Counts: counts, Value: "(" + expr + ")"}

@@ -136,7 +136,7 @@ func TestTableChecksLikeDuckDB(t *testing.T) {
 				seedHistory(t, hist, "out", p, tc.seed)
 				opts.Baselines = history.BaselinesOf(hist)
 			}
-			drep, srep, derr, serr, outs := runBoth(t, p, in, opts)
+			drep, srep, outs, derr, serr := runBoth(t, p, in, opts)
 			compareReports(t, drep, srep, derr, serr)
 			if got := *srep.Outcome; got != tc.outcome {
 				t.Errorf("outcome %s, want %s (%v)", got, tc.outcome, serr)
@@ -167,7 +167,7 @@ func TestTableChecksLikeDuckDB(t *testing.T) {
 type outputs struct{ duckTable, duckQuar, sparkTable, sparkQuar string }
 
 // runBoth validates the Parquet input with p on DuckDB and on Spark, with a quarantine.
-func runBoth(t *testing.T, p *compile.Plan, in string, opts duckdb.Options) (drep, srep *outcome.Report, derr, serr error, o outputs) {
+func runBoth(t *testing.T, p *compile.Plan, in string, opts duckdb.Options) (drep, srep *outcome.Report, o outputs, derr, serr error) {
 	t.Helper()
 	dir := t.TempDir()
 	o = outputs{filepath.Join(dir, "duck", "out.parquet"), filepath.Join(dir, "duck", "out_quarantine.parquet"),
@@ -179,7 +179,7 @@ func runBoth(t *testing.T, p *compile.Plan, in string, opts duckdb.Options) (dre
 	defer eng.Close()
 	drep, derr = eng.Run(context.Background(), duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in}, Output: duckdb.ParquetOutput{Path: o.duckTable}, Quarantine: true}, opts)
 	srep, serr = spark.New(server.Remote).Run(context.Background(), duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in}, Output: duckdb.ParquetOutput{Path: o.sparkTable}, Quarantine: true}, opts)
-	return drep, srep, derr, serr, o
+	return drep, srep, o, derr, serr
 }
 
 // compareReports requires the same outcome, rows, checks (with each table check's value, bounds,
@@ -311,7 +311,7 @@ rules:
 
 	t.Run("orphans quarantined, NULL keys pass", func(t *testing.T) {
 		p := plan(t, schemaOf(customers))
-		drep, srep, derr, serr, outs := runBoth(t, p, in, duckdb.Options{})
+		drep, srep, outs, derr, serr := runBoth(t, p, in, duckdb.Options{})
 		compareReports(t, drep, srep, derr, serr)
 		compareOutputs(t, db, srep, outs)
 		counts := ruleCounts(srep)
