@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -250,18 +251,27 @@ func (b *backend) Analyze(ctx context.Context, rel compile.Relation) error {
 }
 
 // references reads the columns of each foreign key's other data and compares the key columns'
-// types with the keys' dtypes, as the DuckDB engine does: one that cannot be read is an input
-// error naming it, those whose types differ a *outcome.ColumnSchemaError (the
-// column_schema_mismatch outcome).
+// types with the keys' dtypes, as the DuckDB engine does (a local reference's stored types from
+// its footers too): one that cannot be read is an input error naming it, those whose types differ
+// a *outcome.ColumnSchemaError (the column_schema_mismatch outcome).
 func (b *backend) references(ctx context.Context) error {
 	p := b.a.Plan
 	var problems []outcome.ReferenceMismatch
 	for _, ref := range p.References() {
+		inputError := func(err error) error {
+			return &outcome.InputError{Input: fmt.Sprintf("%s (the reference data of rule %s)", ref.Input, ref.Rule), Err: err}
+		}
+		want := make([]*schema.Column, len(ref.To))
+		key := make(map[string]string, len(ref.To))
+		for i, to := range ref.To {
+			want[i] = &schema.Column{Name: to, DType: p.Schema().Column(ref.Columns[i]).DType}
+			key[to] = ref.Columns[i]
+		}
 		q := "DESCRIBE QUERY SELECT * FROM " + ref.Source
 		b.read("read the reference's column types", q)
 		rows, err := b.s.Rows(ctx, q)
 		if err != nil {
-			return &outcome.InputError{Input: fmt.Sprintf("%s (the reference data of rule %s)", ref.Input, ref.Rule), Err: b.failed(ctx, err)}
+			return inputError(b.failed(ctx, err))
 		}
 		actual := make([]casting.ColumnType, len(rows))
 		names := make([]string, len(rows))
@@ -270,13 +280,25 @@ func (b *backend) references(ctx context.Context) error {
 			typ, _ := row[1].(string)
 			actual[i] = casting.ColumnType{Name: names[i], Type: typ}
 		}
-		want := make([]*schema.Column, len(ref.To))
-		key := make(map[string]string, len(ref.To))
-		for i, to := range ref.To {
-			want[i] = &schema.Column{Name: to, DType: p.Schema().Column(ref.Columns[i]).DType}
-			key[to] = ref.Columns[i]
+		mismatches := casting.CheckColumnsWith(want, actual, casting.ParseSparkType)
+		if len(mismatches) == 0 && !strings.Contains(ref.Input, "://") {
+			// Spark reads unsigned integers and other units as other types: a local reference's
+			// footers tell them, as the input's do.
+			files, err := filepath.Glob(ref.Input)
+			if err == nil && len(files) == 1 {
+				files, err = parquetFiles(files[0])
+			}
+			if err != nil {
+				return inputError(err)
+			}
+			var uc *UnsupportedColumnError
+			if err := storedTypes(files, want); errors.As(err, &uc) {
+				mismatches = uc.Mismatches
+			} else if err != nil {
+				return inputError(err)
+			}
 		}
-		for _, m := range casting.CheckColumnsWith(want, actual, casting.ParseSparkType) {
+		for _, m := range mismatches {
 			problems = append(problems, outcome.ReferenceMismatch{Rule: ref.Rule, Input: ref.Input, Key: key[m.Column],
 				DType: m.Expected, Column: m.Column, Actual: m.Actual, Columns: names})
 		}

@@ -286,6 +286,8 @@ func TestReferencesLikeDuckDB(t *testing.T) {
 	writeParquet(t, db, "SELECT i::BIGINT AS id FROM range(30) t(i)", customers)
 	writeParquet(t, db, `SELECT 'v' || (i % 3) AS vendor, 'sku-ü' || i AS "select" FROM range(10) t(i)`, products)
 	writeParquet(t, db, "SELECT i::VARCHAR AS id FROM range(30) t(i)", wrong)
+	unsigned := filepath.Join(dir, "unsigned.parquet") // read by Spark as bigint: its footer tells
+	writeParquet(t, db, "SELECT i::UINTEGER AS id FROM range(30) t(i)", unsigned)
 	in := filepath.Join(dir, "in.parquet")
 	writeParquet(t, db, `SELECT i::BIGINT AS id, (CASE WHEN i % 7 = 0 THEN NULL ELSE i END)::BIGINT AS customer_id,
 		CASE WHEN i % 5 = 0 THEN NULL ELSE 'v' || (i % 3) END AS vendor, 'sku-ü' || (i % 13) AS sku FROM range(40) t(i)`, in)
@@ -325,44 +327,53 @@ rules:
 		t.Logf("%d rows, %d orphans quarantined: identical on DuckDB and Spark (%v)", srep.Rows.Input, srep.Rows.Invalid, counts)
 	})
 
-	t.Run("a reference key of another type, before any row", func(t *testing.T) {
-		p := plan(t, schemaOf(wrong))
-		var mu sync.Mutex
-		var ran []string
-		eng := spark.NewWith(func(ctx context.Context) (spark.Session, error) {
-			s, err := spark.Connect(ctx, server.Remote)
-			return recorder{Session: s, mu: &mu, stmts: &ran}, err
+	for _, ref := range []string{wrong, unsigned} {
+		t.Run("a reference key of another type, before any row: "+filepath.Base(ref), func(t *testing.T) {
+			referenceMismatch(t, schemaOf(ref), in)
 		})
-		a := duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in}, Output: duckdb.ParquetOutput{Path: filepath.Join(t.TempDir(), "out.parquet")}, Quarantine: true}
-		srep, serr := duckdb.NewOn(eng).Run(context.Background(), a, duckdb.Options{})
-		duckEng, err := duckdb.Open(duckdb.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer duckEng.Close()
-		a.Output = duckdb.ParquetOutput{Path: filepath.Join(t.TempDir(), "out.parquet")}
-		drep, derr := duckEng.Run(context.Background(), a, duckdb.Options{})
-		var se, de *outcome.ColumnSchemaError
-		if !errors.As(serr, &se) || !errors.As(derr, &de) {
-			t.Fatalf("want column schema errors: DuckDB %v, Spark %v", derr, serr)
-		}
-		if len(se.References) != 1 || len(de.References) != 1 {
-			t.Fatalf("references: DuckDB %+v, Spark %+v", de.References, se.References)
-		}
-		d, s := de.References[0], se.References[0]
-		if d.Rule != s.Rule || d.Key != s.Key || d.Column != s.Column || d.DType != s.DType || d.Input != s.Input || s.Rule != "customer_id|references" {
-			t.Errorf("the mismatch: DuckDB %+v, Spark %+v", d, s)
-		}
-		if srep.Outcome == nil || *srep.Outcome != outcome.ColumnSchemaMismatch || *drep.Outcome != *srep.Outcome || srep.Rows != drep.Rows {
-			t.Errorf("outcome: DuckDB %v %+v, Spark %v %+v", drep.Outcome, drep.Rows, srep.Outcome, srep.Rows)
-		}
-		if len(srep.Checks) != 1 || srep.Checks[0].Passed || srep.Checks[0].Name != drep.Checks[0].Name {
-			t.Errorf("checks: %+v", srep.Checks)
-		}
-		for _, stmt := range ran {
-			if strings.HasPrefix(stmt, "CACHE TABLE") || strings.Contains(stmt, "count(") {
-				t.Errorf("a statement read rows before the mismatch was found: %s", stmt)
-			}
-		}
+	}
+}
+
+// referenceMismatch requires the column_schema_mismatch outcome on both engines, naming the same
+// reference key, before Spark reads any row.
+func referenceMismatch(t *testing.T, yaml, in string) {
+	t.Helper()
+	p := plan(t, yaml)
+	var mu sync.Mutex
+	var ran []string
+	eng := spark.NewWith(func(ctx context.Context) (spark.Session, error) {
+		s, err := spark.Connect(ctx, server.Remote)
+		return recorder{Session: s, mu: &mu, stmts: &ran}, err
 	})
+	a := duckdb.Asset{Name: "out", Plan: p, Input: duckdb.ParquetInput{Path: in}, Output: duckdb.ParquetOutput{Path: filepath.Join(t.TempDir(), "out.parquet")}, Quarantine: true}
+	srep, serr := duckdb.NewOn(eng).Run(context.Background(), a, duckdb.Options{})
+	duckEng, err := duckdb.Open(duckdb.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer duckEng.Close()
+	a.Output = duckdb.ParquetOutput{Path: filepath.Join(t.TempDir(), "out.parquet")}
+	drep, derr := duckEng.Run(context.Background(), a, duckdb.Options{})
+	var se, de *outcome.ColumnSchemaError
+	if !errors.As(serr, &se) || !errors.As(derr, &de) {
+		t.Fatalf("want column schema errors: DuckDB %v, Spark %v", derr, serr)
+	}
+	if len(se.References) != 1 || len(de.References) != 1 {
+		t.Fatalf("references: DuckDB %+v, Spark %+v", de.References, se.References)
+	}
+	d, s := de.References[0], se.References[0]
+	if d.Rule != s.Rule || d.Key != s.Key || d.Column != s.Column || d.DType != s.DType || d.Input != s.Input || s.Rule != "customer_id|references" {
+		t.Errorf("the mismatch: DuckDB %+v, Spark %+v", d, s)
+	}
+	if srep.Outcome == nil || *srep.Outcome != outcome.ColumnSchemaMismatch || *drep.Outcome != *srep.Outcome || srep.Rows != drep.Rows {
+		t.Errorf("outcome: DuckDB %v %+v, Spark %v %+v", drep.Outcome, drep.Rows, srep.Outcome, srep.Rows)
+	}
+	if len(srep.Checks) != 1 || srep.Checks[0].Passed || srep.Checks[0].Name != drep.Checks[0].Name {
+		t.Errorf("checks: %+v", srep.Checks)
+	}
+	for _, stmt := range ran {
+		if strings.HasPrefix(stmt, "CACHE TABLE") || strings.Contains(stmt, "count(") {
+			t.Errorf("a statement read rows before the mismatch was found: %s", stmt)
+		}
+	}
 }
