@@ -428,7 +428,7 @@ func sides(toks []token, want []compile.Side) []compile.SideSQL {
 	}
 	var out []compile.SideSQL
 	for _, side := range [][]token{toks[:at], toks[at+1:]} {
-		if len(side) == 1 && (side[0].kind == 'n' || side[0].kind == 's') || len(side) == 2 && side[0].text == "-" && side[1].kind == 'n' {
+		if constant(side) {
 			continue // a constant: its value is what it says
 		}
 		expr := render(side)
@@ -442,4 +442,17 @@ func sides(toks []token, want []compile.Side) []compile.SideSQL {
 		return nil
 	}
 	return out
+}
+
+// constant reports whether a side is a literal (a number, negative or not, a string, TRUE, FALSE
+// or NULL), whose value the report does not repeat.
+func constant(side []token) bool {
+	switch {
+	case len(side) == 2:
+		return side[0].text == "-" && side[1].kind == 'n'
+	case len(side) != 1:
+		return false
+	}
+	lw := strings.ToLower(side[0].text)
+	return side[0].kind == 'n' || side[0].kind == 's' || side[0].kind == 'w' && (lw == "true" || lw == "false" || lw == "null")
 }
