@@ -39,7 +39,7 @@ type ReferenceDialect interface {
 
 // reference compiles a foreign-key rule: the key is NULL in some column (it passes, as for
 // every rule but nullability), or found among the reference's non-NULL keys, a semi-join that
-// DuckDB runs as a hash join inside the plan query (and Spark as an existence join).
+// DuckDB runs as a hash join inside the plan query (and Spark as a join).
 func (c *compiler) reference(rule string, r *schema.Reference, columns, to []string) (expr string, err error) {
 	input := r.ResolveInput(c.s.File)
 	ref := Reference{Rule: rule, Columns: columns, To: to}
