@@ -130,7 +130,8 @@ func CompileWith(ctx context.Context, s *schema.Schema, parser Parser) (*Plan, e
 // and key groups, each rule's SQL written anew from the schema. Custom SQL is DuckDB SQL, so
 // custom gives each custom rule's SQL in d from its declaration (a schema rule's SQL and Spark
 // forms come as a Check named after the rule; ref is the checked value, "" for a schema rule);
-// its error, or one of d's, refuses the rule. Every problem is returned at once (*schema.Errors).
+// its error, or one of d's, refuses the rule. Table checks are rendered by d when it is a
+// TableCheckDialect, and refused otherwise. Every problem is returned at once (*schema.Errors).
 func (p *Plan) In(ctx context.Context, d Dialect, custom func(forms schema.Check, ref string) (string, error)) (*Plan, error) {
 	c := &compiler{ctx: ctx, s: p.schema, plan: &Plan{Name: p.Name, schema: p.schema, dialect: d}, pendingGroup: -1,
 		d: d, from: p, bind: custom}
@@ -176,7 +177,9 @@ func (c *compiler) compile() (*Plan, error) {
 		c.columnRules(col)
 	}
 	if c.from == nil {
-		c.tableChecks() // DuckDB's alone: another dialect's renderer refuses them
+		c.tableChecks()
+	} else {
+		c.tableChecksIn()
 	}
 	if err := ctx.Err(); err != nil {
 		// A cancelled parser call reads as a problem of the rule it checked: report the cause.

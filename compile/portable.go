@@ -57,6 +57,12 @@ func (p *Plan) portableProgram(d ProgramDialect, rel Relation, o ProgramOptions)
 			}
 			b.add(RuleCounts, AnyFailure, fmt.Sprintf("count failures per rule (%d to %d)", lo+1, hi), "SELECT "+strings.Join(parts, ", ")+" FROM "+flagged)
 		}
+	}
+	if q := p.TableChecksIn(d, flagged); q != "" {
+		// After the rule counts, which the checks may read; over the cached rows, every input row.
+		b.add(TableChecks, 0, "evaluate the table checks", q)
+	}
+	if len(p.Rules) > 0 {
 		p.portableReport(b, d, flagged, o)
 	}
 	cols := make([]string, len(p.Columns))

@@ -28,13 +28,36 @@ type Reference struct {
 // References lists the plan's foreign-key rules' other data, in rule order.
 func (p *Plan) References() []Reference { return append([]Reference(nil), p.references...) }
 
+// ReferenceDialect is a dialect whose engine reads a foreign key's other data: In renders
+// references with it (a plan in another dialect refuses them).
+type ReferenceDialect interface {
+	Dialect
+	// ReferenceSource is the FROM item that reads the reference's data at input (a path made
+	// absolute, or a URL); its error refuses the rule.
+	ReferenceSource(input string) (string, error)
+}
+
 // reference compiles a foreign-key rule: the key is NULL in some column (it passes, as for
 // every rule but nullability), or found among the reference's non-NULL keys, a semi-join that
-// DuckDB runs as a hash join inside the plan query.
-func (c *compiler) reference(rule string, r *schema.Reference, columns, to []string) (expr string) {
+// DuckDB runs as a hash join inside the plan query (and Spark as a join).
+func (c *compiler) reference(rule string, r *schema.Reference, columns, to []string) (expr string, err error) {
 	input := r.ResolveInput(c.s.File)
 	ref := Reference{Rule: rule, Columns: columns, To: to}
-	if file, dbSchema, table, ok := schema.SplitTableAddress(input); ok {
+	if c.from != nil {
+		d, ok := c.d.(ReferenceDialect)
+		if !ok {
+			return "", fmt.Errorf("this engine reads no other data")
+		}
+		if strings.Contains(r.Input, "://") {
+			input = r.Input // a URL the engine reads
+		} else if abs, err := filepath.Abs(input); err == nil {
+			input = abs
+		}
+		if ref.Source, err = d.ReferenceSource(input); err != nil {
+			return "", err
+		}
+		ref.Input = input
+	} else if file, dbSchema, table, ok := schema.SplitTableAddress(input); ok {
 		if abs, err := filepath.Abs(file); err == nil {
 			file = abs
 		}
@@ -57,7 +80,7 @@ func (c *compiler) reference(rule string, r *schema.Reference, columns, to []str
 	c.plan.references = append(c.plan.references, ref)
 	keys, refs, nulls, refNotNull := make([]string, len(columns)), make([]string, len(to)), make([]string, len(columns)), make([]string, len(to))
 	for i := range columns {
-		keys[i], refs[i] = quote(columns[i]), quote(to[i])
+		keys[i], refs[i] = c.d.Ident(columns[i]), c.d.Ident(to[i])
 		nulls[i] = keys[i] + " IS NULL"
 		refNotNull[i] = refs[i] + " IS NOT NULL"
 	}
@@ -65,12 +88,16 @@ func (c *compiler) reference(rule string, r *schema.Reference, columns, to []str
 	if len(keys) > 1 {
 		key, refKey = "("+strings.Join(keys, ", ")+")", strings.Join(refs, ", ")
 	}
-	return fmt.Sprintf("(%s OR %s IN (SELECT %s FROM %s WHERE %s))", strings.Join(nulls, " OR "), key, refKey, ref.Source, strings.Join(refNotNull, " AND "))
+	return fmt.Sprintf("(%s OR %s IN (SELECT %s FROM %s WHERE %s))", strings.Join(nulls, " OR "), key, refKey, ref.Source, strings.Join(refNotNull, " AND ")), nil
 }
 
 // referenceRule compiles a schema-level foreign key of several columns.
 func (c *compiler) referenceRule(r *schema.Rule, names []string) {
-	expr := c.reference(r.Name, r.References, r.References.Columns, r.References.To)
+	expr, err := c.reference(r.Name, r.References, r.References.Columns, r.References.To)
+	if err != nil {
+		c.fail(r.Pos(), "", "references", "rule '%s' cannot read its other data %s: %v", r.Name, r.References.Input, err)
+		return
+	}
 	desc := r.Description
 	if desc == "" {
 		desc = fmt.Sprintf("(%s) in %s (%s)", strings.Join(r.References.Columns, ", "), r.References.Input, strings.Join(r.References.To, ", "))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,8 +25,10 @@ type TableCheck struct {
 	// Text is the SQL as written, for messages; Expr the checked SQL as DuckDB prints it. Both
 	// may call invalid_rows() and failed_rows('rule').
 	Text, Expr string
-	// Metric tells a numeric value with bounds or a band from one that passes when true.
+	// Metric tells a numeric value with bounds or a band from one that passes when true; Exact
+	// a metric read as its digits (an integer or DECIMAL), not as a DOUBLE.
 	Metric   bool
+	Exact    bool
 	Min, Max *float64
 	// Anomaly is the metric's band from the run history, with its defaults filled; nil for none.
 	Anomaly *schema.Anomaly
@@ -110,8 +113,9 @@ func (c *compiler) tableChecks() {
 			tc.Sides = c.comparedSides(text)
 		}
 		c.plan.tableCounts = c.plan.tableCounts || counts
+		tc.Exact = tc.Metric && exactType(typ)
 		switch {
-		case tc.Metric && exactType(typ):
+		case tc.Exact:
 			// Read as its digits, every one of them: a BIGINT, HUGEINT or DECIMAL metric is
 			// compared with its bounds exactly, and reported as it is.
 			tc.value = fmt.Sprintf("CAST((%s) AS VARCHAR)", value)
@@ -520,20 +524,98 @@ func (b *builder) tableChecks(p *Plan, rel Relation) {
 // per check, and with sides the values of a comparison's sides (and the age of a newest date),
 // which the report shows beside the check.
 func (p *Plan) tableChecksSQL(rel Relation, checks []TableCheck, sides bool) string {
+	return tableValues(DuckDB, checks, sides) + fmt.Sprintf("\nFROM (%s) AS %s", p.SourceSQL(rel), srcName)
+}
+
+// tableValues is the SELECT list of the table checks' statement, in dialect d.
+func tableValues(d Dialect, checks []TableCheck, sides bool) string {
 	var parts []string
 	for _, t := range checks {
-		parts = append(parts, t.value+" AS "+sql.Ident(t.Name))
+		parts = append(parts, t.value+" AS "+d.Ident(t.Name))
 		if !sides {
 			continue
 		}
 		for i, sd := range t.Sides {
-			parts = append(parts, fmt.Sprintf("%s AS %s", sd.value, sql.Ident(fmt.Sprintf("%s__side%d", t.Name, i+1))))
+			parts = append(parts, fmt.Sprintf("%s AS %s", sd.value, d.Ident(fmt.Sprintf("%s__side%d", t.Name, i+1))))
 			if sd.Newest {
-				parts = append(parts, fmt.Sprintf("%s AS %s", sd.age, sql.Ident(fmt.Sprintf("%s__age%d", t.Name, i+1))))
+				parts = append(parts, fmt.Sprintf("%s AS %s", sd.age, d.Ident(fmt.Sprintf("%s__age%d", t.Name, i+1))))
 			}
 		}
 	}
-	return fmt.Sprintf("SELECT %s\nFROM (%s) AS %s", strings.Join(parts, ",\n  "), p.SourceSQL(rel), srcName)
+	return "SELECT " + strings.Join(parts, ",\n  ")
+}
+
+// TableCheckDialect is a dialect that evaluates table checks: In renders the compiled plan's
+// table checks with it (a plan rendered in another dialect has none).
+type TableCheckDialect interface {
+	Dialect
+	// TableCheck renders the compiled check t, which the schema declares as decl (its Spark form
+	// among others), in the dialect; columns are the schema's, rules the plan's rule names in
+	// order (failed_rows('rule') names them). An error refuses the check on the dialect's engine.
+	TableCheck(t TableCheck, decl *schema.TableCheck, columns, rules []string) (TableCheckSQL, error)
+}
+
+// TableCheckSQL is a table check in a dialect: the SQL of its value over every input row (a
+// condition as a BOOLEAN, an Exact metric as its text, another as a DOUBLE), whose rule results
+// (invalid_rows(), failed_rows('rule')) are elements of the counts parameter ($1, a BIGINT
+// list: the invalid rows, then each rule's failures) when Counts says so.
+type TableCheckSQL struct {
+	Expr, Value string // the check's SQL as it runs, and its value as the statement reads it
+	Counts      bool
+	// Sides are the values of the compiled check's Sides, in order, as text, and with the age in
+	// whole seconds of a Newest one; nil when the dialect cannot tell them (the check then shows
+	// none).
+	Sides []SideSQL
+}
+
+// SideSQL is one side of a condition in a dialect.
+type SideSQL struct{ Value, Age string }
+
+// tableChecksIn renders the compiled plan's table checks in the dialect, or refuses them all
+// when the dialect has none.
+func (c *compiler) tableChecksIn() {
+	d, ok := c.d.(TableCheckDialect)
+	names := make([]string, len(c.from.Rules))
+	for i, r := range c.from.Rules {
+		names[i] = r.Name
+	}
+	columns := make([]string, len(c.s.Columns))
+	for i, col := range c.s.Columns {
+		columns[i] = col.Name
+	}
+	for i, t := range c.from.TableChecks {
+		decl := c.s.TableChecks[i]
+		if !ok {
+			c.fail(decl.Pos(), "", "table_checks", "table check '%s' cannot run on this engine", t.Name)
+			continue
+		}
+		r, err := d.TableCheck(t, decl, columns, names)
+		if err != nil {
+			c.fail(decl.Pos(), "", "table_checks", "table check '%s' %v", t.Name, err)
+			continue
+		}
+		t.Expr, t.value, t.counts = r.Expr, r.Value, r.Counts
+		if len(r.Sides) != len(t.Sides) {
+			t.Sides = nil
+		} else {
+			t.Sides = slices.Clone(t.Sides)
+			for k, sd := range r.Sides {
+				t.Sides[k].value, t.Sides[k].age = sd.Value, sd.Age
+			}
+		}
+		c.plan.tableCounts = c.plan.tableCounts || r.Counts
+		c.plan.TableChecks = append(c.plan.TableChecks, t)
+	}
+}
+
+// TableChecksIn is the statement that evaluates the plan's table checks in a TableCheckDialect
+// over the relation from (every input row, with the schema's columns), as the TableChecks step
+// reads it; "" when the plan has none.
+func (p *Plan) TableChecksIn(d Dialect, from string) string {
+	if len(p.TableChecks) == 0 {
+		return ""
+	}
+	return tableValues(d, p.TableChecks, true) + "\nFROM " + from + " AS " + srcName
 }
 
 // TableCheckProbe evaluates the plan's i-th table check alone, and tells whether it takes the

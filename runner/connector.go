@@ -278,6 +278,9 @@ func Load(ctx context.Context, b Backend, a Asset, rep *outcome.Report, opts Opt
 	}
 	if an, ok := b.(Analyzer); ok {
 		if err := an.Analyze(ctx, rel); err != nil {
+			if refs := (*outcome.ColumnSchemaError)(nil); errors.As(err, &refs) && len(refs.References) > 0 {
+				return rel, referenceMismatch(rep, p, refs)
+			}
 			return rel, Fail(rep, err)
 		}
 	}

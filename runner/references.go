@@ -40,10 +40,15 @@ func checkReferences(ctx context.Context, b Referencer, rep *outcome.Report, p *
 	if len(problems) == 0 {
 		return nil
 	}
-	// The input's columns matched: the column check fails on the references, which it names.
+	return referenceMismatch(rep, p, &outcome.ColumnSchemaError{Schema: p.Name, References: problems})
+}
+
+// referenceMismatch reports references whose key types differ from the keys' dtypes, found once
+// the input's columns matched (by the references' own opening, or by an engine's Analyze): the
+// column check fails on the references, which it names.
+func referenceMismatch(rep *outcome.Report, p *compile.Plan, err *outcome.ColumnSchemaError) error {
 	out := outcome.ColumnSchemaMismatch
 	rep.Outcome = &out
-	err := &outcome.ColumnSchemaError{Schema: p.Name, References: problems}
 	c := columnsCheck(p, nil)
 	c.Passed, c.ResultDescription = false, err.Error()
 	rep.Checks = []outcome.Check{c}

@@ -10,7 +10,7 @@ import (
 	"github.com/tablegate/tablegate/internal/suggest"
 )
 
-var tableCheckKeys = []string{"name", "description", "sql", "metric", "min", "max", "anomaly", "severity"}
+var tableCheckKeys = []string{"name", "description", "sql", "metric", "spark", "min", "max", "anomaly", "severity"}
 
 var anomalyKeys = []string{"lookback", "min_history", "threshold", "direction"}
 
@@ -38,6 +38,8 @@ func (l *loader) tableChecks(val *yaml.Node) []*TableCheck {
 				t.SQL = l.str(v, "", "table_checks.sql")
 			case "metric":
 				t.Metric = l.str(v, "", "table_checks.metric")
+			case "spark":
+				t.Spark = l.str(v, "", "table_checks.spark")
 			case "min":
 				t.MinValue = l.number(v, "table_checks.min")
 			case "max":

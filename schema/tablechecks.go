@@ -16,6 +16,9 @@ type TableCheck struct {
 	// SQL is a boolean aggregate; Metric a numeric one. Exactly one is set.
 	SQL    string
 	Metric string
+	// Spark is the same SQL (or metric) in Spark SQL, for a run on Spark; "" means it has none,
+	// and the run renders the DuckDB SQL in Spark SQL when it is portable (compile/spark).
+	Spark string
 	// MinValue and MaxValue bound a metric (inclusive); nil leaves that side open.
 	MinValue, MaxValue *float64
 	// Band compares a metric with its values in earlier runs.
@@ -96,6 +99,9 @@ func (t *TableCheck) Max(v float64) *TableCheck { t.MaxValue = &v; return t }
 
 // Anomaly compares the metric with its band from the run history.
 func (t *TableCheck) Anomaly(a Anomaly) *TableCheck { t.Band = &a; return t }
+
+// WithSpark gives the check its Spark SQL form (the same aggregate in Spark SQL), for a run on Spark.
+func (t *TableCheck) WithSpark(sql string) *TableCheck { t.Spark = sql; return t }
 
 // Warn makes a failure fail the check at WARN only.
 func (t *TableCheck) Warn() *TableCheck { t.Level = Warn; return t }

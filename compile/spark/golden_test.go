@@ -54,7 +54,15 @@ func TestGolden(t *testing.T) {
 				for i, r := range prog.Rules {
 					b.WriteString(prog.Plan.Rules[i].Name + "\t" + r.Expr + "\n")
 				}
-				got, golden = b.String(), base+".spark.sql"
+				if q := prog.Spark().TableChecksIn(spark.Dialect, "__tg_flagged"); q != "" {
+					b.WriteString("\n-- table checks\n" + q + ";\n")
+				}
+				// A reference's path is absolute: the golden file has it under the folder's name.
+				abs, err := filepath.Abs("testdata")
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, golden = strings.ReplaceAll(b.String(), abs, "/TESTDATA"), base+".spark.sql"
 			}
 			if *update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {

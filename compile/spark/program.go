@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/tablegate/tablegate/compile"
+	"github.com/tablegate/tablegate/internal/datafile"
+	"github.com/tablegate/tablegate/schema"
 )
 
 // The statements of a Spark run's program (compile.ProgramDialect): Spark caches the rule
@@ -34,6 +36,18 @@ func (dialect) WriteParquet(dir, query string) string {
 func (dialect) WriteTable(format, table, query string) string {
 	return fmt.Sprintf("CREATE OR REPLACE TABLE %s USING %s TBLPROPERTIES ('tablegate.run' = %s, 'tablegate.pair' = %s) AS %s",
 		table, format, compile.Param(1), compile.Param(2), query)
+}
+
+// ReferenceSource reads a foreign key's other data (compile.ReferenceDialect): Parquet, a file,
+// a directory or a glob, at a local path or a URL Spark reads (s3a://, hdfs://).
+func (dialect) ReferenceSource(input string) (string, error) {
+	if _, _, _, ok := schema.SplitTableAddress(input); ok {
+		return "", fmt.Errorf("Spark cannot read a table of a DuckDB database file; give the reference as Parquet")
+	}
+	if datafile.Ext(input) == ".csv" {
+		return "", fmt.Errorf("Spark reads references from Parquet only (CSV has no types to check the keys against); give the reference as Parquet")
+	}
+	return "parquet." + Ident(Location(input)), nil
 }
 
 // Location is the URL Spark reads a local absolute path at (Spark reads a path without a scheme
@@ -155,4 +169,8 @@ func quotedEnd(stmt string, start int) int {
 	return len(stmt)
 }
 
-var _ compile.ProgramDialect = dialect{}
+var (
+	_ compile.ProgramDialect    = dialect{}
+	_ compile.TableCheckDialect = dialect{}
+	_ compile.ReferenceDialect  = dialect{}
+)

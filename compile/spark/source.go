@@ -194,8 +194,3 @@ func ProbeSource(from string) compile.Step {
 	return compile.Step{Op: compile.Exec, What: "open the input for the custom rules' probes", SQL: "CREATE OR REPLACE TEMPORARY VIEW __tg_src AS SELECT * FROM " + from}
 }
 
-// TypeProbe is the statement that has Spark's analyzer type a custom rule's Spark SQL (its
-// Probe): one column of type boolean.
-func TypeProbe(r Rule) compile.Step {
-	return compile.Step{Op: compile.ReadRows, What: "type the custom rule's Spark SQL", SQL: "DESCRIBE QUERY " + r.Probe}
-}

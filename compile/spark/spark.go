@@ -38,7 +38,8 @@ type Rule struct {
 
 // Compile renders the plan for Spark. It refuses, all at once in a *schema.Errors, what a Spark
 // run cannot do exactly: dtypes Spark cannot read or tell apart, custom rules without a Spark
-// form, regexes that Java cannot match the same way, table checks (the DuckDB engine's alone).
+// form, regexes that Java cannot match the same way, table checks whose DuckDB SQL is not
+// portable and that have no Spark form (TableCheck).
 func Compile(p *compile.Plan) (*Program, error) { return CompileContext(context.Background(), p) }
 
 // CompileContext is Compile; cancelling ctx stops the rendering.
@@ -50,16 +51,6 @@ func CompileContext(ctx context.Context, p *compile.Plan) (*Program, error) {
 			problems = append(problems, &schema.DeclarationError{Schema: s.Name, Pos: schema.Pos{File: s.File}, Column: col.Name, Key: "type",
 				Msg: fmt.Sprintf("column '%s' cannot be validated on Spark: %s", col.Name, why)})
 		}
-	}
-	for _, r := range p.Rules {
-		if r.Kind == schema.RuleReferences {
-			problems = append(problems, &schema.DeclarationError{Schema: s.Name, Pos: schema.Pos{File: s.File}, Column: r.Column, Key: "references",
-				Msg: fmt.Sprintf("rule '%s' reads other data (a foreign key), which runs on the DuckDB engine only; validate without --engine spark", r.Name)})
-		}
-	}
-	for _, t := range p.TableChecks {
-		problems = append(problems, &schema.DeclarationError{Schema: s.Name, Pos: schema.Pos{File: s.File}, Key: "table_checks",
-			Msg: fmt.Sprintf("table check '%s' cannot run on Spark: table checks run on the DuckDB engine only (validate without --engine spark), or leave them out of the schema for Spark", t.Name)})
 	}
 	if len(problems) > 0 {
 		return nil, &schema.Errors{Schema: s.Name, Problems: problems}

@@ -11,30 +11,42 @@ import (
 	"github.com/tablegate/tablegate/schema"
 )
 
-// TestTableChecksRefused: a schema with table checks is refused for Spark, naming each check.
-func TestTableChecksRefused(t *testing.T) {
-	s := schema.New("Orders", schema.Int64("id")).AddTableCheck(schema.Condition("enough_rows", "count(*) >= 10"))
-	p, err := compile.Compile(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = spark.Compile(p)
-	if err == nil || !strings.Contains(err.Error(), "table check 'enough_rows' cannot run on Spark") {
-		t.Fatalf("want the table check refused, got %v", err)
-	}
-}
-
-// TestReferencesRefused: a foreign key is refused for Spark, naming the rule.
-func TestReferencesRefused(t *testing.T) {
-	s := schema.New("Orders", schema.String("customer_id").References("/data/customers.parquet", "id"), schema.String("vendor")).
-		AddReference("known_vendor", []string{"vendor"}, "/data/vendors.parquet", []string{"id"})
-	p, err := compile.Compile(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = spark.Compile(p)
-	if err == nil || !strings.Contains(err.Error(), "customer_id") || !strings.Contains(err.Error(), "known_vendor") {
-		t.Fatalf("want both references refused, got %v", err)
+// TestTableChecksNeedSparkForm: a table check whose DuckDB SQL may read otherwise in Spark is
+// refused, naming it, until it has its Spark form; a portable one renders without.
+func TestTableChecksNeedSparkForm(t *testing.T) {
+	for _, tc := range []struct {
+		check *schema.TableCheck
+		want  string // the value's Spark SQL, or the refusal's words
+		ok    bool
+	}{
+		{schema.Condition("enough_rows", "count(*) >= 10"), "(count(*) >= 10)", true},
+		{schema.Metric("rows", "COUNT(*)").Min(1), "CAST((count(*)) AS STRING)", true},
+		{schema.Condition("recent", "max(id) > epoch_ms(now())"), "table check 'recent' cannot run on Spark: epoch_ms() is DuckDB's", false},
+		{schema.Condition("recent", "max(id) > epoch_ms(now())").WithSpark("max(id) > unix_millis(current_timestamp())"),
+			"(max(id) > unix_millis(current_timestamp()))", true},
+		{schema.Metric("mean", "avg(id)").WithSpark("avg(id); DROP TABLE x"), "table check 'mean' cannot run on Spark: spark: a table check is one expression: no ';'", false},
+		{schema.Metric("mean", "avg(id)").WithSpark("avg(id) OVER ()"), "window functions", false},
+		{schema.Condition("few", "failed_rows('id|min') < 2"), "(element_at($1, 3) < 2)", true},
+	} {
+		s := schema.New("Orders", schema.Int64("id").Min(0)).AddTableCheck(tc.check)
+		p, err := compile.Compile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := spark.Compile(p)
+		if !tc.ok {
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: want refused with %q, got %v", tc.check.Name, tc.want, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.check.Name, err)
+			continue
+		}
+		if q := prog.Spark().TableChecksIn(spark.Dialect, "f"); !strings.HasPrefix(q, "SELECT "+tc.want+" AS `"+tc.check.Name+"`") {
+			t.Errorf("%s: got %s, want %s", tc.check.Name, q, tc.want)
+		}
 	}
 }
 

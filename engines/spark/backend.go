@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,7 +14,9 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	dialect "github.com/tablegate/tablegate/compile/spark"
 	"github.com/tablegate/tablegate/internal/store"
+	"github.com/tablegate/tablegate/outcome"
 	"github.com/tablegate/tablegate/runner"
+	"github.com/tablegate/tablegate/schema"
 )
 
 // backend is one run's Spark session as the engine-neutral run drives it (runner.Backend): it
@@ -107,36 +110,60 @@ func (b *backend) ParseType(typ string) (*casting.DuckType, error) {
 	return casting.ParseSparkType(typ)
 }
 
-// Analyze has Spark's analyzer type each custom rule's Spark SQL over the input: it must be one
-// BOOLEAN column (a *CustomSQLError lists every rule that is not).
+// Analyze has Spark's analyzer type each custom rule's Spark SQL over the input, which must be
+// one BOOLEAN column, and each table check's: a condition BOOLEAN, a metric a number, read exactly
+// (an integer or DECIMAL) when DuckDB reads it so (a *CustomSQLError lists every one that is
+// not).
 func (b *backend) Analyze(ctx context.Context, rel compile.Relation) error {
+	if err := b.references(ctx); err != nil {
+		return err
+	}
 	var problems []error
 	src := false
-	for i, rule := range b.rules {
-		if !rule.Custom {
-			continue
-		}
+	// describe types a probe over __tg_src, the source's name in the plan query.
+	describe := func(what, probe string) (string, error) {
 		if !src {
-			// The probes read __tg_src, the source's name in the plan query.
 			if _, err := runner.ReadStep(ctx, b, b.opening, dialect.ProbeSource(rel.From)); err != nil {
-				return err
+				return "", err
 			}
 			b.views = append(b.views, "__tg_src")
 			src = true
 		}
-		rows, err := runner.ReadStep(ctx, b, b.opening, dialect.TypeProbe(rule))
+		rows, err := runner.ReadStep(ctx, b, b.opening, compile.Step{Op: compile.ReadRows, What: what, SQL: "DESCRIBE QUERY " + probe})
+		switch {
+		case err != nil:
+			return "", err
+		case len(rows) != 1:
+			return "no column", nil
+		}
+		return fmt.Sprint(rows[0][1]), nil
+	}
+	for i, rule := range b.rules {
+		if !rule.Custom {
+			continue
+		}
+		typ, err := describe("type the custom rule's Spark SQL", rule.Probe)
 		name := b.a.Plan.Rules[i].Name
 		switch {
 		case ctx.Err() != nil:
 			return b.failed(ctx, ctx.Err())
 		case err != nil:
 			problems = append(problems, fmt.Errorf("rule '%s': Spark cannot run its SQL %s: %w", name, rule.Expr, err))
-		case len(rows) != 1 || fmt.Sprint(rows[0][1]) != "boolean":
-			typ := "no column"
-			if len(rows) > 0 {
-				typ = fmt.Sprint(rows[0][1])
-			}
+		case typ != "boolean":
 			problems = append(problems, fmt.Errorf("rule '%s': its Spark SQL %s is %s, not a boolean", name, rule.Expr, typ))
+		}
+	}
+	p := b.a.Plan
+	for _, t := range p.TableChecks {
+		typ, err := describe("type the table check's Spark SQL", dialect.TableCheckProbe(t, len(p.Rules)))
+		if ctx.Err() != nil {
+			return b.failed(ctx, ctx.Err())
+		}
+		if err == nil {
+			err = tableCheckType(t, typ)
+		}
+		if err != nil {
+			problems = append(problems, fmt.Errorf("table check '%s': %w", t.Name, err))
 		}
 	}
 	if len(problems) > 0 {
@@ -145,8 +172,81 @@ func (b *backend) Analyze(ctx context.Context, rel compile.Relation) error {
 	return nil
 }
 
-// Opening is the statements that opened the input and typed its custom rules, as steps
-// (explain lists them).
+// references reads the columns of each foreign key's other data and compares the key columns'
+// types with the keys' dtypes, as the DuckDB engine does (a local reference's stored types from
+// its footers too): one that cannot be read is an input error naming it, those whose types differ
+// a *outcome.ColumnSchemaError (the column_schema_mismatch outcome).
+func (b *backend) references(ctx context.Context) error {
+	p := b.a.Plan
+	var problems []outcome.ReferenceMismatch
+	for _, ref := range p.References() {
+		inputError := func(err error) error {
+			return &outcome.InputError{Input: fmt.Sprintf("%s (the reference data of rule %s)", ref.Input, ref.Rule), Err: err}
+		}
+		want := make([]*schema.Column, len(ref.To))
+		key := make(map[string]string, len(ref.To))
+		for i, to := range ref.To {
+			want[i] = &schema.Column{Name: to, DType: p.Schema().Column(ref.Columns[i]).DType}
+			key[to] = ref.Columns[i]
+		}
+		rows, err := runner.ReadStep(ctx, b, b.opening, compile.Step{Op: compile.ReadRows, What: "read the reference's column types", SQL: "DESCRIBE QUERY SELECT * FROM " + ref.Source})
+		if err != nil {
+			return inputError(b.failed(ctx, err))
+		}
+		actual := make([]casting.ColumnType, len(rows))
+		names := make([]string, len(rows))
+		for i, row := range rows {
+			names[i], _ = row[0].(string)
+			typ, _ := row[1].(string)
+			actual[i] = casting.ColumnType{Name: names[i], Type: typ}
+		}
+		mismatches := casting.CheckColumnsWith(want, actual, casting.ParseSparkType)
+		if len(mismatches) == 0 && !strings.Contains(ref.Input, "://") {
+			// Spark reads unsigned integers and other units as other types: a local reference's
+			// footers tell them, as the input's do.
+			files, err := filepath.Glob(ref.Input)
+			if err == nil && len(files) == 1 {
+				files, err = parquetFiles(files[0])
+			}
+			if err != nil {
+				return inputError(err)
+			}
+			var uc *UnsupportedColumnError
+			if err := storedTypes(files, want); errors.As(err, &uc) {
+				mismatches = uc.Mismatches
+			} else if err != nil {
+				return inputError(err)
+			}
+		}
+		for _, m := range mismatches {
+			problems = append(problems, outcome.ReferenceMismatch{Rule: ref.Rule, Input: ref.Input, Key: key[m.Column],
+				DType: m.Expected, Column: m.Column, Actual: m.Actual, Columns: names})
+		}
+	}
+	if len(problems) > 0 {
+		return &outcome.ColumnSchemaError{Schema: p.Name, References: problems}
+	}
+	return nil
+}
+
+// tableCheckType refuses a table check's Spark type that is not what the check reads: a
+// condition's BOOLEAN, a metric's number, exact (an integer or DECIMAL) when DuckDB types the
+// check's DuckDB SQL so, so that both engines report the same digits.
+func tableCheckType(t compile.TableCheck, typ string) error {
+	exact := strings.HasPrefix(typ, "decimal(") || typ == "tinyint" || typ == "smallint" || typ == "int" || typ == "bigint"
+	switch {
+	case !t.Metric && typ != "boolean":
+		return fmt.Errorf("its Spark SQL %s is %s, not a boolean", t.Expr, typ)
+	case t.Metric && !exact && typ != "float" && typ != "double":
+		return fmt.Errorf("its Spark SQL %s is %s, not a number", t.Expr, typ)
+	case t.Exact && !exact:
+		return fmt.Errorf("its Spark SQL %s is %s, where its DuckDB SQL is an exact number (an integer or DECIMAL): cast it, CAST(… AS DECIMAL(38, 0))", t.Expr, typ)
+	}
+	return nil
+}
+
+// Opening is the statements that opened the input and typed its custom rules and table checks,
+// as steps (explain lists them).
 func (b *backend) Opening() *compile.Opening { return b.opening }
 
 // ID is the run's number.
@@ -196,8 +296,6 @@ func (b *backend) Refuse(op compile.Op) error {
 		r.Instead = "Spark writes Parquet directories (--out DIR) and Delta or Iceberg tables, not DuckDB tables"
 	case compile.ProbeFooters, compile.ProbeRowGroups, compile.RowGroupSize:
 		r.Instead = "the Parquet footers' statistics steer DuckDB's plan only; Spark reads them itself"
-	case compile.TableChecks:
-		r.Instead = "table checks run on the DuckDB engine"
 	default:
 		return nil
 	}
@@ -339,8 +437,9 @@ func assign(dest, v any) error {
 	return nil
 }
 
-// CustomSQLError means Spark's analyzer refused a custom rule's Spark SQL, or typed it other than
-// BOOLEAN. Nothing was read or written.
+// CustomSQLError means Spark's analyzer refused the Spark SQL of custom rules or table checks, or
+// typed it other than they read it (a rule's BOOLEAN, a metric's number). Nothing was read or
+// written.
 type CustomSQLError struct {
 	Schema   string
 	Problems []error
@@ -351,7 +450,7 @@ func (e *CustomSQLError) Error() string {
 	for i, p := range e.Problems {
 		parts[i] = p.Error()
 	}
-	return fmt.Sprintf("%s cannot run on Spark: %s. Fix the rules' spark: forms.", e.Schema, strings.Join(parts, "; "))
+	return fmt.Sprintf("%s cannot run on Spark: %s. Fix their spark: forms.", e.Schema, strings.Join(parts, "; "))
 }
 
 func (e *CustomSQLError) Unwrap() []error { return e.Problems }

@@ -124,7 +124,9 @@ func (r recorder) Rows(ctx context.Context, q string) ([][]any, error) {
 // rows of each file of a directory, the columns, the custom rules' typing), the count, the program
 // with its samples, writes and cleanup; but for the session's settings and the views dropped when
 // the session closes, which explain's first line summarises. A step whose condition did not hold
-// did not run; every unconditional step ran; a step's parameters ($1) ran bound to literals.
+// did not run; every unconditional step ran; a step's parameters ($1) ran bound to literals. So
+// too for table checks (their statement, and the analyzer's typing of their Spark SQL) and
+// references (the reference's types, the semi-join).
 func TestExplainIsWhatRuns(t *testing.T) {
 	needSpark(t)
 	dir := t.TempDir()
@@ -139,6 +141,17 @@ func TestExplainIsWhatRuns(t *testing.T) {
 		writeParquet(t, db, fmt.Sprintf("SELECT * FROM (%s) WHERE %s", differentials[1].data, where), filepath.Join(parts, fmt.Sprintf("part-%d.parquet", i)))
 	}
 	p := plan(t, differentials[1].schema)
+	// Table checks (reading the rule counts, and a Spark form) and a reference.
+	orders, customers := filepath.Join(dir, "orders.parquet"), filepath.Join(dir, "customers.parquet")
+	writeParquet(t, db, checksData, orders)
+	writeParquet(t, db, "SELECT i::BIGINT - 1 AS id FROM range(30) t(i)", customers)
+	checked := plan(t, strings.Replace(checksSchema, "    min: 0\n", "    min: 0\n    references: {input: "+customers+", column: id}\n", 1)+`table_checks:
+  - name: few_invalid
+    sql: invalid_rows() <= 0.5 * count(*)
+  - name: id_total
+    metric: sum(id)
+    spark: sum(CAST(id AS DECIMAL(38, 0)))
+`)
 	type testCase struct {
 		name string
 		a    runner.Asset
@@ -149,6 +162,8 @@ func TestExplainIsWhatRuns(t *testing.T) {
 			Output: runner.ParquetOutput{Path: filepath.Join(dir, "out", "t.parquet")}, Quarantine: true}, runner.Options{RowSample: 2}},
 		{"in place, per column", runner.Asset{Plan: p, Input: runner.ParquetInput{Path: in}}, runner.Options{Granularity: runner.PerColumn}},
 		{"a directory of two files", runner.Asset{Plan: p, Input: runner.ParquetInput{Path: parts}}, runner.Options{}},
+		{"table checks and a reference", runner.Asset{Name: "orders", Plan: checked, Input: runner.ParquetInput{Path: orders},
+			Output: runner.ParquetOutput{Path: filepath.Join(dir, "out", "orders.parquet")}, Quarantine: true}, runner.Options{}},
 	}
 	if server.S3 != nil {
 		if err := server.S3.CreateBucket(context.Background(), "tablegate-test"); err != nil && !strings.Contains(err.Error(), "BucketAlready") {
@@ -212,13 +227,21 @@ func TestExplainIsWhatRuns(t *testing.T) {
 			}
 			// One local file needs no count of each file's rows; a directory does, and so does a
 			// remote input, whose files this process does not list.
-			if want := tc.name != "in place, per column" && tc.name != "parquet to a directory, quarantined"; strings.Contains(text, ". count the rows of each file:") != want {
+			if want := tc.name != "in place, per column" && tc.name != "parquet to a directory, quarantined" && tc.name != "table checks and a reference"; strings.Contains(text, ". count the rows of each file:") != want {
 				t.Errorf("explain counts the rows of each file: %t, want %t", !want, want)
 			}
 			if want := tc.name == "on S3"; strings.Contains(text, ". read the first file's footer:") != want {
 				t.Errorf("explain reads the footer through Spark: %t, want %t", !want, want)
 			}
-			for _, op := range []compile.Op{compile.SamplePicks, compile.Cleanup} {
+			ops := []compile.Op{compile.SamplePicks, compile.Cleanup}
+			if len(tc.a.Plan.TableChecks) > 0 {
+				ops = append(ops, compile.TableChecks)
+				if !strings.Contains(text, "DESCRIBE QUERY SELECT * FROM parquet.`file://"+customers+"`") ||
+					!strings.Contains(text, "IN (SELECT `id` FROM parquet.`file://"+customers+"` WHERE `id` IS NOT NULL)") {
+					t.Errorf("explain does not show the reference's type check and semi-join:\n%s", text)
+				}
+			}
+			for _, op := range ops {
 				found := false
 				for i, s := range steps {
 					found = found || done[i] && strings.Contains(s.header, op.String())
