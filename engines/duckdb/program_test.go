@@ -150,7 +150,7 @@ func explainIsWhatRuns(t *testing.T, pick func(name string) bool) {
 		{"a reference to a file", duckdb.Asset{Plan: referencing(idsFile), Input: duckdb.CSVInput{Path: csv}}, duckdb.Options{},
 			[]string{"DESCRIBE SELECT * FROM read_parquet("}},
 		{"all valid to parquet", duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("ok.parquet", ordersSelect(allValidRows))},
-			Output: duckdb.ParquetOutput{Path: e.path("ok", "orders.parquet")}}, duckdb.Options{RowSample: 1}, []string{"COPY (SELECT s."}},
+			Output: duckdb.ParquetOutput{Path: e.path("ok", "orders.parquet")}}, duckdb.Options{RowSample: 1}, []string{"-- copy the input file "}},
 		{"aborted", duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("bad.parquet", ordersSelect(oneInvalidRows))},
 			Output: duckdb.ParquetOutput{Path: e.path("bad", "orders.parquet")}}, duckdb.Options{}, nil},
 	} {
