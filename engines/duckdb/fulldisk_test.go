@@ -22,12 +22,7 @@ import (
 func TestSlowFullDiskGivesSpaceBack(t *testing.T) {
 	testenv.Slow(t) // fills a small file system
 	e := newEnv(t)
-	disk := e.path("disk")
-	require.NoError(t, os.MkdirAll(disk, 0o755))
-	if out, err := osexec.Command("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", disk).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a small filesystem: %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = osexec.Command("umount", disk).Run() })
+	disk := smallDisk(t, e, "8m")
 
 	big := e.parquet("in/big.parquet", "SELECT md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS id, 1.0::DOUBLE AS amount, NULL::VARCHAR AS note FROM range(2000000) t(i)")
 	small := func(rows string) duckdb.Input {
@@ -79,12 +74,7 @@ func TestSlowFullDiskGivesSpaceBack(t *testing.T) {
 func TestSlowFullDiskCopyKeepsLastKnownGood(t *testing.T) {
 	testenv.Slow(t) // fills a small file system
 	e := newEnv(t)
-	disk := e.path("disk")
-	require.NoError(t, os.MkdirAll(disk, 0o755))
-	if out, err := osexec.Command("mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", disk).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a small filesystem: %v %s", err, out)
-	}
-	t.Cleanup(func() { _ = osexec.Command("umount", disk).Run() })
+	disk := smallDisk(t, e, "4m")
 
 	big := e.parquet("in/big.parquet", "SELECT md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS id, 1.0::DOUBLE AS amount, NULL::VARCHAR AS note FROM range(300000) t(i)")
 	st, err := os.Stat(big)
@@ -122,4 +112,17 @@ func TestSlowFullDiskCopyKeepsLastKnownGood(t *testing.T) {
 	_, err = run(t, ordersSchema(), duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("in/valid.parquet", ordersSelect(allValidRows))}, Output: out, Quarantine: true}, duckdb.Options{})
 	require.NoError(t, err, "the next run that fits succeeds")
 	assert.Equal(t, [][]any{{"a", 1.0, nil}, {"b", 2.5, "ok"}}, e.parquetRows(out.Path))
+}
+
+// smallDisk mounts a tmpfs of the size (mount's syntax: 4m) in the test's folder, unmounted when
+// the test ends; the test is skipped where it cannot be mounted.
+func smallDisk(t *testing.T, e *env, size string) string {
+	t.Helper()
+	disk := e.path("disk")
+	require.NoError(t, os.MkdirAll(disk, 0o755))
+	if out, err := osexec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", disk).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a small filesystem: %v %s", err, out)
+	}
+	t.Cleanup(func() { _ = osexec.Command("umount", disk).Run() })
+	return disk
 }
