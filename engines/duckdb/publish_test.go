@@ -194,3 +194,27 @@ func TestTableValidatedIntoItselfIsKept(t *testing.T) {
 		})
 	}
 }
+
+// TestParquetValidatedIntoItselfIsCopied: an all-valid Parquet table validated into itself
+// publishes a copy of its own bytes through the swap: the table is byte for byte what it was,
+// and the older quarantine is kept as .prev.
+func TestParquetValidatedIntoItselfIsCopied(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	out := duckdb.ParquetOutput{Path: e.path("out", "t.parquet")}
+	_, err := run(t, ordersSchema(), duckdb.Asset{Input: duckdb.ParquetInput{Path: e.parquet("prev.parquet", ordersSelect(oneInvalidRows))}, Output: out, Quarantine: true}, duckdb.Options{})
+	require.NoError(t, err)
+	e.exec("COPY (" + ordersSelect(allValidRows) + ") TO " + lit(out.Path) + " (FORMAT parquet)")
+	before, err := os.ReadFile(out.Path)
+	require.NoError(t, err)
+
+	rep, trace, err := runTraced(t, ordersSchema(), duckdb.Asset{Input: duckdb.ParquetInput{Path: out.Path}, Output: out, Quarantine: true}, duckdb.Options{})
+	require.NoError(t, err)
+	assert.Contains(t, trace, "-- copy the input file ")
+	assert.True(t, rep.Table.Written)
+	after, err := os.ReadFile(out.Path)
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+	assert.Equal(t, [][]any{{"b", -1.0, nil}}, e.query("SELECT id, amount, note FROM read_parquet("+lit(e.path("out", "t_quarantine.prev.parquet"))+")"))
+	assert.NoFileExists(t, e.path("out", "t_quarantine.parquet"))
+}
