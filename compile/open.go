@@ -268,6 +268,9 @@ func parquetRelation(s Source, o *Opening) (Stage, error) {
 	// file_index and file_row_number give every row an input-ordered ordinal without a window.
 	o.Rel = Relation{From: ParquetScan(s.Path), RowID: "file_row_number", ScanFilters: true, DenseRowIDs: true,
 		Parquet: s.Path, NoStatistics: s.Files > 1}
+	if s.Files == 1 && !strings.ContainsAny(s.Path, "*?[{") {
+		o.Rel.ParquetFile = s.Path
+	}
 	if s.Files > 1 {
 		// Dense across files (each file's rows follow the previous file's), so that the bitmaps
 		// of invalid ordinals cover the rows, not 2^20 ordinals per file (measured, 500 files of
@@ -693,6 +696,7 @@ func readColumns(s Source, o *Opening) (Stage, error) {
 // file to one file's types without a word, and the check compares each file's.
 func readFileSchemas(s Source, o *Opening) (Stage, error) {
 	o.Columns = columnsRead(o.read[0])
+	o.Rel.Columns = namesOf(o.Columns)
 	if s.Kind != ParquetSource || s.Files < 2 {
 		return Stage{}, nil
 	}

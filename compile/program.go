@@ -96,6 +96,11 @@ const (
 	// COPY with a parameter takes the row group size as $1.
 	WriteValid
 	WriteInvalid
+	// PublishInput publishes the input itself as the valid rows of a run that removes none, and
+	// runs no statement: a Parquet output's table is a copy of the input file's bytes
+	// (Step.From) at its TableFile; a DuckDB table validated into itself stays as it is. The
+	// program emits it only where the two are the same table (publishable).
+	PublishInput
 	// Write runs the statement for its effect, as part of the output's write.
 	Write
 	// FindQuarantine reads one count: whether an earlier run's quarantine is at the output
@@ -154,7 +159,7 @@ var opNames = map[Op]string{
 	InvalidByRules: "read the invalid rows by rules", InvalidSample: "read the invalid rows' sample",
 	ValidSample: "read the valid rows' sample", RowGroupSize: "read the valid rows' row group size",
 	ValidRows: "hand the valid rows to the caller", InvalidRows: "hand the invalid rows to the caller",
-	WriteValid: "write (the valid rows)", WriteInvalid: "write (the invalid rows)", Write: "write", FindQuarantine: "write (read the quarantine's count)",
+	WriteValid: "write (the valid rows)", WriteInvalid: "write (the invalid rows)", PublishInput: "write (the input itself, no statement)", Write: "write", FindQuarantine: "write (read the quarantine's count)",
 	Commit: "write (commit)", Rollback: "write (only when it fails)", AttachOutput: "write (attach)",
 	ReadThreads: "read the threads", RaiseThreads: "raise the threads, unless raised", RestoreThreads: "restore the threads ($1, the count read), if the last run aggregating keys",
 	TableChecks:  "read the table checks' values",
@@ -209,6 +214,9 @@ type Step struct {
 	// What says what the statement is for (it prefixes the engine's error).
 	What string
 	SQL  string
+	// From is the file a PublishInput step copies to a Parquet output's TableFile ("" for
+	// every other step).
+	From string
 }
 
 // Program is every statement a run executes between opening its input and closing, in order:
@@ -698,7 +706,7 @@ func (b *builder) sink(p *Plan, rel Relation, f Facts, failed string, o ProgramO
 		}
 		return
 	}
-	valid := []validRows{{when: tableWhen | NoInvalid, query: plain}}
+	valid := []validRows{{when: tableWhen | NoInvalid, query: plain, input: publishable(p, rel, o.Sink, o.Output), from: rel.ParquetFile}}
 	invalid := ""
 	if failed != "" {
 		valid = append(valid, validRows{when: tableWhen | AnyInvalid, query: filtered, sized: sized})

@@ -42,8 +42,12 @@ type Relation struct {
 	// CountProbe need not read their range.
 	DenseRowIDs bool
 	// Parquet is the path or glob of a Parquet source, whose footers the probes read (Probes);
-	// "" for other sources.
-	Parquet string
+	// "" for other sources. ParquetFile is the path when it names one file, not a glob: the
+	// file a run that removes no row may publish as its table byte for byte (publishable).
+	Parquet, ParquetFile string
+	// Columns are the relation's columns in its order, as the column check read them (nil: not
+	// read).
+	Columns []string
 }
 
 // Placeholder is the relation `explain` shows when no input is given.

@@ -71,6 +71,43 @@ type validRows struct {
 	when  Cond
 	query string
 	sized bool // a Parquet table whose row group size a RowGroupSize step may set
+	// input publishes the input itself (PublishInput) instead of writing the query's rows,
+	// which are the whole input (publishable); from is its file, for a Parquet output.
+	input bool
+	from  string
+}
+
+// publishable reports whether the valid rows of a run that removes no row are the input as it
+// is stored, so that the run publishes the input rather than writing its rows again: the query
+// selects the input's columns, by the names the input gives them, in its order, with its types
+// (no cast), and the output is either a Parquet file written from one Parquet file (a glob's
+// files may change between the check and the copy) or the DuckDB table the input is. Nothing is
+// lost: a DuckDB COPY reads the file into the types that the copy reads back, and writes no
+// metadata of its own (no key-value metadata, no field ids); the copy keeps the input's row
+// groups, compression and metadata, which tablegate never sets for an output.
+func publishable(p *Plan, rel Relation, sink Sink, out Output) bool {
+	if len(rel.Casts) > 0 || len(rel.Columns) != len(p.Columns) {
+		return false
+	}
+	for i, c := range p.Columns {
+		if rel.Columns[i] != c.Name {
+			return false
+		}
+	}
+	switch sink {
+	case ToParquet:
+		return rel.ParquetFile != "" && out.TableFile != ""
+	case ToOutput:
+		// KeepPrevious: the input is the output's table itself.
+		return out.KeepPrevious && out.Table != "" && out.Format == ""
+	}
+	return false
+}
+
+// CopyText is what explain and the trace show for the PublishInput step that copies the file
+// from to a Parquet output's temporary file to: no statement runs, so it is a comment.
+func CopyText(from, to string) string {
+	return fmt.Sprintf("-- copy the input file %s to %s byte for byte (a reflink or copy_file_range where the file system offers one)", sql.String(from), sql.String(to))
 }
 
 // BeginWrite is the statement that begins a DuckDB table output's write transaction.
@@ -90,6 +127,11 @@ func WriteProgram(query string, sink Sink, out Output) *Program {
 func (b *builder) writes(sink Sink, out Output, valid []validRows, invalid string, manage bool) {
 	if sink == ToParquet {
 		for _, v := range valid {
+			if v.input {
+				b.prog.steps = append(b.prog.steps, Step{Op: PublishInput, When: v.when, What: "publish by copying the input's bytes",
+					SQL: CopyText(v.from, out.TableFile), From: v.from})
+				continue
+			}
 			copyTo := func(when Cond, options string) {
 				b.add(WriteValid, v.when|when, "write the valid rows",
 					fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet%s)", v.query, sql.String(out.TableFile), options))
@@ -141,8 +183,12 @@ func (b *builder) writes(sink Sink, out Output, valid []validRows, invalid strin
 		b.add(Write, find|QuarantFound, "keep the older quarantine", fmt.Sprintf("ALTER TABLE %s RENAME TO %s", qName, sql.Ident(prev)))
 	}
 	for _, v := range valid {
-		b.add(WriteValid, v.when, "write the valid rows",
-			fmt.Sprintf("CREATE OR REPLACE TABLE %s AS %s", sql.QualifiedIdent(out.Catalog, out.schemaName(), out.Table), v.query))
+		table := sql.QualifiedIdent(out.Catalog, out.schemaName(), out.Table)
+		if v.input {
+			b.add(PublishInput, v.when, "keep the table: it is the input, and no row is removed", "-- "+table+" stays as it is")
+			continue
+		}
+		b.add(WriteValid, v.when, "write the valid rows", fmt.Sprintf("CREATE OR REPLACE TABLE %s AS %s", table, v.query))
 	}
 	if invalid != "" {
 		b.add(WriteInvalid, WriteQuarant, "write the invalid rows", fmt.Sprintf("CREATE OR REPLACE TABLE %s AS %s", qName, invalid))

@@ -28,6 +28,7 @@ func TestPhaseOf(t *testing.T) {
 		{`COPY (SELECT s."x_quarantine" FROM read_parquet('d.parquet') AS s) TO 'out/.orders_quarantine.parquet.tablegate-1-1-table.tmp' (FORMAT parquet)`, phases[5]},
 		{`CREATE OR REPLACE TABLE "__tg_db1_1"."main"."orders" AS SELECT s."id" FROM t AS s`, phases[5]},
 		{`CREATE OR REPLACE TABLE "__tg_db1_1"."main"."orders_quarantine" AS SELECT "id" FROM "__tg_failed_1"`, phases[6]},
+		{`-- copy the input file 'd.parquet' to 'out/.orders_quarantine.parquet.tablegate-1-1-table.tmp' byte for byte (a reflink or copy_file_range where the file system offers one)`, phases[5]},
 		{`COMMIT`, phases[7]},
 		{`fsync out/.orders.parquet.tablegate-1-1-table.tmp`, phases[8]},
 		{`DESCRIBE SELECT * FROM read_parquet('d.parquet')`, phases[9]},

@@ -215,7 +215,7 @@ func (p *validateProc) phase() string {
 		return "before the first statement"
 	}
 	short := func(stmt string) string {
-		for _, k := range []string{"CREATE OR REPLACE TEMP TABLE", "CREATE OR REPLACE TABLE", "SET VARIABLE", "SELECT count(*) FILTER", "DESCRIBE", "ATTACH", "BEGIN", "COMMIT", "COPY", "SELECT", "SET", "DROP", "RESET", "DETACH", "UPDATE", "fsync"} {
+		for _, k := range []string{"CREATE OR REPLACE TEMP TABLE", "CREATE OR REPLACE TABLE", "SET VARIABLE", "SELECT count(*) FILTER", "DESCRIBE", "ATTACH", "BEGIN", "COMMIT", "COPY", "SELECT", "SET", "DROP", "RESET", "DETACH", "UPDATE", "fsync", copyMark} {
 			if strings.HasPrefix(stmt, k) {
 				return k
 			}
@@ -232,13 +232,18 @@ func (p *validateProc) phase() string {
 	return fmt.Sprintf("after %s #%d", last, n)
 }
 
-// writing is how long the process spent writing its outputs: the statements from the first COPY
-// or ATTACH on (the Parquet files, or the transaction and its commit), as its trace tells.
+// copyMark starts the trace line of the copy of the input's bytes, which an all-valid run
+// writes as its Parquet table.
+const copyMark = "-- copy the input file"
+
+// writing is how long the process spent writing its outputs: the statements from the first COPY,
+// copy of the input or ATTACH on (the Parquet files, or the transaction and its commit), as its
+// trace tells.
 func (p *validateProc) writing() time.Duration {
 	var d time.Duration
 	started := false
 	for _, m := range traceLine.FindAllStringSubmatch(p.stderr.String(), -1) {
-		if strings.HasPrefix(m[2], "COPY") || strings.HasPrefix(m[2], "ATTACH") {
+		if strings.HasPrefix(m[2], "COPY") || strings.HasPrefix(m[2], copyMark) || strings.HasPrefix(m[2], "ATTACH") {
 			started = true
 		}
 		if started {
@@ -261,6 +266,15 @@ t (Orders): quarantined
 `))
 	assert.Equal(t, "after COPY #2", p.phase())
 	assert.Equal(t, 101500*time.Millisecond, p.writing(), "from the first COPY on, the fsync included")
+
+	// An all-valid run's one write is the copy of its input's bytes.
+	var c validateProc
+	_, _ = c.stderr.Write([]byte(`tablegate trace:   0.500s   0.900s cpu  CREATE OR REPLACE TEMP TABLE "__tg_failed_1" AS SELECT 1
+tablegate trace:   0.125s   0.050s cpu  -- copy the input file 'in.parquet' to 'out/.t.parquet.tmp' byte for byte (a reflink or copy_file_range where the file system offers one)
+tablegate trace:   0.250s  fsync out/.t.parquet.tmp
+`))
+	assert.Equal(t, "after fsync #1", c.phase())
+	assert.Equal(t, 375*time.Millisecond, c.writing(), "from the copy on")
 }
 
 // killAt kills the process at a moment drawn for kill i of a run that takes full, of which the
@@ -424,8 +438,15 @@ func killParquet(t *testing.T, f *fixture, rng *rand.Rand, schemaPath, small str
 	outcomes := map[string]int{}
 	leftovers, journals, mismatched := 0, 0, 0
 	// The last COPY is the table's, then the quarantine's; after it come the fsyncs, the older
-	// quarantine's removal and the renames, which last a few milliseconds.
-	killLoop(t, f, rng, *killIterations, args(c.input, table), full, write, "  COPY", c.writes(), 20*time.Millisecond, func(p *validateProc, kills int) {
+	// quarantine's removal and the renames, which last a few milliseconds. An all-valid run
+	// copies the input's bytes as its table instead (explain's "publish by copying the input's
+	// bytes"): its one write is that copy, which the kills over the writing phase land in.
+	mark := "  COPY"
+	if !c.quarantined {
+		mark = "  " + copyMark
+		require.Contains(t, ref.stderr.String(), mark, "the all-valid run copies the input")
+	}
+	killLoop(t, f, rng, *killIterations, args(c.input, table), full, write, mark, c.writes(), 20*time.Millisecond, func(p *validateProc, kills int) {
 		// Only the outputs, and what a killed run leaves for the next: the lock file, hidden
 		// temporaries and the journal of a swap it had decided.
 		entries, err := os.ReadDir(dir)

@@ -151,7 +151,7 @@ func explainIsWhatRuns(t *testing.T, pick func(name string) bool) {
 		{"a reference to a file", runner.Asset{Plan: referencing(idsFile), Input: runner.CSVInput{Path: csv}}, runner.Options{},
 			[]string{"DESCRIBE SELECT * FROM read_parquet("}},
 		{"all valid to parquet", runner.Asset{Input: runner.ParquetInput{Path: e.parquet("ok.parquet", ordersSelect(allValidRows))},
-			Output: runner.ParquetOutput{Path: e.path("ok", "orders.parquet")}}, runner.Options{RowSample: 1}, []string{"COPY (SELECT s."}},
+			Output: runner.ParquetOutput{Path: e.path("ok", "orders.parquet")}}, runner.Options{RowSample: 1}, []string{"-- copy the input file "}},
 		{"aborted", runner.Asset{Input: runner.ParquetInput{Path: e.parquet("bad.parquet", ordersSelect(oneInvalidRows))},
 			Output: runner.ParquetOutput{Path: e.path("bad", "orders.parquet")}}, runner.Options{}, nil},
 	} {

@@ -150,12 +150,12 @@ func (w *parquetWriter) Begin(ctx context.Context) error {
 	return err
 }
 
-// Step runs a COPY to the table's or the quarantine's temporary file and flushes the file in
-// the background.
+// Step runs a COPY to the table's or the quarantine's temporary file, or copies the input
+// file's bytes to the table's (PublishInput), and flushes the file in the background.
 func (w *parquetWriter) Step(ctx context.Context, s compile.Step, args ...any) error {
 	var tmp string
 	switch s.Op {
-	case compile.WriteValid:
+	case compile.WriteValid, compile.PublishInput:
 		tmp, w.tableTmp = w.t.TableFile, w.t.TableFile
 	case compile.WriteInvalid:
 		tmp, w.quarTmp = w.t.QuarantineFile, w.t.QuarantineFile
@@ -163,7 +163,14 @@ func (w *parquetWriter) Step(ctx context.Context, s compile.Step, args ...any) e
 		return fmt.Errorf("a Parquet output runs no step %q", s.Op)
 	}
 	w.temps = append(w.temps, tmp)
-	if _, err := w.r.conn.ExecContext(ctx, s.SQL, args...); err != nil {
+	if s.Op == compile.PublishInput {
+		start := w.r.conn.trace.Begin()
+		err := durable.CopyFile(ctx, s.From, tmp)
+		w.r.conn.trace.Log(start, s.SQL)
+		if err != nil {
+			return err
+		}
+	} else if _, err := w.r.conn.ExecContext(ctx, s.SQL, args...); err != nil {
 		return err
 	}
 	done := make(chan error, 1)
@@ -356,6 +363,10 @@ func (w *tableWriter) Step(ctx context.Context, s compile.Step, _ ...any) error 
 		}
 	case compile.WriteValid:
 		w.table = true
+	case compile.PublishInput:
+		// The table is the input, and keeps every row: nothing to run.
+		w.table = true
+		return nil
 	case compile.WriteInvalid:
 		w.quarantine = true
 	default:
