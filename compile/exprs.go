@@ -59,7 +59,8 @@ func (c *compiler) ruleSQL(col *schema.Column, r schema.ColumnRule, ref string) 
 	}
 	if r.Kind == schema.RuleReferences {
 		ref := col.Args.References
-		return c.reference(col.Name+"|"+r.Name, ref, []string{col.Name}, []string{ref.Column}), "", nil
+		expr, keyed := c.reference(col.Name+"|"+r.Name, ref, []string{col.Name}, []string{ref.Column})
+		return expr, keyed, nil
 	}
 	if r.Kind == schema.RuleCheck && len(r.Path) == 0 {
 		info, err := c.custom(col.Name+"|"+r.Name, r.Check, &col.DType, ref, nil)

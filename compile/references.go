@@ -29,9 +29,14 @@ type Reference struct {
 func (p *Plan) References() []Reference { return append([]Reference(nil), p.references...) }
 
 // reference compiles a foreign-key rule: the key is NULL in some column (it passes, as for
-// every rule but nullability), or found among the reference's non-NULL keys, a semi-join that
-// DuckDB runs as a hash join inside the plan query.
-func (c *compiler) reference(rule string, r *schema.Reference, columns, to []string) (expr string) {
+// every rule but nullability), or found among the reference's non-NULL keys. It returns the
+// rule's SQL and its rule column, which reads a failing-keys aggregate: the keys are grouped
+// (in the aggregate of a key group with the same keys, when the plan has one) and each distinct
+// key is looked up in the reference once, a hash join of the distinct keys, not of every row
+// (measured, 10M rows and 1M keys in both: the failing rows' pass 1.8 CPU s without a
+// reference, 4.3 s with the lookup per row, where the filter, the rule column and the
+// failing-rows filter each built the reference's hash table).
+func (c *compiler) reference(rule string, r *schema.Reference, columns, to []string) (expr, value string) {
 	input := r.ResolveInput(c.s.File)
 	ref := Reference{Rule: rule, Columns: columns, To: to}
 	if file, dbSchema, table, ok := schema.SplitTableAddress(input); ok {
@@ -65,18 +70,19 @@ func (c *compiler) reference(rule string, r *schema.Reference, columns, to []str
 	if len(keys) > 1 {
 		key, refKey = "("+strings.Join(keys, ", ")+")", strings.Join(refs, ", ")
 	}
-	return fmt.Sprintf("(%s OR %s IN (SELECT %s FROM %s WHERE %s))", strings.Join(nulls, " OR "), key, refKey, ref.Source, strings.Join(refNotNull, " AND "))
+	expr = fmt.Sprintf("(%s OR %s IN (SELECT %s FROM %s WHERE %s))", strings.Join(nulls, " OR "), key, refKey, ref.Source, strings.Join(refNotNull, " AND "))
+	return expr, c.keyedRule(keys, "NOT "+expr, "")
 }
 
 // referenceRule compiles a schema-level foreign key of several columns.
 func (c *compiler) referenceRule(r *schema.Rule, names []string) {
-	expr := c.reference(r.Name, r.References, r.References.Columns, r.References.To)
+	expr, value := c.reference(r.Name, r.References, r.References.Columns, r.References.To)
 	desc := r.Description
 	if desc == "" {
 		desc = fmt.Sprintf("(%s) in %s (%s)", strings.Join(r.References.Columns, ", "), r.References.Input, strings.Join(r.References.To, ", "))
 	}
 	c.add(Rule{Name: r.Name, Kind: schema.RuleReferences, Severity: severityOf(c.s.Severity, r.Name, names),
-		Tolerance: c.s.Tolerance.Of(r.Name, names), Expr: expr, Description: desc, value: expr})
+		Tolerance: c.s.Tolerance.Of(r.Name, names), Expr: expr, Description: desc, value: value})
 }
 
 // ReferenceView is the statement that makes view (a Reference's Source) read the table
