@@ -71,7 +71,9 @@ func (c *compiler) reference(rule string, r *schema.Reference, columns, to []str
 		key, refKey = "("+strings.Join(keys, ", ")+")", strings.Join(refs, ", ")
 	}
 	expr = fmt.Sprintf("(%s OR %s IN (SELECT %s FROM %s WHERE %s))", strings.Join(nulls, " OR "), key, refKey, ref.Source, strings.Join(refNotNull, " AND "))
-	return expr, c.keyedRule(keys, "NOT "+expr, "")
+	value = c.keyedRule(keys, "NOT "+expr, "")
+	c.plan.keyed[c.pendingGroup].lookup = true
+	return expr, value
 }
 
 // referenceRule compiles a schema-level foreign key of several columns.
