@@ -59,11 +59,11 @@ func (c *compiler) ruleSQL(col *schema.Column, r schema.ColumnRule, ref string) 
 	}
 	if r.Kind == schema.RuleReferences {
 		ref := col.Args.References
-		expr, err := c.reference(col.Name+"|"+r.Name, ref, []string{col.Name}, []string{ref.Column})
+		expr, keyed, err := c.reference(col.Name+"|"+r.Name, ref, []string{col.Name}, []string{ref.Column})
 		if err != nil {
 			return "", "", fmt.Errorf("cannot read its other data %s: %w", ref.Input, err)
 		}
-		return expr, "", nil
+		return expr, keyed, nil
 	}
 	if r.Kind == schema.RuleCheck && len(r.Path) == 0 {
 		info, err := c.custom(col.Name+"|"+r.Name, r.Check, &col.DType, ref, nil)

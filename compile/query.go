@@ -64,6 +64,11 @@ const (
 type keyGroup struct {
 	keys  []string // SQL over the source columns, unqualified
 	conds []string // per rule: true when the group fails
+	// lookup tells that a condition looks the key up in a reference: the conditions are then
+	// evaluated once per key, in the aggregate's select list, and filtered on after it, not
+	// written again in a HAVING, where DuckDB would build the reference's hash table twice
+	// (measured, 10M rows, 1M keys in both: 0.53 CPU s for the aggregate against 0.68 s).
+	lookup bool
 }
 
 // keyedRule registers a keyed rule and returns the SQL of its rule column. guard, when set, is a
@@ -194,6 +199,13 @@ func (p *Plan) failingKeys(g int, from string) string {
 	b.WriteString("\n  FROM " + from)
 	if len(kg.keys) > 0 {
 		b.WriteString("\n  GROUP BY " + strings.Join(kg.keys, ", "))
+	}
+	if kg.lookup {
+		marks := make([]string, len(kg.conds))
+		for m := range kg.conds {
+			marks[m] = fmt.Sprintf("__tg_m%d", m)
+		}
+		return "SELECT * FROM (" + b.String() + ") AS __tg_g\n  WHERE " + strings.Join(marks, " OR ")
 	}
 	b.WriteString("\n  HAVING ")
 	for m, cond := range kg.conds {

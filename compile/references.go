@@ -38,15 +38,20 @@ type ReferenceDialect interface {
 }
 
 // reference compiles a foreign-key rule: the key is NULL in some column (it passes, as for
-// every rule but nullability), or found among the reference's non-NULL keys, a semi-join that
-// DuckDB runs as a hash join inside the plan query (and Spark as a join).
-func (c *compiler) reference(rule string, r *schema.Reference, columns, to []string) (expr string, err error) {
+// every rule but nullability), or found among the reference's non-NULL keys. It returns the
+// rule's SQL and, on DuckDB, its rule column, which reads a failing-keys aggregate: the keys are grouped
+// (in the aggregate of a key group with the same keys, when the plan has one) and each distinct
+// key is looked up in the reference once, a hash join of the distinct keys, not of every row
+// (measured, 10M rows and 1M keys in both: the failing rows' pass 1.8 CPU s without a
+// reference, 4.3 s with the lookup per row, where the filter, the rule column and the
+// failing-rows filter each built the reference's hash table).
+func (c *compiler) reference(rule string, r *schema.Reference, columns, to []string) (expr, value string, err error) {
 	input := r.ResolveInput(c.s.File)
 	ref := Reference{Rule: rule, Columns: columns, To: to}
 	if c.from != nil {
 		d, ok := c.d.(ReferenceDialect)
 		if !ok {
-			return "", fmt.Errorf("this engine reads no other data")
+			return "", "", fmt.Errorf("this engine reads no other data")
 		}
 		if strings.Contains(r.Input, "://") {
 			input = r.Input // a URL the engine reads
@@ -54,7 +59,7 @@ func (c *compiler) reference(rule string, r *schema.Reference, columns, to []str
 			input = abs
 		}
 		if ref.Source, err = d.ReferenceSource(input); err != nil {
-			return "", err
+			return "", "", err
 		}
 		ref.Input = input
 	} else if file, dbSchema, table, ok := schema.SplitTableAddress(input); ok {
@@ -88,12 +93,19 @@ func (c *compiler) reference(rule string, r *schema.Reference, columns, to []str
 	if len(keys) > 1 {
 		key, refKey = "("+strings.Join(keys, ", ")+")", strings.Join(refs, ", ")
 	}
-	return fmt.Sprintf("(%s OR %s IN (SELECT %s FROM %s WHERE %s))", strings.Join(nulls, " OR "), key, refKey, ref.Source, strings.Join(refNotNull, " AND ")), nil
+	expr = fmt.Sprintf("(%s OR %s IN (SELECT %s FROM %s WHERE %s))", strings.Join(nulls, " OR "), key, refKey, ref.Source, strings.Join(refNotNull, " AND "))
+	if c.from != nil || c.own != nil {
+		// Another engine's dialect (Spark) runs the semi-join per row, as a join of its plan.
+		return expr, "", nil
+	}
+	value = c.keyedRule(keys, "NOT "+expr, "")
+	c.plan.keyed[c.pendingGroup].lookup = true
+	return expr, value, nil
 }
 
 // referenceRule compiles a schema-level foreign key of several columns.
 func (c *compiler) referenceRule(r *schema.Rule, names []string) {
-	expr, err := c.reference(r.Name, r.References, r.References.Columns, r.References.To)
+	expr, value, err := c.reference(r.Name, r.References, r.References.Columns, r.References.To)
 	if err != nil {
 		c.fail(r.Pos(), "", "references", "rule '%s' cannot read its other data %s: %v", r.Name, r.References.Input, err)
 		return
@@ -103,7 +115,7 @@ func (c *compiler) referenceRule(r *schema.Rule, names []string) {
 		desc = fmt.Sprintf("(%s) in %s (%s)", strings.Join(r.References.Columns, ", "), r.References.Input, strings.Join(r.References.To, ", "))
 	}
 	c.add(Rule{Name: r.Name, Kind: schema.RuleReferences, Severity: severityOf(c.s.Severity, r.Name, names),
-		Tolerance: c.s.Tolerance.Of(r.Name, names), Expr: expr, Description: desc, value: expr})
+		Tolerance: c.s.Tolerance.Of(r.Name, names), Expr: expr, Description: desc, value: value})
 }
 
 // ReferenceView is the statement that makes view (a Reference's Source) read the table

@@ -106,3 +106,69 @@ rules:
 		t.Errorf("a database file without a table: %v", err)
 	}
 }
+
+// TestReferenceLooksUpDistinctKeys: a reference is looked up once per distinct key, in the key
+// aggregate of a group rule on the same key when there is one (one aggregate, not two), never
+// per row in the failing rows' pass; a reference on a key no rule groups by has its own.
+func TestReferenceLooksUpDistinctKeys(t *testing.T) {
+	doc := `
+schema: Orders
+columns:
+  - {name: id, type: Int64, primary_key: true}
+  - {name: customer_id, type: Int64, nullable: true, references: {input: /data/customers.parquet, column: id}}
+  - {name: vendor, type: String}
+  - {name: sku, type: Int64}
+rules:
+  - {name: small_customer, sql: count(*) < 1000, group_by: [customer_id]}
+  - name: known_product
+    references: {columns: [vendor, sku], input: /data/products.parquet, to: [vendor, sku]}
+`
+	s, err := schema.Parse([]byte(doc), "/schemas/orders.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := compile.Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []compile.Relation{
+		{From: "read_parquet('in.parquet')", RowID: "file_row_number", ScanFilters: true, DenseRowIDs: true},
+		{From: `"main"."input"`, RowID: "rowid"},
+	} {
+		var aggregates []string
+		for _, st := range p.Program(rel, compile.Facts{Rows: 10, LastRowID: 9}, compile.ProgramOptions{ID: 1, Sink: compile.Nowhere}).Steps() {
+			switch {
+			case st.Op == compile.KeyAggregate:
+				aggregates = append(aggregates, st.SQL)
+			case strings.Contains(st.SQL, "read_parquet('/data/"):
+				t.Errorf("%s: %s reads a reference:\n%s", rel.From, st.What, st.SQL)
+			}
+		}
+		if len(aggregates) != 3 {
+			t.Fatalf("%s: %d key aggregates, want 3 (customer_id, id, (vendor, sku)):\n%s", rel.From, len(aggregates), strings.Join(aggregates, "\n"))
+		}
+		find := func(parts ...string) string {
+			for _, a := range aggregates {
+				found := true
+				for _, part := range parts {
+					found = found && strings.Contains(a, part)
+				}
+				if found {
+					return a
+				}
+			}
+			return ""
+		}
+		customers := find(`"customer_id" IN (SELECT "id" FROM read_parquet('/data/customers.parquet') WHERE "id" IS NOT NULL)`, "count_star() < 1000", `GROUP BY "customer_id"`)
+		if customers == "" {
+			t.Errorf("%s: the customer reference and the group rule are not one aggregate:\n%s", rel.From, strings.Join(aggregates, "\n"))
+		}
+		// Looked up once per key: the marks are filtered on, not written again in a HAVING.
+		if n := strings.Count(customers, "IN (SELECT"); n != 1 || strings.Contains(customers, "HAVING") {
+			t.Errorf("%s: the reference is written %d times:\n%s", rel.From, n, customers)
+		}
+		if find(`GROUP BY "vendor", "sku"`, `("vendor", "sku") IN (SELECT "vendor", "sku" FROM read_parquet('/data/products.parquet')`) == "" {
+			t.Errorf("%s: the product reference has no aggregate of its own:\n%s", rel.From, strings.Join(aggregates, "\n"))
+		}
+	}
+}

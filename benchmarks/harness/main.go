@@ -17,6 +17,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	gosql "database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -37,6 +38,7 @@ import (
 	"github.com/tablegate/tablegate/compile"
 	"github.com/tablegate/tablegate/engines/duckdb"
 	"github.com/tablegate/tablegate/schema"
+	"github.com/tablegate/tablegate/sql"
 )
 
 func main() {
@@ -126,7 +128,7 @@ func benchMain(args []string) error {
 	rows := fs.String("rows", "1M,10M", "row counts (1M, 10M, 30M, …)")
 	rules := fs.String("rules", "5,15,40,"+strings.Join(stringSets, ","), "rule sets: 5, 15, 40 (benchmarks/schemas/benchN.yaml) and the string-keyed "+strings.Join(stringSets, ", "))
 	storages := fs.String("storage", "parquet,duckdb", "parquet (Parquet -> Parquet) and/or duckdb (table -> table)")
-	approaches := fs.String("approaches", "floor,counts,full,perrule,dataframely", "what to measure")
+	approaches := fs.String("approaches", "floor,counts,full,perrule,dataframely", "what to measure; also counts-checks and full-checks: the 15-rule cells' counts and full runs with five table checks and a reference of 1M keys, each reported over the run without them")
 	runs := fs.Int("runs", 3, "runs per measurement (the median is reported)")
 	work := fs.String("work", filepath.Join(os.TempDir(), "tablegate-bench"), "scratch folder for data and outputs")
 	results := fs.String("results", "", "where the results go (default: WORK/results; -results benchmarks/results for the published run)")
@@ -296,6 +298,9 @@ type cell struct {
 	in      string // the input as tablegate takes it
 	profile bool   // traced after the measurements
 	orderBy string // a column unique among the valid rows, to check their order by; "" skips the check
+	// checks is the schema the counts-checks and full-checks approaches run: the cell's, with
+	// five table checks and a reference of 1M keys (checkedSchema); "" for the cells without one.
+	checks string
 }
 
 // gridCells generates the data of each row count (once; same seed, same bytes) and lists the
@@ -316,6 +321,11 @@ func gridCells(ctx context.Context, t tools, cfg config) ([]cell, error) {
 				}
 				c := cell{rows: n, rules: rules, storage: storage, in: data, schema: schemaFile,
 					profile: rules == 15 && n == targetRows(cfg.rows), orderBy: orderKey(s)}
+				if rules == 15 && (slices.Contains(cfg.approaches, "counts-checks") || slices.Contains(cfg.approaches, "full-checks")) {
+					if c.checks, err = checkedSchema(ctx, cfg, schemaFile, data, n); err != nil {
+						return nil, err
+					}
+				}
 				if storage == "duckdb" {
 					c.in = db + ":t"
 				}
@@ -496,6 +506,16 @@ func command(t tools, cfg config, approach string, c cell) []string {
 		return withMem(cfg, []string{t.tablegate, "validate", "--schema", c.schema, "--input", c.in, "--samples", "0"})
 	case "full":
 		return withMem(cfg, []string{t.tablegate, "validate", "--schema", c.schema, "--input", c.in, "--out", out, "--quarantine", "--samples", "0"})
+	case "counts-checks":
+		if c.checks == "" {
+			return nil
+		}
+		return withMem(cfg, []string{t.tablegate, "validate", "--schema", c.checks, "--input", c.in, "--samples", "0"})
+	case "full-checks":
+		if c.checks == "" {
+			return nil
+		}
+		return withMem(cfg, []string{t.tablegate, "validate", "--schema", c.checks, "--input", c.in, "--out", out, "--quarantine", "--samples", "0"})
 	case "perrule":
 		return []string{t.harness, "perrule", c.storage, c.schema, c.in, out}
 	case "dataframely":
@@ -605,7 +625,60 @@ func measureCell(ctx context.Context, t tools, cfg config, c cell, measure func(
 		m.Median, m.MedRSS, m.MedCPU = median(m.Seconds), median(m.RSSMB), median(m.CPU)
 		fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s %-7s %-12s %7.2fs %7.0f MB %7.2f CPU s %s\n", c.rows, c.rules, c.set, c.storage, m.Approach, m.Median, m.MedRSS, m.MedCPU, m.Error)
 	}
+	for _, pair := range [][2]string{{"counts-checks", "counts"}, {"full-checks", "full"}} {
+		with, without := findIn(ms, c.rows, c.rules, c.set, c.storage, pair[0]), findIn(ms, c.rows, c.rules, c.set, c.storage, pair[1])
+		if with == nil || without == nil || len(with.Seconds) == 0 || len(with.Seconds) != len(without.Seconds) {
+			continue
+		}
+		wall, wlo, whi := pairedRatio(with.Seconds, without.Seconds)
+		cpu, clo, chi := pairedRatio(with.CPU, without.CPU)
+		fmt.Fprintf(os.Stderr, "%9d rows %2d rules %-7s %-7s %s / %s: wall %.2fx (%.2f-%.2f), CPU %.2fx (%.2f-%.2f), median of %d rounds\n",
+			c.rows, c.rules, c.set, c.storage, pair[0], pair[1], wall, wlo, whi, cpu, clo, chi, len(with.Seconds))
+	}
 	return ms
+}
+
+// checkedSchema writes, beside a copy of the rule set schemaFile (a schema extends only files in
+// its own folder), a schema that extends it with five table checks (volume, freshness, a bounded
+// mean, an anomaly metric, the invalid share) and a reference of customer_id to 1M keys (every
+// customer of the data, padded with absent ones), for the counts-checks and full-checks
+// approaches; it returns the schema's path.
+func checkedSchema(ctx context.Context, cfg config, schemaFile, data string, n int64) (string, error) {
+	dir := filepath.Join(cfg.work, fmt.Sprintf("checks_%d", n))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	base, err := os.ReadFile(schemaFile)
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, filepath.Base(schemaFile)), base, 0o644); err != nil {
+		return "", err
+	}
+	ref := filepath.Join(dir, "customers.parquet")
+	db, err := gosql.Open("duckdb", "")
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, fmt.Sprintf(`COPY (SELECT id FROM (SELECT DISTINCT customer_id AS id FROM read_parquet(%s) WHERE customer_id IS NOT NULL
+		UNION ALL SELECT -1 - range FROM range(1000000)) LIMIT 1000000) TO %s (FORMAT parquet)`, sql.String(data), sql.String(ref))); err != nil {
+		return "", fmt.Errorf("write the reference %s: %w", ref, err)
+	}
+	doc := fmt.Sprintf(`schema: Checked
+extends: %s
+rules:
+  - name: known_customer
+    references: {columns: [customer_id], input: customers.parquet, to: [id]}
+table_checks:
+  - {name: enough_rows, sql: "count(*) >= 1000"}
+  - {name: fresh, sql: "max(created_at) >= TIMESTAMP '2020-01-01'"}
+  - {name: amount_mean, metric: "avg(amount) FILTER (WHERE isfinite(amount))", min: -1e9, max: 1e9}
+  - {name: volume, metric: "count(*)", anomaly: {}}
+  - {name: few_invalid, sql: "invalid_rows() <= 0.5 * count(*)"}
+`, filepath.Base(schemaFile))
+	out := filepath.Join(dir, "checked.yaml")
+	return out, os.WriteFile(out, []byte(doc), 0o644)
 }
 
 func median(xs []float64) float64 {

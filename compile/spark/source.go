@@ -193,4 +193,3 @@ func inputColumns(_ *Source, o *compile.Opening) (compile.Stage, error) {
 func ProbeSource(from string) compile.Step {
 	return compile.Step{Op: compile.Exec, What: "open the input for the custom rules' probes", SQL: "CREATE OR REPLACE TEMPORARY VIEW __tg_src AS SELECT * FROM " + from}
 }
-

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -57,6 +58,37 @@ func TestReferences(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, text, `"customer_id" IN (SELECT "id" FROM read_parquet(`+lit(customers)+`) WHERE "id" IS NOT NULL)`)
 	assert.Contains(t, text, `("vendor", "sku") IN (SELECT "vendor", "sku" FROM read_parquet(`+lit(products)+`)`)
+
+	// From a DuckDB table, with a group rule on the reference's key (one aggregate looks up
+	// each customer and counts its rows): the same rows fail.
+	db := e.path("in", "orders.duckdb")
+	e.table(db, "orders", "SELECT * FROM read_parquet("+lit(orders)+")")
+	grouped := schema.New("Orders",
+		schema.Int32("id"),
+		schema.String("customer_id").Nullable().References(customers, "id"),
+		schema.String("vendor").Nullable(),
+		schema.Int64("sku").Nullable(),
+	).AddReference("known_product", []string{"vendor", "sku"}, products, []string{"vendor", "sku"}).
+		AddGroupRule("few_orders", "count(*) < 10", "customer_id")
+	rep, err = run(t, grouped, runner.Asset{Input: runner.TableInput{File: db, Table: "orders"}, Output: runner.TableOutput{File: db, Table: "clean"}, Quarantine: true}, runner.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, outcome.Quarantined, *rep.Outcome)
+	assert.Equal(t, int64(2), rep.Rows.Invalid)
+	assert.Equal(t, float64(1), metadata(t, rep, "dy_rule__customer_id__references")["dataframely/failed_row_count"])
+	assert.Equal(t, float64(1), metadata(t, rep, "dy_rule__known_product")["dataframely/failed_row_count"])
+	rows, cols, ok := e.tableRows(db, "clean_quarantine")
+	require.True(t, ok)
+	var got [][]any
+	for _, row := range rows {
+		pick := []any{row[0]}
+		for _, name := range []string{"dy_rule__customer_id__references", "dy_rule__known_product", "dy_rule__few_orders"} {
+			i := slices.IndexFunc(cols, func(c string) bool { return strings.HasPrefix(c, name+" ") })
+			require.GreaterOrEqual(t, i, 0, "quarantine columns %v", cols)
+			pick = append(pick, row[i])
+		}
+		got = append(got, pick)
+	}
+	assert.Equal(t, [][]any{{int32(2), "invalid", "valid", "valid"}, {int32(4), "valid", "invalid", "valid"}}, got)
 }
 
 // TestReferenceProblems: a reference whose key type differs is a column-schema mismatch, and one
