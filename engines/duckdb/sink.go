@@ -67,8 +67,8 @@ func checkParquet(o runner.ParquetOutput, quarantineName string) error {
 	return parquetStore(o, quarantineName).Check(context.Background())
 }
 
-// parquetStore is the output's local store, its quarantine named quarantineName: the one the
-// Spark engine's local outputs use too.
+// parquetStore is the output's local store (internal/durable), its quarantine named
+// quarantineName: every engine's local outputs use the same.
 func parquetStore(o runner.ParquetOutput, quarantineName string) *durable.Local {
 	return &durable.Local{Table: o.Path, Quarantine: o.QuarantineAddress(quarantineName)}
 }
