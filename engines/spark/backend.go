@@ -53,8 +53,9 @@ func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
 	}
 	b.input = url
 	singleFile := false
+	var files []string
 	if local != "" {
-		files, err := parquetFiles(local)
+		files, err = parquetFiles(local)
 		if errors.Is(err, os.ErrNotExist) {
 			return compile.Relation{}, fmt.Errorf("%w: %w", duckdb.ErrNoSourceData, err)
 		}
@@ -76,12 +77,17 @@ func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
 		}
 	}
 	raw, input := b.view("raw"), b.view("input")
-	if err := b.record(ctx, fmt.Sprintf("CREATE OR REPLACE TEMPORARY VIEW %s AS SELECT *, _metadata.file_path AS __tg_file, _metadata.row_index AS __tg_row FROM parquet.%s",
+	if err := b.record(ctx, fmt.Sprintf("CREATE OR REPLACE TEMPORARY VIEW %s AS SELECT *, _metadata.file_path AS __tg_file, _metadata.file_name AS __tg_name, _metadata.row_index AS __tg_row FROM parquet.%s",
 		raw, dialect.Ident(url))); err != nil {
 		return compile.Relation{}, err
 	}
-	ordinal := "__tg_row"
-	if !singleFile {
+	ordinal, counted := "__tg_row", singleFile
+	if !singleFile && local != "" {
+		if ordinal, counted, err = footerOrdinal(local, files); err != nil {
+			return compile.Relation{}, err
+		}
+	}
+	if !counted {
 		if ordinal, err = b.ordinal(ctx, raw); err != nil {
 			return compile.Relation{}, err
 		}
