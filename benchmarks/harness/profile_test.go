@@ -257,10 +257,11 @@ func TestRenderStringSets(t *testing.T) {
 		Machine: "2 cores", Runs: 1, InvalidRate: 0.03, Rows: []int64{10_000_000}, Rules: []int{15}, Sets: []string{"order15"}, Storages: []string{"parquet"},
 		Measurements: []measurement{m("order15", "floor", 3), m("order15", "full", 6), m("order15", "dataframely", 9), m("", "floor", 2), m("", "full", 3)},
 	}
+	r.Measurements[2].MedCPU = 17.5
 	md := markdown(r)
 	for _, want := range []string{
 		"| 10000000 | 15 | parquet | 2.00 | – | 3.00 | – | – | 1.50× |",
-		"| 10000000 | order15 | parquet | 3.00 | – | 6.00 | – | 9.00 | 2.00× | – | – | 1.50× |",
+		"| 10000000 | order15 | parquet | 3.00 | – | 6.00 | – | 9.00 | 2.00× | – | – | 1.50× | 500 | 500 | – | – | 17.50 |\n",
 		"for order15, `tablegate sample --schema benchmarks/schemas/strings.yaml`",
 	} {
 		if !strings.Contains(md, want) {
