@@ -78,7 +78,7 @@ func (c counting) Rows(ctx context.Context, q string) ([][]any, error) {
 type passes struct {
 	jobs, stages, roundTrips int64
 	inputRows                int64    // rows the run's stages read from files (inputRecords)
-	reads                    []string // the stages that read rows: id, name, rows
+	reads                    []string // the stages that read rows, and how many
 }
 
 // measuredRun runs the asset on the shared cluster and reads from the Spark UI's REST API the
@@ -137,7 +137,7 @@ func measuredRun(tb testing.TB, a duckdb.Asset) passes {
 			p.stages++
 			p.inputRows += s.InputRecords
 			if s.InputRecords > 0 {
-				p.reads = append(p.reads, fmt.Sprintf("stage %d (%s): %d", s.ID, s.Name, s.InputRecords))
+				p.reads = append(p.reads, fmt.Sprintf("stage %d: %d", s.ID, s.InputRecords))
 			}
 		}
 	}

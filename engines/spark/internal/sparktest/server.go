@@ -406,12 +406,11 @@ type Job struct {
 
 // Stage is one attempt of a Spark stage as the REST API reports it.
 type Stage struct {
-	ID           int    `json:"stageId"`
-	Attempt      int    `json:"attemptId"`
-	Name         string `json:"name"`
-	InputRecords int64  `json:"inputRecords"`
-	InputBytes   int64  `json:"inputBytes"`
-	ShuffleWrite int64  `json:"shuffleWriteRecords"`
+	ID           int   `json:"stageId"`
+	Attempt      int   `json:"attemptId"`
+	InputRecords int64 `json:"inputRecords"`
+	InputBytes   int64 `json:"inputBytes"`
+	ShuffleWrite int64 `json:"shuffleWriteRecords"`
 }
 
 // Jobs lists the application's jobs, newest first.
