@@ -773,10 +773,14 @@ func ratio(a, b *measurement) string {
 func markdown(r results) string {
 	all := r.Measurements
 	var b strings.Builder
-	data := fmt.Sprintf("`tablegate sample --schema benchmarks/schemas/bench40.yaml --invalid-rate %g --seed 1` (13 columns)", r.InvalidRate)
-	if len(r.Sets) > 0 {
-		data += fmt.Sprintf("; for %s, `tablegate sample --schema %s` with the same arguments (14 columns, 13 of them read)", strings.Join(r.Sets, ", "), stringSchema)
+	var sources []string
+	if len(r.Rules) > 0 {
+		sources = append(sources, fmt.Sprintf("`tablegate sample --schema %s --invalid-rate %g --seed 1` (13 columns)", benchSchema, r.InvalidRate))
 	}
+	if len(r.Sets) > 0 {
+		sources = append(sources, fmt.Sprintf("for %s, `tablegate sample --schema %s --invalid-rate %g --seed 1` (14 columns, 13 of them read)", strings.Join(r.Sets, ", "), stringSchema, r.InvalidRate))
+	}
+	data := strings.Join(sources, "; ")
 	if r.Input != "" {
 		data = fmt.Sprintf("`%s`, validated with `%s`", r.Input, r.Schema)
 	}
