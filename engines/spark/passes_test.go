@@ -146,17 +146,15 @@ func measuredRun(tb testing.TB, a duckdb.Asset) passes {
 
 // passShapes are the schema shapes TestPasses runs, over passesData's columns: every way the key
 // groups (primary key, unique columns, rules grouped by columns, whole-table aggregates) can
-// aggregate the input, each with and without outputs.
+// aggregate the input, with and without outputs, on a file and on a directory of files.
 var passShapes = []struct {
 	name, columns, rules string
 	out, quarantine      bool
 	dir                  bool // the input is a directory of two files
 }{
 	{name: "no keys", columns: "", out: false},
-	{name: "no keys, outputs", columns: "", out: true, quarantine: true},
 	{name: "primary key", columns: "id: {primary_key: true}", out: false},
 	{name: "primary key, outputs", columns: "id: {primary_key: true}", out: true, quarantine: true},
-	{name: "primary key, table only", columns: "id: {primary_key: true}", out: true},
 	{name: "primary key, a directory of files", columns: "id: {primary_key: true}", dir: true},
 	{name: "no keys, a directory of files, outputs", columns: "", out: true, quarantine: true, dir: true},
 	{name: "one unique column, outputs", columns: "code: {unique: true}", out: true, quarantine: true},
