@@ -153,14 +153,12 @@ var passShapes = []struct {
 	dir                  bool // the input is a directory of two files
 }{
 	{name: "no keys", columns: "", out: false},
-	{name: "primary key", columns: "id: {primary_key: true}", out: false},
 	{name: "primary key, outputs", columns: "id: {primary_key: true}", out: true, quarantine: true},
 	{name: "primary key, a directory of files", columns: "id: {primary_key: true}", dir: true},
 	{name: "no keys, a directory of files, outputs", columns: "", out: true, quarantine: true, dir: true},
 	{name: "one unique column, outputs", columns: "code: {unique: true}", out: true, quarantine: true},
 	{name: "one group rule", rules: "  - {name: customer_total, sql: sum(amount) < 3000, spark: sum(amount) < 3000, group_by: [customer]}\n"},
 	{name: "one whole-table aggregate, outputs", rules: "  - {name: total, sql: sum(amount) > 0, spark: sum(amount) > 0}\n", out: true, quarantine: true},
-	{name: "primary key and a unique column, outputs", columns: "id: {primary_key: true}; code: {unique: true}", out: true, quarantine: true},
 	{name: "three key groups", columns: "id: {primary_key: true}", rules: "  - {name: customer_total, sql: sum(amount) < 3000, spark: sum(amount) < 3000, group_by: [customer]}\n  - {name: total, sql: sum(amount) > 0, spark: sum(amount) > 0}\n"},
 }
 
