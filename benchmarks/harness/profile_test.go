@@ -258,11 +258,12 @@ func TestRenderStringSets(t *testing.T) {
 		Machine: "2 cores", Runs: 1, InvalidRate: 0.03, Rows: []int64{10_000_000}, Rules: []int{15}, Sets: []string{"order15"}, Storages: []string{"parquet"},
 		Measurements: []measurement{m("order15", "floor", 3), m("order15", "full", 6), m("order15", "dataframely", 9), m("", "floor", 2), m("", "full", 3)},
 	}
+	r.Measurements[2].MedCPU = 17.5
 	md := markdown(r)
 	for _, want := range []string{
 		"| 10000000 | 15 | parquet | 2.00 | – | 3.00 | – | – | 1.50× |",
-		"| 10000000 | order15 | parquet | 3.00 | – | 6.00 | – | 9.00 | 2.00× | – | – | 1.50× |",
-		"for order15, `tablegate sample --schema benchmarks/schemas/strings.yaml`",
+		"| 10000000 | order15 | parquet | 3.00 | – | 6.00 | – | 9.00 | 2.00× | – | – | 1.50× | 500 | 500 | – | – | 17.50 |\n",
+		"(13 columns); for order15, `tablegate sample --schema benchmarks/schemas/strings.yaml --invalid-rate 0.03 --seed 1`",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("results.md lacks %q:\n%s", want, md)
@@ -270,6 +271,11 @@ func TestRenderStringSets(t *testing.T) {
 	}
 	if f := find(r.Measurements, 10_000_000, 15, "parquet", "full"); f == nil || f.Median != 3 {
 		t.Errorf("find(15 rules) = %+v, want bench15's full run", f)
+	}
+	// A run of the named sets alone generated no benchN data: its results say so.
+	r.Rules = nil
+	if md := markdown(r); strings.Contains(md, "bench40.yaml") || !strings.Contains(md, "Data: for order15, `tablegate sample") {
+		t.Errorf("the named sets' results name data they did not read:\n%s", md)
 	}
 }
 

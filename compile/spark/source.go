@@ -23,6 +23,9 @@ type Source struct {
 	// Files is how many files the input has when this process listed them (a local input), 0
 	// when it could not: one file needs no count of the rows per file.
 	Files int
+	// Ordinal, when set, is the row ordinal of a directory of files whose row counts this process
+	// read from their footers (by file name, __tg_name): Spark then need not count each file's rows.
+	Ordinal string
 	// Footer, when set, checks the footer of the input's first Parquet file (in name order),
 	// which Spark reads for this process: tail is the file's last bytes, size its size. It
 	// returns an error wrapping ErrShortTail when the footer is longer than tail.
@@ -131,14 +134,14 @@ func (s *Source) checkTail(o *compile.Opening) error {
 func rawView(s *Source, o *compile.Opening) (compile.Stage, error) {
 	o.Temps = append(o.Temps, s.rawView())
 	return compile.Stage{Steps: []compile.Step{{Op: compile.Exec, What: "open the input", SQL: fmt.Sprintf(
-		"CREATE OR REPLACE TEMPORARY VIEW %s AS SELECT *, _metadata.file_path AS __tg_file, _metadata.row_index AS __tg_row FROM parquet.%s",
+		"CREATE OR REPLACE TEMPORARY VIEW %s AS SELECT *, _metadata.file_path AS __tg_file, _metadata.file_name AS __tg_name, _metadata.row_index AS __tg_row FROM parquet.%s",
 		s.rawView(), Ident(s.URL))}}}, nil
 }
 
-// fileRows counts the rows of each file (from the Parquet footers, through Spark), unless the
-// input is one file.
+// fileRows counts the rows of each file through Spark (a pass over the files' rows, reading no
+// column's values), unless the input is one file or this process read the counts (Ordinal).
 func fileRows(s *Source, _ *compile.Opening) (compile.Stage, error) {
-	if s.Files == 1 {
+	if s.Files == 1 || s.Ordinal != "" {
 		return compile.Stage{}, nil
 	}
 	return compile.Stage{Steps: []compile.Step{{Op: compile.ReadRows, What: "count the rows of each file", SQL: fmt.Sprintf(
@@ -149,7 +152,9 @@ func fileRows(s *Source, _ *compile.Opening) (compile.Stage, error) {
 // offset by the rows of the files before it.
 func inputView(s *Source, o *compile.Opening) (compile.Stage, error) {
 	ordinal := "__tg_row"
-	if rows := o.Read(0); len(rows) > 1 {
+	if s.Ordinal != "" {
+		ordinal = s.Ordinal
+	} else if rows := o.Read(0); len(rows) > 1 {
 		var b strings.Builder
 		b.WriteString("__tg_row + CASE __tg_file")
 		var offset int64

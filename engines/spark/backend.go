@@ -57,8 +57,9 @@ func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
 	}
 	src := &dialect.Source{ID: b.id, URL: url}
 	cols := b.a.Plan.Schema().Columns
+	var files []string
 	if local != "" {
-		files, err := parquetFiles(local)
+		files, err = parquetFiles(local)
 		if errors.Is(err, os.ErrNotExist) {
 			return compile.Relation{}, fmt.Errorf("%w: %w", runner.ErrNoSourceData, err)
 		}
@@ -68,6 +69,12 @@ func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
 		src.Files = len(files)
 		if err := storedTypes(files, cols); err != nil {
 			return compile.Relation{}, err
+		}
+		if len(files) > 1 {
+			// The rows of each file from their footers, so that Spark need not count them.
+			if src.Ordinal, _, err = footerOrdinal(local, files); err != nil {
+				return compile.Relation{}, err
+			}
 		}
 	} else {
 		// An object store or HDFS: this process cannot open the files, Spark reads the footer.
