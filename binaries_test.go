@@ -22,8 +22,9 @@ func TestBinariesStandOnTheFacade(t *testing.T) {
 	}{
 		// internal/pipes speaks Dagster Pipes; engines/duckdb registers the DuckDB engine.
 		{"cmd/tablegate", append(slices.Clone(loaders), module+"/internal/pipes", module+"/engines/duckdb")},
-		// history is the run history's DuckDB file, linked in a cgo build only.
-		{"engines/spark/cmd/tablegate-spark", append(slices.Clone(loaders), module+"/engines/spark", module+"/history")},
+		// history (the run history's DuckDB file) and compile/duckdbparser (DuckDB's SQL parser) are
+		// linked in a cgo build only.
+		{"engines/spark/cmd/tablegate-spark", append(slices.Clone(loaders), module+"/engines/spark", module+"/history", module+"/compile/duckdbparser")},
 	} {
 		files, err := filepath.Glob(filepath.Join(tc.dir, "*.go"))
 		if err != nil || len(files) == 0 {

@@ -110,6 +110,9 @@ func (c *compiler) referenceRule(r *schema.Rule, names []string) {
 		c.fail(r.Pos(), "", "references", "rule '%s' cannot read its other data %s: %v", r.Name, r.References.Input, err)
 		return
 	}
+	if value == "" {
+		value = expr // evaluated per row (another engine's dialect)
+	}
 	desc := r.Description
 	if desc == "" {
 		desc = fmt.Sprintf("(%s) in %s (%s)", strings.Join(r.References.Columns, ", "), r.References.Input, strings.Join(r.References.To, ", "))
