@@ -220,7 +220,11 @@ func TestExplainIsWhatRuns(t *testing.T) {
 					t.Errorf("unconditional step %d did not run: %s", j+1, steps[j].header)
 				}
 			}
-			for _, want := range []string{"open the input", "read the column types", "type the custom rule's Spark SQL"} {
+			typing := "type the custom rule's Spark SQL"
+			if len(tc.a.Plan.TableChecks) > 0 {
+				typing = "type the table check's Spark SQL"
+			}
+			for _, want := range []string{"open the input", "read the column types", typing} {
 				if !strings.Contains(text, ". "+want+":") {
 					t.Errorf("explain shows no statement to %s", want)
 				}
