@@ -209,7 +209,7 @@ func TestParquetValidatedIntoItselfIsCopied(t *testing.T) {
 	before, err := os.ReadFile(out.Path)
 	require.NoError(t, err)
 
-	rep, trace, err := runTraced(t, ordersSchema(), runner.Asset{Input: runner.ParquetInput{Path: out.Path}, Output: out, Quarantine: true}, runner.Options{})
+	rep, trace, err := runTraced(t, ordersSchema(), runner.Asset{Input: runner.ParquetInput(out), Output: out, Quarantine: true}, runner.Options{})
 	require.NoError(t, err)
 	assert.Contains(t, trace, "-- copy the input file ")
 	assert.True(t, rep.Table.Written)
