@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/tablegate/tablegate"
-	_ "github.com/tablegate/tablegate/engines/duckdb" // the DuckDB engine, which Open opens
+	_ "github.com/tablegate/tablegate/engines/duckdb" // registers the DuckDB engine
 )
 
 // Validate the shipped orders file against its schema file, keeping the invalid rows apart in a
