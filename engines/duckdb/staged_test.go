@@ -64,11 +64,12 @@ var quickStaged = map[string]bool{"orders": true, "group_rules": true}
 // compareExampleSchemas compares the staged and the single-query evaluation on the example
 // schemas of the compiler's golden tests that pick selects, and returns how many it compared.
 func compareExampleSchemas(t *testing.T, pick func(name string) bool) int {
-	files, err := filepath.Glob(filepath.Join("..", "compile", "testdata", "*.yaml"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "compile", "testdata", "*.yaml"))
 	require.NoError(t, err)
-	json, err := filepath.Glob(filepath.Join("..", "compile", "testdata", "*.json"))
+	json, err := filepath.Glob(filepath.Join("..", "..", "compile", "testdata", "*.json"))
 	require.NoError(t, err)
 	files = append(files, json...)
+	require.NotEmpty(t, files, "no example schemas")
 	compared := 0
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
