@@ -72,7 +72,7 @@ func (b *backend) Open(ctx context.Context) (compile.Relation, error) {
 		}
 		if len(files) > 1 {
 			// The rows of each file from their footers, so that Spark need not count them.
-			if src.Ordinal, _, err = footerOrdinal(local, files); err != nil {
+			if src.Ordinal, err = footerOrdinal(local, files); err != nil {
 				return compile.Relation{}, err
 			}
 		}
